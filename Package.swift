@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "ParleyCrypto", targets: ["ParleyCrypto"]),
+        .library(name: "ParleyProtocol", targets: ["ParleyProtocol"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -22,6 +23,14 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        .target(
+            name: "ParleyProtocol",
+            dependencies: [
+                "ParleyCrypto",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "parley",
             dependencies: [
@@ -32,6 +41,15 @@ let package = Package(
         .testTarget(
             name: "ParleyCryptoTests",
             dependencies: ["ParleyCrypto"],
+            resources: [.copy("Vectors")]
+        ),
+        .testTarget(
+            name: "ParleyProtocolTests",
+            dependencies: [
+                "ParleyProtocol",
+                "ParleyCrypto",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             resources: [.copy("Vectors")]
         ),
         .testTarget(
