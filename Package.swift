@@ -40,7 +40,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyCryptoTests",
-            dependencies: ["ParleyCrypto"],
+            dependencies: ["ParleyCrypto", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")]
         ),
         .testTarget(
