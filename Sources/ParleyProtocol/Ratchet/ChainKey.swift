@@ -16,4 +16,10 @@ public struct ChainKey: Sendable, Equatable {
 
     /// The chain key for `index + 1`: HMAC-SHA256(ck, 0x02).
     public var next: ChainKey { ChainKey(key: Primitives.hmac(key: key, byte: 0x02), index: index &+ 1) }
+
+    /// KDF_CK in one go: this index's message key and the next chain key.
+    public func step() -> (messageKey: [UInt8], next: ChainKey) {
+        let (messageKey, nextKey) = Primitives.hmacPair(key: key)
+        return (messageKey, ChainKey(key: nextKey, index: index &+ 1))
+    }
 }

@@ -10,8 +10,9 @@ extension SessionState {
         guard let chain = sendingChain else { throw .sessionNotReadyToSend }
         let header = MessageHeader(
             ratchetKey: sendingRatchetKey.publicKey, previousCounter: previousCounter, counter: chain.index)
-        let keys = MessageKeys(messageKey: chain.messageKey, info: ProtocolConstants.messageKeysInfo)
-        sendingChain = chain.next
+        let (messageKey, next) = chain.step()
+        let keys = MessageKeys(messageKey: messageKey, info: ProtocolConstants.messageKeysInfo)
+        sendingChain = next
         let padded = MessagePadding.pad(plaintext, random: random)
         let ciphertext = Primitives.seal(
             key: keys.key, nonce: keys.nonce, plaintext: padded, ad: associatedData + header.serialized)
@@ -52,8 +53,9 @@ extension SessionState {
         }
         try skipMessageKeys(until: header.counter)
         guard let chain = receivingChain else { throw .decryptionFailed }
-        receivingChain = chain.next
-        return chain.messageKey
+        let (messageKey, next) = chain.step()
+        receivingChain = next
+        return messageKey
     }
 
     /// Stores the keys of the receiving chain up to `until`, refusing jumps over `maxSkip`.
@@ -63,8 +65,9 @@ extension SessionState {
             throw .decryptionFailed
         }
         while chain.index < until {
-            skippedKeys.append(ratchetKey: remote, index: chain.index, messageKey: chain.messageKey)
-            chain = chain.next
+            let (messageKey, next) = chain.step()
+            skippedKeys.append(ratchetKey: remote, index: chain.index, messageKey: messageKey)
+            chain = next
         }
         receivingChain = chain
     }

@@ -74,7 +74,8 @@ public struct SenderKeyState: Sendable {
         guard plaintext.count <= ProtocolConstants.maxPlaintextSize else { throw .plaintextTooLarge }
         guard chain.index < UInt32.max else { throw .noSendingChain }
         let iteration = chain.index
-        let keys = MessageKeys(messageKey: chain.messageKey, info: ProtocolConstants.senderKeyInfo)
+        let (messageKey, next) = chain.step()
+        let keys = MessageKeys(messageKey: messageKey, info: ProtocolConstants.senderKeyInfo)
         let ciphertext = Primitives.seal(
             key: keys.key, nonce: keys.nonce, plaintext: MessagePadding.pad(plaintext, random: random),
             ad: associatedData(groupId: groupId, iteration: iteration))
@@ -85,7 +86,7 @@ public struct SenderKeyState: Sendable {
         } catch {
             throw .malformed("signing key")
         }
-        chain = chain.next
+        chain = next
         return GroupMessage(chainId: chainId, iteration: iteration, ciphertext: ciphertext, signature: signature)
     }
 
@@ -117,12 +118,13 @@ public struct SenderKeyState: Sendable {
             throw .decryptionFailed
         }
         while chain.index < iteration {
-            skippedKeys.append(ratchetKey: [], index: chain.index, messageKey: chain.messageKey)
-            chain = chain.next
+            let (messageKey, next) = chain.step()
+            skippedKeys.append(ratchetKey: [], index: chain.index, messageKey: messageKey)
+            chain = next
         }
-        let key = chain.messageKey
-        chain = chain.next
-        return key
+        let (messageKey, next) = chain.step()
+        chain = next
+        return messageKey
     }
 
     /// groupId (UTF-8) || chainId || iteration (u32 BE).

@@ -16,6 +16,19 @@ enum Primitives {
         return Array(code)
     }
 
+    /// HMAC-SHA256(key, 0x01) and HMAC-SHA256(key, 0x02) with one key schedule.
+    ///
+    /// A chain step needs both; setting the key up once and copying the keyed state is the
+    /// single most expensive thing we can save per message.
+    static func hmacPair(key: [UInt8]) -> (one: [UInt8], two: [UInt8]) {
+        let keyed = HMAC<SHA256>(key: SymmetricKey(data: key))
+        var first = keyed
+        var second = keyed
+        first.update(data: [0x01])
+        second.update(data: [0x02])
+        return (Array(first.finalize()), Array(second.finalize()))
+    }
+
     /// X25519 that refuses an all-zero output, so low-order public keys cannot force a known secret.
     static func dh(
         _ privateKey: Curve25519.KeyAgreement.PrivateKey, _ publicKey: [UInt8]
