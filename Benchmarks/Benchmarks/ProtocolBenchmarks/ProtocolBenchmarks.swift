@@ -33,7 +33,7 @@ let hundredBytes = [UInt8](repeating: 0x61, count: 100)
 
 let benchmarks: @Sendable () -> Void = {
     let pair = try! Pair.make()
-    let metrics: [BenchmarkMetric] = [.throughput, .wallClock, .mallocCountTotal]
+    let metrics: [BenchmarkMetric] = [.throughput, .wallClock, .cpuTotal, .mallocCountTotal]
 
     Benchmark("PQXDH session setup (initiate + respond + first message)", configuration: .init(metrics: metrics)) { benchmark in
         let random = SystemRandomSource()
