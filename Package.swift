@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "ParleyCrypto", targets: ["ParleyCrypto"]),
+        .library(name: "ParleyWire", targets: ["ParleyWire"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -22,6 +23,7 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        .target(name: "ParleyWire"),
         .executableTarget(
             name: "parley",
             dependencies: [
@@ -34,6 +36,7 @@ let package = Package(
             dependencies: ["ParleyCrypto", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")]
         ),
+        .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire"]),
         .testTarget(
             name: "ParleyCLITests",
             dependencies: ["parley"]
