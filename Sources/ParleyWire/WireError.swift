@@ -42,11 +42,14 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
     public let code: Code
     /// A human-readable explanation that says what to do.
     public let message: String
+    /// Machine-readable specifics (for example a proof-of-work challenge); empty for most errors.
+    public let details: [String: JSONValue]
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, details: [String: JSONValue] = [:]) {
         self.code = code
         self.message = message
+        self.details = details
     }
 
     public var description: String { "\(code.rawValue): \(message)" }

@@ -20,11 +20,13 @@ public enum WireMessage: Sendable, Equatable {
             object["ok"] = true
             return .object(object)
         case .failure(let requestID, let error):
+            var body: [String: JSONValue] = ["code": .string(error.code.rawValue), "message": .string(error.message)]
+            if !error.details.isEmpty { body["details"] = .object(error.details) }
             return .object([
                 "type": "response",
                 "request_id": requestID.map(JSONValue.string) ?? .null,
                 "ok": false,
-                "error": ["code": .string(error.code.rawValue), "message": .string(error.message)],
+                "error": .object(body),
             ])
         case .notification(let event, let fields):
             var object = fields
@@ -59,7 +61,8 @@ public enum WireMessage: Sendable, Equatable {
             guard case .object(let error)? = object["error"], case .string(let code)? = error["code"],
                 case .string(let message)? = error["message"]
             else { throw WireError(.invalidRequest, "failed response without a readable error") }
-            return .failure(requestID: requestID, error: WireError(WireError.Code(rawValue: code) ?? .internal, message))
+            let details: [String: JSONValue] = if case .object(let details)? = error["details"] { details } else { [:] }
+            return .failure(requestID: requestID, error: WireError(WireError.Code(rawValue: code) ?? .internal, message, details: details))
         default:
             throw WireError(.invalidRequest, "line is neither a response nor a notification")
         }

@@ -1,0 +1,74 @@
+import GRDB
+
+/// The versioned schema. Migrations run at start-up, in order, each exactly once.
+///
+/// SQL stays in the portable subset (INTEGER, TEXT, BLOB, plain constraints) so the PostgreSQL
+/// backend can mirror it table for table.
+enum SQLiteMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-accounts-and-auth") { db in
+            try db.execute(sql: """
+                CREATE TABLE accounts (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    email TEXT NOT NULL UNIQUE,
+                    display_name TEXT NOT NULL,
+                    identity_key BLOB NOT NULL,
+                    auth_key BLOB NOT NULL,
+                    key_envelope BLOB,
+                    active INTEGER NOT NULL DEFAULT 0,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE verifications (
+                    email TEXT PRIMARY KEY,
+                    code_hash BLOB NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    failed_attempts INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE devices (
+                    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    device_id INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    last_seen INTEGER NOT NULL,
+                    PRIMARY KEY (account_id, device_id)
+                );
+                CREATE TABLE signed_prekeys (
+                    account_id INTEGER NOT NULL,
+                    device_id INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    key_id INTEGER NOT NULL,
+                    public_key BLOB NOT NULL,
+                    signature BLOB NOT NULL,
+                    PRIMARY KEY (account_id, device_id, kind),
+                    FOREIGN KEY (account_id, device_id) REFERENCES devices(account_id, device_id) ON DELETE CASCADE
+                );
+                CREATE TABLE one_time_prekeys (
+                    account_id INTEGER NOT NULL,
+                    device_id INTEGER NOT NULL,
+                    key_id INTEGER NOT NULL,
+                    public_key BLOB NOT NULL,
+                    PRIMARY KEY (account_id, device_id, key_id),
+                    FOREIGN KEY (account_id, device_id) REFERENCES devices(account_id, device_id) ON DELETE CASCADE
+                );
+                CREATE TABLE login_nonces (
+                    nonce BLOB PRIMARY KEY,
+                    account_id INTEGER NOT NULL,
+                    device_id INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL
+                );
+                CREATE TABLE lockouts (
+                    subject TEXT PRIMARY KEY,
+                    failures INTEGER NOT NULL,
+                    locked_until INTEGER NOT NULL
+                );
+                CREATE TABLE registrations (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    at INTEGER NOT NULL
+                );
+                CREATE INDEX registrations_at ON registrations(at);
+                """)
+        }
+        return migrator
+    }
+}
