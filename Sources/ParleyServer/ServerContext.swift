@@ -9,6 +9,7 @@ public struct ServerContext: Sendable {
     public var random: any RandomSource
     public var codeSender: any VerificationCodeSender
     public var proofOfWork: ProofOfWorkGate
+    public var notifications: NotificationHub
     public var logger: Logger
 
     public init(
@@ -21,6 +22,7 @@ public struct ServerContext: Sendable {
         self.random = random
         self.codeSender = codeSender
         self.proofOfWork = ProofOfWorkGate(random: random)
+        self.notifications = NotificationHub()
         self.logger = logger
     }
 }

@@ -34,6 +34,8 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
         case quotaExceeded = "quota_exceeded"
         /// The server failed; the request may be retried.
         case `internal` = "internal"
+        /// The envelopes do not match the current devices of the conversation; `details` lists them.
+        case staleDevices = "stale_devices"
         /// The server is shutting down; reconnect and retry.
         case unavailable = "unavailable"
     }

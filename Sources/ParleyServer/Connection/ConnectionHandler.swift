@@ -14,6 +14,26 @@ struct ConnectionHandler {
     let remoteAddress: String
 
     func run(inbound: NIOAsyncChannelInboundStream<ByteBuffer>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
+        let subscription = Subscription(hub: context.notifications, state: state)
+        defer { subscription.cancel() }
+        try await withThrowingDiscardingTaskGroup { group in
+            try await readRequests(inbound: inbound, outbound: outbound) { caller in
+                // After a login, notifications for that device flow through the same writer.
+                let stream = subscription.start(caller)
+                group.addTask {
+                    for await message in stream {
+                        try await self.write(message, to: outbound)
+                    }
+                }
+            }
+            subscription.cancel()
+        }
+    }
+
+    private func readRequests(
+        inbound: NIOAsyncChannelInboundStream<ByteBuffer>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+        onLogin: (Caller) -> Void
+    ) async throws {
         var framer = LineFramer(maximumLineLength: context.configuration.maximumLineLength)
         var caller: Caller?
         var limiter = RateLimiter(
@@ -35,7 +55,9 @@ struct ConnectionHandler {
                         let id = try? WireRequest.parse(line: bytes).get().requestID
                         answer = .failure(requestID: id, error: WireError(.rateLimited, "too many requests; slow down and retry"))
                     } else {
+                        let before = caller
                         answer = await respond(to: bytes, caller: &caller)
+                        if let caller, caller != before { onLogin(caller) }
                     }
                     try await write(answer, to: outbound)
                 }

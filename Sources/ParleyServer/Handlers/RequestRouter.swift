@@ -44,6 +44,9 @@ public struct RequestRouter: Sendable {
             ])
         }
         AuthHandlers.register(in: &router)
+        KeyHandlers.register(in: &router)
+        ConversationHandlers.register(in: &router)
+        MessageHandlers.register(in: &router)
         return router
     }
 

@@ -2,7 +2,10 @@
 ///
 /// Every method that returns normally has committed its change durably: callers acknowledge to
 /// clients only after it returns. Implementations keep each method one transaction.
-public protocol Store: Sendable {
+public protocol Store: AccountStore, PreKeyStore, ConversationStore, MessageStore {}
+
+/// Accounts, e-mail verification, login nonces and lockouts.
+public protocol AccountStore: Sendable {
     /// Creates a pending account with its first device, or replaces a still-pending one with
     /// the same e-mail (so a lost code can be re-requested). Throws `.conflict` for an active account.
     func createPendingAccount(_ account: NewAccount, verification: VerificationRecord, now: Int64) async throws -> Int64
@@ -24,6 +27,12 @@ public protocol Store: Sendable {
 
     /// One device of an account.
     func device(accountID: Int64, deviceID: UInt32) async throws -> DeviceRecord?
+
+    /// Every device of an account, oldest first.
+    func devices(accountID: Int64) async throws -> [DeviceRecord]
+
+    /// An account by id, active or not.
+    func account(id: Int64) async throws -> AccountRecord?
 
     /// Stores a single-use login nonce.
     func saveLoginNonce(_ nonce: [UInt8], accountID: Int64, deviceID: UInt32, expiresAt: Int64) async throws

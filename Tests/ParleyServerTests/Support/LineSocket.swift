@@ -99,6 +99,17 @@ final class LineSocket: @unchecked Sendable {
     }
 
     private var nextID = 0
+    /// Notifications that arrived while a response was awaited, oldest first.
+    private(set) var notifications: [[String: Any]] = []
+
+    /// The next notification: one seen earlier, or the next to arrive.
+    func nextNotification() async throws -> [String: Any] {
+        if !notifications.isEmpty { return notifications.removeFirst() }
+        while let message = try await readJSON() {
+            if message["type"] as? String == "notification" { return message }
+        }
+        throw Failure(description: "connection closed while waiting for a notification")
+    }
 
     /// Sends a request and returns its response, skipping notifications.
     func call(_ method: String, _ fields: [String: Any] = [:]) async throws -> [String: Any] {
@@ -109,6 +120,7 @@ final class LineSocket: @unchecked Sendable {
         try await send(json: request)
         while let message = try await readJSON() {
             if message["type"] as? String == "response" { return message }
+            notifications.append(message)
         }
         throw Failure(description: "connection closed while waiting for the response to \(method)")
     }

@@ -69,6 +69,49 @@ enum SQLiteMigrations {
                 CREATE INDEX registrations_at ON registrations(at);
                 """)
         }
+        migrator.registerMigration("v2-conversations-and-messages") { db in
+            try db.execute(sql: """
+                CREATE TABLE conversations (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    kind TEXT NOT NULL,
+                    title BLOB,
+                    creator_id INTEGER NOT NULL REFERENCES accounts(id),
+                    direct_key TEXT UNIQUE,
+                    created_at INTEGER NOT NULL,
+                    deleted_at INTEGER
+                );
+                CREATE TABLE members (
+                    conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    status TEXT NOT NULL,
+                    joined_at INTEGER NOT NULL,
+                    last_read_at INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (conversation_id, account_id)
+                );
+                CREATE INDEX members_account ON members(account_id, status);
+                CREATE TABLE messages (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                    sender_id INTEGER NOT NULL,
+                    sender_device INTEGER NOT NULL,
+                    client_id TEXT NOT NULL,
+                    created_at INTEGER NOT NULL UNIQUE,
+                    kind TEXT NOT NULL,
+                    reply_to INTEGER,
+                    deleted_at INTEGER,
+                    UNIQUE (sender_id, client_id)
+                );
+                CREATE INDEX messages_conversation ON messages(conversation_id, created_at);
+                CREATE TABLE envelopes (
+                    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                    account_id INTEGER NOT NULL,
+                    device_id INTEGER NOT NULL,
+                    ciphertext BLOB NOT NULL,
+                    delivered_at INTEGER,
+                    PRIMARY KEY (account_id, device_id, message_id)
+                );
+                """)
+        }
         return migrator
     }
 }

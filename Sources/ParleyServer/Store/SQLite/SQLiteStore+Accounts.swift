@@ -82,12 +82,7 @@ extension SQLiteStore {
 
     public func account(email: String) async throws -> AccountRecord? {
         try await read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM accounts WHERE email = ?", arguments: [email]).map { row in
-                AccountRecord(
-                    id: row["id"], email: row["email"], displayName: row["display_name"],
-                    identityKey: Array(row["identity_key"] as Data), authKey: Array(row["auth_key"] as Data),
-                    keyEnvelope: (row["key_envelope"] as Data?).map { Array($0) }, isActive: row["active"])
-            }
+            try Row.fetchOne(db, sql: "SELECT * FROM accounts WHERE email = ?", arguments: [email]).map(Self.accountRecord)
         }
     }
 
@@ -102,6 +97,29 @@ extension SQLiteStore {
                     name: row["name"], createdAt: row["created_at"])
             }
         }
+    }
+
+    public func devices(accountID: Int64) async throws -> [DeviceRecord] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM devices WHERE account_id = ? ORDER BY device_id", arguments: [accountID]).map { row in
+                DeviceRecord(
+                    accountID: row["account_id"], deviceID: UInt32(row["device_id"] as Int64),
+                    name: row["name"], createdAt: row["created_at"])
+            }
+        }
+    }
+
+    public func account(id: Int64) async throws -> AccountRecord? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM accounts WHERE id = ?", arguments: [id]).map(Self.accountRecord)
+        }
+    }
+
+    static func accountRecord(_ row: Row) -> AccountRecord {
+        AccountRecord(
+            id: row["id"], email: row["email"], displayName: row["display_name"],
+            identityKey: Array(row["identity_key"] as Data), authKey: Array(row["auth_key"] as Data),
+            keyEnvelope: (row["key_envelope"] as Data?).map { Array($0) }, isActive: row["active"])
     }
 
     public func registrationCount(since: Int64) async throws -> Int {
