@@ -64,6 +64,7 @@ let package = Package(
             name: "ParleyServerTests",
             dependencies: [
                 "ParleyServer",
+                "parley",
                 "ParleyWire",
                 "ParleyCrypto",
                 .product(name: "Crypto", package: "swift-crypto"),
