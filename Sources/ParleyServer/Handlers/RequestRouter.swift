@@ -47,6 +47,8 @@ public struct RequestRouter: Sendable {
         KeyHandlers.register(in: &router)
         ConversationHandlers.register(in: &router)
         MessageHandlers.register(in: &router)
+        GroupHandlers.register(in: &router)
+        MessageActionHandlers.register(in: &router)
         return router
     }
 

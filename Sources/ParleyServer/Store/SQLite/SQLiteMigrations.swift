@@ -112,6 +112,21 @@ enum SQLiteMigrations {
                 );
                 """)
         }
+        migrator.registerMigration("v3-message-actions") { db in
+            try db.execute(sql: """
+                ALTER TABLE messages ADD COLUMN pinned_at INTEGER;
+                ALTER TABLE messages ADD COLUMN pinned_by INTEGER;
+                ALTER TABLE messages ADD COLUMN forwarded_from INTEGER;
+                CREATE INDEX messages_deleted ON messages(conversation_id, deleted_at);
+                CREATE TABLE reactions (
+                    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                    account_id INTEGER NOT NULL,
+                    emoji TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    PRIMARY KEY (message_id, account_id, emoji)
+                );
+                """)
+        }
         return migrator
     }
 }
