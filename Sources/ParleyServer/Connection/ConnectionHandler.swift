@@ -15,19 +15,29 @@ struct ConnectionHandler {
 
     func run(inbound: NIOAsyncChannelInboundStream<ByteBuffer>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
         let subscription = Subscription(hub: context.notifications, state: state)
-        defer { subscription.cancel() }
-        try await withThrowingDiscardingTaskGroup { group in
-            try await readRequests(inbound: inbound, outbound: outbound) { caller in
-                // After a login, notifications for that device flow through the same writer.
-                let stream = subscription.start(caller)
-                group.addTask {
-                    for await message in stream {
-                        try await self.write(message, to: outbound)
+        let context = self.context
+        var departed: Caller?
+        do {
+            try await withThrowingDiscardingTaskGroup { group in
+                try await readRequests(inbound: inbound, outbound: outbound) { caller in
+                    // After a login, notifications for that device flow through the same writer.
+                    let wasOnline = context.notifications.isOnline(accountID: caller.accountID)
+                    let stream = subscription.start(caller)
+                    group.addTask {
+                        for await message in stream {
+                            try await self.write(message, to: outbound)
+                        }
                     }
+                    group.addTask { await Presence.cameOnline(caller, wasOnline: wasOnline, context: context) }
                 }
+                // Ending the subscription ends the writer task, so the group can finish.
+                departed = subscription.cancel()
             }
-            subscription.cancel()
+        } catch {
+            if let caller = departed ?? subscription.cancel() { await Presence.wentOffline(caller, context: context) }
+            throw error
         }
+        if let departed { await Presence.wentOffline(departed, context: context) }
     }
 
     private func readRequests(

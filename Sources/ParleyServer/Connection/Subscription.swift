@@ -23,9 +23,11 @@ final class Subscription: Sendable {
             disconnect: { channel.close(promise: nil) })
     }
 
-    /// Unsubscribes, which ends the stream and so the writer task.
-    func cancel() {
-        guard let caller = current.withLock({ value -> Caller? in defer { value = nil }; return value }) else { return }
+    /// Unsubscribes, which ends the stream and so the writer task; returns who was subscribed.
+    @discardableResult
+    func cancel() -> Caller? {
+        guard let caller = current.withLock({ value -> Caller? in defer { value = nil }; return value }) else { return nil }
         hub.unsubscribe(accountID: caller.accountID, deviceID: caller.deviceID, connection: ObjectIdentifier(state))
+        return caller
     }
 }

@@ -44,6 +44,9 @@ final class LineSocket: @unchecked Sendable {
 
     deinit { close(fd) }
 
+    /// Closes the connection in both directions, as a client that goes away would.
+    func disconnect() { shutdown(fd, Int32(SHUT_RDWR)) }
+
     /// Sends raw bytes; returns false if the peer has closed.
     @discardableResult
     func send(_ bytes: [UInt8]) async -> Bool {
