@@ -9,11 +9,18 @@ let package = Package(
     products: [
         .library(name: "ParleyCrypto", targets: ["ParleyCrypto"]),
         .library(name: "ParleyProtocol", targets: ["ParleyProtocol"]),
+        .library(name: "ParleyWire", targets: ["ParleyWire"]),
+        .library(name: "ParleyServer", targets: ["ParleyServer"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -31,10 +38,28 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        .target(name: "ParleyWire"),
+        .target(
+            name: "ParleyServer",
+            dependencies: [
+                "ParleyCrypto",
+                "ParleyWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "parley",
             dependencies: [
                 "ParleyCrypto",
+                "ParleyServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -42,6 +67,22 @@ let package = Package(
             name: "ParleyCryptoTests",
             dependencies: ["ParleyCrypto", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")]
+        ),
+        .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire"]),
+        .testTarget(
+            name: "ParleyServerTests",
+            dependencies: [
+                "ParleyServer",
+                "parley",
+                "ParleyWire",
+                "ParleyCrypto",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "ParleyProtocolTests",

@@ -82,3 +82,34 @@ struct VerificationPayloadTests {
         #expect(throws: VerificationError.invalidIdentityKey) { try VerificationPayload(accountID: "a", identityKey: [1, 2]) }
     }
 }
+
+import Crypto
+
+@Suite("Safety numbers from Ed25519 identity keys")
+struct IdentityKeySafetyNumberTests {
+    @Test("an Ed25519 identity key is fingerprinted through its X25519 form")
+    func throughConversion() throws {
+        let key = Curve25519.Signing.PrivateKey().publicKey
+        let montgomery = try IdentityKeyConversion.x25519PublicKeyBytes(fromEd25519: key.rawRepresentation)
+        #expect(try Fingerprint(identityKey: key, id: "ann@example.org")
+            == Fingerprint(encodedKey: [0x05] + montgomery, id: "ann@example.org"))
+    }
+
+    @Test("both sides compute the same safety number")
+    func symmetric() throws {
+        let ann = Curve25519.Signing.PrivateKey().publicKey
+        let bob = Curve25519.Signing.PrivateKey().publicKey
+        let seenByAnn = try SafetyNumber(local: (ann, "ann@example.org"), remote: (bob, "bob@example.org"))
+        let seenByBob = try SafetyNumber(local: (bob, "bob@example.org"), remote: (ann, "ann@example.org"))
+        #expect(seenByAnn == seenByBob)
+        #expect(seenByAnn.digits.count == 60)
+    }
+
+    @Test("a small-order identity key has no safety number")
+    func smallOrder() throws {
+        var identity = [UInt8](repeating: 0, count: 32)
+        identity[0] = 1
+        let key = try Curve25519.Signing.PublicKey(rawRepresentation: identity)
+        #expect(throws: VerificationError.invalidIdentityKey) { try Fingerprint(identityKey: key, id: "x") }
+    }
+}

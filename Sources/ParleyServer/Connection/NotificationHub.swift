@@ -1,0 +1,69 @@
+import ParleyWire
+import Synchronization
+
+/// Routes notifications to the connected devices of an account.
+///
+/// Each connection has a bounded queue. A device that does not read its notifications fast
+/// enough is disconnected instead of buffered without bound: notifications are hints, and on
+/// reconnect the client catches up from the store (`get_messages`), so nothing is lost.
+public final class NotificationHub: Sendable {
+    /// Notifications one connection may have waiting.
+    public static let queueLimit = 1_024
+
+    struct Subscriber: Sendable {
+        let continuation: AsyncStream<WireMessage>.Continuation
+        let disconnect: @Sendable () -> Void
+    }
+
+    private struct Key: Hashable { let account: Int64; let device: UInt32 }
+    private let subscribers = Mutex<[Key: [ObjectIdentifier: Subscriber]]>([:])
+
+    /// An empty hub.
+    public init() {}
+
+    /// Registers a logged-in connection; returns the stream its writer drains.
+    func subscribe(
+        accountID: Int64, deviceID: UInt32, connection: ObjectIdentifier, disconnect: @escaping @Sendable () -> Void
+    ) -> AsyncStream<WireMessage> {
+        let (stream, continuation) = AsyncStream.makeStream(of: WireMessage.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
+        subscribers.withLock {
+            $0[Key(account: accountID, device: deviceID), default: [:]][connection] = Subscriber(
+                continuation: continuation, disconnect: disconnect)
+        }
+        return stream
+    }
+
+    /// Removes a connection.
+    func unsubscribe(accountID: Int64, deviceID: UInt32, connection: ObjectIdentifier) {
+        let removed = subscribers.withLock { table -> Subscriber? in
+            let key = Key(account: accountID, device: deviceID)
+            defer { if table[key]?.isEmpty == true { table[key] = nil } }
+            return table[key]?.removeValue(forKey: connection)
+        }
+        removed?.continuation.finish()
+    }
+
+    /// Sends `event` to every connected device of `accountID`, or only to `deviceID`, skipping `except`.
+    public func notify(
+        accountID: Int64, deviceID: UInt32? = nil, except: (Int64, UInt32)? = nil,
+        event: String, fields: [String: JSONValue]
+    ) {
+        let targets = subscribers.withLock { table in
+            table.filter { key, _ in
+                key.account == accountID && (deviceID == nil || key.device == deviceID)
+                    && !(except.map { $0.0 == key.account && $0.1 == key.device } ?? false)
+            }.flatMap(\.value.values)
+        }
+        let message = WireMessage.notification(event: event, fields: fields)
+        for target in targets {
+            if case .dropped = target.continuation.yield(message) {
+                target.disconnect()
+            }
+        }
+    }
+
+    /// Whether any device of the account is connected.
+    public func isOnline(accountID: Int64) -> Bool {
+        subscribers.withLock { table in table.keys.contains { $0.account == accountID } }
+    }
+}

@@ -1,0 +1,33 @@
+import NIOCore
+import ParleyWire
+import Synchronization
+
+/// One connection's registration with the notification hub, at most one device at a time.
+final class Subscription: Sendable {
+    private let hub: NotificationHub
+    private let state: ConnectionState
+    private let current = Mutex<Caller?>(nil)
+
+    init(hub: NotificationHub, state: ConnectionState) {
+        self.hub = hub
+        self.state = state
+    }
+
+    /// Subscribes as `caller`, replacing an earlier login on the same connection.
+    func start(_ caller: Caller) -> AsyncStream<WireMessage> {
+        cancel()
+        current.withLock { $0 = caller }
+        let channel = state.channel
+        return hub.subscribe(
+            accountID: caller.accountID, deviceID: caller.deviceID, connection: ObjectIdentifier(state),
+            disconnect: { channel.close(promise: nil) })
+    }
+
+    /// Unsubscribes, which ends the stream and so the writer task; returns who was subscribed.
+    @discardableResult
+    func cancel() -> Caller? {
+        guard let caller = current.withLock({ value -> Caller? in defer { value = nil }; return value }) else { return nil }
+        hub.unsubscribe(accountID: caller.accountID, deviceID: caller.deviceID, connection: ObjectIdentifier(state))
+        return caller
+    }
+}

@@ -1,0 +1,45 @@
+import Crypto
+import Foundation
+import ParleyCrypto
+import ParleyWire
+
+/// `register`, `register_confirm`, `login_start`, `login_finish`.
+enum AuthHandlers {
+    static let codeLifetime: Int64 = 15 * 60 * 1000
+    static let maximumWrongCodes = 5
+    static let nonceLifetime: Int64 = 60 * 1000
+
+    static func register(in router: inout RequestRouter) {
+        router.add("register", requiresLogin: false) { request, environment, context throws(WireError) in
+            try await Registration.register(request, environment, context)
+        }
+        router.add("register_confirm", requiresLogin: false) { request, _, context throws(WireError) in
+            try await Registration.confirm(request, context)
+        }
+        router.add("login_start", requiresLogin: false) { request, environment, context throws(WireError) in
+            try await Login.start(request, environment, context)
+        }
+        router.add("login_finish", requiresLogin: false) { request, environment, context throws(WireError) in
+            try await Login.finish(request, environment, context)
+        }
+    }
+
+    /// Lower-cases and checks an e-mail address field.
+    static func email(_ request: WireRequest) throws(WireError) -> String {
+        let email = try request.string("email", maxBytes: 254).trimmingCharacters(in: .whitespaces).lowercased()
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !email.contains(" ") else {
+            throw .invalid("email", "must be an e-mail address like name@example.org")
+        }
+        return email
+    }
+
+    /// Maps a store failure to a response without leaking details.
+    static func storeFailure(_ error: any Error, _ context: ServerContext) -> WireError {
+        if case StoreError.conflict(let what)? = error as? StoreError {
+            return WireError(.conflict, "\(what) already exists")
+        }
+        context.logger.error("store failure", metadata: ["error": "\(error)"])
+        return WireError(.internal, "the server could not complete the request; try again later")
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import ParleyWire
+
+/// Group management: invitations, membership, title, deletion.
+///
+/// Any active member may invite; only the creator renames, removes members or deletes a group.
+/// Either person may delete a direct conversation.
+enum GroupHandlers {
+    static func register(in router: inout RequestRouter) {
+        router.add("add_member", requiresLogin: true) { request, environment, context throws(WireError) in
+            let caller = environment.caller!
+            let group = try await activeGroup(request, caller, context)
+            let email = try AuthHandlers.email(request)
+            let invitee = try await StoreCall.call(context) { try await context.store.account(email: email) }
+            guard let invitee, invitee.isActive else { throw WireError(.notFound, "no account with this e-mail") }
+            let status = try await StoreCall.call(context) { try await context.store.memberStatus(conversationID: group.id, accountID: invitee.id) }
+            guard status != .active, status != .invited else { throw WireError(.conflict, "already a member or invited") }
+            try await StoreCall.call(context) {
+                try await context.store.setMemberStatus(conversationID: group.id, accountID: invitee.id, status: .invited, now: context.clock.now())
+            }
+            context.notifications.notify(accountID: invitee.id, event: "group_invitation", fields: [
+                "conversation_id": .number(Double(group.id)), "invited_by": .number(Double(caller.accountID)),
+            ])
+            return HandlerResult(["account_id": .number(Double(invitee.id)), "status": "invited"])
+        }
+        router.add("list_invitations", requiresLogin: true) { _, environment, context throws(WireError) in
+            let invitations = try await StoreCall.call(context) { try await context.store.invitations(accountID: environment.caller!.accountID) }
+            return HandlerResult(["invitations": .array(invitations.map { conversation in
+                var object: [String: JSONValue] = [
+                    "conversation_id": .number(Double(conversation.id)), "creator_id": .number(Double(conversation.creatorID)),
+                ]
+                if let title = conversation.title { object["title"] = .string(Data(title).base64EncodedString()) }
+                return .object(object)
+            })])
+        }
+        router.add("accept_invitation", requiresLogin: true) { request, environment, context throws(WireError) in
+            try await answerInvitation(request, environment.caller!, context, accept: true)
+        }
+        router.add("decline_invitation", requiresLogin: true) { request, environment, context throws(WireError) in
+            try await answerInvitation(request, environment.caller!, context, accept: false)
+        }
+        router.add("remove_member", requiresLogin: true) { request, environment, context throws(WireError) in
+            let caller = environment.caller!
+            let group = try await activeGroup(request, caller, context)
+            guard group.creatorID == caller.accountID else { throw WireError(.forbidden, "only the group's creator removes members") }
+            let accountID = try request.integer("account_id")
+            guard accountID != caller.accountID else { throw .invalid("account_id", "is you; use leave_group") }
+            let status = try await StoreCall.call(context) { try await context.store.memberStatus(conversationID: group.id, accountID: accountID) }
+            guard status == .active || status == .invited else { throw WireError(.notFound, "not a member of this group") }
+            try await changeMembership(group.id, accountID, to: .removed, event: "member_removed", context)
+            return HandlerResult()
+        }
+        router.add("leave_group", requiresLogin: true) { request, environment, context throws(WireError) in
+            let caller = environment.caller!
+            let group = try await activeGroup(request, caller, context)
+            try await changeMembership(group.id, caller.accountID, to: .left, event: "member_removed", context)
+            return HandlerResult()
+        }
+        router.add("rename_conversation", requiresLogin: true) { request, environment, context throws(WireError) in
+            let caller = environment.caller!
+            let group = try await activeGroup(request, caller, context)
+            guard group.creatorID == caller.accountID else { throw WireError(.forbidden, "only the group's creator renames it") }
+            let title = try request.bytes("title", maxBytes: 1024)
+            try await StoreCall.call(context) { try await context.store.setTitle(conversationID: group.id, title: title) }
+            try await notifyMembers(group.id, context, event: "conversation_renamed", fields: [
+                "conversation_id": .number(Double(group.id)), "title": .string(Data(title).base64EncodedString()),
+            ])
+            return HandlerResult()
+        }
+        router.add("delete_conversation", requiresLogin: true) { request, environment, context throws(WireError) in
+            let caller = environment.caller!
+            let conversation = try await ConversationAccess.activeConversation(request, caller, context)
+            guard conversation.kind == .direct || conversation.creatorID == caller.accountID else {
+                throw WireError(.forbidden, "only the group's creator deletes it; use leave_group")
+            }
+            let members = try await StoreCall.call(context) { try await context.store.activeMemberIDs(conversationID: conversation.id) }
+            try await StoreCall.call(context) { try await context.store.deleteConversation(conversationID: conversation.id, now: context.clock.now()) }
+            for member in members {
+                context.notifications.notify(accountID: member, event: "conversation_deleted", fields: ["conversation_id": .number(Double(conversation.id))])
+            }
+            return HandlerResult()
+        }
+    }
+
+    static func answerInvitation(_ request: WireRequest, _ caller: Caller, _ context: ServerContext, accept: Bool) async throws(WireError) -> HandlerResult {
+        let conversationID = try request.integer("conversation_id")
+        let status = try await StoreCall.call(context) { try await context.store.memberStatus(conversationID: conversationID, accountID: caller.accountID) }
+        guard status == .invited else { throw WireError(.notFound, "no invitation to this conversation") }
+        if accept {
+            try await StoreCall.call(context) {
+                try await context.store.setMemberStatus(conversationID: conversationID, accountID: caller.accountID, status: .active, now: context.clock.now())
+            }
+            try await notifyMembers(conversationID, context, event: "member_added", fields: [
+                "conversation_id": .number(Double(conversationID)), "account_id": .number(Double(caller.accountID)),
+            ])
+        } else {
+            try await StoreCall.call(context) { try await context.store.deleteMember(conversationID: conversationID, accountID: caller.accountID) }
+        }
+        return HandlerResult()
+    }
+
+    /// Changes a member's status and tells everyone who was in the group, the member included.
+    static func changeMembership(_ conversationID: Int64, _ accountID: Int64, to status: MemberStatus, event: String, _ context: ServerContext) async throws(WireError) {
+        let before = try await StoreCall.call(context) { try await context.store.activeMemberIDs(conversationID: conversationID) }
+        try await StoreCall.call(context) {
+            try await context.store.setMemberStatus(conversationID: conversationID, accountID: accountID, status: status, now: context.clock.now())
+        }
+        for member in Set(before + [accountID]) {
+            context.notifications.notify(accountID: member, event: event, fields: [
+                "conversation_id": .number(Double(conversationID)), "account_id": .number(Double(accountID)),
+                "reason": .string(status.rawValue),
+            ])
+        }
+    }
+
+    static func notifyMembers(_ conversationID: Int64, _ context: ServerContext, event: String, fields: [String: JSONValue]) async throws(WireError) {
+        for member in try await StoreCall.call(context, { try await context.store.activeMemberIDs(conversationID: conversationID) }) {
+            context.notifications.notify(accountID: member, event: event, fields: fields)
+        }
+    }
+
+    /// A group conversation the caller is an active member of.
+    static func activeGroup(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> ConversationRecord {
+        let conversation = try await ConversationAccess.activeConversation(request, caller, context)
+        guard conversation.kind == .group else { throw WireError(.forbidden, "this works on groups only") }
+        return conversation
+    }
+}
+
+/// The one membership check: a conversation the caller is not an active member of does not exist for them.
+enum ConversationAccess {
+    static func activeConversation(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> ConversationRecord {
+        let id = try request.integer("conversation_id")
+        return try await activeConversation(id: id, caller, context)
+    }
+
+    static func activeConversation(id: Int64, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> ConversationRecord {
+        let (conversation, status) = try await StoreCall.call(context) { () async throws -> (ConversationRecord?, MemberStatus?) in
+            (try await context.store.conversation(id: id), try await context.store.memberStatus(conversationID: id, accountID: caller.accountID))
+        }
+        guard let conversation, status == .active else { throw WireError(.notFound, "no such conversation") }
+        return conversation
+    }
+}

@@ -1,0 +1,88 @@
+import Crypto
+import Foundation
+import ParleyCrypto
+import ParleyWire
+
+/// Challenge–response login with per-account and per-address lockout.
+enum Login {
+    static func start(_ request: WireRequest, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> HandlerResult {
+        let email = try AuthHandlers.email(request)
+        let deviceID = UInt32(try request.integer("device_id", in: 1...Int64(UInt32.max)))
+        let now = context.clock.now()
+        let nonce = context.random.bytes(LoginChallenge.nonceLength)
+        do {
+            try await refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
+            // Unknown accounts and devices get a nonce too, so login_start does not reveal who exists.
+            if let account = try await context.store.account(email: email), account.isActive,
+                try await context.store.device(accountID: account.id, deviceID: deviceID) != nil
+            {
+                try await context.store.saveLoginNonce(
+                    nonce, accountID: account.id, deviceID: deviceID, expiresAt: now + AuthHandlers.nonceLifetime)
+            }
+        } catch let error as WireError {
+            throw error
+        } catch {
+            throw AuthHandlers.storeFailure(error, context)
+        }
+        return HandlerResult([
+            "nonce": .string(Data(nonce).base64EncodedString()),
+            "expires_in": .number(Double(AuthHandlers.nonceLifetime / 1000)),
+        ])
+    }
+
+    static func finish(_ request: WireRequest, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> HandlerResult {
+        let email = try AuthHandlers.email(request)
+        let deviceID = UInt32(try request.integer("device_id", in: 1...Int64(UInt32.max)))
+        let nonce = try request.bytes("nonce", count: LoginChallenge.nonceLength)
+        let signature = try request.bytes("signature", count: 64)
+        let now = context.clock.now()
+        do {
+            try await refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
+            let account = try await context.store.account(email: email)
+            var valid = false
+            if let account, account.isActive,
+                try await context.store.consumeLoginNonce(nonce, accountID: account.id, deviceID: deviceID, now: now),
+                let key = try? Curve25519.Signing.PublicKey(rawRepresentation: account.authKey)
+            {
+                valid = key.isValidSignature(signature, for: LoginChallenge.message(nonce: nonce, email: email, deviceID: deviceID))
+            }
+            guard let account, valid else {
+                let wait = try await recordFailure(email: email, environment: environment, context: context, now: now)
+                throw WireError(.authenticationFailed, "login failed; you can try again in \(wait) s")
+            }
+            for subject in subjects(email: email, environment: environment) {
+                try await context.store.clearLockout(subject: subject)
+            }
+            return HandlerResult(
+                ["account_id": .number(Double(account.id)), "device_id": .number(Double(deviceID))],
+                loggedIn: Caller(accountID: account.id, deviceID: deviceID))
+        } catch let error as WireError {
+            throw error
+        } catch {
+            throw AuthHandlers.storeFailure(error, context)
+        }
+    }
+
+    /// Lockouts are kept per e-mail (so unknown accounts lock too) and per source address.
+    static func subjects(email: String, environment: RequestEnvironment) -> [String] {
+        ["account:\(email)", "address:\(environment.remoteAddress)"]
+    }
+
+    static func refuseIfLockedOut(email: String, environment: RequestEnvironment, context: ServerContext, now: Int64) async throws {
+        for subject in subjects(email: email, environment: environment) {
+            if let seconds = LockoutPolicy.secondsRemaining(try await context.store.lockout(subject: subject), now: now) {
+                throw WireError(.authenticationFailed, "too many failed logins; try again in \(seconds) s")
+            }
+        }
+    }
+
+    static func recordFailure(email: String, environment: RequestEnvironment, context: ServerContext, now: Int64) async throws -> Int64 {
+        var wait: Int64 = 0
+        for subject in subjects(email: email, environment: environment) {
+            let next = LockoutPolicy.afterFailure(try await context.store.lockout(subject: subject), now: now)
+            try await context.store.saveLockout(subject: subject, next)
+            wait = max(wait, LockoutPolicy.secondsRemaining(next, now: now) ?? 0)
+        }
+        return wait
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import ParleyWire
+
+/// `send_message`, `get_messages`, `confirm_delivery`.
+enum MessageHandlers {
+    static let maximumEnvelopes = 1_024
+    static let maximumCiphertext = 256 * 1024
+    static let maximumPage = 500
+    /// Device id 0 addresses the sender's self-encrypted history copy, readable by all its devices.
+    static let selfCopyDevice: UInt32 = 0
+
+    static func register(in router: inout RequestRouter) {
+        router.add("send_message", requiresLogin: true) { request, environment, context throws(WireError) in
+            try await send(request, environment.caller!, context)
+        }
+        router.add("get_messages", requiresLogin: true) { request, environment, context throws(WireError) in
+            try await fetch(request, environment.caller!, context)
+        }
+        router.add("confirm_delivery", requiresLogin: true) { request, environment, context throws(WireError) in
+            try await confirm(request, environment.caller!, context)
+        }
+    }
+
+    static func send(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> HandlerResult {
+        let conversationID = try request.integer("conversation_id")
+        let clientID = try request.string("client_message_id", maxBytes: 64)
+        let kind = try request.optionalString("kind", maxBytes: 16) ?? "text"
+        let replyTo = try request.optionalInteger("reply_to")
+        let envelopes = try parseEnvelopes(request)
+        try await requireActiveMember(conversationID, caller.accountID, context)
+        if let replyTo {
+            let replyConversation = try await StoreCall.call(context) { try await context.store.conversationID(ofMessage: replyTo) }
+            guard replyConversation == conversationID else { throw .invalid("reply_to", "is not a message of this conversation") }
+        }
+
+        let required = try await requiredDevices(conversationID: conversationID, sender: caller, context: context)
+        let given = Set(envelopes.map { DeviceAddress(account: $0.accountID, device: $0.deviceID) })
+        if given != required {
+            throw WireError(
+                .staleDevices, "the conversation's devices changed: encrypt for exactly the devices in details and send again",
+                details: [
+                    "missing_devices": .array(required.subtracting(given).sorted().map(\.json)),
+                    "extra_devices": .array(given.subtracting(required).sorted().map(\.json)),
+                ])
+        }
+        let message = NewMessage(
+            conversationID: conversationID, senderID: caller.accountID, senderDevice: caller.deviceID,
+            clientMessageID: clientID, kind: kind, replyTo: replyTo, envelopes: envelopes)
+        let stored = try await StoreCall.call(context) { try await context.store.insertMessage(message, now: context.clock.now()) }
+        if stored.created {
+            let fields: [String: JSONValue] = [
+                "conversation_id": .number(Double(conversationID)), "message_id": .number(Double(stored.id)),
+                "timestamp": .number(Double(stored.timestamp)), "sender_id": .number(Double(caller.accountID)),
+            ]
+            for account in Set(envelopes.map(\.accountID)) {
+                context.notifications.notify(
+                    accountID: account, except: (caller.accountID, caller.deviceID), event: "new_message", fields: fields)
+            }
+        }
+        return HandlerResult(["message_id": .number(Double(stored.id)), "timestamp": .number(Double(stored.timestamp))])
+    }
+
+    static func parseEnvelopes(_ request: WireRequest) throws(WireError) -> [Envelope] {
+        var envelopes: [Envelope] = []
+        for (index, item) in try request.array("envelopes", maxCount: maximumEnvelopes).enumerated() {
+            guard case .object(let object) = item,
+                case .number(let account)? = object["account_id"], let accountID = Int64(exactly: account),
+                case .number(let device)? = object["device_id"], let deviceID = UInt32(exactly: device),
+                case .string(let text)? = object["ciphertext"], let data = Data(base64Encoded: text),
+                !data.isEmpty, data.count <= maximumCiphertext
+            else {
+                throw .invalid("envelopes[\(index)]", "must be {\"account_id\", \"device_id\", \"ciphertext\": base64 of 1–\(maximumCiphertext) bytes}")
+            }
+            envelopes.append(Envelope(accountID: accountID, deviceID: deviceID, ciphertext: Array(data)))
+        }
+        guard Set(envelopes.map { DeviceAddress(account: $0.accountID, device: $0.deviceID) }).count == envelopes.count else {
+            throw .invalid("envelopes", "names a device twice")
+        }
+        return envelopes
+    }
+
+    /// Every device of every active member, less the sending device, plus the sender's self copy.
+    static func requiredDevices(conversationID: Int64, sender: Caller, context: ServerContext) async throws(WireError) -> Set<DeviceAddress> {
+        try await StoreCall.call(context) {
+            var required: Set<DeviceAddress> = [DeviceAddress(account: sender.accountID, device: selfCopyDevice)]
+            for member in try await context.store.activeMemberIDs(conversationID: conversationID) {
+                for device in try await context.store.devices(accountID: member)
+                where !(member == sender.accountID && device.deviceID == sender.deviceID) {
+                    required.insert(DeviceAddress(account: member, device: device.deviceID))
+                }
+            }
+            return required
+        }
+    }
+
+    /// Non-members learn nothing: a conversation they are not in does not exist for them.
+    static func requireActiveMember(_ conversationID: Int64, _ accountID: Int64, _ context: ServerContext) async throws(WireError) {
+        let status = try await StoreCall.call(context) { try await context.store.memberStatus(conversationID: conversationID, accountID: accountID) }
+        guard status == .active else { throw WireError(.notFound, "no such conversation") }
+    }
+
+    static func fetch(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> HandlerResult {
+        let after = try request.optionalInteger("after_ts") ?? 0
+        let limit = Int(try request.optionalInteger("limit", in: 1...Int64(maximumPage)) ?? 100)
+        let page = try await StoreCall.call(context) {
+            try await context.store.messages(accountID: caller.accountID, deviceID: caller.deviceID, afterTimestamp: after, limit: limit + 1)
+        }
+        let messages = page.prefix(limit)
+        return HandlerResult([
+            "messages": .array(messages.map(json)),
+            "has_more": .bool(page.count > limit),
+        ])
+    }
+
+    static func json(_ message: DeliverableMessage) -> JSONValue {
+        var object: [String: JSONValue] = [:]
+        object["message_id"] = .number(Double(message.id))
+        object["conversation_id"] = .number(Double(message.conversationID))
+        object["sender_id"] = .number(Double(message.senderID))
+        object["sender_device"] = .number(Double(message.senderDevice))
+        object["timestamp"] = .number(Double(message.timestamp))
+        object["kind"] = .string(message.kind)
+        object["ciphertext"] = .string(Data(message.ciphertext).base64EncodedString())
+        object["self_copy"] = .bool(message.isSelfCopy)
+        if let reply = message.replyTo { object["reply_to"] = .number(Double(reply)) }
+        return .object(object)
+    }
+
+    static func confirm(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> HandlerResult {
+        var ids: [Int64] = []
+        for (index, value) in try request.array("message_ids", maxCount: maximumPage).enumerated() {
+            guard case .number(let number) = value, let id = Int64(exactly: number) else {
+                throw .invalid("message_ids[\(index)]", "must be a message id")
+            }
+            ids.append(id)
+        }
+        let confirmed = try await StoreCall.call(context) {
+            try await context.store.confirmDelivery(accountID: caller.accountID, deviceID: caller.deviceID, messageIDs: ids, now: context.clock.now())
+        }
+        for (messageID, senderID) in confirmed where senderID != caller.accountID {
+            context.notifications.notify(
+                accountID: senderID, event: "message_delivered",
+                fields: ["message_id": .number(Double(messageID)), "account_id": .number(Double(caller.accountID)),
+                         "device_id": .number(Double(caller.deviceID))])
+        }
+        return HandlerResult(["confirmed": .number(Double(confirmed.count))])
+    }
+}
+
+/// One device of one account.
+struct DeviceAddress: Hashable, Comparable, Sendable {
+    let account: Int64
+    let device: UInt32
+
+    static func < (lhs: DeviceAddress, rhs: DeviceAddress) -> Bool { (lhs.account, lhs.device) < (rhs.account, rhs.device) }
+
+    var json: JSONValue { ["account_id": .number(Double(account)), "device_id": .number(Double(device))] }
+}

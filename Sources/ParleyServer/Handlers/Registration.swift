@@ -1,0 +1,111 @@
+import Crypto
+import Foundation
+import ParleyCrypto
+import ParleyWire
+
+/// Account creation: `register` sends a code, `register_confirm` activates the account.
+enum Registration {
+    static func register(_ request: WireRequest, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> HandlerResult {
+        let email = try AuthHandlers.email(request)
+        let displayName = try request.string("display_name", maxBytes: 128)
+        guard !displayName.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw .invalid("display_name", "must not be empty")
+        }
+        let identityKey = try request.bytes("identity_key", count: 32)
+        let authKey = try request.bytes("auth_key", count: 32)
+        let keyEnvelope: [UInt8]? = request.fields["key_envelope"].flatMap { $0 == .null ? nil : $0 } == nil
+            ? nil : try request.bytes("key_envelope", maxBytes: 64 * 1024)
+        let deviceName = try request.optionalString("device_name", maxBytes: 64) ?? "device 1"
+        let preKeys = try PreKeyFields.parse(request, identityKey: identityKey)
+        let now = context.clock.now()
+
+        try await requireProofOfWorkIfSurging(request, context, now: now)
+
+        let code = verificationCode(context.random)
+        let account = NewAccount(
+            email: email, displayName: displayName, identityKey: identityKey, authKey: authKey,
+            keyEnvelope: keyEnvelope, deviceName: deviceName, preKeys: preKeys)
+        do {
+            _ = try await context.store.createPendingAccount(
+                account, verification: VerificationRecord(codeHash: codeHash(email: email, code: code),
+                expiresAt: now + AuthHandlers.codeLifetime, failedAttempts: 0), now: now)
+        } catch {
+            throw AuthHandlers.storeFailure(error, context)
+        }
+        do {
+            try await context.codeSender.send(code: code, to: email)
+        } catch {
+            context.logger.error("verification code delivery failed", metadata: ["email": "\(email)"])
+            throw WireError(.internal, "the verification e-mail could not be sent; try again later")
+        }
+        return HandlerResult(["status": "verification_sent", "expires_in": .number(Double(AuthHandlers.codeLifetime / 1000))])
+    }
+
+    static func confirm(_ request: WireRequest, _ context: ServerContext) async throws(WireError) -> HandlerResult {
+        let email = try AuthHandlers.email(request)
+        let code = try request.string("code", maxBytes: 16)
+        let now = context.clock.now()
+        do {
+            guard let pending = try await context.store.verification(email: email) else {
+                throw WireError(.notFound, "no registration is waiting for this e-mail (register first, or again)")
+            }
+            guard pending.expiresAt >= now else {
+                try await context.store.deleteVerification(email: email)
+                throw WireError(.authenticationFailed, "the code has expired; register again to get a new one")
+            }
+            guard ConstantTime.equals(codeHash(email: email, code: code), pending.codeHash) else {
+                let failures = try await context.store.recordWrongCode(email: email)
+                if failures >= AuthHandlers.maximumWrongCodes {
+                    try await context.store.deleteVerification(email: email)
+                    throw WireError(.authenticationFailed, "too many wrong codes; register again to get a new one")
+                }
+                throw WireError(.authenticationFailed, "wrong code (\(AuthHandlers.maximumWrongCodes - failures) attempts left)")
+            }
+            try await context.store.activateAccount(email: email)
+            guard let account = try await context.store.account(email: email) else {
+                throw WireError(.internal, "the account vanished during confirmation; register again")
+            }
+            return HandlerResult(["account_id": .number(Double(account.id)), "device_id": 1])
+        } catch let error as WireError {
+            throw error
+        } catch {
+            throw AuthHandlers.storeFailure(error, context)
+        }
+    }
+
+    /// During a surge, `register` must carry a solved challenge; otherwise it gets one.
+    static func requireProofOfWorkIfSurging(_ request: WireRequest, _ context: ServerContext, now: Int64) async throws(WireError) {
+        let recent: Int
+        do {
+            recent = try await context.store.registrationCount(since: now - 60_000)
+        } catch {
+            throw AuthHandlers.storeFailure(error, context)
+        }
+        guard recent >= context.configuration.registrationSurgeThreshold else { return }
+        let difficulty = context.configuration.proofOfWorkDifficulty
+        if request.fields["pow_challenge"] != nil {
+            let challenge = try request.bytes("pow_challenge", count: 32)
+            let nonce = try request.integer("pow_nonce", in: 0...Int64.max)
+            if context.proofOfWork.redeem(challenge: challenge, nonce: UInt64(nonce), difficulty: difficulty, now: now) {
+                return
+            }
+        }
+        let challenge = context.proofOfWork.issue(now: now)
+        throw WireError(
+            .proofOfWorkRequired,
+            "registrations are busy right now: solve the proof-of-work challenge in details and send register again with pow_challenge and pow_nonce",
+            details: ["pow_challenge": .string(Data(challenge).base64EncodedString()), "pow_difficulty": .number(Double(difficulty))])
+    }
+
+    /// An 8-digit code from the injected random source.
+    static func verificationCode(_ random: any RandomSource) -> String {
+        let value = random.bytes(8).reduce(UInt64(0)) { ($0 << 8) | UInt64($1) } % 100_000_000
+        let digits = String(value)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+
+    /// Codes are stored only as SHA-256(email || ":" || code).
+    static func codeHash(email: String, code: String) -> [UInt8] {
+        Array(SHA256.hash(data: Array("\(email):\(code)".utf8)))
+    }
+}

@@ -1,0 +1,78 @@
+import ParleyWire
+
+/// What a handler returns: the response fields, and a new identity when it logged the caller in.
+public struct HandlerResult: Sendable {
+    public var fields: [String: JSONValue]
+    public var loggedIn: Caller?
+
+    public init(_ fields: [String: JSONValue] = [:], loggedIn: Caller? = nil) {
+        self.fields = fields
+        self.loggedIn = loggedIn
+    }
+}
+
+/// Per-request facts a handler may need beyond the request itself.
+public struct RequestEnvironment: Sendable {
+    /// The logged-in account and device, if any.
+    public var caller: Caller?
+    /// The peer's IP address, for per-address lockouts.
+    public var remoteAddress: String
+}
+
+/// Maps method names to handlers and enforces login where a method needs it.
+public struct RequestRouter: Sendable {
+    public typealias Handler = @Sendable (WireRequest, RequestEnvironment, ServerContext) async throws(WireError) -> HandlerResult
+
+    struct Route: Sendable {
+        let requiresLogin: Bool
+        let handler: Handler
+    }
+
+    private var routes: [String: Route] = [:]
+
+    /// An empty router.
+    public init() {}
+
+    /// The router with every method this server implements.
+    public static var standard: RequestRouter {
+        var router = RequestRouter()
+        router.add("ping", requiresLogin: false) { _, _, context in HandlerResult(["time": .number(Double(context.clock.now()))]) }
+        router.add("whoami", requiresLogin: true) { _, environment, _ in
+            HandlerResult([
+                "account_id": .number(Double(environment.caller?.accountID ?? 0)),
+                "device_id": .number(Double(environment.caller?.deviceID ?? 0)),
+            ])
+        }
+        AuthHandlers.register(in: &router)
+        KeyHandlers.register(in: &router)
+        ConversationHandlers.register(in: &router)
+        MessageHandlers.register(in: &router)
+        GroupHandlers.register(in: &router)
+        MessageActionHandlers.register(in: &router)
+        return router
+    }
+
+    /// Registers `handler` for `method`.
+    public mutating func add(_ method: String, requiresLogin: Bool, _ handler: @escaping Handler) {
+        routes[method] = Route(requiresLogin: requiresLogin, handler: handler)
+    }
+
+    /// The method names served.
+    public var methods: [String] { routes.keys.sorted() }
+
+    /// Runs one request and returns what to write back.
+    public func handle(_ request: WireRequest, environment: RequestEnvironment, context: ServerContext) async -> (WireMessage, Caller?) {
+        guard let route = routes[request.method] else {
+            return (.failure(requestID: request.requestID, error: WireError(.unknownMethod, "unknown method '\(String(request.method.prefix(64)))'")), nil)
+        }
+        if route.requiresLogin, environment.caller == nil {
+            return (.failure(requestID: request.requestID, error: WireError(.unauthenticated, "log in first (login_start, login_finish)")), nil)
+        }
+        do {
+            let result = try await route.handler(request, environment, context)
+            return (.success(requestID: request.requestID, fields: result.fields), result.loggedIn)
+        } catch {
+            return (.failure(requestID: request.requestID, error: error), nil)
+        }
+    }
+}

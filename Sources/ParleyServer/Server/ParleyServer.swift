@@ -1,0 +1,101 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import ParleyCrypto
+import ServiceLifecycle
+import Synchronization
+
+/// `parley server`: accepts connections and serves them until asked to shut down gracefully.
+public final class ParleyServer: Service, Sendable {
+    let context: ServerContext
+    let router: RequestRouter
+    let tls: NIOSSLContext?
+    private let connections = Mutex<[ObjectIdentifier: ConnectionState]>([:])
+    private let listening = Mutex<(channel: (any Channel)?, waiters: [CheckedContinuation<SocketAddress, any Error>])>((nil, []))
+
+    /// A server with its dependencies passed in.
+    public init(context: ServerContext, router: RequestRouter = .standard) throws {
+        self.context = context
+        self.router = router
+        self.tls = try TLSConfiguration.serverContext(context.configuration)
+    }
+
+    /// The address the server listens on, once it does (port 0 resolves to the real port).
+    public func boundAddress() async throws -> SocketAddress {
+        try await withCheckedThrowingContinuation { continuation in
+            listening.withLock { state in
+                if let address = state.channel?.localAddress {
+                    continuation.resume(returning: address)
+                } else {
+                    state.waiters.append(continuation)
+                }
+            }
+        }
+    }
+
+    public func run() async throws {
+        let tls = self.tls
+        let configuration = context.configuration
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.maxMessagesPerRead, value: 64)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.maxMessagesPerRead, value: 16)
+            .bind(host: configuration.host, port: configuration.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let tls {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+                    }
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+        let waiters = listening.withLock { state in
+            state.channel = server.channel
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        if let address = server.channel.localAddress {
+            waiters.forEach { $0.resume(returning: address) }
+        }
+
+        try await withGracefulShutdownHandler {
+            try await withThrowingDiscardingTaskGroup { group in
+                try await server.executeThenClose { inbound in
+                    for try await child in inbound {
+                        group.addTask { await self.serve(child) }
+                    }
+                }
+            }
+        } onGracefulShutdown: {
+            self.context.logger.info("shutting down: no new connections; finishing requests in flight")
+            server.channel.close(promise: nil)
+            self.connections.withLock { $0.values.forEach { $0.drain() } }
+        }
+        context.logger.info("server stopped")
+    }
+
+    private func serve(_ child: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
+        let state = ConnectionState(channel: child.channel)
+        let key = ObjectIdentifier(state)
+        connections.withLock { $0[key] = state }
+        defer { connections.withLock { _ = $0.removeValue(forKey: key) } }
+        let remote = child.channel.remoteAddress?.ipAddress ?? "unknown"
+        let timeout = TimeAmount.seconds(context.configuration.loginTimeoutSeconds)
+        let timer = child.channel.eventLoop.scheduleTask(in: timeout) {
+            if !state.isLoggedIn { child.channel.close(promise: nil) }
+        }
+        defer { timer.cancel() }
+        let handler = ConnectionHandler(context: context, router: router, state: state, remoteAddress: remote)
+        do {
+            try await child.executeThenClose { inbound, outbound in
+                try await handler.run(inbound: inbound, outbound: outbound)
+            }
+        } catch {
+            // One client's broken connection never affects the others.
+            context.logger.debug("connection ended with an error", metadata: ["error": "\(type(of: error))"])
+        }
+    }
+}

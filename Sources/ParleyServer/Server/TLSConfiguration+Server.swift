@@ -1,0 +1,36 @@
+import NIOSSL
+
+extension TLSConfiguration {
+    /// The TLS context for `configuration`, or nil when TLS is off.
+    static func serverContext(_ configuration: ServerConfiguration) throws -> NIOSSLContext? {
+        switch (configuration.tlsCertificatePath, configuration.tlsKeyPath) {
+        case (nil, nil):
+            return nil
+        case (let certificate?, let key?):
+            do {
+                let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
+                let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
+                var tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey))
+                tls.minimumTLSVersion = .tlsv12
+                return try NIOSSLContext(configuration: tls)
+            } catch {
+                throw ServerStartError.tls("cannot load the TLS certificate or key (check that both are PEM files that match)")
+            }
+        default:
+            throw ServerStartError.tls("--tls-cert and --tls-key must be given together")
+        }
+    }
+}
+
+/// Why the server could not start.
+public enum ServerStartError: Error, CustomStringConvertible, Sendable {
+    case tls(String)
+    case mailer(String)
+    case dataDirectory(String)
+
+    public var description: String {
+        switch self {
+        case .tls(let why), .mailer(let why), .dataDirectory(let why): why
+        }
+    }
+}

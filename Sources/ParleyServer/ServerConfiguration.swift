@@ -1,0 +1,51 @@
+import Foundation
+
+/// Everything `parley server` can be told at start-up.
+public struct ServerConfiguration: Sendable {
+    /// Host to bind ("127.0.0.1", "::", "0.0.0.0").
+    public var host: String
+    /// Port to bind; 0 picks a free one (tests).
+    public var port: Int
+    /// Directory for the SQLite database and development files.
+    public var dataDirectory: URL
+    /// PEM certificate chain and key; both set turns on TLS.
+    public var tlsCertificatePath: String?
+    public var tlsKeyPath: String?
+    /// Development mode: verification codes go to the log and `dev-codes.log`.
+    public var development: Bool
+    /// The longest request line accepted.
+    public var maximumLineLength: Int
+    /// Seconds a connection may stay open without logging in.
+    public var loginTimeoutSeconds: Int64
+    /// Requests per second one connection may make (burst: twice this).
+    public var requestsPerSecond: Double
+    /// Registrations per minute above which `register` demands proof of work.
+    public var registrationSurgeThreshold: Int
+    /// Leading zero bits demanded during a surge.
+    public var proofOfWorkDifficulty: Int
+
+    /// A configuration with the documented defaults.
+    public init(
+        host: String = "127.0.0.1", port: Int = 7433, dataDirectory: URL,
+        tlsCertificatePath: String? = nil, tlsKeyPath: String? = nil, development: Bool = false,
+        maximumLineLength: Int = 1 << 20, loginTimeoutSeconds: Int64 = 30, requestsPerSecond: Double = 50,
+        registrationSurgeThreshold: Int = 30, proofOfWorkDifficulty: Int = 20
+    ) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.tlsCertificatePath = tlsCertificatePath
+        self.tlsKeyPath = tlsKeyPath
+        self.development = development
+        self.maximumLineLength = maximumLineLength
+        self.loginTimeoutSeconds = loginTimeoutSeconds
+        self.requestsPerSecond = requestsPerSecond
+        self.registrationSurgeThreshold = registrationSurgeThreshold
+        self.proofOfWorkDifficulty = proofOfWorkDifficulty
+    }
+
+    /// Where the SQLite database lives.
+    public var databasePath: String { dataDirectory.appendingPathComponent("parley.sqlite").path }
+    /// Where development verification codes are appended.
+    public var developmentCodesFile: URL { dataDirectory.appendingPathComponent("dev-codes.log") }
+}

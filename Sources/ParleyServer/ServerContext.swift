@@ -1,0 +1,36 @@
+import Logging
+import ParleyCrypto
+
+/// The shared parts every handler may use, passed in rather than reached through singletons.
+public struct ServerContext: Sendable {
+    public var configuration: ServerConfiguration
+    public var store: any Store
+    public var clock: any ServerClock
+    public var random: any RandomSource
+    public var codeSender: any VerificationCodeSender
+    public var proofOfWork: ProofOfWorkGate
+    public var notifications: NotificationHub
+    public var logger: Logger
+
+    public init(
+        configuration: ServerConfiguration, store: any Store, clock: any ServerClock, random: any RandomSource,
+        codeSender: any VerificationCodeSender, logger: Logger
+    ) {
+        self.configuration = configuration
+        self.store = store
+        self.clock = clock
+        self.random = random
+        self.codeSender = codeSender
+        self.proofOfWork = ProofOfWorkGate(random: random)
+        self.notifications = NotificationHub()
+        self.logger = logger
+    }
+}
+
+/// Who is on the other end of a connection, once logged in.
+public struct Caller: Sendable, Equatable {
+    /// The account's id.
+    public var accountID: Int64
+    /// The logged-in device.
+    public var deviceID: UInt32
+}

@@ -1,0 +1,47 @@
+/// A conversation as the server sees it: who is in it, never what is said.
+public struct ConversationRecord: Sendable, Equatable {
+    public enum Kind: String, Sendable { case direct, group }
+    public var id: Int64
+    public var kind: Kind
+    /// Client-encrypted title (groups); the server cannot read it.
+    public var title: [UInt8]?
+    public var creatorID: Int64
+    public var createdAt: Int64
+}
+
+/// A member's standing in a conversation.
+public enum MemberStatus: String, Sendable {
+    case active, invited, left, removed
+}
+
+/// One line of `list_conversations`.
+public struct ConversationSummary: Sendable, Equatable {
+    public var conversation: ConversationRecord
+    public var memberIDs: [Int64]
+    public var unreadCount: Int
+    public var lastMessageAt: Int64?
+}
+
+/// Conversations and membership.
+public protocol ConversationStore: Sendable {
+    /// Creates a conversation with `creatorID` active and `memberIDs` active (direct) or invited (group).
+    /// A direct conversation between the same two accounts is returned instead of duplicated.
+    func createConversation(
+        kind: ConversationRecord.Kind, creatorID: Int64, memberIDs: [Int64], title: [UInt8]?, now: Int64
+    ) async throws -> (conversation: ConversationRecord, created: Bool)
+
+    /// A conversation by id, if not deleted.
+    func conversation(id: Int64) async throws -> ConversationRecord?
+
+    /// The account's status in the conversation, if it was ever a member.
+    func memberStatus(conversationID: Int64, accountID: Int64) async throws -> MemberStatus?
+
+    /// Accounts whose status is active.
+    func activeMemberIDs(conversationID: Int64) async throws -> [Int64]
+
+    /// The account's active conversations, most recent activity first, with unread counts.
+    func conversations(accountID: Int64) async throws -> [ConversationSummary]
+
+    /// The direct conversation between two accounts, if any.
+    func directConversation(between first: Int64, and second: Int64) async throws -> ConversationRecord?
+}

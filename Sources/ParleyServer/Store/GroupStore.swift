@@ -1,0 +1,64 @@
+/// Group membership changes and conversation-level actions.
+public protocol GroupStore: Sendable {
+    /// Sets an account's member status, inserting the row if needed.
+    func setMemberStatus(conversationID: Int64, accountID: Int64, status: MemberStatus, now: Int64) async throws
+
+    /// Removes a pending invitation (declined).
+    func deleteMember(conversationID: Int64, accountID: Int64) async throws
+
+    /// Conversations the account is invited to.
+    func invitations(accountID: Int64) async throws -> [ConversationRecord]
+
+    /// Replaces a group's encrypted title.
+    func setTitle(conversationID: Int64, title: [UInt8]) async throws
+
+    /// Marks a conversation deleted for everyone.
+    func deleteConversation(conversationID: Int64, now: Int64) async throws
+
+    /// Accounts that share an active conversation with `accountID` (its contacts, for presence).
+    func contactIDs(accountID: Int64) async throws -> [Int64]
+}
+
+/// A message's metadata without any ciphertext.
+public struct MessageMetadata: Sendable, Equatable {
+    public var id: Int64
+    public var conversationID: Int64
+    public var senderID: Int64
+    public var timestamp: Int64
+    public var kind: String
+    public var deletedAt: Int64?
+    public var pinnedAt: Int64?
+}
+
+/// Read marks, reactions, pins, deletions.
+public protocol MessageActionStore: Sendable {
+    /// A message's metadata, if it exists.
+    func messageMetadata(id: Int64) async throws -> MessageMetadata?
+
+    /// Moves the member's read mark forward to `timestamp` (never back); returns the new mark.
+    func markRead(conversationID: Int64, accountID: Int64, upTo timestamp: Int64) async throws -> Int64
+
+    /// The newest message timestamp of a conversation (0 when empty).
+    func latestTimestamp(conversationID: Int64) async throws -> Int64
+
+    /// Toggles a reaction; returns true when it is now present.
+    func toggleReaction(messageID: Int64, accountID: Int64, emoji: String, now: Int64) async throws -> Bool
+
+    /// Reactions on a message: (account id, emoji).
+    func reactions(messageID: Int64) async throws -> [(Int64, String)]
+
+    /// Pins or unpins a message.
+    func setPinned(messageID: Int64, by accountID: Int64?, now: Int64) async throws
+
+    /// Pinned messages of a conversation, oldest pin first.
+    func pinnedMessages(conversationID: Int64) async throws -> [MessageMetadata]
+
+    /// Soft-deletes a message (its ciphertexts are dropped; the row remains as a marker).
+    func softDelete(messageID: Int64, now: Int64) async throws
+
+    /// Messages deleted after `since` in the account's active conversations.
+    func deletedMessages(accountID: Int64, since: Int64) async throws -> [MessageMetadata]
+
+    /// Records where a message was forwarded from.
+    func setForwardedFrom(messageID: Int64, source: Int64) async throws
+}

@@ -1,0 +1,59 @@
+/// One ciphertext addressed to one device.
+public struct Envelope: Sendable, Equatable {
+    public var accountID: Int64
+    public var deviceID: UInt32
+    public var ciphertext: [UInt8]
+}
+
+/// A message to store, as `send_message` submits it.
+public struct NewMessage: Sendable, Equatable {
+    public var conversationID: Int64
+    public var senderID: Int64
+    public var senderDevice: UInt32
+    /// The client's idempotency key: a retry with the same key returns the stored message.
+    public var clientMessageID: String
+    /// What the server may know about the content: "text", "file", "image", …
+    public var kind: String
+    public var replyTo: Int64?
+    public var envelopes: [Envelope]
+}
+
+/// Where a message stands once stored.
+public struct StoredMessage: Sendable, Equatable {
+    public var id: Int64
+    /// Server time (ms), strictly increasing across all messages: a paging cursor.
+    public var timestamp: Int64
+    /// False when the idempotency key matched an earlier send.
+    public var created: Bool
+}
+
+/// A message as one device fetches it: metadata and the ciphertext addressed to that device.
+public struct DeliverableMessage: Sendable, Equatable {
+    public var id: Int64
+    public var conversationID: Int64
+    public var senderID: Int64
+    public var senderDevice: UInt32
+    public var timestamp: Int64
+    public var kind: String
+    public var replyTo: Int64?
+    public var ciphertext: [UInt8]
+    /// True when the ciphertext is the sender's self-encrypted history copy (device 0).
+    public var isSelfCopy: Bool
+}
+
+/// Messages and their per-device ciphertexts.
+public protocol MessageStore: Sendable {
+    /// Stores a message and its envelopes in one transaction, or returns the earlier one with the same
+    /// (sender, client id). The timestamp is `max(now, last + 1)`.
+    func insertMessage(_ message: NewMessage, now: Int64) async throws -> StoredMessage
+
+    /// Messages with an envelope for this device (or, for the account's own messages, its self copy)
+    /// and a timestamp after `afterTimestamp`, oldest first.
+    func messages(accountID: Int64, deviceID: UInt32, afterTimestamp: Int64, limit: Int) async throws -> [DeliverableMessage]
+
+    /// The conversation a message belongs to, if the message exists.
+    func conversationID(ofMessage messageID: Int64) async throws -> Int64?
+
+    /// Marks this device's envelopes delivered; returns (message id, sender id) for those newly marked.
+    func confirmDelivery(accountID: Int64, deviceID: UInt32, messageIDs: [Int64], now: Int64) async throws -> [(Int64, Int64)]
+}

@@ -1,0 +1,132 @@
+import GRDB
+
+/// The versioned schema. Migrations run at start-up, in order, each exactly once.
+///
+/// SQL stays in the portable subset (INTEGER, TEXT, BLOB, plain constraints) so the PostgreSQL
+/// backend can mirror it table for table.
+enum SQLiteMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-accounts-and-auth") { db in
+            try db.execute(sql: """
+                CREATE TABLE accounts (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    email TEXT NOT NULL UNIQUE,
+                    display_name TEXT NOT NULL,
+                    identity_key BLOB NOT NULL,
+                    auth_key BLOB NOT NULL,
+                    key_envelope BLOB,
+                    active INTEGER NOT NULL DEFAULT 0,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE verifications (
+                    email TEXT PRIMARY KEY,
+                    code_hash BLOB NOT NULL,
+                    expires_at INTEGER NOT NULL,
+                    failed_attempts INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE devices (
+                    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    device_id INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    last_seen INTEGER NOT NULL,
+                    PRIMARY KEY (account_id, device_id)
+                );
+                CREATE TABLE signed_prekeys (
+                    account_id INTEGER NOT NULL,
+                    device_id INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    key_id INTEGER NOT NULL,
+                    public_key BLOB NOT NULL,
+                    signature BLOB NOT NULL,
+                    PRIMARY KEY (account_id, device_id, kind),
+                    FOREIGN KEY (account_id, device_id) REFERENCES devices(account_id, device_id) ON DELETE CASCADE
+                );
+                CREATE TABLE one_time_prekeys (
+                    account_id INTEGER NOT NULL,
+                    device_id INTEGER NOT NULL,
+                    key_id INTEGER NOT NULL,
+                    public_key BLOB NOT NULL,
+                    PRIMARY KEY (account_id, device_id, key_id),
+                    FOREIGN KEY (account_id, device_id) REFERENCES devices(account_id, device_id) ON DELETE CASCADE
+                );
+                CREATE TABLE login_nonces (
+                    nonce BLOB PRIMARY KEY,
+                    account_id INTEGER NOT NULL,
+                    device_id INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL
+                );
+                CREATE TABLE lockouts (
+                    subject TEXT PRIMARY KEY,
+                    failures INTEGER NOT NULL,
+                    locked_until INTEGER NOT NULL
+                );
+                CREATE TABLE registrations (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    at INTEGER NOT NULL
+                );
+                CREATE INDEX registrations_at ON registrations(at);
+                """)
+        }
+        migrator.registerMigration("v2-conversations-and-messages") { db in
+            try db.execute(sql: """
+                CREATE TABLE conversations (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    kind TEXT NOT NULL,
+                    title BLOB,
+                    creator_id INTEGER NOT NULL REFERENCES accounts(id),
+                    direct_key TEXT UNIQUE,
+                    created_at INTEGER NOT NULL,
+                    deleted_at INTEGER
+                );
+                CREATE TABLE members (
+                    conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    status TEXT NOT NULL,
+                    joined_at INTEGER NOT NULL,
+                    last_read_at INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (conversation_id, account_id)
+                );
+                CREATE INDEX members_account ON members(account_id, status);
+                CREATE TABLE messages (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                    sender_id INTEGER NOT NULL,
+                    sender_device INTEGER NOT NULL,
+                    client_id TEXT NOT NULL,
+                    created_at INTEGER NOT NULL UNIQUE,
+                    kind TEXT NOT NULL,
+                    reply_to INTEGER,
+                    deleted_at INTEGER,
+                    UNIQUE (sender_id, client_id)
+                );
+                CREATE INDEX messages_conversation ON messages(conversation_id, created_at);
+                CREATE TABLE envelopes (
+                    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                    account_id INTEGER NOT NULL,
+                    device_id INTEGER NOT NULL,
+                    ciphertext BLOB NOT NULL,
+                    delivered_at INTEGER,
+                    PRIMARY KEY (account_id, device_id, message_id)
+                );
+                """)
+        }
+        migrator.registerMigration("v3-message-actions") { db in
+            try db.execute(sql: """
+                ALTER TABLE messages ADD COLUMN pinned_at INTEGER;
+                ALTER TABLE messages ADD COLUMN pinned_by INTEGER;
+                ALTER TABLE messages ADD COLUMN forwarded_from INTEGER;
+                CREATE INDEX messages_deleted ON messages(conversation_id, deleted_at);
+                CREATE TABLE reactions (
+                    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                    account_id INTEGER NOT NULL,
+                    emoji TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    PRIMARY KEY (message_id, account_id, emoji)
+                );
+                """)
+        }
+        return migrator
+    }
+}

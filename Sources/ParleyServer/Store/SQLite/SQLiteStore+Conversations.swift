@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    public func createConversation(
+        kind: ConversationRecord.Kind, creatorID: Int64, memberIDs: [Int64], title: [UInt8]?, now: Int64
+    ) async throws -> (conversation: ConversationRecord, created: Bool) {
+        try await write("conversation") { db in
+            var directKey: String?
+            if kind == .direct, let other = memberIDs.first {
+                directKey = "\(min(creatorID, other)):\(max(creatorID, other))"
+                if let existing = try Row.fetchOne(
+                    db, sql: "SELECT * FROM conversations WHERE direct_key = ? AND deleted_at IS NULL", arguments: [directKey])
+                {
+                    return (Self.conversationRecord(existing), false)
+                }
+                try db.execute(sql: "DELETE FROM conversations WHERE direct_key = ?", arguments: [directKey])
+            }
+            try db.execute(
+                sql: "INSERT INTO conversations (kind, title, creator_id, direct_key, created_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: [kind.rawValue, title.map { Data($0) }, creatorID, directKey, now])
+            let id = db.lastInsertedRowID
+            let memberStatus = kind == .direct ? MemberStatus.active : .invited
+            for (account, status) in [(creatorID, MemberStatus.active)] + memberIDs.map({ ($0, memberStatus) }) {
+                try db.execute(
+                    sql: "INSERT INTO members (conversation_id, account_id, status, joined_at) VALUES (?, ?, ?, ?)",
+                    arguments: [id, account, status.rawValue, now])
+            }
+            let record = ConversationRecord(id: id, kind: kind, title: title, creatorID: creatorID, createdAt: now)
+            return (record, true)
+        }
+    }
+
+    static func conversationRecord(_ row: Row) -> ConversationRecord {
+        ConversationRecord(
+            id: row["id"], kind: ConversationRecord.Kind(rawValue: row["kind"]) ?? .group,
+            title: (row["title"] as Data?).map { Array($0) }, creatorID: row["creator_id"], createdAt: row["created_at"])
+    }
+
+    public func conversation(id: Int64) async throws -> ConversationRecord? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM conversations WHERE id = ? AND deleted_at IS NULL", arguments: [id])
+                .map(Self.conversationRecord)
+        }
+    }
+
+    public func memberStatus(conversationID: Int64, accountID: Int64) async throws -> MemberStatus? {
+        try await read { db in
+            try String.fetchOne(
+                db, sql: "SELECT status FROM members WHERE conversation_id = ? AND account_id = ?",
+                arguments: [conversationID, accountID]
+            ).flatMap(MemberStatus.init(rawValue:))
+        }
+    }
+
+    public func activeMemberIDs(conversationID: Int64) async throws -> [Int64] {
+        try await read { db in
+            try Int64.fetchAll(
+                db, sql: "SELECT account_id FROM members WHERE conversation_id = ? AND status = 'active' ORDER BY account_id",
+                arguments: [conversationID])
+        }
+    }
+
+    public func conversations(accountID: Int64) async throws -> [ConversationSummary] {
+        try await read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.*, m.last_read_at,
+                        (SELECT MAX(created_at) FROM messages WHERE conversation_id = c.id) AS last_message_at,
+                        (SELECT COUNT(*) FROM messages WHERE conversation_id = c.id AND sender_id != ?
+                            AND created_at > m.last_read_at AND deleted_at IS NULL) AS unread
+                    FROM conversations c JOIN members m ON m.conversation_id = c.id
+                    WHERE m.account_id = ? AND m.status = 'active' AND c.deleted_at IS NULL
+                    ORDER BY COALESCE(last_message_at, c.created_at) DESC
+                    """,
+                arguments: [accountID, accountID])
+            return try rows.map { row in
+                let id: Int64 = row["id"]
+                let members = try Int64.fetchAll(
+                    db, sql: "SELECT account_id FROM members WHERE conversation_id = ? AND status = 'active' ORDER BY account_id",
+                    arguments: [id])
+                return ConversationSummary(
+                    conversation: Self.conversationRecord(row), memberIDs: members, unreadCount: row["unread"],
+                    lastMessageAt: row["last_message_at"])
+            }
+        }
+    }
+
+    public func directConversation(between first: Int64, and second: Int64) async throws -> ConversationRecord? {
+        try await read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM conversations WHERE direct_key = ? AND deleted_at IS NULL",
+                arguments: ["\(min(first, second)):\(max(first, second))"]
+            ).map(Self.conversationRecord)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    public func setMemberStatus(conversationID: Int64, accountID: Int64, status: MemberStatus, now: Int64) async throws {
+        try await write("membership") { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO members (conversation_id, account_id, status, joined_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (conversation_id, account_id) DO UPDATE SET status = excluded.status, joined_at = excluded.joined_at
+                    """,
+                arguments: [conversationID, accountID, status.rawValue, now])
+        }
+    }
+
+    public func deleteMember(conversationID: Int64, accountID: Int64) async throws {
+        try await write("membership") { db in
+            try db.execute(sql: "DELETE FROM members WHERE conversation_id = ? AND account_id = ?", arguments: [conversationID, accountID])
+        }
+    }
+
+    public func invitations(accountID: Int64) async throws -> [ConversationRecord] {
+        try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c.* FROM conversations c JOIN members m ON m.conversation_id = c.id
+                    WHERE m.account_id = ? AND m.status = 'invited' AND c.deleted_at IS NULL ORDER BY c.id
+                    """,
+                arguments: [accountID]
+            ).map(Self.conversationRecord)
+        }
+    }
+
+    public func setTitle(conversationID: Int64, title: [UInt8]) async throws {
+        try await write("conversation") { db in
+            try db.execute(sql: "UPDATE conversations SET title = ? WHERE id = ?", arguments: [Data(title), conversationID])
+        }
+    }
+
+    public func deleteConversation(conversationID: Int64, now: Int64) async throws {
+        try await write("conversation") { db in
+            try db.execute(sql: "UPDATE conversations SET deleted_at = ? WHERE id = ?", arguments: [now, conversationID])
+            try db.execute(
+                sql: "DELETE FROM envelopes WHERE message_id IN (SELECT id FROM messages WHERE conversation_id = ?)",
+                arguments: [conversationID])
+        }
+    }
+
+    public func contactIDs(accountID: Int64) async throws -> [Int64] {
+        try await read { db in
+            try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT other.account_id FROM members mine
+                    JOIN members other ON other.conversation_id = mine.conversation_id
+                    JOIN conversations c ON c.id = mine.conversation_id
+                    WHERE mine.account_id = ? AND mine.status = 'active' AND other.status = 'active'
+                        AND other.account_id != ? AND c.deleted_at IS NULL
+                    ORDER BY other.account_id
+                    """,
+                arguments: [accountID, accountID])
+        }
+    }
+}

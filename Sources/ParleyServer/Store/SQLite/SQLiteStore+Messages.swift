@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    public func insertMessage(_ message: NewMessage, now: Int64) async throws -> StoredMessage {
+        try await write("message") { db in
+            if let existing = try Row.fetchOne(
+                db, sql: "SELECT id, created_at FROM messages WHERE sender_id = ? AND client_id = ?",
+                arguments: [message.senderID, message.clientMessageID])
+            {
+                return StoredMessage(id: existing["id"], timestamp: existing["created_at"], created: false)
+            }
+            let last = try Int64.fetchOne(db, sql: "SELECT MAX(created_at) FROM messages") ?? 0
+            let timestamp = max(now, last + 1)
+            try db.execute(
+                sql: """
+                    INSERT INTO messages (conversation_id, sender_id, sender_device, client_id, created_at, kind, reply_to)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [message.conversationID, message.senderID, Int64(message.senderDevice), message.clientMessageID,
+                            timestamp, message.kind, message.replyTo])
+            let id = db.lastInsertedRowID
+            for envelope in message.envelopes {
+                try db.execute(
+                    sql: "INSERT INTO envelopes (message_id, account_id, device_id, ciphertext) VALUES (?, ?, ?, ?)",
+                    arguments: [id, envelope.accountID, Int64(envelope.deviceID), Data(envelope.ciphertext)])
+            }
+            return StoredMessage(id: id, timestamp: timestamp, created: true)
+        }
+    }
+
+    public func messages(accountID: Int64, deviceID: UInt32, afterTimestamp: Int64, limit: Int) async throws -> [DeliverableMessage] {
+        try await read { db in
+            // The device's own envelope wins; the self copy (device 0) stands in when there is none.
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT m.*, e.ciphertext, e.device_id AS envelope_device FROM messages m
+                    JOIN envelopes e ON e.message_id = m.id AND e.account_id = ?
+                        AND e.device_id = (SELECT MAX(device_id) FROM envelopes
+                            WHERE message_id = m.id AND account_id = ? AND device_id IN (?, 0))
+                    WHERE m.created_at > ?
+                    ORDER BY m.created_at LIMIT ?
+                    """,
+                arguments: [accountID, accountID, Int64(deviceID), afterTimestamp, limit]
+            ).map { row in
+                DeliverableMessage(
+                    id: row["id"], conversationID: row["conversation_id"], senderID: row["sender_id"],
+                    senderDevice: UInt32(row["sender_device"] as Int64), timestamp: row["created_at"], kind: row["kind"],
+                    replyTo: row["reply_to"], ciphertext: Array(row["ciphertext"] as Data),
+                    isSelfCopy: (row["envelope_device"] as Int64) == 0)
+            }
+        }
+    }
+
+    public func conversationID(ofMessage messageID: Int64) async throws -> Int64? {
+        try await read { db in
+            try Int64.fetchOne(db, sql: "SELECT conversation_id FROM messages WHERE id = ?", arguments: [messageID])
+        }
+    }
+
+    public func confirmDelivery(accountID: Int64, deviceID: UInt32, messageIDs: [Int64], now: Int64) async throws -> [(Int64, Int64)] {
+        try await write("delivery") { db in
+            var confirmed: [(Int64, Int64)] = []
+            for id in messageIDs {
+                try db.execute(
+                    sql: """
+                        UPDATE envelopes SET delivered_at = ?
+                        WHERE account_id = ? AND device_id = ? AND message_id = ? AND delivered_at IS NULL
+                        """,
+                    arguments: [now, accountID, Int64(deviceID), id])
+                if db.changesCount > 0, let sender = try Int64.fetchOne(db, sql: "SELECT sender_id FROM messages WHERE id = ?", arguments: [id]) {
+                    confirmed.append((id, sender))
+                }
+            }
+            return confirmed
+        }
+    }
+}

@@ -1,0 +1,54 @@
+/// Everything the server persists, behind one protocol so SQLite and PostgreSQL are interchangeable.
+///
+/// Every method that returns normally has committed its change durably: callers acknowledge to
+/// clients only after it returns. Implementations keep each method one transaction.
+public protocol Store: AccountStore, PreKeyStore, ConversationStore, GroupStore, MessageStore, MessageActionStore {}
+
+/// Accounts, e-mail verification, login nonces and lockouts.
+public protocol AccountStore: Sendable {
+    /// Creates a pending account with its first device, or replaces a still-pending one with
+    /// the same e-mail (so a lost code can be re-requested). Throws `.conflict` for an active account.
+    func createPendingAccount(_ account: NewAccount, verification: VerificationRecord, now: Int64) async throws -> Int64
+
+    /// The pending verification for `email`, if any.
+    func verification(email: String) async throws -> VerificationRecord?
+
+    /// Counts a wrong code; returns the new count.
+    func recordWrongCode(email: String) async throws -> Int
+
+    /// Drops a pending verification (after too many wrong codes).
+    func deleteVerification(email: String) async throws
+
+    /// Activates the account and removes its verification.
+    func activateAccount(email: String) async throws
+
+    /// The account signed in with `email`, active or not.
+    func account(email: String) async throws -> AccountRecord?
+
+    /// One device of an account.
+    func device(accountID: Int64, deviceID: UInt32) async throws -> DeviceRecord?
+
+    /// Every device of an account, oldest first.
+    func devices(accountID: Int64) async throws -> [DeviceRecord]
+
+    /// An account by id, active or not.
+    func account(id: Int64) async throws -> AccountRecord?
+
+    /// Stores a single-use login nonce.
+    func saveLoginNonce(_ nonce: [UInt8], accountID: Int64, deviceID: UInt32, expiresAt: Int64) async throws
+
+    /// Deletes the nonce and returns whether it existed for this account and device and had not expired.
+    func consumeLoginNonce(_ nonce: [UInt8], accountID: Int64, deviceID: UInt32, now: Int64) async throws -> Bool
+
+    /// Lockout state of `subject` ("account:ID" or "address:IP").
+    func lockout(subject: String) async throws -> LockoutRecord?
+
+    /// Saves lockout state.
+    func saveLockout(subject: String, _ record: LockoutRecord) async throws
+
+    /// Forgets lockout state after a success.
+    func clearLockout(subject: String) async throws
+
+    /// Registrations accepted since `since` (ms), for surge detection.
+    func registrationCount(since: Int64) async throws -> Int
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// One request line: `{"type": METHOD, "request_id": STRING, ...fields}`.
+///
+/// Parsing checks only the envelope; each handler reads its own fields through the typed
+/// accessors, which throw `missing_field` / `invalid_field` naming the field.
+public struct WireRequest: Sendable, Equatable {
+    /// The longest `request_id` accepted.
+    public static let maximumRequestIDLength = 128
+
+    /// The method name.
+    public let method: String
+    /// The client's id for matching the response.
+    public let requestID: String
+    /// Every field of the object, including `type` and `request_id`.
+    public let fields: [String: JSONValue]
+
+    /// Creates a request from its parts (clients build requests this way).
+    public init(method: String, requestID: String, fields: [String: JSONValue] = [:]) {
+        self.method = method
+        self.requestID = requestID
+        var all = fields
+        all["type"] = .string(method)
+        all["request_id"] = .string(requestID)
+        self.fields = all
+    }
+
+    /// Parses one line. On failure the error carries the request id when one could be read,
+    /// so the response can still be matched.
+    public static func parse<C: Collection<UInt8>>(line: C) -> Result<WireRequest, RequestParseError> {
+        let value: JSONValue
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: Data(line))
+        } catch {
+            return .failure(RequestParseError(requestID: nil, error: WireError(.malformedJSON, "the line is not valid JSON")))
+        }
+        guard case .object(let fields) = value else {
+            return .failure(RequestParseError(requestID: nil, error: WireError(.invalidRequest, "a request must be a JSON object")))
+        }
+        var requestID: String?
+        if case .string(let id)? = fields["request_id"], !id.isEmpty, id.utf8.count <= maximumRequestIDLength {
+            requestID = id
+        }
+        guard let requestID else {
+            return .failure(RequestParseError(requestID: nil, error: WireError(
+                .invalidRequest, "'request_id' must be a string of 1–\(maximumRequestIDLength) bytes")))
+        }
+        guard case .string(let method)? = fields["type"], !method.isEmpty else {
+            return .failure(RequestParseError(requestID: requestID, error: WireError(.invalidRequest, "'type' must name a method")))
+        }
+        return .success(WireRequest(method: method, requestID: requestID, fields: fields))
+    }
+
+    /// Encodes the request as one line (without the newline).
+    public func encodedLine() throws -> [UInt8] {
+        try WireEncoding.line(.object(fields))
+    }
+}
+
+/// A request line that could not be parsed, with the request id if it was readable.
+public struct RequestParseError: Error, Sendable, Equatable {
+    /// The request id, when the envelope had a usable one.
+    public let requestID: String?
+    /// What was wrong.
+    public let error: WireError
+}

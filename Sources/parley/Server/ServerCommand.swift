@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import ParleyCrypto
+import ParleyServer
+import ServiceLifecycle
+
+extension Parley {
+    /// `parley server`: run the store-and-forward server.
+    struct Server: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "server",
+            abstract: "Run a Parley server (it stores only ciphertext and public keys).",
+            discussion: """
+                Ctrl-C or SIGTERM stops accepting connections, answers the requests in flight, and exits 0.
+                """
+        )
+
+        @Option(help: "Address to listen on, HOST:PORT ([::1]:PORT for IPv6).")
+        var listen = "127.0.0.1:7433"
+
+        @Option(help: "Directory for the SQLite database (created if missing).")
+        var data = "./parley-data"
+
+        @Option(help: "PEM certificate chain; with --tls-key turns on TLS.")
+        var tlsCert: String?
+
+        @Option(help: "PEM private key for --tls-cert.")
+        var tlsKey: String?
+
+        @Flag(help: "Development mode: verification codes go to the log and DATA/dev-codes.log instead of e-mail.")
+        var dev = false
+
+        @Option(help: "Longest request line in bytes.")
+        var maxLine = 1 << 20
+
+        func run() async throws {
+            let (host, port) = try ListenAddress.parse(listen)
+            let directory = URL(fileURLWithPath: data, isDirectory: true)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            var logger = Logger(label: "parley.server")
+            logger.logLevel = .info
+            guard dev else {
+                throw CommandFailure("""
+                    no mailer is configured, so verification codes could not be delivered. \
+                    E-mail delivery (SMTP) is not in this build yet: run with --dev to receive codes in \
+                    \(directory.appendingPathComponent("dev-codes.log").path) and the log.
+                    """)
+            }
+            // Everything the server writes (database, WAL, code log) is for its owner only.
+            umask(0o077)
+            let configuration = ServerConfiguration(
+                host: host, port: port, dataDirectory: directory, tlsCertificatePath: tlsCert, tlsKeyPath: tlsKey,
+                development: dev, maximumLineLength: maxLine)
+            let context = ServerContext(
+                configuration: configuration, store: try SQLiteStore(path: configuration.databasePath),
+                clock: SystemServerClock(), random: SystemRandomSource(),
+                codeSender: DevelopmentCodeSender(file: configuration.developmentCodesFile, logger: logger), logger: logger)
+            let server = try ParleyServer(context: context)
+            let group = ServiceGroup(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            let tls = tlsCert != nil
+            Task {
+                let address = try await server.boundAddress()
+                let line = "parley server listening on \(tls ? "tls" : "tcp")://\(address.ipAddress ?? host):\(address.port ?? port) (data: \(directory.path))\n"
+                FileHandle.standardOutput.write(Data(line.utf8))
+            }
+            try await group.run()
+        }
+    }
+}
+
+/// Parses `HOST:PORT` and `[IPv6]:PORT`.
+enum ListenAddress {
+    static func parse(_ text: String) throws -> (String, Int) {
+        let host: Substring
+        let portText: Substring
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = text[text.index(after: text.startIndex)..<close]
+            portText = text[text.index(after: close)...].drop { $0 == ":" }
+        } else if let colon = text.lastIndex(of: ":") {
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        } else {
+            throw ValidationError("--listen must be HOST:PORT, for example 127.0.0.1:7433")
+        }
+        guard !host.isEmpty, let port = Int(portText), (0...65_535).contains(port) else {
+            throw ValidationError("--listen must be HOST:PORT with a port from 0 to 65535, for example 127.0.0.1:7433")
+        }
+        return (String(host), port)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+@Suite("Durability and shutdown of the real binary", .serialized)
+struct DurabilityTests {
+    let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-durable-\(UUID().uuidString)")
+
+    /// Registers from the code log of a server running in another process.
+    func register(_ account: TestAccount, on socket: LineSocket) async throws {
+        #expect(try await socket.call("register", account.registerFields).ok)
+        let log = try String(contentsOf: data.appendingPathComponent("dev-codes.log"), encoding: .utf8)
+        let code = try #require(log.split(separator: "\n").last { $0.hasPrefix(account.email) }?.split(separator: " ").last)
+        #expect(try await socket.call("register_confirm", ["email": account.email, "code": String(code)]).ok)
+    }
+
+    func login(_ account: TestAccount, on socket: LineSocket) async throws -> Int {
+        let start = try await socket.call("login_start", ["email": account.email, "device_id": 1])
+        let nonce = try #require(start["nonce"] as? String)
+        let done = try await socket.call("login_finish", [
+            "email": account.email, "device_id": 1, "nonce": nonce, "signature": account.loginSignature(nonce: nonce),
+        ])
+        return try #require(done["account_id"] as? Int)
+    }
+
+    @Test("every acknowledged message survives kill -9 of the server")
+    func killNine() async throws {
+        let ann = TestAccount("ann@example.org")
+        let bob = TestAccount("bob@example.org")
+        var server = try ServerProcess(data: data)
+        var socket = try LineSocket(port: server.port)
+        try await register(ann, on: socket)
+        try await register(bob, on: socket)
+        let bobID = try await login(bob, on: socket)
+        let annSocket = try LineSocket(port: server.port)
+        let annID = try await login(ann, on: annSocket)
+        let conversation = try #require(
+            try await annSocket.call("create_conversation", ["kind": "direct", "members": [bob.email]])["conversation_id"] as? Int)
+        var acknowledged: [Int] = []
+        for index in 0..<25 {
+            let response = try await annSocket.call("send_message", [
+                "conversation_id": conversation, "client_message_id": "k\(index)",
+                "envelopes": [
+                    ["account_id": bobID, "device_id": 1, "ciphertext": Data("c\(index)".utf8).base64EncodedString()],
+                    ["account_id": annID, "device_id": 0, "ciphertext": Data("s\(index)".utf8).base64EncodedString()],
+                ],
+            ])
+            acknowledged.append(try #require(response["message_id"] as? Int))
+        }
+        server.stop(signal: SIGKILL)
+
+        server = try ServerProcess(data: data)
+        socket = try LineSocket(port: server.port)
+        _ = try await login(bob, on: socket)
+        let fetched = try await socket.call("get_messages", ["limit": 500])
+        let ids = try #require(fetched["messages"] as? [[String: Any]]).compactMap { $0["message_id"] as? Int }
+        #expect(ids == acknowledged)
+        #expect(server.stop(signal: SIGTERM) == 0)
+        try? FileManager.default.removeItem(at: data)
+    }
+
+    @Test("SIGTERM stops the server with exit status 0")
+    func sigterm() async throws {
+        let server = try ServerProcess(data: data)
+        let socket = try LineSocket(port: server.port)
+        #expect(try await socket.call("ping").ok)
+        #expect(server.stop(signal: SIGTERM) == 0)
+        #expect(try await socket.readLine() == nil)
+        try? FileManager.default.removeItem(at: data)
+    }
+
+    @Test("no private key of a registered account ever reaches the server's files")
+    func noPlaintextAtRest() async throws {
+        let ann = TestAccount("ann@example.org")
+        let bob = TestAccount("bob@example.org")
+        let server = try ServerProcess(data: data)
+        let socket = try LineSocket(port: server.port)
+        try await register(ann, on: socket)
+        try await register(bob, on: socket)
+        let bobID = try await login(bob, on: socket)
+        let annSocket = try LineSocket(port: server.port)
+        let annID = try await login(ann, on: annSocket)
+        let conversation = try #require(
+            try await annSocket.call("create_conversation", ["kind": "direct", "members": [bob.email]])["conversation_id"] as? Int)
+        let ciphertext = Data((0..<64).map { _ in UInt8.random(in: 0...255) })
+        #expect(try await annSocket.call("send_message", [
+            "conversation_id": conversation, "client_message_id": "p",
+            "envelopes": [
+                ["account_id": bobID, "device_id": 1, "ciphertext": ciphertext.base64EncodedString()],
+                ["account_id": annID, "device_id": 0, "ciphertext": ciphertext.base64EncodedString()],
+            ],
+        ]).ok)
+        server.stop(signal: SIGTERM)
+        for file in try FileManager.default.contentsOfDirectory(atPath: data.path) {
+            let bytes = try Data(contentsOf: data.appendingPathComponent(file))
+            #expect(bytes.range(of: ann.identity.rawRepresentation) == nil, "\(file)")
+            #expect(bytes.range(of: ann.auth.rawRepresentation) == nil, "\(file)")
+        }
+        try? FileManager.default.removeItem(at: data)
+    }
+}

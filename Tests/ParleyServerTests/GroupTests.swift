@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+@Suite("Groups and message actions", .serialized)
+struct GroupTests {
+    struct Three {
+        let people: TwoPeople
+        let carol: TestAccount
+        let carolSocket: LineSocket
+        let carolID: Int
+        let group: Int
+
+        static func start() async throws -> Three {
+            let people = try await TwoPeople.start()
+            let carol = TestAccount("carol@example.org")
+            let carolSocket = try people.server.connect()
+            try await people.server.createAccount(carol, on: carolSocket)
+            let carolID = try #require(try await people.server.login(carol, on: carolSocket)["account_id"] as? Int)
+            let created = try await people.annSocket.call("create_conversation", [
+                "kind": "group", "members": [people.bob.email, carol.email], "title": Data("enc-title".utf8).base64EncodedString(),
+            ])
+            let group = try #require(created["conversation_id"] as? Int)
+            for socket in [people.bobSocket, carolSocket] {
+                let invitations = try #require(try await socket.call("list_invitations")["invitations"] as? [[String: Any]])
+                #expect(invitations.first?["conversation_id"] as? Int == group)
+                #expect(try await socket.call("accept_invitation", ["conversation_id": group]).ok)
+            }
+            return Three(people: people, carol: carol, carolSocket: carolSocket, carolID: carolID, group: group)
+        }
+
+        func envelopes(_ text: String, to members: [Int]) -> [[String: Any]] {
+            members.map { ["account_id": $0, "device_id": 1, "ciphertext": Data("\(text)>\($0)".utf8).base64EncodedString()] }
+                + [["account_id": people.annID, "device_id": 0, "ciphertext": Data("self:\(text)".utf8).base64EncodedString()]]
+        }
+
+        func annSends(_ text: String, to members: [Int]) async throws -> [String: Any] {
+            try await people.annSocket.call("send_message", [
+                "conversation_id": group, "client_message_id": text, "envelopes": envelopes(text, to: members),
+            ])
+        }
+    }
+
+    @Test("a removed member is told, gets no envelopes afterwards, and can no longer act in the group")
+    func removal() async throws {
+        let three = try await Three.start()
+        let people = three.people
+        #expect(try await three.annSends("before", to: [people.bobID, three.carolID]).ok)
+        #expect(try await people.bobSocket.call("remove_member", ["conversation_id": three.group, "account_id": three.carolID]).errorCode == "forbidden")
+        #expect(try await people.annSocket.call("remove_member", ["conversation_id": three.group, "account_id": three.carolID]).ok)
+        var sawRemoval = false
+        for _ in 0..<4 where !sawRemoval {
+            let note = try await three.carolSocket.nextNotification()
+            sawRemoval = note["event"] as? String == "member_removed"
+        }
+        #expect(sawRemoval)
+
+        // Carol is no longer a device to encrypt for: including her is stale, leaving her out works.
+        #expect(try await three.annSends("after-with-carol", to: [people.bobID, three.carolID]).errorCode == "stale_devices")
+        #expect(try await three.annSends("after", to: [people.bobID]).ok)
+        let carolMessages = try #require(try await three.carolSocket.call("get_messages", [:])["messages"] as? [[String: Any]])
+        #expect(carolMessages.count == 1)
+        let carolSend = try await three.carolSocket.call("send_message", [
+            "conversation_id": three.group, "client_message_id": "c", "envelopes": [[String: Any]](),
+        ])
+        #expect(carolSend.errorCode == "not_found")
+        try await people.server.stop()
+    }
+
+    @Test("only the creator renames; members learn the new (encrypted) title")
+    func rename() async throws {
+        let three = try await Three.start()
+        let title = Data("new-enc-title".utf8).base64EncodedString()
+        #expect(try await three.people.bobSocket.call("rename_conversation", ["conversation_id": three.group, "title": title]).errorCode == "forbidden")
+        #expect(try await three.people.annSocket.call("rename_conversation", ["conversation_id": three.group, "title": title]).ok)
+        let list = try #require(try await three.people.bobSocket.call("list_conversations")["conversations"] as? [[String: Any]])
+        #expect(list.first { $0["conversation_id"] as? Int == three.group }?["title"] as? String == title)
+        try await three.people.server.stop()
+    }
+
+    @Test("leaving, declining and accepting invitations")
+    func invitations() async throws {
+        let three = try await Three.start()
+        let people = three.people
+        #expect(try await three.carolSocket.call("leave_group", ["conversation_id": three.group]).ok)
+        #expect(try await three.carolSocket.call("leave_group", ["conversation_id": three.group]).errorCode == "not_found")
+        #expect(try await people.bobSocket.call("add_member", ["conversation_id": three.group, "email": three.carol.email]).ok)
+        #expect(try await people.bobSocket.call("add_member", ["conversation_id": three.group, "email": three.carol.email]).errorCode == "conflict")
+        #expect(try await three.carolSocket.call("decline_invitation", ["conversation_id": three.group]).ok)
+        #expect(try await three.carolSocket.call("accept_invitation", ["conversation_id": three.group]).errorCode == "not_found")
+        try await people.server.stop()
+    }
+
+    @Test("reactions toggle, pins list, read marks lower unread counts")
+    func reactionsPinsReads() async throws {
+        let three = try await Three.start()
+        let people = three.people
+        let sent = try await three.annSends("hi", to: [people.bobID, three.carolID])
+        let messageID = try #require(sent["message_id"] as? Int)
+        #expect(try await people.bobSocket.call("react_message", ["message_id": messageID, "emoji": "👍"])["present"] as? Bool == true)
+        #expect(try await people.bobSocket.call("react_message", ["message_id": messageID, "emoji": "👍"])["present"] as? Bool == false)
+        #expect(try await people.bobSocket.call("react_message", ["message_id": messageID, "emoji": "🦄"]).errorCode == "invalid_field")
+
+        #expect(try await people.bobSocket.call("pin_message", ["message_id": messageID, "pinned": true]).ok)
+        let pinned = try #require(try await three.carolSocket.call("get_pinned_messages", ["conversation_id": three.group])["messages"] as? [[String: Any]])
+        #expect(pinned.map { $0["message_id"] as? Int } == [messageID])
+        #expect(try await people.bobSocket.call("pin_message", ["message_id": messageID, "pinned": false]).ok)
+        #expect((try await three.carolSocket.call("get_pinned_messages", ["conversation_id": three.group])["messages"] as? [Any])?.isEmpty == true)
+
+        func unread() async throws -> Int? {
+            let list = try await people.bobSocket.call("list_conversations")["conversations"] as? [[String: Any]]
+            return list?.first { $0["conversation_id"] as? Int == three.group }?["unread"] as? Int
+        }
+        #expect(try await unread() == 1)
+        #expect(try await people.bobSocket.call("mark_read", ["message_id": messageID]).ok)
+        #expect(try await unread() == 0)
+        _ = try await three.annSends("again", to: [people.bobID, three.carolID])
+        #expect(try await unread() == 1)
+        #expect(try await people.bobSocket.call("mark_conversation_read", ["conversation_id": three.group]).ok)
+        #expect(try await unread() == 0)
+        try await people.server.stop()
+    }
+
+    @Test("only the sender deletes; deletion drops the ciphertexts and is listed by get_deleted_since")
+    func deletion() async throws {
+        let three = try await Three.start()
+        let people = three.people
+        let messageID = try #require(try await three.annSends("oops", to: [people.bobID, three.carolID])["message_id"] as? Int)
+        #expect(try await people.bobSocket.call("delete_message", ["message_id": messageID]).errorCode == "forbidden")
+        #expect(try await people.annSocket.call("delete_message", ["message_id": messageID]).ok)
+        #expect((try await people.bobSocket.call("get_messages", [:])["messages"] as? [Any])?.isEmpty == true)
+        let deleted = try #require(try await people.bobSocket.call("get_deleted_since", ["since": 0])["messages"] as? [[String: Any]])
+        #expect(deleted.map { $0["message_id"] as? Int } == [messageID])
+        #expect(try await people.bobSocket.call("react_message", ["message_id": messageID, "emoji": "👍"]).errorCode == "not_found")
+        try await people.server.stop()
+    }
+
+    @Test("forwarding needs access to the source and the usual envelopes for the target")
+    func forward() async throws {
+        let three = try await Three.start()
+        let people = three.people
+        let messageID = try #require(try await three.annSends("fwd", to: [people.bobID, three.carolID])["message_id"] as? Int)
+        let direct = try await people.directConversation()
+        let forwarded = try await people.annSocket.call("forward_message", [
+            "message_id": messageID, "conversation_id": direct, "client_message_id": "f1", "envelopes": people.envelopesFromAnn("fwd"),
+        ])
+        #expect(forwarded.ok, "\(forwarded)")
+        let strangerSocket = try people.server.connect()
+        let eve = TestAccount("eve@example.org")
+        try await people.server.createAccount(eve, on: strangerSocket)
+        _ = try await people.server.login(eve, on: strangerSocket)
+        let stolen = try await strangerSocket.call("forward_message", [
+            "message_id": messageID, "conversation_id": direct, "client_message_id": "f2", "envelopes": [[String: Any]](),
+        ])
+        #expect(stolen.errorCode == "not_found")
+        try await people.server.stop()
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+import Testing
+
+@Suite("Conversations and messages", .serialized)
+struct MessagingTests {
+    @Test("a sent message is acknowledged, pushed to the peer, fetched, and its delivery reported back")
+    func sendReceiveConfirm() async throws {
+        let people = try await TwoPeople.start()
+        let conversation = try await people.directConversation()
+        let created = try await people.bobSocket.nextNotification()
+        #expect(created["event"] as? String == "conversation_created")
+
+        let sent = try await people.annSocket.call("send_message", [
+            "conversation_id": conversation, "client_message_id": "m-1", "envelopes": people.envelopesFromAnn("hello"),
+        ])
+        #expect(sent.ok, "\(sent)")
+        let messageID = try #require(sent["message_id"] as? Int)
+
+        let pushed = try await people.bobSocket.nextNotification()
+        #expect(pushed["event"] as? String == "new_message")
+        #expect(pushed["message_id"] as? Int == messageID)
+
+        let fetched = try await people.bobSocket.call("get_messages", ["after_ts": 0])
+        let messages = try #require(fetched["messages"] as? [[String: Any]])
+        #expect(messages.count == 1)
+        #expect(messages[0]["ciphertext"] as? String == Data("to-bob:hello".utf8).base64EncodedString())
+        #expect(messages[0]["sender_id"] as? Int == people.annID)
+
+        // Ann's own fetch returns her self copy, not Bob's ciphertext.
+        let own = try await people.annSocket.call("get_messages", ["after_ts": 0])
+        let ownMessages = try #require(own["messages"] as? [[String: Any]])
+        #expect(ownMessages.first?["ciphertext"] as? String == Data("self:hello".utf8).base64EncodedString())
+        #expect(ownMessages.first?["self_copy"] as? Bool == true)
+
+        let confirmed = try await people.bobSocket.call("confirm_delivery", ["message_ids": [messageID]])
+        #expect(confirmed["confirmed"] as? Int == 1)
+        let delivered = try await people.annSocket.nextNotification()
+        #expect(delivered["event"] as? String == "message_delivered")
+        #expect(delivered["message_id"] as? Int == messageID)
+        // Confirming twice changes nothing and notifies no one.
+        #expect(try await people.bobSocket.call("confirm_delivery", ["message_ids": [messageID]])["confirmed"] as? Int == 0)
+        try await people.server.stop()
+    }
+
+    @Test("a retried send with the same client id is stored once")
+    func idempotentRetry() async throws {
+        let people = try await TwoPeople.start()
+        let conversation = try await people.directConversation()
+        let request: [String: Any] = [
+            "conversation_id": conversation, "client_message_id": "retry-me", "envelopes": people.envelopesFromAnn("once"),
+        ]
+        let first = try await people.annSocket.call("send_message", request)
+        let second = try await people.annSocket.call("send_message", request)
+        #expect(first["message_id"] as? Int == second["message_id"] as? Int)
+        #expect(first["timestamp"] as? Int == second["timestamp"] as? Int)
+        let fetched = try await people.bobSocket.call("get_messages", [:])
+        #expect((fetched["messages"] as? [Any])?.count == 1)
+        try await people.server.stop()
+    }
+
+    @Test("envelopes that miss a device or add a stranger are refused with the devices to use")
+    func staleDevices() async throws {
+        let people = try await TwoPeople.start()
+        let conversation = try await people.directConversation()
+        let onlyBob = [people.envelopesFromAnn("x")[0]]
+        let missing = try await people.annSocket.call("send_message", [
+            "conversation_id": conversation, "client_message_id": "a", "envelopes": onlyBob,
+        ])
+        #expect(missing.errorCode == "stale_devices")
+        let details = try #require((missing["error"] as? [String: Any])?["details"] as? [String: Any])
+        let missingDevices = try #require(details["missing_devices"] as? [[String: Any]])
+        #expect(missingDevices.count == 1)
+        #expect(missingDevices[0]["account_id"] as? Int == people.annID)
+        #expect(missingDevices[0]["device_id"] as? Int == 0)
+
+        let stranger: [String: Any] = ["account_id": 999, "device_id": 1, "ciphertext": "AAAA"]
+        let extra = try await people.annSocket.call("send_message", [
+            "conversation_id": conversation, "client_message_id": "b", "envelopes": people.envelopesFromAnn("x") + [stranger],
+        ])
+        #expect(extra.errorCode == "stale_devices")
+        let bobSees = try await people.bobSocket.call("get_messages", [:])
+        #expect((bobSees["messages"] as? [Any])?.isEmpty == true)
+        try await people.server.stop()
+    }
+
+    @Test("a non-member can neither send to nor learn of a conversation")
+    func nonMember() async throws {
+        let people = try await TwoPeople.start()
+        let conversation = try await people.directConversation()
+        let eve = TestAccount("eve@example.org")
+        let eveSocket = try people.server.connect()
+        try await people.server.createAccount(eve, on: eveSocket)
+        _ = try await people.server.login(eve, on: eveSocket)
+        #expect(try await people.annSocket.call("send_message", [
+            "conversation_id": conversation, "client_message_id": "1", "envelopes": people.envelopesFromAnn("secret"),
+        ]).ok)
+
+        let send = try await eveSocket.call("send_message", [
+            "conversation_id": conversation, "client_message_id": "e", "envelopes": [[String: Any]](),
+        ])
+        #expect(send.errorCode == "not_found")
+        let nonexistent = try await eveSocket.call("send_message", [
+            "conversation_id": 987_654, "client_message_id": "e", "envelopes": [[String: Any]](),
+        ])
+        #expect(nonexistent.errorCode == send.errorCode)
+        #expect(nonexistent.errorMessage == send.errorMessage)
+        #expect((try await eveSocket.call("get_messages", [:])["messages"] as? [Any])?.isEmpty == true)
+        #expect((try await eveSocket.call("list_conversations")["conversations"] as? [Any])?.isEmpty == true)
+        #expect(try await eveSocket.call("find_conversation", ["email": people.ann.email]).errorCode == "not_found")
+        try await people.server.stop()
+    }
+
+    @Test("get_messages pages by timestamp with has_more, and timestamps strictly increase")
+    func paging() async throws {
+        let people = try await TwoPeople.start()
+        let conversation = try await people.directConversation()
+        for index in 0..<7 {
+            #expect(try await people.annSocket.call("send_message", [
+                "conversation_id": conversation, "client_message_id": "p\(index)", "envelopes": people.envelopesFromAnn("\(index)"),
+            ]).ok)
+        }
+        var cursor = 0
+        var seen: [Int] = []
+        var pages = 0
+        while true {
+            let page = try await people.bobSocket.call("get_messages", ["after_ts": cursor, "limit": 3])
+            let messages = try #require(page["messages"] as? [[String: Any]])
+            seen += messages.compactMap { $0["timestamp"] as? Int }
+            cursor = seen.last ?? cursor
+            pages += 1
+            if page["has_more"] as? Bool != true { break }
+        }
+        #expect(pages == 3)
+        #expect(seen.count == 7)
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0 < $1 })
+        try await people.server.stop()
+    }
+
+    @Test("list_conversations counts unread messages; find_conversation finds the direct one")
+    func listAndFind() async throws {
+        let people = try await TwoPeople.start()
+        let conversation = try await people.directConversation()
+        #expect(try await people.annSocket.call("create_conversation", ["kind": "direct", "members": [people.bob.email]])["created"] as? Bool == false)
+        for index in 0..<2 {
+            _ = try await people.annSocket.call("send_message", [
+                "conversation_id": conversation, "client_message_id": "u\(index)", "envelopes": people.envelopesFromAnn("\(index)"),
+            ])
+        }
+        let list = try #require(try await people.bobSocket.call("list_conversations")["conversations"] as? [[String: Any]])
+        #expect(list.count == 1)
+        #expect(list[0]["unread"] as? Int == 2)
+        #expect(list[0]["members"] as? [Int] == [people.annID, people.bobID].sorted())
+        #expect(try await people.bobSocket.call("find_conversation", ["email": people.ann.email])["conversation_id"] as? Int == conversation)
+        try await people.server.stop()
+    }
+
+    @Test("reply_to must name a message of the same conversation; bad envelopes are refused")
+    func validation() async throws {
+        let people = try await TwoPeople.start()
+        let conversation = try await people.directConversation()
+        let reply = try await people.annSocket.call("send_message", [
+            "conversation_id": conversation, "client_message_id": "r", "reply_to": 4242, "envelopes": people.envelopesFromAnn("x"),
+        ])
+        #expect(reply.errorCode == "invalid_field")
+        let garbage = try await people.annSocket.call("send_message", [
+            "conversation_id": conversation, "client_message_id": "g", "envelopes": [["account_id": "x"]],
+        ])
+        #expect(garbage.errorCode == "invalid_field")
+        let twice = people.envelopesFromAnn("x") + [people.envelopesFromAnn("y")[0]]
+        #expect(try await people.annSocket.call("send_message", [
+            "conversation_id": conversation, "client_message_id": "t", "envelopes": twice,
+        ]).errorCode == "invalid_field")
+        #expect(try await people.annSocket.call("create_conversation", ["kind": "direct", "members": [people.ann.email]]).errorCode == "invalid_field")
+        #expect(try await people.annSocket.call("create_conversation", ["kind": "direct", "members": ["ghost@example.org"]]).errorCode == "not_found")
+        #expect(try await people.annSocket.call("create_conversation", ["kind": "circle", "members": [people.bob.email]]).errorCode == "invalid_field")
+        try await people.server.stop()
+    }
+}
+
+@Suite("Prekeys", .serialized)
+struct PreKeyTests {
+    @Test("each key bundle fetch consumes one one-time prekey; bundles still work when none are left")
+    func consumption() async throws {
+        let people = try await TwoPeople.start()
+        var seen = Set<Int>()
+        for _ in 0..<5 {
+            let bundle = try await people.annSocket.call("get_key_bundle", ["email": people.bob.email])
+            let device = try #require((bundle["devices"] as? [[String: Any]])?.first)
+            #expect(bundle["identity_key"] as? String == people.bob.identity.publicKey.rawRepresentation.base64EncodedString())
+            seen.insert(try #require(device["opk_id"] as? Int))
+        }
+        #expect(seen.count == 5)
+        #expect(try await people.bobSocket.call("get_prekey_count")["count"] as? Int == 0)
+        let exhausted = try await people.annSocket.call("get_key_bundle", ["email": people.bob.email])
+        let device = try #require((exhausted["devices"] as? [[String: Any]])?.first)
+        #expect(device["opk_id"] == nil)
+        #expect(device["spk"] as? String != nil)
+        #expect(device["pqspk"] as? String != nil)
+        try await people.server.stop()
+    }
+
+    @Test("ensure_prekeys adds keys, refuses duplicates and bad signatures")
+    func replenish() async throws {
+        let people = try await TwoPeople.start()
+        let fresh = (100..<150).map { ["id": $0, "key": Data(repeating: UInt8($0 % 256), count: 32).base64EncodedString()] }
+        let added = try await people.bobSocket.call("ensure_prekeys", ["one_time_prekeys": fresh])
+        #expect(added["count"] as? Int == 55)
+        #expect(try await people.bobSocket.call("ensure_prekeys", ["one_time_prekeys": [fresh[0]]]).errorCode == "conflict")
+        var badSigned = people.bob.registerFields
+        badSigned["spk_signature"] = Data(repeating: 0, count: 64).base64EncodedString()
+        let refused = try await people.bobSocket.call("ensure_prekeys", [
+            "one_time_prekeys": [[String: Any]](), "spk_id": 2, "spk": badSigned["spk"]!, "spk_signature": badSigned["spk_signature"]!,
+        ])
+        #expect(refused.errorCode == "invalid_field")
+        #expect(try await people.bobSocket.call("get_prekey_count")["count"] as? Int == 55)
+        #expect(try await people.annSocket.call("get_key_bundle", ["email": "nobody@example.org"]).errorCode == "not_found")
+        try await people.server.stop()
+    }
+}

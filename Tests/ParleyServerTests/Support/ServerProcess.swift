@@ -1,0 +1,45 @@
+import Foundation
+
+/// The real `parley server` binary in its own process, for crash and signal tests.
+final class ServerProcess {
+    let process = Process()
+    let port: Int
+    private let output = Pipe()
+
+    /// Starts `parley server --dev` on a free port with `data` as its data directory.
+    init(data: URL) throws {
+        let binary = Self.productsDirectory.appendingPathComponent("parley")
+        process.executableURL = binary
+        process.arguments = ["server", "--dev", "--listen", "127.0.0.1:0", "--data", data.path]
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first line says where the server listens: "... tcp://127.0.0.1:PORT (data: ...)".
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { throw LineSocket.Failure(description: "parley server exited before listening") }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let range = text.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+            let port = Int(text[range].split(separator: ":")[1])
+        else { throw LineSocket.Failure(description: "unexpected first line: \(text)") }
+        self.port = port
+    }
+
+    /// Sends `signal` and waits for the process to end; returns its exit status.
+    @discardableResult
+    func stop(signal: Int32) -> Int32 {
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    static var productsDirectory: URL {
+        if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
+            return bundle.bundleURL.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    }
+}

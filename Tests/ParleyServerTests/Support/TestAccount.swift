@@ -1,0 +1,62 @@
+import Crypto
+import Foundation
+import ParleyWire
+
+/// Key material a real client would generate, and the requests it would send.
+struct TestAccount {
+    let email: String
+    let identity = Curve25519.Signing.PrivateKey()
+    let auth = Curve25519.Signing.PrivateKey()
+    let signedPreKey = Curve25519.KeyAgreement.PrivateKey()
+    let pqPreKey = try! MLKEM768.PrivateKey()
+
+    init(_ email: String) { self.email = email }
+
+    /// The fields of a valid `register` request.
+    var registerFields: [String: Any] {
+        let spk = signedPreKey.publicKey.rawRepresentation
+        let pq = pqPreKey.publicKey.rawRepresentation
+        return [
+            "email": email,
+            "display_name": email.split(separator: "@")[0].capitalized,
+            "identity_key": identity.publicKey.rawRepresentation.base64EncodedString(),
+            "auth_key": auth.publicKey.rawRepresentation.base64EncodedString(),
+            "spk_id": 1,
+            "spk": spk.base64EncodedString(),
+            "spk_signature": try! identity.signature(for: Data([0x05]) + spk).base64EncodedString(),
+            "pqspk_id": 1,
+            "pqspk": pq.base64EncodedString(),
+            "pqspk_signature": try! identity.signature(for: Data([0x0A]) + pq).base64EncodedString(),
+            "one_time_prekeys": (1...5).map { id in
+                ["id": id, "key": Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation.base64EncodedString()]
+            },
+        ]
+    }
+
+    /// Signs a login nonce the way the client does.
+    func loginSignature(nonce: String, deviceID: UInt32 = 1) -> String {
+        let message = LoginChallenge.message(nonce: Array(Data(base64Encoded: nonce)!), email: email, deviceID: deviceID)
+        return try! auth.signature(for: message).base64EncodedString()
+    }
+}
+
+extension TestServer {
+    /// Registers and confirms `account`, failing the test on any error.
+    func createAccount(_ account: TestAccount, on socket: LineSocket) async throws {
+        let registered = try await socket.call("register", account.registerFields)
+        guard registered.ok else { throw LineSocket.Failure(description: "register failed: \(registered)") }
+        guard let code = try latestCode(for: account.email) else { throw LineSocket.Failure(description: "no code") }
+        let confirmed = try await socket.call("register_confirm", ["email": account.email, "code": code])
+        guard confirmed.ok else { throw LineSocket.Failure(description: "confirm failed: \(confirmed)") }
+    }
+
+    /// Logs `account` in on `socket`.
+    func login(_ account: TestAccount, on socket: LineSocket, deviceID: UInt32 = 1) async throws -> [String: Any] {
+        let start = try await socket.call("login_start", ["email": account.email, "device_id": deviceID])
+        guard let nonce = start["nonce"] as? String else { return start }
+        return try await socket.call("login_finish", [
+            "email": account.email, "device_id": deviceID, "nonce": nonce,
+            "signature": account.loginSignature(nonce: nonce, deviceID: deviceID),
+        ])
+    }
+}

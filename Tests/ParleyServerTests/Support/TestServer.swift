@@ -1,0 +1,57 @@
+import Foundation
+import Logging
+import NIOCore
+import ParleyCrypto
+import ParleyServer
+import ServiceLifecycle
+
+/// A real server on 127.0.0.1, port 0, with SQLite in a fresh temporary directory.
+final class TestServer: Sendable {
+    let directory: URL
+    let server: ParleyServer
+    let group: ServiceGroup
+    let clock: ManualServerClock
+    let port: Int
+    let runner: Task<Void, any Error>
+
+    static func start(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory, development: true)
+        configuration.requestsPerSecond = 10_000
+        adjust(&configuration)
+        return try await TestServer(configuration: configuration)
+    }
+
+    private init(configuration: ServerConfiguration) async throws {
+        directory = configuration.dataDirectory
+        clock = ManualServerClock()
+        var logger = Logger(label: "parley.test-server")
+        logger.logLevel = .critical
+        let context = ServerContext(
+            configuration: configuration, store: try SQLiteStore(path: configuration.databasePath), clock: clock,
+            random: SystemRandomSource(),
+            codeSender: DevelopmentCodeSender(file: configuration.developmentCodesFile, logger: logger), logger: logger)
+        server = try ParleyServer(context: context)
+        group = ServiceGroup(services: [server], logger: logger)
+        let group = self.group
+        runner = Task { try await group.run() }
+        port = try await server.boundAddress().port ?? 0
+    }
+
+    /// Connects a new plain-TCP client.
+    func connect() throws -> LineSocket { try LineSocket(port: port) }
+
+    /// The newest development verification code for `email`.
+    func latestCode(for email: String) throws -> String? {
+        let text = (try? String(contentsOf: directory.appendingPathComponent("dev-codes.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").last { $0.hasPrefix("\(email) ") }.map { String($0.split(separator: " ")[1]) }
+    }
+
+    /// Stops the server gracefully and waits for it.
+    func stop() async throws {
+        await group.triggerGracefulShutdown()
+        try await runner.value
+        try? FileManager.default.removeItem(at: directory)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Ann and Bob, registered and logged in on their own connections.
+struct TwoPeople {
+    let server: TestServer
+    let ann: TestAccount
+    let bob: TestAccount
+    let annSocket: LineSocket
+    let bobSocket: LineSocket
+    let annID: Int
+    let bobID: Int
+
+    static func start() async throws -> TwoPeople {
+        let server = try await TestServer.start()
+        let ann = TestAccount("ann@example.org")
+        let bob = TestAccount("bob@example.org")
+        let annSocket = try server.connect()
+        let bobSocket = try server.connect()
+        try await server.createAccount(ann, on: annSocket)
+        try await server.createAccount(bob, on: bobSocket)
+        let annLogin = try await server.login(ann, on: annSocket)
+        let bobLogin = try await server.login(bob, on: bobSocket)
+        return TwoPeople(
+            server: server, ann: ann, bob: bob, annSocket: annSocket, bobSocket: bobSocket,
+            annID: annLogin["account_id"] as! Int, bobID: bobLogin["account_id"] as! Int)
+    }
+
+    /// A direct conversation between Ann and Bob, created by Ann.
+    func directConversation() async throws -> Int {
+        let response = try await annSocket.call("create_conversation", ["kind": "direct", "members": [bob.email]])
+        guard let id = response["conversation_id"] as? Int else { throw LineSocket.Failure(description: "\(response)") }
+        return id
+    }
+
+    /// The envelopes Ann must send in a direct conversation: Bob's device 1 and her own self copy.
+    func envelopesFromAnn(_ text: String) -> [[String: Any]] {
+        [
+            ["account_id": bobID, "device_id": 1, "ciphertext": Data("to-bob:\(text)".utf8).base64EncodedString()],
+            ["account_id": annID, "device_id": 0, "ciphertext": Data("self:\(text)".utf8).base64EncodedString()],
+        ]
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+@Suite("Server transport over a real socket", .serialized)
+struct TransportTests {
+    @Test("ping answers with the request id echoed")
+    func ping() async throws {
+        let server = try await TestServer.start()
+        let socket = try server.connect()
+        let response = try await socket.call("ping")
+        #expect(response.ok)
+        #expect(response["request_id"] as? String == "t1")
+        #expect(response["type"] as? String == "response")
+        try await server.stop()
+    }
+
+    @Test("garbage, unknown methods and bad fields get precise errors and the connection stays usable")
+    func malformedInput() async throws {
+        let server = try await TestServer.start()
+        let socket = try server.connect()
+        let cases: [(bytes: String, code: String)] = [
+            ("this is not json", "malformed_json"),
+            ("{\"type\":\"ping\"", "malformed_json"),
+            ("[1,2,3]", "invalid_request"),
+            ("{\"type\":\"ping\"}", "invalid_request"),
+            ("{\"type\":\"no_such_method\",\"request_id\":\"x\"}", "unknown_method"),
+            ("{\"type\":\"login_start\",\"request_id\":\"x\"}", "missing_field"),
+            ("{\"type\":\"login_start\",\"request_id\":\"x\",\"email\":5,\"device_id\":1}", "invalid_field"),
+            ("{\"type\":\"login_start\",\"request_id\":\"x\",\"email\":\"a@b.c\",\"device_id\":\"one\"}", "invalid_field"),
+            ("{\"type\":\"whoami\",\"request_id\":\"x\"}", "unauthenticated"),
+        ]
+        for (line, code) in cases {
+            await socket.send(Array(line.utf8) + [0x0A])
+            let response = try #require(try await socket.readJSON())
+            #expect(response.errorCode == code, "\(line)")
+            #expect(response.ok == false)
+        }
+        await socket.send([0xFF, 0xFE, 0x00, 0x0A])
+        #expect(try await socket.readJSON()?.errorCode == "malformed_json")
+        await socket.send(Array("\n\r\n".utf8))
+        #expect(try await socket.call("ping").ok)
+        try await server.stop()
+    }
+
+    @Test("a line over the limit gets line_too_long, the connection closes, others are unaffected")
+    func oversizeLine() async throws {
+        let server = try await TestServer.start { $0.maximumLineLength = 4096 }
+        let bystander = try server.connect()
+        let socket = try server.connect()
+        await socket.send([UInt8](repeating: 0x41, count: 4097))
+        let response = try #require(try await socket.readJSON())
+        #expect(response.errorCode == "line_too_long")
+        #expect(try await socket.readLine() == nil)
+        #expect(try await bystander.call("ping").ok)
+        try await server.stop()
+    }
+
+    @Test("a line arriving one byte at a time is handled like any other")
+    func trickle() async throws {
+        let server = try await TestServer.start()
+        let socket = try server.connect()
+        for byte in Array("{\"type\":\"ping\",\"request_id\":\"slow\"}\n".utf8) {
+            await socket.send([byte])
+        }
+        #expect(try await socket.readJSON()?["request_id"] as? String == "slow")
+        try await server.stop()
+    }
+
+    @Test("pipelined requests are all answered, in order")
+    func pipelining() async throws {
+        let server = try await TestServer.start()
+        let socket = try server.connect()
+        let lines = (1...200).map { "{\"type\":\"ping\",\"request_id\":\"p\($0)\"}\n" }.joined()
+        await socket.send(Array(lines.utf8))
+        for index in 1...200 {
+            #expect(try await socket.readJSON()?["request_id"] as? String == "p\(index)")
+        }
+        try await server.stop()
+    }
+
+    @Test("connections that do not log in are closed after the login timeout")
+    func loginTimeout() async throws {
+        let server = try await TestServer.start { $0.loginTimeoutSeconds = 1 }
+        let socket = try server.connect()
+        #expect(try await socket.call("ping").ok)
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(try await socket.readLine() == nil)
+        try await server.stop()
+    }
+
+    @Test("a connection over its request rate gets rate_limited")
+    func rateLimit() async throws {
+        let server = try await TestServer.start { $0.requestsPerSecond = 5 }
+        let socket = try server.connect()
+        var codes: [String?] = []
+        for _ in 0..<12 { codes.append(try await socket.call("ping").errorCode) }
+        #expect(codes.prefix(10).allSatisfy { $0 == nil })
+        #expect(codes.suffix(2).allSatisfy { $0 == "rate_limited" })
+        try await server.stop()
+    }
+
+    @Test("graceful shutdown stops accepting and run() returns")
+    func gracefulShutdown() async throws {
+        let server = try await TestServer.start()
+        let socket = try server.connect()
+        #expect(try await socket.call("ping").ok)
+        let port = server.port
+        try await server.stop()
+        #expect(try await socket.readLine() == nil)
+        #expect(throws: (any Error).self) { try LineSocket(port: port) }
+    }
+}
