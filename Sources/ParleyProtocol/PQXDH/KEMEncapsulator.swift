@@ -13,6 +13,7 @@ public struct SystemKEMEncapsulator: KEMEncapsulator {
     /// Creates the encapsulator.
     public init() {}
 
+    /// Encapsulates with swift-crypto and system randomness.
     public func encapsulate(to publicKey: MLKEM768.PublicKey) throws -> (ciphertext: [UInt8], sharedSecret: [UInt8]) {
         let result = try publicKey.encapsulate()
         return (Array(result.encapsulated), result.sharedSecret.withUnsafeBytes { Array($0) })

@@ -11,10 +11,12 @@ public struct ProtocolAddress: Hashable, Comparable, Sendable, CustomStringConve
         self.deviceId = deviceId
     }
 
+    /// Orders by the UTF-8 bytes of the account (or group) id, then the rest, so stores serialise stably.
     public static func < (lhs: ProtocolAddress, rhs: ProtocolAddress) -> Bool {
         let l = Array(lhs.accountId.utf8), r = Array(rhs.accountId.utf8)
         return l == r ? lhs.deviceId < rhs.deviceId : l.lexicographicallyPrecedes(r)
     }
 
+    /// The address as `account.device`.
     public var description: String { "\(accountId).\(deviceId)" }
 }

@@ -20,6 +20,7 @@ public final class InMemoryIdentityKeyStore: IdentityKeyStore {
         self.identity = identity
     }
 
+    /// Our own identity key pair.
     public func localIdentity() -> IdentityKeyPair { identity }
 
     /// Identity keys belong to accounts (shared by all their devices), so trust is per account.
@@ -27,6 +28,7 @@ public final class InMemoryIdentityKeyStore: IdentityKeyStore {
         known.withLock { $0[address.accountId].map { $0 == identityKey } ?? true }
     }
 
+    /// Records `identityKey` as the one seen for `address`'s account.
     public func saveIdentity(_ identityKey: [UInt8], for address: ProtocolAddress) {
         known.withLock { $0[address.accountId] = identityKey }
     }

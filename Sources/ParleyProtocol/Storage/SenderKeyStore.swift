@@ -21,6 +21,7 @@ public struct SenderKeyName: Hashable, Comparable, Sendable {
         self.sender = sender
     }
 
+    /// Orders by the UTF-8 bytes of the account (or group) id, then the rest, so stores serialise stably.
     public static func < (lhs: SenderKeyName, rhs: SenderKeyName) -> Bool {
         let l = Array(lhs.groupId.utf8), r = Array(rhs.groupId.utf8)
         return l == r ? lhs.sender < rhs.sender : l.lexicographicallyPrecedes(r)
@@ -36,10 +37,12 @@ public final class InMemorySenderKeyStore: SenderKeyStore {
         self.records = Mutex(records)
     }
 
+    /// Returns the record of `sender`'s chains in `groupId`, if any.
     public func loadSenderKey(groupId: String, sender: ProtocolAddress) -> SenderKeyRecord? {
         records.withLock { $0[SenderKeyName(groupId: groupId, sender: sender)] }
     }
 
+    /// Replaces that record.
     public func storeSenderKey(_ record: SenderKeyRecord, groupId: String, sender: ProtocolAddress) {
         records.withLock { $0[SenderKeyName(groupId: groupId, sender: sender)] = record }
     }

@@ -20,10 +20,12 @@ public final class InMemorySessionStore: SessionStore {
         self.records = Mutex(records)
     }
 
+    /// Returns the record for `address`, if any.
     public func loadSession(for address: ProtocolAddress) -> SessionRecord? {
         records.withLock { $0[address] }
     }
 
+    /// Replaces the record for `address`.
     public func storeSession(_ record: SessionRecord, for address: ProtocolAddress) {
         records.withLock { $0[address] = record }
     }

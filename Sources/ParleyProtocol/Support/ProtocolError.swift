@@ -40,6 +40,7 @@ public enum ProtocolError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The message could not be decrypted or authenticated.
     case decryptionFailed
 
+    /// A readable form that never contains key material.
     public var description: String {
         switch self {
         case .unsupportedVersion(let v): "unsupported protocol version \(v)"
