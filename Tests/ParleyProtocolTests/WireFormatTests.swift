@@ -95,3 +95,18 @@ import Testing
         }
     }
 }
+
+@Suite struct AddressTests {
+    @Test func idsThatRecordsCannotHoldAreRefused() throws {
+        #expect(throws: ProtocolError.malformed("account id length")) { _ = try ProtocolAddress(accountId: "", deviceId: 1) }
+        let long = String(repeating: "é", count: 128)  // 256 UTF-8 bytes
+        #expect(throws: ProtocolError.malformed("account id length")) { _ = try ProtocolAddress(accountId: long, deviceId: 1) }
+        let address = try ProtocolAddress(accountId: String(repeating: "a", count: 255), deviceId: .max)
+        let store = InMemorySessionStore()
+        #expect(throws: ProtocolError.malformed("group id length")) {
+            try InMemorySenderKeyStore().storeSenderKey(
+                SenderKeyRecord(state: .newChain(random: SystemRandomSource())), groupId: "", sender: address)
+        }
+        #expect(try InMemorySessionStore(serialized: store.serialized).addresses.isEmpty)
+    }
+}

@@ -54,7 +54,7 @@ extension InMemorySenderKeyStore {
                 throw .malformed("group id")
             }
             let sender = try r.address()
-            records[SenderKeyName(groupId: group, sender: sender)] = try SenderKeyRecord(
+            records[try SenderKeyName(groupId: group, sender: sender)] = try SenderKeyRecord(
                 serialized: try r.lengthPrefixed())
         }
         try r.finish()

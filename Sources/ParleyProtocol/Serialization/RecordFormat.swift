@@ -106,6 +106,6 @@ extension ByteReader {
         guard length > 0, let account = String(validating: try field(length), as: UTF8.self) else {
             throw .malformed("account id")
         }
-        return ProtocolAddress(accountId: account, deviceId: try u32())
+        return try ProtocolAddress(accountId: account, deviceId: try u32())
     }
 }

@@ -5,8 +5,9 @@ public struct ProtocolAddress: Hashable, Comparable, Sendable, CustomStringConve
     /// The device number within the account.
     public let deviceId: UInt32
 
-    /// Creates an address.
-    public init(accountId: String, deviceId: UInt32) {
+    /// Creates an address; the account id must be 1…255 UTF-8 bytes, the size records can hold.
+    public init(accountId: String, deviceId: UInt32) throws(ProtocolError) {
+        guard (1...255).contains(accountId.utf8.count) else { throw .malformed("account id length") }
         self.accountId = accountId
         self.deviceId = deviceId
     }

@@ -15,8 +15,9 @@ public struct SenderKeyName: Hashable, Comparable, Sendable {
     /// The sending device.
     public let sender: ProtocolAddress
 
-    /// Creates a name.
-    public init(groupId: String, sender: ProtocolAddress) {
+    /// Creates a name; the group id must be 1…65,535 UTF-8 bytes, the size records can hold.
+    public init(groupId: String, sender: ProtocolAddress) throws(ProtocolError) {
+        guard (1...65_535).contains(groupId.utf8.count) else { throw .malformed("group id length") }
         self.groupId = groupId
         self.sender = sender
     }
@@ -38,12 +39,14 @@ public final class InMemorySenderKeyStore: SenderKeyStore {
     }
 
     /// Returns the record of `sender`'s chains in `groupId`, if any.
-    public func loadSenderKey(groupId: String, sender: ProtocolAddress) -> SenderKeyRecord? {
-        records.withLock { $0[SenderKeyName(groupId: groupId, sender: sender)] }
+    public func loadSenderKey(groupId: String, sender: ProtocolAddress) throws(ProtocolError) -> SenderKeyRecord? {
+        let name = try SenderKeyName(groupId: groupId, sender: sender)
+        return records.withLock { $0[name] }
     }
 
     /// Replaces that record.
-    public func storeSenderKey(_ record: SenderKeyRecord, groupId: String, sender: ProtocolAddress) {
-        records.withLock { $0[SenderKeyName(groupId: groupId, sender: sender)] = record }
+    public func storeSenderKey(_ record: SenderKeyRecord, groupId: String, sender: ProtocolAddress) throws(ProtocolError) {
+        let name = try SenderKeyName(groupId: groupId, sender: sender)
+        records.withLock { $0[name] = record }
     }
 }

@@ -28,7 +28,7 @@ struct TestDevice {
     /// A device whose every key comes from `name`, so runs are reproducible.
     init(_ name: String, deviceId: UInt32 = 1, identity: IdentityKeyPair? = nil, opks: Int = 5) {
         let keys = DeterministicRandomSource(seed: Array("keys:\(name):\(deviceId)".utf8))
-        self.address = ProtocolAddress(accountId: name, deviceId: deviceId)
+        self.address = try! ProtocolAddress(accountId: name, deviceId: deviceId)
         self.identity = identity ?? IdentityKeyPair(random: keys)
         self.random = DeterministicRandomSource(seed: Array("random:\(name):\(deviceId)".utf8))
         self.signedPreKey = SignedPreKeyRecord.generate(id: 1, identity: self.identity, now: 1_700_000_000, random: keys)

@@ -7,8 +7,8 @@ import ParleyCrypto
 /// Every key is drawn from `DeterministicRandomSource("parley-vectors/<who>/keys")`, and every
 /// protocol operation of a party draws from `DeterministicRandomSource("parley-vectors/<who>/random")`.
 struct VectorParties {
-    static let aliceAddress = ProtocolAddress(accountId: "alice", deviceId: 1)
-    static let bobAddress = ProtocolAddress(accountId: "bob", deviceId: 1)
+    static let aliceAddress = try! ProtocolAddress(accountId: "alice", deviceId: 1)
+    static let bobAddress = try! ProtocolAddress(accountId: "bob", deviceId: 1)
     static let createdAt: UInt64 = 1_767_225_600  // 2026-01-01T00:00:00Z
 
     static func seed(_ who: String, _ purpose: String) -> [UInt8] { Array("parley-vectors/\(who)/\(purpose)".utf8) }
