@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "ParleyCrypto", targets: ["ParleyCrypto"]),
+        .library(name: "ParleyFiles", targets: ["ParleyFiles"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -22,16 +23,31 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        .target(
+            name: "ParleyFiles",
+            dependencies: [
+                "ParleyCrypto",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "parley",
             dependencies: [
                 "ParleyCrypto",
+                "ParleyFiles",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "ParleyCryptoTests",
             dependencies: ["ParleyCrypto", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Vectors")]
+        ),
+        .testTarget(
+            name: "ParleyFilesTests",
+            dependencies: ["ParleyFiles", "ParleyCrypto", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")]
         ),
         .testTarget(
