@@ -7,6 +7,6 @@ struct Parley: AsyncParsableCommand {
         commandName: "parley",
         abstract: "Parley: end-to-end encrypted chat, files, location and mail.",
         version: ParleyVersion.current,
-        subcommands: [Envelope.self]
+        subcommands: [Envelope.self, File.self]
     )
 }

@@ -88,3 +88,10 @@ public enum FileLockPackage {
         return Parts(wrappedKey: wrapped, nonce: nonce, ciphertext: ciphertext, tag: tag)
     }
 }
+
+extension FileLockPackage {
+    /// The plaintext length of a well-formed package, read without a key.
+    public static func plaintextLength<D: DataProtocol>(of package: D) throws -> Int {
+        try parse(package).ciphertext.count
+    }
+}
