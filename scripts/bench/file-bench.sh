@@ -9,10 +9,11 @@ cd "$(dirname "$0")/../.."
 size_mib="${1:-1024}"
 repeats="${2:-3}"
 
+missing=()
 for package in age gnupg time; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-if ((${#missing[@]:-0})); then
+if ((${#missing[@]})); then
     apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
