@@ -102,4 +102,23 @@ struct AppleECIESTests {
             #expect(try AppleECIES.open(a, using: key, variant: variant) == Array("x".utf8))
         }
     }
+
+    struct External: Decodable {
+        struct Vector: Decodable {
+            let name: String, variant: String, sec1DERBase64: String, blobBase64: String, plaintext: String
+        }
+        let source: String
+        let vectors: [Vector]
+    }
+
+    @Test("blobs made by SecKeyCreateEncryptedData on an Apple device open (published vectors)")
+    func appleMadeVectors() throws {
+        let external: External = try Vectors.load("apple-ecies-external")
+        for vector in external.vectors {
+            let key = try P256KeyImport.privateKey(from: Array(vector.sec1DERBase64.utf8))
+            let blob = Array(Data(base64Encoded: vector.blobBase64)!)
+            #expect(try AppleECIES.open(blob, using: key, variant: Self.variant(vector.variant)) == Array(vector.plaintext.utf8))
+            #expect(throws: ECIESError.cannotDecrypt) { try AppleECIES.open(blob, using: key, variant: .cofactor) }
+        }
+    }
 }

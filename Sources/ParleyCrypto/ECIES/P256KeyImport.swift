@@ -3,7 +3,7 @@ import Foundation
 
 /// Reads and writes the P-256 key encodings that Apple platforms and FileLock use.
 ///
-/// Private: PKCS#8 or SEC1, as PEM or DER, and Apple's raw `04 || X || Y || D` (97 bytes) in base64.
+/// Private: PKCS#8 or SEC1, as PEM, DER or base64 DER, and Apple's raw `04 || X || Y || D` (97 bytes) in base64.
 /// Public: SPKI as PEM or DER, and FileLock's base64 raw point, framed as PEM or bare.
 public enum P256KeyImport {
     /// The length of Apple's `SecKeyCopyExternalRepresentation` of a P-256 private key.
@@ -23,8 +23,10 @@ public enum P256KeyImport {
                 throw .unrecognizedKey(privateFormats)
             }
             let compact = text.filter { !$0.isWhitespace }
-            if let raw = Data(base64Encoded: compact), raw.count == appleRawPrivateLength {
-                return try appleRaw(Array(raw))
+            if let raw = Data(base64Encoded: compact) {
+                if raw.count == appleRawPrivateLength { return try appleRaw(Array(raw)) }
+                // Bare base64 DER (SEC1 or PKCS#8), as keys are often pasted from Go or Swift sources.
+                if let key = try? P256.KeyAgreement.PrivateKey(derRepresentation: Array(raw)) { return key }
             }
         }
         if bytes.count == appleRawPrivateLength, bytes.first == 0x04 { return try appleRaw(bytes) }
