@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ParleyCrypto", targets: ["ParleyCrypto"]),
         .library(name: "ParleyWire", targets: ["ParleyWire"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
+        .library(name: "ParleyFiles", targets: ["ParleyFiles"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -44,6 +45,14 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .target(
+            name: "ParleyFiles",
+            dependencies: [
+                "ParleyCrypto",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "parley",
             dependencies: [
@@ -51,6 +60,8 @@ let package = Package(
                 "ParleyServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "ParleyFiles",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -74,6 +85,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .testTarget(
+            name: "ParleyFilesTests",
+            dependencies: ["ParleyFiles", "ParleyCrypto", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Vectors")]
         ),
         .testTarget(
             name: "ParleyCLITests",
