@@ -11,7 +11,7 @@ extension Parley {
             abstract: "Encrypt and decrypt files: Parley v1 (streaming, many recipients), FileLock packages, Apple ECIES.",
             discussion: """
                 Passwords and passphrases come from a prompt, from --password-stdin, or from PARLEY_PASSWORD; \
-                never from a command-line argument. Formats: docs/FORMATS.md §10, filelock.md, apple-ecies.md.
+                never from a command-line argument. Formats: docs/FORMATS.md §8–10.
                 """,
             subcommands: [Keygen.self, Seal.self, Open.self, Inspect.self, Wrap.self, Unwrap.self]
         )
