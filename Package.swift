@@ -65,9 +65,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(name: "ParleyTestSupport", path: "Tests/ParleyTestSupport"),
         .testTarget(
             name: "ParleyCryptoTests",
-            dependencies: ["ParleyCrypto", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ParleyCrypto", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")]
         ),
         .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire"]),
@@ -88,7 +89,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyFilesTests",
-            dependencies: ["ParleyFiles", "ParleyCrypto", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ParleyFiles", "ParleyCrypto", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")]
         ),
         .testTarget(

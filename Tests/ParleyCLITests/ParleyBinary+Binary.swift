@@ -31,10 +31,21 @@ extension ParleyBinary {
             try? input.fileHandleForWriting.close()
         }
         writer.start()
+        // Drain stderr on its own thread too, so a chatty process cannot block on a full pipe.
+        let errBox = ErrorOutput()
+        let drain = Thread { errBox.data = err.fileHandleForReading.readDataToEndOfFile(); errBox.done.signal() }
+        drain.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        errBox.done.wait()
+        let errData = errBox.data
         process.waitUntilExit()
         return BinaryResult(
             status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
     }
+}
+
+/// Standard error collected by a draining thread.
+private final class ErrorOutput: @unchecked Sendable {
+    var data = Data()
+    let done = DispatchSemaphore(value: 0)
 }
