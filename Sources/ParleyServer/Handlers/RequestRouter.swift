@@ -49,6 +49,7 @@ public struct RequestRouter: Sendable {
         MessageHandlers.register(in: &router)
         GroupHandlers.register(in: &router)
         MessageActionHandlers.register(in: &router)
+        ProfileHandlers.register(in: &router)
         return router
     }
 

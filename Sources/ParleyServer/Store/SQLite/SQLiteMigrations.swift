@@ -127,6 +127,24 @@ enum SQLiteMigrations {
                 );
                 """)
         }
+        migrator.registerMigration("v4-profiles-and-avatars") { db in
+            try db.execute(sql: """
+                CREATE TABLE profile_fields (
+                    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    field TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    visibility TEXT NOT NULL,
+                    PRIMARY KEY (account_id, field)
+                );
+                CREATE TABLE avatars (
+                    owner_kind TEXT NOT NULL,
+                    owner_id INTEGER NOT NULL,
+                    blob BLOB NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    PRIMARY KEY (owner_kind, owner_id)
+                );
+                """)
+        }
         return migrator
     }
 }
