@@ -50,6 +50,7 @@ public struct RequestRouter: Sendable {
         GroupHandlers.register(in: &router)
         MessageActionHandlers.register(in: &router)
         ProfileHandlers.register(in: &router)
+        FileHandlers.register(in: &router)
         return router
     }
 

@@ -145,6 +145,27 @@ enum SQLiteMigrations {
                 );
                 """)
         }
+        migrator.registerMigration("v5-files") { db in
+            try db.execute(sql: """
+                CREATE TABLE files (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    owner_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                    size INTEGER NOT NULL,
+                    sha256 BLOB NOT NULL,
+                    received INTEGER NOT NULL DEFAULT 0,
+                    complete INTEGER NOT NULL DEFAULT 0,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE INDEX files_owner ON files(owner_id);
+                CREATE TABLE file_chunks (
+                    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+                    offset INTEGER NOT NULL,
+                    data BLOB NOT NULL,
+                    PRIMARY KEY (file_id, offset)
+                );
+                """)
+        }
         return migrator
     }
 }
