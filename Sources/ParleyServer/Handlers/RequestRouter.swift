@@ -51,6 +51,7 @@ public struct RequestRouter: Sendable {
         MessageActionHandlers.register(in: &router)
         ProfileHandlers.register(in: &router)
         FileHandlers.register(in: &router)
+        AccountHandlers.register(in: &router)
         return router
     }
 
