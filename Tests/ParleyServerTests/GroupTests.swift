@@ -152,3 +152,34 @@ struct GroupTests {
         try await people.server.stop()
     }
 }
+
+@Suite("Metadata search", .serialized)
+struct SearchTests {
+    @Test("search_messages filters by sender, kind and time, only in the caller's conversations")
+    func search() async throws {
+        let people = try await TwoPeople.start()
+        let conversation = try await people.directConversation()
+        for (index, kind) in ["text", "image", "text"].enumerated() {
+            #expect(try await people.annSocket.call("send_message", [
+                "conversation_id": conversation, "client_message_id": "s\(index)", "kind": kind,
+                "envelopes": people.envelopesFromAnn("\(index)"),
+            ]).ok)
+        }
+        let images = try #require(try await people.bobSocket.call("search_messages", ["kind": "image"])["messages"] as? [[String: Any]])
+        #expect(images.count == 1)
+        let fromAnn = try #require(try await people.bobSocket.call("search_messages", ["sender_id": people.annID])["messages"] as? [[String: Any]])
+        #expect(fromAnn.count == 3)
+        let stamps = fromAnn.compactMap { $0["timestamp"] as? Int }
+        #expect(stamps == stamps.sorted(by: >))
+        let window = try #require(try await people.bobSocket.call("search_messages", ["from_ts": stamps[1], "to_ts": stamps[1]])["messages"] as? [[String: Any]])
+        #expect(window.count == 1)
+        #expect(window.first?["ciphertext"] == nil)
+
+        let eve = TestAccount("eve@example.org")
+        let eveSocket = try people.server.connect()
+        try await people.server.createAccount(eve, on: eveSocket)
+        _ = try await people.server.login(eve, on: eveSocket)
+        #expect((try await eveSocket.call("search_messages", ["sender_id": people.annID])["messages"] as? [Any])?.isEmpty == true)
+        try await people.server.stop()
+    }
+}
