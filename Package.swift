@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "ParleyCrypto", targets: ["ParleyCrypto"]),
+        .library(name: "ParleyProtocol", targets: ["ParleyProtocol"]),
         .library(name: "ParleyWire", targets: ["ParleyWire"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
         .library(name: "ParleyFiles", targets: ["ParleyFiles"]),
@@ -26,6 +27,14 @@ let package = Package(
         .target(
             name: "ParleyCrypto",
             dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .target(
+            name: "ParleyProtocol",
+            dependencies: [
+                "ParleyCrypto",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
@@ -90,6 +99,15 @@ let package = Package(
         .testTarget(
             name: "ParleyFilesTests",
             dependencies: ["ParleyFiles", "ParleyCrypto", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Vectors")]
+        ),
+        .testTarget(
+            name: "ParleyProtocolTests",
+            dependencies: [
+                "ParleyProtocol",
+                "ParleyCrypto",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             resources: [.copy("Vectors")]
         ),
         .testTarget(

@@ -14,8 +14,16 @@ public struct SystemRandomSource: RandomSource {
     public init() {}
 
     public func bytes(_ count: Int) -> [UInt8] {
+        // Eight bytes per call: each call is a getrandom system call, and drawing one byte per
+        // call made message padding the largest cost of encrypting a short message.
         var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        var out: [UInt8] = []
+        out.reserveCapacity(count + 8)
+        while out.count < count {
+            out.appendBigEndian(generator.next() as UInt64)
+        }
+        out.removeLast(out.count - count)
+        return out
     }
 }
 
