@@ -781,6 +781,20 @@ def serialize_session_state(s):
     return out
 
 
+def serialize_session_record(record):
+    """§9.2 kind 0x10: u32 count, then count x (u32 length || session state), current first."""
+    out = b"\x01\x10" + u32(len(record.states))
+    for st in record.states:
+        body = serialize_session_state(st)
+        out += u32(len(body)) + body
+    return out
+
+
+def serialize_sender_key_record(record_states):
+    """§9.2 kind 0x11: u32 count, then the sender-key states, newest first (no length prefix)."""
+    return b"\x01\x11" + u32(len(record_states)) + b"".join(serialize_sender_key_state(s) for s in record_states)
+
+
 def serialize_sender_key_state(s):
     """§9.2 sender-key state."""
     return (s.chain_id + u32(s.iteration) + s.chain_key + s.signing_public + opt(s.signing_seed)
@@ -831,7 +845,8 @@ def serialize_sender_key_state(s):
 #       "expect": "ok" | "reject",                  a rejected decrypt must leave the state unchanged
 #       "note": why the step is there,
 #       "randomDrawn": total bytes the party's random source has given out after this step,
-#       "stateAfter": §9.1 serialisation of the party's current session state after the step
+#       "stateAfter": §9.1 serialisation of the party's current session state after the step,
+#       "recordAfter": §9.2 session record (0x01 0x10 ...) of the party's record for the other
 #     }, ...
 #   ],
 #   "group": {
@@ -844,6 +859,7 @@ def serialize_sender_key_state(s):
 #       {"message": label, "wire", "expect": "ok" | "reject", "plaintext"?, "note"}
 #     ],
 #     "senderStateAfter", "receiverStateAfter":     §9.2 sender-key state serialisations
+#     "senderRecordAfter", "receiverRecordAfter":   §9.2 sender-key records (0x01 0x11 ...)
 #   }
 # }
 
@@ -906,9 +922,11 @@ def generate():
     rngs = {"alice": alice_rng, "bob": bob_rng}
     alice_addr_key = "alice@parley.test/1"
 
-    def current_state(party):
+    def current_state(party, whole_record=False):
         rec = alice_record if party == "alice" else bob.records.get(alice_addr_key)
-        return serialize_session_state(rec.states[0]).hex() if rec and rec.states else None
+        if not rec or not rec.states:
+            return None
+        return (serialize_session_record(rec) if whole_record else serialize_session_state(rec.states[0])).hex()
 
     def record(party, op, label, plaintext, wire, expect, note):
         steps.append({"step": len(steps), "party": party, "op": op, "message": label,
@@ -916,7 +934,8 @@ def generate():
                       "plaintextText": _text(plaintext) if plaintext is not None else None,
                       "wire": wire.hex(), "wireType": "prekey" if wire[1] == TYPE_PREKEY else "message",
                       "expect": expect, "note": note, "randomDrawn": rngs[party].consumed,
-                      "stateAfter": current_state(party)})
+                      "stateAfter": current_state(party),
+                      "recordAfter": current_state(party, whole_record=True)})
 
     def send(party, label, plaintext, note):
         rec = alice_record if party == "alice" else bob.records[alice_addr_key]
@@ -1044,7 +1063,9 @@ def generate():
                   "chainId": own.chain_id.hex(), "signingPublic": own.signing_public.hex(),
                   "distribution": distribution.hex(), "messages": group_messages, "receive": receive_log,
                   "senderStateAfter": serialize_sender_key_state(own).hex(),
-                  "receiverStateAfter": serialize_sender_key_state(receiver.states[0]).hex()},
+                  "receiverStateAfter": serialize_sender_key_state(receiver.states[0]).hex(),
+                  "senderRecordAfter": serialize_sender_key_record([own]).hex(),
+                  "receiverRecordAfter": serialize_sender_key_record(receiver.states).hex()},
     }
     os.makedirs(VECTORS, exist_ok=True)
     with open(OUT_FILE, "w") as f:
