@@ -70,7 +70,8 @@ public struct SessionCipher: Sendable {
         var record = try stores.sessions.loadSession(for: address)
         // A state with this base key exists: the prekey message is a re-send (or a replay).
         if var existing = record,
-            let plaintext = try existing.decrypt(message.message, baseKey: message.baseKey, random: random)
+            let plaintext = try existing.decrypt(
+                message.message, baseKey: message.baseKey, identityKey: message.identityKey, random: random)
         {
             try stores.sessions.storeSession(existing, for: address)
             return plaintext

@@ -55,9 +55,10 @@ public struct SessionRecord: Sendable {
 
     /// Decrypts with the state whose base key is `baseKey` only (a re-sent prekey message).
     mutating func decrypt(
-        _ message: RatchetMessage, baseKey: [UInt8], random: some RandomSource
+        _ message: RatchetMessage, baseKey: [UInt8], identityKey: [UInt8], random: some RandomSource
     ) throws(ProtocolError) -> [UInt8]? {
         guard let index = states.firstIndex(where: { $0.baseKey == baseKey }) else { return nil }
+        guard states[index].remoteIdentityKey == identityKey else { throw .untrustedIdentity }
         var candidate = states[index]
         let plaintext = try candidate.decrypt(message, random: random)
         states.remove(at: index)

@@ -24,8 +24,9 @@ enum Vectors {
     }
 
     /// Writes `value` into the source tree's Vectors folder.
-    static func write<T: Encodable>(_ value: T, name: String, file: String = #filePath) throws {
-        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().deletingLastPathComponent()
+    static func write<T: Encodable>(_ value: T, name: String) throws {
+        // This file sits in Support/, so the source Vectors folder is one level up.
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Vectors")
         try encode(value).write(to: folder.appendingPathComponent("\(name).json"))
     }
