@@ -643,6 +643,8 @@ class Bob:
         record = self.records.setdefault(address, SessionRecord())
         for i, st in enumerate(record.states):                                # step 2
             if st.base_key == m["ek"]:
+                if st.remote_identity != m["ik"]:   # "IK_A must equal that state's remote identity key"
+                    raise ProtocolError("couldNotDecrypt", "re-sent prekey message with another IK_A")
                 new, plaintext = st.decrypt(m["inner"], rng)
                 del record.states[i]
                 record.states.insert(0, new)
@@ -1101,6 +1103,104 @@ def selftest():
 CHECKERS = {}  # vector file name -> function(doc, report)
 
 
+def checker(name):
+    def register(fn):
+        CHECKERS[name] = fn
+        return fn
+    return register
+
+
+def H(x):
+    return bytes.fromhex(x)
+
+
+def expect_reject(report, where, section, fn):
+    """Counts a check that `fn` raises ProtocolError; records a mismatch if it succeeds."""
+    try:
+        fn()
+    except ProtocolError as e:
+        report.eq(where, "rejected", True, True, section)
+        return e.code
+    except Exception as e:  # noqa: BLE001 - any other exception is a reference bug worth seeing
+        report.eq(where, "rejected with ProtocolError", "ProtocolError", f"{type(e).__name__}: {e}", section)
+        return None
+    report.eq(where, "rejected", True, False, section)
+    return None
+
+
+@checker("pqxdh.json")
+def check_pqxdh(doc, report):
+    k = doc["keys"]
+    # §3 / §1.1 keys
+    alice = Identity(H(k["aliceIdentitySeed"]))
+    report.eq("keys", "aliceIdentityPublic", k["aliceIdentityPublic"], alice.public, "§3 Ed25519")
+    report.eq("keys", "aliceIdentityX25519Public", k["aliceIdentityX25519Public"], alice.x_public, "§1.1")
+    bob_ik = Identity(H(k["bobIdentitySeed"]))
+    report.eq("keys", "bobIdentityPublic", k["bobIdentityPublic"], bob_ik.public, "§3 Ed25519")
+    report.eq("keys", "bobIdentityX25519Public", k["bobIdentityX25519Public"], bob_ik.x_public, "§1.1")
+    report.eq("keys", "spkPublic", k["spkPublic"], x25519_public(H(k["spkPrivate"])), "§1 X25519")
+    report.eq("keys", "opkPublic", k["opkPublic"], x25519_public(H(k["opkPrivate"])), "§1 X25519")
+    report.eq("keys", "pqspkPublic", k["pqspkPublic"], mlkem_public(H(k["pqspkSeed"])), "§1 ML-KEM seed d||z")
+    report.eq("keys", "spkSignature", k["spkSignature"], sign(bob_ik.seed, SPK_SIGNATURE_PREFIX + H(k["spkPublic"])),
+              "§3 Sign(IK, 0x05 || spk) (deterministic RFC 8032)")
+    report.eq("keys", "pqspkSignature", k["pqspkSignature"],
+              sign(bob_ik.seed, PQSPK_SIGNATURE_PREFIX + H(k["pqspkPublic"])), "§3 Sign(IK, 0x0A || pqspk)")
+
+    def bob_keys():
+        return BobKeys(bob_ik.seed, k["spkId"], H(k["spkPrivate"]), {k["opkId"]: H(k["opkPrivate"])},
+                       k["pqspkId"], H(k["pqspkSeed"]))
+
+    for case in doc["cases"]:
+        where = f"case {case['name']}"
+        ct, ss = H(case["kemCiphertext"]), H(case["kemSharedSecret"])
+        report.eq(where, "Decaps(pqspk, CT)", case["kemSharedSecret"], mlkem_decaps(H(k["pqspkSeed"]), ct), "§4.2 step 4")
+        keys = bob_keys()
+        bundle = keys.bundle(k["opkId"] if case["useOneTimePreKey"] else None)
+        bundle["spkSignature"], bundle["pqspkSignature"] = H(k["spkSignature"]), H(k["pqspkSignature"])
+        rng = DeterministicRandom(H(case["aliceRandomSeed"]))
+        trace = {}
+        state = alice_init(alice, bundle, rng, lambda pk: (ct, ss), trace)
+        report.eq(where, "ephemeralPublic", case["ephemeralPublic"], trace["ekPublic"], "§4.1 step 2 (first 32 drawn)")
+        report.eq(where, "ikm", case["ikm"], ff(32) + b"".join(trace["dh"]) + ss, "§4.1 steps 3-5")
+        report.eq(where, "sharedSecret (SK)", case["sharedSecret"], trace["sk"], "§4.1 step 5")
+        report.eq(where, "associatedData", case["associatedData"], trace["ad"], "§4.1 step 6")
+        report.eq(where, "aliceRatchetPublic", case["aliceRatchetPublic"], trace["ratchetPublic"], "§4.1 step 7")
+        wire = state.encrypt(H(case["plaintext"]), rng)
+        report.eq(where, "preKeyMessage", case["preKeyMessage"], wire, "§5.3 + §6.2")
+        # Bob's side from the committed bytes (§4.2)
+        bob = Bob(keys)
+        btrace = {}
+        try:
+            got = bob.decrypt_prekey_message("alice", H(case["preKeyMessage"]),
+                                             DeterministicRandom(H(case["bobRandomSeed"])), btrace)
+            report.eq(where, "Bob plaintext", case["plaintext"], got, "§4.2")
+            report.eq(where, "Bob SK", case["sharedSecret"], btrace["sk"], "§4.2 step 4")
+            report.eq(where, "OPK deleted", case["useOneTimePreKey"], k["opkId"] not in keys.opks, "§4.2 step 6")
+        except ProtocolError as e:
+            report.eq(where, "Bob decrypts", "ok", f"rejected: {e}", "§4.2")
+
+    for inv in doc["invalidMessages"]:
+        keys = bob_keys()
+        bob = Bob(keys)
+        data = H(inv["preKeyMessage"])
+        code = expect_reject(report, f"invalid message '{inv['name']}'", "§4.2 / §6.2",
+                             lambda: bob.decrypt_prekey_message("alice", data, DeterministicRandom(b"fresh bob")))
+        report.notes.append(f"invalid message '{inv['name']}': Python error {code}")
+        report.eq(f"invalid message '{inv['name']}'", "nothing stored", True,
+                  not any(r.states for r in bob.records.values()) and k["opkId"] in keys.opks, "§4.2 step 6")
+
+    for inv in doc["invalidBundles"]:
+        keys = bob_keys()
+        bundle = keys.bundle(k["opkId"])
+        if "spkSignature" in inv:
+            bundle["spkSignature"] = H(inv["spkSignature"])
+        if "pqspkSignature" in inv:
+            bundle["pqspkSignature"] = H(inv["pqspkSignature"])
+        code = expect_reject(report, f"invalid bundle '{inv['name']}'", "§4.1 step 1",
+                             lambda: alice_init(alice, bundle, DeterministicRandom(b"x"), lambda pk: mlkem_encaps(pk)))
+        report.eq(f"invalid bundle '{inv['name']}'", "error", "invalidSignature", code, "§4.1 step 1")
+
+
 def check(paths):
     """Recomputes every expected output of the Swift vector files; prints each mismatch."""
     import glob
@@ -1128,7 +1228,7 @@ def check(paths):
 
 class Report:
     def __init__(self, name):
-        self.name, self.checked, self.mismatches = name, 0, []
+        self.name, self.checked, self.mismatches, self.notes = name, 0, [], []
 
     def eq(self, where, field, expected, got, section):
         self.checked += 1
@@ -1141,6 +1241,8 @@ class Report:
             print(f"MISMATCH {self.name} {where} field={field} ({section})\n  expected: {expected}\n  got:      {got}")
 
     def summary(self):
+        for note in self.notes:
+            print(f"  note: {note}")
         print(f"{self.name}: {self.checked} values checked, {len(self.mismatches)} mismatches")
 
 
