@@ -1226,6 +1226,96 @@ def check(paths):
     return 1 if mismatches else 0
 
 
+@checker("ratchet-conversation.json")
+def check_ratchet(doc, report):
+    pq = json.load(open(os.path.join(VECTORS, "pqxdh.json")))
+    k = pq["keys"]
+    setup_name = doc["setup"].split("#")[1]
+    case = next(c for c in pq["cases"] if c["name"] == setup_name)
+    alice = Identity(H(k["aliceIdentitySeed"]))
+    keys = BobKeys(H(k["bobIdentitySeed"]), k["spkId"], H(k["spkPrivate"]), {k["opkId"]: H(k["opkPrivate"])},
+                   k["pqspkId"], H(k["pqspkSeed"]))
+    rngs = {"alice": DeterministicRandom(H(doc["aliceRandomSeed"])), "bob": DeterministicRandom(H(doc["bobRandomSeed"]))}
+    report.eq("setup", "aliceRandomSeed == pqxdh case seed", case["aliceRandomSeed"], doc["aliceRandomSeed"], "description")
+    bundle = keys.bundle(k["opkId"] if case["useOneTimePreKey"] else None)
+    ct, ss = H(case["kemCiphertext"]), H(case["kemSharedSecret"])
+    alice_record = SessionRecord()
+    alice_record.promote(alice_init(alice, bundle, rngs["alice"], lambda pk: (ct, ss)))
+    bob = Bob(keys)
+    for i, step in enumerate(doc["steps"]):
+        party, where = step["party"], f"step {i} {step['action']} {step['label']} ({step['party']})"
+        rng = rngs[party]
+        wire = H(step["wire"])
+
+        def receive():
+            if party == "bob" and wire[1] == TYPE_PREKEY:
+                return bob.decrypt_prekey_message("alice", wire, rng)
+            if party == "bob":
+                return bob.records["alice"].decrypt_message(wire, rng)
+            return alice_record.decrypt_message(wire, rng)
+
+        def snapshot():
+            rec = alice_record if party == "alice" else bob.records.get("alice")
+            return serialize_session_record(rec) if rec and rec.states else None
+
+        if step["action"] == "send":
+            rec = alice_record if party == "alice" else bob.records["alice"]
+            got = rec.encrypt(H(step["plaintext"]), rng)
+            report.eq(where, "wire", step["wire"], got, "§5.3 / §6.1 / §6.2")
+            if i == 0:
+                report.notes.append("a0 equals pqxdh.json's prekey message: "
+                                    f"{step['wire'] == case['preKeyMessage']} (description says it is)")
+        elif step["action"] == "receive":
+            try:
+                report.eq(where, "plaintext", step["plaintext"], receive(), "§5.4")
+            except ProtocolError as e:
+                report.eq(where, "plaintext", step["plaintext"], f"rejected: {e}", "§5.4")
+        else:
+            before, drawn = snapshot(), rng.consumed
+            code = expect_reject(report, where, "§5.4", receive)
+            report.notes.append(f"{where}: Python error {code}")
+            report.eq(where, "state unchanged", True, snapshot() == before, "§5.4 (decrypt works on a copy)")
+            report.eq(where, "random bytes drawn by the rejection", 0, rng.consumed - drawn, "§5.4 step 3 / description")
+
+
+@checker("sender-keys.json")
+def check_sender_keys(doc, report):
+    rng = DeterministicRandom(H(doc["senderRandomSeed"]))
+    own = SenderKeyState.new_own(rng)
+    report.eq("chain", "chainKey", doc["chainKey"], own.chain_key, "§8 (first 32 bytes drawn)")
+    report.eq("chain", "signingSeed", doc["signingSeed"], own.signing_seed, "§8 (next 32 bytes drawn)")
+    report.eq("chain", "chainId", doc["chainId"], own.chain_id, "§8 chainId = SHA-256(chainKey)")
+    report.eq("chain", "signingPublic", doc["signingPublic"], own.signing_public, "§8 Ed25519")
+    report.eq("chain", "distribution", doc["distribution"], own.distribution(), "§6.4")
+    group_id = doc["groupId"]
+    for m in doc["messages"]:
+        where = f"message iteration {m['iteration']}"
+        report.eq(where, "iteration", int(m["iteration"]), own.iteration, "§8")
+        mk, _ = kdf_ck(own.chain_key)
+        key, nonce = sender_message_keys(mk)
+        report.eq(where, "messageKey", m["messageKey"], mk, "§8 KDF_CK")
+        report.eq(where, "aesKey", m["aesKey"], key, "§8 HKDF Parley_SenderKey_v1 [0:32]")
+        report.eq(where, "nonce", m["nonce"], nonce, "§8 HKDF Parley_SenderKey_v1 [32:44]")
+        report.eq(where, "wire", m["wire"], group_encrypt(own, group_id, H(m["plaintext"]), rng), "§8 / §6.3")
+    receiver = SenderKeyRecord()
+    receiver.process_distribution(H(doc["distribution"]))
+    for index in doc["receiveOrder"]:
+        m = doc["messages"][index]
+        where = f"receive message {index}"
+        try:
+            report.eq(where, "plaintext", m["plaintext"], receiver.decrypt(group_id, H(m["wire"])), "§8 decrypt")
+        except ProtocolError as e:
+            report.eq(where, "plaintext", m["plaintext"], f"rejected: {e}", "§8 decrypt")
+    for inv in doc["invalidMessages"]:
+        fresh = SenderKeyRecord()
+        fresh.process_distribution(H(doc["distribution"]))
+        before = serialize_sender_key_record(fresh.states)
+        where = f"invalid '{inv['name']}'"
+        code = expect_reject(report, where, "§8 / §6.3", lambda: fresh.decrypt(group_id, H(inv["wire"])))
+        report.notes.append(f"{where}: Python error {code}")
+        report.eq(where, "state unchanged", True, serialize_sender_key_record(fresh.states) == before, "§8")
+
+
 class Report:
     def __init__(self, name):
         self.name, self.checked, self.mismatches, self.notes = name, 0, [], []
