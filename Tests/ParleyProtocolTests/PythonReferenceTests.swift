@@ -36,7 +36,7 @@ struct PythonReferenceTests {
 
         // Prekey signatures (§3) verify under Bob's identity key.
         let ik = try Curve25519.Signing.PublicKey(rawRepresentation: bob.publicKey)
-        #expect(ik.isValidSignature([UInt8](hex: v.bob.signedPreKey!.signature), for: [0x05] + spk.publicKey))
+        #expect(ik.isValidSignature([UInt8](hex: v.bob.signedPreKey!.signature!), for: [0x05] + spk.publicKey))
         #expect(ik.isValidSignature([UInt8](hex: pq.signature), for: [0x0A] + pqRecord.publicKey))
     }
 
@@ -73,7 +73,7 @@ struct PythonReferenceTests {
             let opk = v.bob.oneTimePreKeys!.first { $0.id == v.pqxdh.opkId }!
             let bundle = PreKeyBundle(
                 identityKey: [UInt8](hex: v.bob.identityPublic), signedPreKeyId: spk.id,
-                signedPreKey: [UInt8](hex: spk.publicKey), signedPreKeySignature: [UInt8](hex: spk.signature),
+                signedPreKey: [UInt8](hex: spk.publicKey), signedPreKeySignature: [UInt8](hex: spk.signature!),
                 oneTimePreKeyId: opk.id, oneTimePreKey: [UInt8](hex: opk.publicKey), pqPreKeyId: pq.id,
                 pqPreKey: [UInt8](hex: pq.publicKey), pqPreKeySignature: [UInt8](hex: pq.signature))
             try alice.sessions.startSession(
@@ -196,7 +196,7 @@ private struct Device {
                 SignedPreKeyRecord(
                     id: spk.id, createdAt: 1_700_000_000,
                     keyPair: X25519KeyPair(privateKeyBytes: [UInt8](hex: spk.privateKey)),
-                    signature: [UInt8](hex: spk.signature)))
+                    signature: [UInt8](hex: spk.signature!)))
         }
         for opk in party.oneTimePreKeys ?? [] {
             try stores.preKeys.storePreKey(
