@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ParleyProtocol", targets: ["ParleyProtocol"]),
         .library(name: "ParleyWire", targets: ["ParleyWire"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
+        .library(name: "ParleyFiles", targets: ["ParleyFiles"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -53,6 +54,14 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .target(
+            name: "ParleyFiles",
+            dependencies: [
+                "ParleyCrypto",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "parley",
             dependencies: [
@@ -60,12 +69,15 @@ let package = Package(
                 "ParleyServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "ParleyFiles",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(name: "ParleyTestSupport", path: "Tests/ParleyTestSupport"),
         .testTarget(
             name: "ParleyCryptoTests",
-            dependencies: ["ParleyCrypto", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ParleyCrypto", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")]
         ),
         .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire"]),
@@ -83,6 +95,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .testTarget(
+            name: "ParleyFilesTests",
+            dependencies: ["ParleyFiles", "ParleyCrypto", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Vectors")]
         ),
         .testTarget(
             name: "ParleyProtocolTests",

@@ -23,6 +23,12 @@ public struct ServerConfiguration: Sendable {
     public var registrationSurgeThreshold: Int
     /// Leading zero bits demanded during a surge.
     public var proofOfWorkDifficulty: Int
+    /// Requests per second one account may make across all its connections (burst: twice this).
+    public var accountRequestsPerSecond: Double = 100
+    /// The largest encrypted file one upload may hold.
+    public var maximumFileSize: Int64 = 64 << 20
+    /// Bytes of encrypted files one account may keep.
+    public var fileQuota: Int64 = 1 << 30
 
     /// A configuration with the documented defaults.
     public init(

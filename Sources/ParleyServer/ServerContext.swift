@@ -10,6 +10,7 @@ public struct ServerContext: Sendable {
     public var codeSender: any VerificationCodeSender
     public var proofOfWork: ProofOfWorkGate
     public var notifications: NotificationHub
+    public var accountLimits: AccountRateLimits
     public var logger: Logger
 
     public init(
@@ -23,6 +24,7 @@ public struct ServerContext: Sendable {
         self.codeSender = codeSender
         self.proofOfWork = ProofOfWorkGate(random: random)
         self.notifications = NotificationHub()
+        self.accountLimits = AccountRateLimits(rate: configuration.accountRequestsPerSecond)
         self.logger = logger
     }
 }

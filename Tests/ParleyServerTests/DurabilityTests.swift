@@ -7,19 +7,11 @@ struct DurabilityTests {
 
     /// Registers from the code log of a server running in another process.
     func register(_ account: TestAccount, on socket: LineSocket) async throws {
-        #expect(try await socket.call("register", account.registerFields).ok)
-        let log = try String(contentsOf: data.appendingPathComponent("dev-codes.log"), encoding: .utf8)
-        let code = try #require(log.split(separator: "\n").last { $0.hasPrefix(account.email) }?.split(separator: " ").last)
-        #expect(try await socket.call("register_confirm", ["email": account.email, "code": String(code)]).ok)
+        try await socket.register(account) { latestCode(in: data.appendingPathComponent("dev-codes.log"), for: $0) }
     }
 
     func login(_ account: TestAccount, on socket: LineSocket) async throws -> Int {
-        let start = try await socket.call("login_start", ["email": account.email, "device_id": 1])
-        let nonce = try #require(start["nonce"] as? String)
-        let done = try await socket.call("login_finish", [
-            "email": account.email, "device_id": 1, "nonce": nonce, "signature": account.loginSignature(nonce: nonce),
-        ])
-        return try #require(done["account_id"] as? Int)
+        try #require(try await socket.login(account)["account_id"] as? Int)
     }
 
     @Test("every acknowledged message survives kill -9 of the server")

@@ -47,12 +47,9 @@ struct GroupTests {
         #expect(try await three.annSends("before", to: [people.bobID, three.carolID]).ok)
         #expect(try await people.bobSocket.call("remove_member", ["conversation_id": three.group, "account_id": three.carolID]).errorCode == "forbidden")
         #expect(try await people.annSocket.call("remove_member", ["conversation_id": three.group, "account_id": three.carolID]).ok)
-        var sawRemoval = false
-        for _ in 0..<4 where !sawRemoval {
-            let note = try await three.carolSocket.nextNotification()
-            sawRemoval = note["event"] as? String == "member_removed"
-        }
-        #expect(sawRemoval)
+        let removal = try await three.carolSocket.nextNotification(named: "member_removed")
+        #expect(removal["account_id"] as? Int == three.carolID)
+        #expect(removal["reason"] as? String == "removed")
 
         // Carol is no longer a device to encrypt for: including her is stale, leaving her out works.
         #expect(try await three.annSends("after-with-carol", to: [people.bobID, three.carolID]).errorCode == "stale_devices")
@@ -152,6 +149,37 @@ struct GroupTests {
             "message_id": messageID, "conversation_id": direct, "client_message_id": "f2", "envelopes": [[String: Any]](),
         ])
         #expect(stolen.errorCode == "not_found")
+        try await people.server.stop()
+    }
+}
+
+@Suite("Metadata search", .serialized)
+struct SearchTests {
+    @Test("search_messages filters by sender, kind and time, only in the caller's conversations")
+    func search() async throws {
+        let people = try await TwoPeople.start()
+        let conversation = try await people.directConversation()
+        for (index, kind) in ["text", "image", "text"].enumerated() {
+            #expect(try await people.annSocket.call("send_message", [
+                "conversation_id": conversation, "client_message_id": "s\(index)", "kind": kind,
+                "envelopes": people.envelopesFromAnn("\(index)"),
+            ]).ok)
+        }
+        let images = try #require(try await people.bobSocket.call("search_messages", ["kind": "image"])["messages"] as? [[String: Any]])
+        #expect(images.count == 1)
+        let fromAnn = try #require(try await people.bobSocket.call("search_messages", ["sender_id": people.annID])["messages"] as? [[String: Any]])
+        #expect(fromAnn.count == 3)
+        let stamps = fromAnn.compactMap { $0["timestamp"] as? Int }
+        #expect(stamps == stamps.sorted(by: >))
+        let window = try #require(try await people.bobSocket.call("search_messages", ["from_ts": stamps[1], "to_ts": stamps[1]])["messages"] as? [[String: Any]])
+        #expect(window.count == 1)
+        #expect(window.first?["ciphertext"] == nil)
+
+        let eve = TestAccount("eve@example.org")
+        let eveSocket = try people.server.connect()
+        try await people.server.createAccount(eve, on: eveSocket)
+        _ = try await people.server.login(eve, on: eveSocket)
+        #expect((try await eveSocket.call("search_messages", ["sender_id": people.annID])["messages"] as? [Any])?.isEmpty == true)
         try await people.server.stop()
     }
 }

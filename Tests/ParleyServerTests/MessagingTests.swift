@@ -7,8 +7,8 @@ struct MessagingTests {
     func sendReceiveConfirm() async throws {
         let people = try await TwoPeople.start()
         let conversation = try await people.directConversation()
-        let created = try await people.bobSocket.nextNotification()
-        #expect(created["event"] as? String == "conversation_created")
+        let created = try await people.bobSocket.nextNotification(named: "conversation_created")
+        #expect(created["conversation_id"] as? Int == conversation)
 
         let sent = try await people.annSocket.call("send_message", [
             "conversation_id": conversation, "client_message_id": "m-1", "envelopes": people.envelopesFromAnn("hello"),
@@ -16,8 +16,7 @@ struct MessagingTests {
         #expect(sent.ok, "\(sent)")
         let messageID = try #require(sent["message_id"] as? Int)
 
-        let pushed = try await people.bobSocket.nextNotification()
-        #expect(pushed["event"] as? String == "new_message")
+        let pushed = try await people.bobSocket.nextNotification(named: "new_message")
         #expect(pushed["message_id"] as? Int == messageID)
 
         let fetched = try await people.bobSocket.call("get_messages", ["after_ts": 0])
@@ -34,8 +33,7 @@ struct MessagingTests {
 
         let confirmed = try await people.bobSocket.call("confirm_delivery", ["message_ids": [messageID]])
         #expect(confirmed["confirmed"] as? Int == 1)
-        let delivered = try await people.annSocket.nextNotification()
-        #expect(delivered["event"] as? String == "message_delivered")
+        let delivered = try await people.annSocket.nextNotification(named: "message_delivered")
         #expect(delivered["message_id"] as? Int == messageID)
         // Confirming twice changes nothing and notifies no one.
         #expect(try await people.bobSocket.call("confirm_delivery", ["message_ids": [messageID]])["confirmed"] as? Int == 0)

@@ -4,11 +4,7 @@ import Testing
 @Suite("Presence", .serialized)
 struct PresenceTests {
     func next(_ event: String, on socket: LineSocket) async throws -> [String: Any] {
-        for _ in 0..<10 {
-            let note = try await socket.nextNotification()
-            if note["event"] as? String == event { return note }
-        }
-        throw LineSocket.Failure(description: "no \(event) notification")
+        try await socket.nextNotification(named: event)
     }
 
     @Test("a device that logs in learns which contacts are online")

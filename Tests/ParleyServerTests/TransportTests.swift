@@ -110,3 +110,26 @@ struct TransportTests {
         #expect(throws: (any Error).self) { try LineSocket(port: port) }
     }
 }
+
+@Suite("Per-account rate limit", .serialized)
+struct AccountRateLimitTests {
+    @Test("an account's connections share one budget")
+    func sharedBudget() async throws {
+        let server = try await TestServer.start { $0.accountRequestsPerSecond = 5 }
+        let ann = TestAccount("ann@example.org")
+        let first = try server.connect()
+        try await server.createAccount(ann, on: first)
+        _ = try await server.login(ann, on: first)
+        let second = try server.connect()
+        _ = try await server.login(ann, on: second)
+        var codes: [String?] = []
+        for index in 0..<12 {
+            let socket = index.isMultiple(of: 2) ? first : second
+            codes.append(try await socket.call("whoami").errorCode)
+        }
+        // 10 tokens (burst) across both connections, the rest refused; the manual clock does not move.
+        #expect(codes.filter { $0 == nil }.count <= 10)
+        #expect(codes.suffix(2).allSatisfy { $0 == "rate_limited" })
+        try await server.stop()
+    }
+}

@@ -11,7 +11,7 @@ import Foundation
 /// Results, and the set of rejected public keys, are byte-for-byte those of
 /// libsodium (checked against PyNaCl's bundled libsodium; see
 /// `Tests/ParleyCryptoTests/Vectors/ed25519-to-x25519.json` and
-/// `docs/formats/identity-key-conversion.md`).
+/// docs/FORMATS.md §3).
 public enum IdentityKeyConversion {
     /// Why an Ed25519 public key has no usable X25519 form.
     public enum Error: Swift.Error, Equatable, Sendable, CustomStringConvertible {

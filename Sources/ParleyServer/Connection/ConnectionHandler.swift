@@ -61,7 +61,9 @@ struct ConnectionHandler {
                     guard state.beginRequest() else { return }
                     defer { state.endRequest() }
                     let answer: WireMessage
-                    if !limiter.allow(now: context.clock.now()) {
+                    let now = context.clock.now()
+                    let accountAllows = caller.map { context.accountLimits.allow(accountID: $0.accountID, now: now) } ?? true
+                    if !limiter.allow(now: now) || !accountAllows {
                         let id = try? WireRequest.parse(line: bytes).get().requestID
                         answer = .failure(requestID: id, error: WireError(.rateLimited, "too many requests; slow down and retry"))
                     } else {

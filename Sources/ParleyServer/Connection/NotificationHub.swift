@@ -62,6 +62,16 @@ public final class NotificationHub: Sendable {
         }
     }
 
+    /// Closes every connection of the account's device (or of all its devices, except one).
+    public func disconnect(accountID: Int64, deviceID: UInt32? = nil, except: UInt32? = nil) {
+        let targets = subscribers.withLock { table in
+            table.filter { key, _ in
+                key.account == accountID && (deviceID == nil || key.device == deviceID) && key.device != except
+            }.flatMap(\.value.values)
+        }
+        targets.forEach { $0.disconnect() }
+    }
+
     /// Whether any device of the account is connected.
     public func isOnline(accountID: Int64) -> Bool {
         subscribers.withLock { table in table.keys.contains { $0.account == accountID } }

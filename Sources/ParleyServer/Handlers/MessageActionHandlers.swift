@@ -65,6 +65,17 @@ enum MessageActionHandlers {
             let deleted = try await StoreCall.call(context) { try await context.store.deletedMessages(accountID: environment.caller!.accountID, since: since) }
             return HandlerResult(["messages": .array(deleted.map(json))])
         }
+        router.add("search_messages", requiresLogin: true) { request, environment, context throws(WireError) in
+            let query = MessageQuery(
+                conversationID: try request.optionalInteger("conversation_id"),
+                senderID: try request.optionalInteger("sender_id"),
+                kind: try request.optionalString("kind", maxBytes: 16),
+                from: try request.optionalInteger("from_ts"),
+                to: try request.optionalInteger("to_ts"),
+                limit: Int(try request.optionalInteger("limit", in: 1...500) ?? 100))
+            let found = try await StoreCall.call(context) { try await context.store.searchMessages(accountID: environment.caller!.accountID, query: query) }
+            return HandlerResult(["messages": .array(found.map(json))])
+        }
         router.add("forward_message", requiresLogin: true) { request, environment, context throws(WireError) in
             let caller = environment.caller!
             let source = try await accessibleMessage(request, caller, context)

@@ -49,6 +49,9 @@ public struct RequestRouter: Sendable {
         MessageHandlers.register(in: &router)
         GroupHandlers.register(in: &router)
         MessageActionHandlers.register(in: &router)
+        ProfileHandlers.register(in: &router)
+        FileHandlers.register(in: &router)
+        AccountHandlers.register(in: &router)
         return router
     }
 

@@ -59,6 +59,19 @@ public protocol MessageActionStore: Sendable {
     /// Messages deleted after `since` in the account's active conversations.
     func deletedMessages(accountID: Int64, since: Int64) async throws -> [MessageMetadata]
 
+    /// Metadata search in the account's active conversations, newest first (never over content).
+    func searchMessages(accountID: Int64, query: MessageQuery) async throws -> [MessageMetadata]
+
     /// Records where a message was forwarded from.
     func setForwardedFrom(messageID: Int64, source: Int64) async throws
+}
+
+/// What `search_messages` may filter on: only what the server is allowed to know.
+public struct MessageQuery: Sendable, Equatable {
+    public var conversationID: Int64?
+    public var senderID: Int64?
+    public var kind: String?
+    public var from: Int64?
+    public var to: Int64?
+    public var limit: Int
 }

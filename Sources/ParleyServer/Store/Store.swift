@@ -2,7 +2,7 @@
 ///
 /// Every method that returns normally has committed its change durably: callers acknowledge to
 /// clients only after it returns. Implementations keep each method one transaction.
-public protocol Store: AccountStore, PreKeyStore, ConversationStore, GroupStore, MessageStore, MessageActionStore {}
+public protocol Store: AccountStore, PreKeyStore, ConversationStore, GroupStore, MessageStore, MessageActionStore, ProfileStore, FileStore {}
 
 /// Accounts, e-mail verification, login nonces and lockouts.
 public protocol AccountStore: Sendable {
@@ -48,6 +48,19 @@ public protocol AccountStore: Sendable {
 
     /// Forgets lockout state after a success.
     func clearLockout(subject: String) async throws
+
+    /// Replaces the stored password-encrypted key envelope (nil removes it).
+    func setKeyEnvelope(accountID: Int64, _ envelope: [UInt8]?) async throws
+
+    /// Replaces identity and auth keys; this device's prekeys are replaced and every other
+    /// device's prekeys are deleted (they were signed by the old identity key).
+    func rotateKeys(accountID: Int64, deviceID: UInt32, identityKey: [UInt8], authKey: [UInt8], preKeys: PreKeyUpload) async throws
+
+    /// Removes a device and its prekeys and envelopes.
+    func removeDevice(accountID: Int64, deviceID: UInt32) async throws
+
+    /// The account holding `username`, if any.
+    func accountID(username: String) async throws -> Int64?
 
     /// Registrations accepted since `since` (ms), for surge detection.
     func registrationCount(since: Int64) async throws -> Int

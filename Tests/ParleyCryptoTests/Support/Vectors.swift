@@ -1,35 +1,9 @@
 import Foundation
+@_exported import ParleyTestSupport
 
-/// Loads the known-answer vector files stored beside the tests.
-enum Vectors {
-    struct Missing: Error, CustomStringConvertible {
-        let name: String
-        var description: String { "vector file \(name).json is missing from the test bundle" }
-    }
-
+extension Vectors {
+    /// Loads `Vectors/NAME.json` from this test target's bundle.
     static func load<T: Decodable>(_ name: String, as type: T.Type = T.self) throws -> T {
-        guard let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Vectors") else {
-            throw Missing(name: name)
-        }
-        return try JSONDecoder().decode(T.self, from: Data(contentsOf: url))
+        try load(name, from: .module, as: type)
     }
-}
-
-extension Array where Element == UInt8 {
-    /// Decodes a hex string; traps on bad input because vector files are ours.
-    init(hex: String) {
-        precondition(hex.count % 2 == 0, "odd-length hex in a vector file")
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(hex.count / 2)
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            bytes.append(UInt8(hex[index..<next], radix: 16)!)
-            index = next
-        }
-        self = bytes
-    }
-
-    /// Lower-case hex.
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
 }

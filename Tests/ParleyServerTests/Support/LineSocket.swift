@@ -105,6 +105,15 @@ final class LineSocket: @unchecked Sendable {
     /// Notifications that arrived while a response was awaited, oldest first.
     private(set) var notifications: [[String: Any]] = []
 
+    /// The next notification called `event`, skipping (and dropping) others before it.
+    func nextNotification(named event: String, within attempts: Int = 20) async throws -> [String: Any] {
+        for _ in 0..<attempts {
+            let note = try await nextNotification()
+            if note["event"] as? String == event { return note }
+        }
+        throw Failure(description: "no \(event) notification among the next \(attempts)")
+    }
+
     /// The next notification: one seen earlier, or the next to arrive.
     func nextNotification() async throws -> [String: Any] {
         if !notifications.isEmpty { return notifications.removeFirst() }

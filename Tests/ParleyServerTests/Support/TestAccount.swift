@@ -40,23 +40,41 @@ struct TestAccount {
     }
 }
 
+extension LineSocket {
+    /// Registers and confirms `account`, reading the code with `code` (from a dev-codes.log).
+    func register(_ account: TestAccount, code: (String) throws -> String?) async throws {
+        let registered = try await call("register", account.registerFields)
+        guard registered.ok else { throw Failure(description: "register failed: \(registered)") }
+        guard let value = try code(account.email) else { throw Failure(description: "no verification code") }
+        let confirmed = try await call("register_confirm", ["email": account.email, "code": value])
+        guard confirmed.ok else { throw Failure(description: "confirm failed: \(confirmed)") }
+    }
+
+    /// Logs `account` in with the challenge–response a client performs; returns login_finish's response.
+    func login(_ account: TestAccount, deviceID: UInt32 = 1) async throws -> [String: Any] {
+        let start = try await call("login_start", ["email": account.email, "device_id": deviceID])
+        guard let nonce = start["nonce"] as? String else { return start }
+        return try await call("login_finish", [
+            "email": account.email, "device_id": deviceID, "nonce": nonce,
+            "signature": account.loginSignature(nonce: nonce, deviceID: deviceID),
+        ])
+    }
+}
+
+/// The newest code for `email` in a development code log.
+func latestCode(in log: URL, for email: String) -> String? {
+    let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").last { $0.hasPrefix("\(email) ") }.map { String($0.split(separator: " ")[1]) }
+}
+
 extension TestServer {
     /// Registers and confirms `account`, failing the test on any error.
     func createAccount(_ account: TestAccount, on socket: LineSocket) async throws {
-        let registered = try await socket.call("register", account.registerFields)
-        guard registered.ok else { throw LineSocket.Failure(description: "register failed: \(registered)") }
-        guard let code = try latestCode(for: account.email) else { throw LineSocket.Failure(description: "no code") }
-        let confirmed = try await socket.call("register_confirm", ["email": account.email, "code": code])
-        guard confirmed.ok else { throw LineSocket.Failure(description: "confirm failed: \(confirmed)") }
+        try await socket.register(account) { try latestCode(for: $0) }
     }
 
     /// Logs `account` in on `socket`.
     func login(_ account: TestAccount, on socket: LineSocket, deviceID: UInt32 = 1) async throws -> [String: Any] {
-        let start = try await socket.call("login_start", ["email": account.email, "device_id": deviceID])
-        guard let nonce = start["nonce"] as? String else { return start }
-        return try await socket.call("login_finish", [
-            "email": account.email, "device_id": deviceID, "nonce": nonce,
-            "signature": account.loginSignature(nonce: nonce, deviceID: deviceID),
-        ])
+        try await socket.login(account, deviceID: deviceID)
     }
 }

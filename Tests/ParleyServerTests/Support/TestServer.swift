@@ -44,8 +44,7 @@ final class TestServer: Sendable {
 
     /// The newest development verification code for `email`.
     func latestCode(for email: String) throws -> String? {
-        let text = (try? String(contentsOf: directory.appendingPathComponent("dev-codes.log"), encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").last { $0.hasPrefix("\(email) ") }.map { String($0.split(separator: " ")[1]) }
+        ParleyServerTests.latestCode(in: directory.appendingPathComponent("dev-codes.log"), for: email)
     }
 
     /// Stops the server gracefully and waits for it.

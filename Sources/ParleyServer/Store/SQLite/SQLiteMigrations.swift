@@ -127,6 +127,45 @@ enum SQLiteMigrations {
                 );
                 """)
         }
+        migrator.registerMigration("v4-profiles-and-avatars") { db in
+            try db.execute(sql: """
+                CREATE TABLE profile_fields (
+                    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    field TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    visibility TEXT NOT NULL,
+                    PRIMARY KEY (account_id, field)
+                );
+                CREATE TABLE avatars (
+                    owner_kind TEXT NOT NULL,
+                    owner_id INTEGER NOT NULL,
+                    blob BLOB NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    PRIMARY KEY (owner_kind, owner_id)
+                );
+                """)
+        }
+        migrator.registerMigration("v5-files") { db in
+            try db.execute(sql: """
+                CREATE TABLE files (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    owner_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    conversation_id INTEGER NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+                    size INTEGER NOT NULL,
+                    sha256 BLOB NOT NULL,
+                    received INTEGER NOT NULL DEFAULT 0,
+                    complete INTEGER NOT NULL DEFAULT 0,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE INDEX files_owner ON files(owner_id);
+                CREATE TABLE file_chunks (
+                    file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+                    offset INTEGER NOT NULL,
+                    data BLOB NOT NULL,
+                    PRIMARY KEY (file_id, offset)
+                );
+                """)
+        }
         return migrator
     }
 }

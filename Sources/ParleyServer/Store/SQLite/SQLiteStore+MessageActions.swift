@@ -92,6 +92,24 @@ extension SQLiteStore {
         }
     }
 
+    public func searchMessages(accountID: Int64, query: MessageQuery) async throws -> [MessageMetadata] {
+        try await read { db in
+            var sql = """
+                SELECT m.* FROM messages m JOIN members mb ON mb.conversation_id = m.conversation_id
+                WHERE mb.account_id = ? AND mb.status = 'active' AND m.deleted_at IS NULL
+                """
+            var arguments: StatementArguments = [accountID]
+            if let value = query.conversationID { sql += " AND m.conversation_id = ?"; arguments += [value] }
+            if let value = query.senderID { sql += " AND m.sender_id = ?"; arguments += [value] }
+            if let value = query.kind { sql += " AND m.kind = ?"; arguments += [value] }
+            if let value = query.from { sql += " AND m.created_at >= ?"; arguments += [value] }
+            if let value = query.to { sql += " AND m.created_at <= ?"; arguments += [value] }
+            sql += " ORDER BY m.created_at DESC LIMIT ?"
+            arguments += [query.limit]
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.metadata)
+        }
+    }
+
     public func setForwardedFrom(messageID: Int64, source: Int64) async throws {
         try await write("message") { db in
             try db.execute(sql: "UPDATE messages SET forwarded_from = ? WHERE id = ?", arguments: [source, messageID])

@@ -1,0 +1,40 @@
+/// Who may see a profile field.
+public enum Visibility: String, Sendable, CaseIterable {
+    /// Any logged-in user.
+    case everyone
+    /// People who share an active conversation with the owner.
+    case contacts
+    /// Only the owner.
+    case nobody
+}
+
+/// One profile field with its visibility.
+public struct ProfileField: Sendable, Equatable {
+    public var name: String
+    public var value: String
+    public var visibility: Visibility
+}
+
+/// Whose avatar a blob is.
+public enum AvatarOwner: Sendable, Equatable {
+    case account(Int64)
+    case group(Int64)
+}
+
+/// Profile fields and client-encrypted avatars.
+public protocol ProfileStore: Sendable {
+    /// Every profile field of an account.
+    func profileFields(accountID: Int64) async throws -> [ProfileField]
+
+    /// Sets (or, with an empty value, removes) profile fields.
+    func setProfileFields(accountID: Int64, _ fields: [ProfileField]) async throws
+
+    /// Changes the display name.
+    func setDisplayName(accountID: Int64, _ name: String) async throws
+
+    /// Replaces an avatar blob.
+    func setAvatar(_ owner: AvatarOwner, blob: [UInt8], now: Int64) async throws
+
+    /// An avatar blob and when it was set.
+    func avatar(_ owner: AvatarOwner) async throws -> (blob: [UInt8], updatedAt: Int64)?
+}

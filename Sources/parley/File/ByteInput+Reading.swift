@@ -1,0 +1,36 @@
+import Crypto
+import ParleyFiles
+
+/// The P-256 private key type, named once for the FileLock path.
+typealias P256KeyAgreementKey = P256.KeyAgreement.PrivateKey
+
+extension ByteInput {
+    /// Reads up to `count` bytes; fewer only at the end of input.
+    func readPrefix(_ count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let filled = try bytes.withUnsafeMutableBytes { try readFully(into: $0) }
+        return Array(bytes.prefix(filled))
+    }
+
+    /// Reads everything that is left (for formats that cannot be streamed).
+    func readAll() throws -> [UInt8] {
+        var all: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = try buffer.withUnsafeMutableBytes { try read(into: $0) }
+            if count == 0 { return all }
+            all += buffer.prefix(count)
+        }
+    }
+
+    /// Counts the bytes that are left, reading through a reused buffer.
+    func countRemaining() throws -> UInt64 {
+        var total: UInt64 = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = try buffer.withUnsafeMutableBytes { try read(into: $0) }
+            if count == 0 { return total }
+            total += UInt64(count)
+        }
+    }
+}

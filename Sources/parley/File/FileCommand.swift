@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import ParleyCrypto
+import ParleyFiles
+
+extension Parley {
+    /// `parley file`: encrypt files for keys and passphrases (Parley v1, FileLock, Apple ECIES).
+    struct File: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "file",
+            abstract: "Encrypt and decrypt files: Parley v1 (streaming, many recipients), FileLock packages, Apple ECIES.",
+            discussion: """
+                Passwords and passphrases come from a prompt, from --password-stdin, or from PARLEY_PASSWORD; \
+                never from a command-line argument. Formats: docs/FORMATS.md §8–10.
+                """,
+            subcommands: [Keygen.self, Seal.self, Open.self, Inspect.self, Wrap.self, Unwrap.self]
+        )
+    }
+}
+
+/// Key loading shared by the file subcommands.
+enum FileKeys {
+    /// Reads a private key file: a Parley key envelope (asks for its password) or a plain P-256 key.
+    static func identity(path: String, passwordFromStandardInput: Bool) throws -> FileIdentity {
+        let bytes = Array(try FileIO.read(path))
+        guard bytes.starts(with: KeyEnvelope.magic) else { return try FileKeyFile.p256Identity(fromKeyFile: bytes) }
+        let password = try SecretInput.password(
+            prompt: "Password for \(path): ", fromStandardInput: passwordFromStandardInput)
+        let secret = try KeyEnvelope(bytes: bytes).open(password: password)
+        return try FileKeyFile.identity(fromSecret: secret)
+    }
+
+    /// Reads a public key file as a recipient.
+    static func recipient(path: String) throws -> FileRecipient {
+        try FileKeyFile.recipient(fromPublicKeyFile: Array(try FileIO.read(path)))
+    }
+
+    /// Refuses to read both a secret and the data from standard input.
+    static func checkStandardInput(passwordStdin: Bool, input: String, needsSecret: Bool) throws {
+        if passwordStdin, needsSecret, input == "-" {
+            throw ValidationError("--password-stdin and reading data from '-' both need standard input; give the data as a file")
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Crypto
+import Foundation
+import ParleyCrypto
+import ParleyFiles
+
+extension Parley.File {
+    /// `parley file wrap`: raw Apple ECIES encryption, standard input to standard output.
+    struct Wrap: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Encrypt standard input with Apple ECIES (SecKeyCreateEncryptedData-compatible) to a P-256 key.")
+
+        @Option(help: "The recipient's P-256 public key file (SPKI PEM/DER or FileLock's base64 point).")
+        var to: String
+
+        @Option(help: "cofactor (eciesEncryptionCofactorX963SHA256AESGCM) or variable-iv (…VariableIVX963SHA256AESGCM).")
+        var variant: ECIESVariant = .cofactor
+
+        func run() async throws {
+            let key = try P256KeyImport.publicKey(from: try FileIO.read(to))
+            let blob = try AppleECIES.seal(try FileIO.read("-"), to: key, variant: variant.variant)
+            FileHandle.standardOutput.write(Data(blob))
+        }
+    }
+
+    /// `parley file unwrap`: raw Apple ECIES decryption, standard input to standard output.
+    struct Unwrap: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Decrypt an Apple ECIES blob (SecKeyCreateEncryptedData output) from standard input.")
+
+        @Option(help: "The P-256 private key: PKCS#8 or SEC1 PEM/DER, Apple's base64 04||X||Y||D, or a keygen envelope.")
+        var key: String
+
+        @Option(help: "cofactor (eciesEncryptionCofactorX963SHA256AESGCM) or variable-iv (…VariableIVX963SHA256AESGCM).")
+        var variant: ECIESVariant = .cofactor
+
+        func run() async throws {
+            // Standard input carries the blob, so an envelope's password comes from PARLEY_PASSWORD.
+            guard case .p256(let privateKey) = try FileKeys.identity(path: key, passwordFromStandardInput: false) else {
+                throw ValidationError("Apple ECIES needs a P-256 private key")
+            }
+            let plaintext = try AppleECIES.open(try FileIO.read("-"), using: privateKey, variant: variant.variant)
+            FileHandle.standardOutput.write(Data(plaintext))
+        }
+    }
+}
+
+/// The ECIES variants as command-line values.
+enum ECIESVariant: String, ExpressibleByArgument, CaseIterable {
+    case cofactor
+    case variableIV = "variable-iv"
+
+    var variant: AppleECIES.Variant { self == .cofactor ? .cofactor : .variableIV }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import ParleyFiles
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A streamed output that appears at its path only when complete: written to a temporary file in
+/// the same directory and moved into place by `commit`, never replacing a file without `--force`.
+final class AtomicOutput {
+    /// Where the bytes go while the output is open.
+    let stream: ByteOutput
+    private let path: String
+    private let temporary: String?
+    private let descriptor: Int32
+    private let force: Bool
+
+    /// Opens `path` for writing (`-` is standard output, written directly).
+    init(path: String, force: Bool, mode: mode_t = 0o644) throws {
+        self.path = path
+        self.force = force
+        if path == "-" {
+            descriptor = STDOUT_FILENO
+            temporary = nil
+        } else {
+            if FileManager.default.fileExists(atPath: path), !force {
+                throw FileIO.Failure(description: "\(path) already exists: choose another path or pass --force to replace it")
+            }
+            let url = URL(fileURLWithPath: path)
+            let temp = url.deletingLastPathComponent()
+                .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial").path
+            descriptor = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            guard descriptor >= 0 else {
+                throw FileIO.Failure(description: "\(path): cannot write here (check the directory exists and is writable)")
+            }
+            temporary = temp
+        }
+        stream = FileDescriptorOutput(descriptor: descriptor)
+    }
+
+    /// Moves the finished file into place. Without `force`, `link` fails if the path appeared meanwhile.
+    func commit() throws {
+        guard let temporary else { return }
+        guard fsync(descriptor) == 0, close(descriptor) == 0 else {
+            unlink(temporary)
+            throw FileIO.Failure(description: "\(path): could not be written completely (disk full?)")
+        }
+        if force {
+            guard rename(temporary, path) == 0 else {
+                unlink(temporary)
+                throw FileIO.Failure(description: "\(path): cannot be replaced (check its permissions)")
+            }
+        } else {
+            let linked = link(temporary, path)
+            let error = errno
+            unlink(temporary)
+            guard linked == 0 else {
+                throw FileIO.Failure(
+                    description: error == EEXIST
+                        ? "\(path) already exists: choose another path or pass --force to replace it"
+                        : "\(path): cannot be created (check the directory is writable)")
+            }
+        }
+    }
+
+    /// Removes the temporary file: nothing of a failed run stays on disk.
+    func discard() {
+        guard let temporary else { return }
+        close(descriptor)
+        unlink(temporary)
+    }
+
+    /// Runs `body` with the stream, then commits, or discards on any error.
+    static func write(to path: String, force: Bool, mode: mode_t = 0o644, _ body: (ByteOutput) throws -> Void) throws {
+        let output = try AtomicOutput(path: path, force: force, mode: mode)
+        do {
+            try body(output.stream)
+        } catch {
+            output.discard()
+            throw error
+        }
+        try output.commit()
+    }
+}
+
+/// Opens `path` for reading as a stream (`-` is standard input).
+enum StreamInput {
+    /// The stream and, for regular files, their size (used for progress).
+    static func stream(_ path: String) throws -> (input: ByteInput, size: UInt64?, close: () -> Void) {
+        if path == "-" { return (FileDescriptorInput(descriptor: STDIN_FILENO), nil, {}) }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw FileIO.Failure(
+                description: errno == ENOENT ? "\(path): no such file" : "\(path): cannot be read (check its permissions)")
+        }
+        var info = stat()
+        let size: UInt64? = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? UInt64(info.st_size) : nil
+        return (FileDescriptorInput(descriptor: descriptor), size, { close(descriptor) })
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+extension ParleyBinary {
+    /// The outcome of a run whose standard input and output are bytes, not text.
+    struct BinaryResult {
+        let status: Int32
+        let stdout: Data
+        let stderr: String
+    }
+
+    /// Runs `parley` with binary standard input and output (sealed files, ECIES blobs).
+    static func runBinary(
+        _ arguments: [String], stdin: Data, environment: [String: String] = [:]
+    ) throws -> BinaryResult {
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("parley")
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        let input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        // Feed stdin on another thread so a large output cannot deadlock against a full input pipe.
+        let writer = Thread {
+            input.fileHandleForWriting.write(stdin)
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        // Drain stderr on its own thread too, so a chatty process cannot block on a full pipe.
+        let errBox = ErrorOutput()
+        let drain = Thread { errBox.data = err.fileHandleForReading.readDataToEndOfFile(); errBox.done.signal() }
+        drain.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        errBox.done.wait()
+        let errData = errBox.data
+        process.waitUntilExit()
+        return BinaryResult(
+            status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// Standard error collected by a draining thread.
+private final class ErrorOutput: @unchecked Sendable {
+    var data = Data()
+    let done = DispatchSemaphore(value: 0)
+}

@@ -1,0 +1,78 @@
+import Crypto
+import Foundation
+import ParleyCrypto
+import Testing
+
+@Suite("Account upkeep", .serialized)
+struct AccountUpkeepTests {
+    @Test("change_password stores only a new ECP1 envelope and refuses anything else")
+    func changePassword() async throws {
+        let people = try await TwoPeople.start()
+        #expect(try await people.annSocket.call("get_key_envelope").errorCode == "not_found")
+        let envelope = try KeyEnvelope.seal(Array("identity seed".utf8), password: "new password", iterations: 210_000)
+        let encoded = Data(envelope.bytes).base64EncodedString()
+        #expect(try await people.annSocket.call("change_password", ["key_envelope": encoded]).ok)
+        #expect(try await people.annSocket.call("get_key_envelope")["key_envelope"] as? String == encoded)
+        #expect(try await people.annSocket.call("change_password", ["key_envelope": Data("plain".utf8).base64EncodedString()]).errorCode == "invalid_field")
+        #expect(try await people.annSocket.call("get_key_envelope")["key_envelope"] as? String == encoded)
+        try await people.server.stop()
+    }
+
+    @Test("usernames are unique, validated and shown as a profile field")
+    func username() async throws {
+        let people = try await TwoPeople.start()
+        #expect(try await people.annSocket.call("change_username", ["username": "Ann.Lisbon"])["username"] as? String == "ann.lisbon")
+        #expect(try await people.bobSocket.call("change_username", ["username": "ann.lisbon"]).errorCode == "conflict")
+        #expect(try await people.bobSocket.call("change_username", ["username": "b!"]).errorCode == "invalid_field")
+        let profile = try await people.bobSocket.call("get_profile", ["account_id": people.annID])
+        #expect((profile["fields"] as? [String: String])?["username"] == "ann.lisbon")
+        try await people.server.stop()
+    }
+
+    @Test("rotate_keys replaces identity and auth keys, tells contacts, and the old auth key stops working")
+    func rotation() async throws {
+        let people = try await TwoPeople.start()
+        _ = try await people.directConversation()
+        let rotated = TestAccount(people.ann.email)
+        var fields = rotated.registerFields
+        fields.removeValue(forKey: "email")
+        fields.removeValue(forKey: "display_name")
+        #expect(try await people.annSocket.call("rotate_keys", fields).ok)
+        let note = try await people.bobSocket.nextNotification(named: "keys_updated")
+        #expect(note["account_id"] as? Int == people.annID)
+        let bundle = try await people.bobSocket.call("get_key_bundle", ["email": people.ann.email])
+        #expect(bundle["identity_key"] as? String == rotated.identity.publicKey.rawRepresentation.base64EncodedString())
+
+        let oldKeys = try people.server.connect()
+        #expect(try await oldKeys.login(people.ann).errorCode == "authentication_failed")
+        let newKeys = try people.server.connect()
+        #expect(try await newKeys.login(rotated).ok == false)  // locked for 2 s by the failure just above
+        people.server.clock.advance(milliseconds: 2_000)
+        #expect(try await newKeys.login(rotated).ok)
+        try await people.server.stop()
+    }
+
+    @Test("rotate_keys refuses prekeys not signed by the new identity key")
+    func rotationNeedsSignedPreKeys() async throws {
+        let people = try await TwoPeople.start()
+        var fields = TestAccount(people.ann.email).registerFields
+        fields["identity_key"] = Curve25519.Signing.PrivateKey().publicKey.rawRepresentation.base64EncodedString()
+        #expect(try await people.annSocket.call("rotate_keys", fields).errorCode == "invalid_field")
+        let bundle = try await people.bobSocket.call("get_key_bundle", ["email": people.ann.email])
+        #expect(bundle["identity_key"] as? String == people.ann.identity.publicKey.rawRepresentation.base64EncodedString())
+        try await people.server.stop()
+    }
+
+    @Test("reset_session reaches contacts only; remove_device refuses this device and unknown ones")
+    func resetAndRemove() async throws {
+        let people = try await TwoPeople.start()
+        #expect(try await people.annSocket.call("reset_session", ["account_id": people.bobID]).errorCode == "not_found")
+        _ = try await people.directConversation()
+        #expect(try await people.annSocket.call("reset_session", ["account_id": people.bobID, "device_id": 1]).ok)
+        let note = try await people.bobSocket.nextNotification(named: "session_reset")
+        #expect(note["account_id"] as? Int == people.annID)
+        #expect(try await people.annSocket.call("remove_device", ["device_id": 1]).errorCode == "invalid_field")
+        #expect(try await people.annSocket.call("remove_device", ["device_id": 7]).errorCode == "not_found")
+        try await people.server.stop()
+    }
+}
