@@ -134,7 +134,7 @@ struct PythonReferenceTests {
     func groupReceiver() throws {
         let v = Self.vector, g = v.group
         let bob = try Device(v.bob)
-        let sender = ProtocolAddress(accountId: g.sender.accountId, deviceId: g.sender.deviceId)
+        let sender = try ProtocolAddress(accountId: g.sender.accountId, deviceId: g.sender.deviceId)
         try bob.groups.process(
             SenderKeyDistributionMessage(serialized: [UInt8](hex: g.distribution)), groupId: g.groupId, from: sender)
         for entry in g.receive {
@@ -187,7 +187,7 @@ private struct Device {
     var groups: GroupCipher { GroupCipher(stores: stores, localAddress: address) }
 
     init(_ party: PythonVector.Party) throws {
-        address = ProtocolAddress(accountId: party.address.accountId, deviceId: party.address.deviceId)
+        address = try ProtocolAddress(accountId: party.address.accountId, deviceId: party.address.deviceId)
         let identity = try IdentityKeyPair(seed: [UInt8](hex: party.identitySeed))
         stores = .inMemory(identity: identity)
         random = CountingRandom(seed: [UInt8](hex: party.randomSeed))
