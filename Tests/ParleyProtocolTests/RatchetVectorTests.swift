@@ -92,7 +92,7 @@ struct RatchetVectorFile: Codable, Equatable {
         reject("b2 again (duplicate)", wires["b2"]!)
         return RatchetVectorFile(
             description:
-                "Parley Double Ratchet v1 (docs/PROTOCOL.md §5). Starts with the setup of pqxdh.json case 'with-one-time-prekey' (same keys, seeds and KEM values), so a0 is that case's prekey message. Each party draws from its own DeterministicRandomSource in the order of its steps: padding on every send, 32 bytes on every DH ratchet step. Steps are executed in order; 'reject' steps must fail and leave the party's session unchanged (none of them draws randomness).",
+                "Parley Double Ratchet v1 (docs/PROTOCOL.md §5). Starts with the setup of pqxdh.json case 'with-one-time-prekey' (same keys, seeds and KEM values), so a0 is a prekey message of that same session (same 1166-byte prefix and header; its plaintext differs). Each party draws from its own DeterministicRandomSource in the order of its steps: padding on every send, 32 bytes on every DH ratchet step. Steps are executed in order; 'reject' steps must fail and leave the party's session unchanged (none of them draws randomness).",
             setup: "pqxdh.json#with-one-time-prekey", aliceRandomSeed: pqxdh.aliceRandomSeed,
             bobRandomSeed: pqxdh.bobRandomSeed, steps: steps)
     }

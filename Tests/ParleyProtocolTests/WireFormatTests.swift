@@ -37,6 +37,8 @@ import Testing
                 #expect(throws: ProtocolError.unexpectedType(type)) { _ = try ProtocolMessage(serialized: bytes) }
             }
         }
+        #expect(throws: ProtocolError.unsupportedVersion(0x02)) { _ = try ProtocolMessage(serialized: [0x02]) }
+        #expect(throws: ProtocolError.truncated) { _ = try ProtocolMessage(serialized: [0x01]) }
         let samples = try Self.samples()
         // A decoder for one type refuses another type.
         #expect(throws: ProtocolError.unexpectedType(0x02)) { _ = try RatchetMessage(serialized: samples[1]) }

@@ -11,8 +11,10 @@ public enum ProtocolMessage: Sendable, Equatable {
 
     /// Decodes `bytes`, dispatching on the type byte.
     public init(serialized bytes: [UInt8]) throws(ProtocolError) {
+        // Same precedence as every decoder: version, then type, then lengths (docs/PROTOCOL.md §6).
+        guard let version = bytes.first else { throw .truncated }
+        guard version == ProtocolConstants.version else { throw .unsupportedVersion(version) }
         guard bytes.count >= 2 else { throw .truncated }
-        guard bytes[0] == ProtocolConstants.version else { throw .unsupportedVersion(bytes[0]) }
         switch MessageType(rawValue: bytes[1]) {
         case .message: self = .message(try RatchetMessage(serialized: bytes))
         case .preKeyMessage: self = .preKeyMessage(try PreKeyMessage(serialized: bytes))
