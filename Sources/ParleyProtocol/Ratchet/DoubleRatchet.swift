@@ -15,7 +15,7 @@ extension SessionState {
         sendingChain = next
         let padded = MessagePadding.pad(plaintext, random: random)
         let ciphertext = Primitives.seal(
-            key: keys.key, nonce: keys.nonce, plaintext: padded, ad: associatedData + header.serialized)
+            key: keys.key, nonce: keys.nonce, plaintext: padded, ad: associatedData(with: header))
         return RatchetMessage(header: header, ciphertext: ciphertext)
     }
 
@@ -33,7 +33,7 @@ extension SessionState {
         let keys = MessageKeys(messageKey: messageKey, info: ProtocolConstants.messageKeysInfo)
         let padded = try Primitives.open(
             key: keys.key, nonce: keys.nonce, sealed: message.ciphertext[...],
-            ad: associatedData + message.header.serialized)
+            ad: associatedData(with: message.header))
         guard let plaintext = try? MessagePadding.unpad(padded) else { throw .decryptionFailed }
         copy.pendingPreKey = nil
         self = copy
@@ -56,6 +56,23 @@ extension SessionState {
         let (messageKey, next) = chain.step()
         receivingChain = next
         return messageKey
+    }
+
+    /// AD || header, built in one allocation because it is made for every message.
+    private func associatedData(with header: MessageHeader) -> [UInt8] {
+        var ad: [UInt8] = []
+        ad.reserveCapacity(64 + MessageHeader.size)
+        if role == .initiator {
+            ad.append(contentsOf: localIdentityKey)
+            ad.append(contentsOf: remoteIdentityKey)
+        } else {
+            ad.append(contentsOf: remoteIdentityKey)
+            ad.append(contentsOf: localIdentityKey)
+        }
+        ad.append(contentsOf: header.ratchetKey)
+        ad.appendBigEndian(header.previousCounter)
+        ad.appendBigEndian(header.counter)
+        return ad
     }
 
     /// Stores the keys of the receiving chain up to `until`, refusing jumps over `maxSkip`.
