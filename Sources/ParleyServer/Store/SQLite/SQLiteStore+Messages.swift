@@ -3,7 +3,7 @@ import GRDB
 
 extension SQLiteStore {
     public func insertMessage(_ message: NewMessage, now: Int64) async throws -> StoredMessage {
-        try await write("message") { db in
+        try await groupWrite("message") { db in
             if let existing = try Row.fetchOne(
                 db, sql: "SELECT id, created_at FROM messages WHERE sender_id = ? AND client_id = ?",
                 arguments: [message.senderID, message.clientMessageID])
@@ -60,7 +60,7 @@ extension SQLiteStore {
     }
 
     public func confirmDelivery(accountID: Int64, deviceID: UInt32, messageIDs: [Int64], now: Int64) async throws -> [(Int64, Int64)] {
-        try await write("delivery") { db in
+        try await groupWrite("delivery") { db in
             var confirmed: [(Int64, Int64)] = []
             for id in messageIDs {
                 try db.execute(

@@ -5,6 +5,7 @@ import GRDB
 /// on disk before the server acknowledges it, and versioned migrations run at open.
 public final class SQLiteStore: Store {
     let pool: DatabasePool
+    let groupCommit: GroupCommit
 
     /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
     public init(path: String) throws {
@@ -17,6 +18,7 @@ public final class SQLiteStore: Store {
         do {
             pool = try DatabasePool(path: path, configuration: configuration)
             try SQLiteMigrations.migrator.migrate(pool)
+            groupCommit = GroupCommit(pool: pool)
         } catch {
             throw StoreError.unavailable("cannot open or migrate \(path) (\(Self.reason(error)))")
         }
@@ -32,15 +34,28 @@ public final class SQLiteStore: Store {
     func write<T: Sendable>(_ what: String, _ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
         do {
             return try await pool.write(body)
-        } catch let error as StoreError {
-            throw error
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
+        } catch {
+            throw Self.storeError(error, what)
+        }
+    }
+
+    /// Runs a write in the next group commit (for the hot paths), with the same error mapping.
+    func groupWrite<T: Sendable>(_ what: String, _ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        do {
+            return try await groupCommit.run(body)
+        } catch {
+            throw Self.storeError(error, what)
+        }
+    }
+
+    static func storeError(_ error: any Error, _ what: String) -> StoreError {
+        if let error = error as? StoreError { return error }
+        if let error = error as? DatabaseError, error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE
             || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
         {
-            throw StoreError.conflict(what)
-        } catch {
-            throw StoreError.unavailable("\(what) failed (\(Self.reason(error)))")
+            return .conflict(what)
         }
+        return .unavailable("\(what) failed (\(reason(error)))")
     }
 
     /// Runs a read.

@@ -1,0 +1,68 @@
+import GRDB
+import Synchronization
+
+/// Group commit: concurrent writes wait together and are committed in one transaction.
+///
+/// With `synchronous = FULL` every commit costs a disk flush; one flush per acknowledged message
+/// caps the server at the disk's flush rate. Here the first writer starts a flush and every writer
+/// that arrives while it runs joins the next one, so under load many messages share one flush and
+/// each is still acknowledged only after its commit. Each write runs in its own savepoint, so one
+/// failing write (a conflict) is rolled back alone and the others still commit.
+final class GroupCommit: Sendable {
+    private struct Item: Sendable {
+        let work: @Sendable (Database) throws -> any Sendable
+        let continuation: CheckedContinuation<any Sendable, any Error>
+    }
+
+    private let pool: DatabasePool
+    private let state = Mutex<(items: [Item], flushing: Bool)>(([], false))
+
+    init(pool: DatabasePool) {
+        self.pool = pool
+    }
+
+    /// Runs `work` inside the next group transaction and returns its result after the commit.
+    func run<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let value = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
+            let startFlushing = state.withLock { state -> Bool in
+                state.items.append(Item(work: { try work($0) }, continuation: continuation))
+                guard !state.flushing else { return false }
+                state.flushing = true
+                return true
+            }
+            if startFlushing { Task { await self.flush() } }
+        }
+        guard let typed = value as? T else { preconditionFailure("group commit returned the wrong type") }
+        return typed
+    }
+
+    private func flush() async {
+        while true {
+            let batch = state.withLock { state -> [Item] in
+                defer { state.items = [] }
+                if state.items.isEmpty { state.flushing = false }
+                return state.items
+            }
+            guard !batch.isEmpty else { return }
+            do {
+                let results = try await pool.write { db -> [Result<any Sendable, any Error>] in
+                    batch.map { item in
+                        var result: Result<any Sendable, any Error> = .failure(StoreError.unavailable("not run"))
+                        do {
+                            try db.inSavepoint {
+                                result = .success(try item.work(db))
+                                return .commit
+                            }
+                        } catch {
+                            result = .failure(error)
+                        }
+                        return result
+                    }
+                }
+                for (item, result) in zip(batch, results) { item.continuation.resume(with: result) }
+            } catch {
+                for item in batch { item.continuation.resume(throwing: error) }
+            }
+        }
+    }
+}

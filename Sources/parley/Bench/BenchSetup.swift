@@ -1,0 +1,83 @@
+import Crypto
+import Foundation
+import ParleyWire
+
+/// One benchmark account on its own connection, with the conversation it sends to.
+struct BenchClient: Sendable {
+    let connection: BenchConnection
+    let accountID: Int
+    let partnerID: Int
+    let conversationID: Int
+    let tag: String
+
+    /// Sends one message to the partner (and the self copy) and records when it was sent.
+    func send(sequence: Int, payload: String, recorder: LatencyRecorder) async {
+        let sentAt = LatencyRecorder.now()
+        do {
+            let response = try await connection.call("send_message", [
+                "conversation_id": conversationID, "client_message_id": "\(tag)-\(sequence)",
+                "envelopes": [
+                    ["account_id": partnerID, "device_id": 1, "ciphertext": payload],
+                    ["account_id": accountID, "device_id": 0, "ciphertext": payload],
+                ],
+            ])
+            guard let id = response["message_id"] as? Int else { throw BenchConnection.Failure(description: "\(response)") }
+            recorder.acknowledged(id, sentAt: sentAt)
+        } catch {
+            recorder.failed()
+        }
+    }
+}
+
+/// Registers, confirms and logs in the benchmark's accounts, and pairs them into conversations.
+enum BenchSetup {
+    static func accounts(count: Int, target: BenchTarget, recorder: LatencyRecorder) async throws -> [BenchClient] {
+        // One signed and one post-quantum prekey shared by all accounts (each signs them with its own
+        // identity key): key generation is not what this benchmark measures.
+        let spk = Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation
+        let pq = try MLKEM768.PrivateKey().publicKey.rawRepresentation
+        let run = UUID().uuidString.prefix(8).lowercased()
+        var registered: [(connection: BenchConnection, id: Int)] = []
+        for index in 0..<count {
+            let identity = Curve25519.Signing.PrivateKey()
+            let auth = Curve25519.Signing.PrivateKey()
+            let email = "bench-\(run)-\(index)@example.org"
+            let connection = try await BenchConnection.connect(host: target.host, port: target.port) { note in
+                if note.value["event"] as? String == "new_message", let id = note.value["message_id"] as? Int {
+                    recorder.notified(id)
+                }
+            }
+            let registration = try await connection.call("register", [
+                "email": email, "display_name": "Bench \(index)",
+                "identity_key": identity.publicKey.rawRepresentation.base64EncodedString(),
+                "auth_key": auth.publicKey.rawRepresentation.base64EncodedString(),
+                "spk_id": 1, "spk": spk.base64EncodedString(),
+                "spk_signature": try identity.signature(for: Data([0x05]) + spk).base64EncodedString(),
+                "pqspk_id": 1, "pqspk": pq.base64EncodedString(),
+                "pqspk_signature": try identity.signature(for: Data([0x0A]) + pq).base64EncodedString(),
+                "one_time_prekeys": [[String: Any]](),
+            ])
+            guard registration["ok"] as? Bool == true, let code = target.code(for: email) else {
+                throw BenchConnection.Failure(description: "could not register \(email): \(registration)")
+            }
+            _ = try await connection.call("register_confirm", ["email": email, "code": code])
+            let start = try await connection.call("login_start", ["email": email, "device_id": 1])
+            let nonce = Data(base64Encoded: start["nonce"] as? String ?? "") ?? Data()
+            let signature = try auth.signature(for: LoginChallenge.message(nonce: Array(nonce), email: email, deviceID: 1))
+            let login = try await connection.call("login_finish", [
+                "email": email, "device_id": 1, "nonce": nonce.base64EncodedString(), "signature": signature.base64EncodedString(),
+            ])
+            guard let id = login["account_id"] as? Int else { throw BenchConnection.Failure(description: "login failed: \(login)") }
+            registered.append((connection, id))
+        }
+        var clients: [BenchClient] = []
+        for pair in stride(from: 0, to: count, by: 2) {
+            let (a, b) = (registered[pair], registered[pair + 1])
+            let created = try await a.connection.call("create_conversation", ["kind": "direct", "members": ["bench-\(run)-\(pair + 1)@example.org"]])
+            guard let conversation = created["conversation_id"] as? Int else { throw BenchConnection.Failure(description: "\(created)") }
+            clients.append(BenchClient(connection: a.connection, accountID: a.id, partnerID: b.id, conversationID: conversation, tag: "\(run)-\(pair)"))
+            clients.append(BenchClient(connection: b.connection, accountID: b.id, partnerID: a.id, conversationID: conversation, tag: "\(run)-\(pair + 1)"))
+        }
+        return clients
+    }
+}
