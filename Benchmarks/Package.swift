@@ -1,7 +1,11 @@
 // swift-tools-version: 6.1
 // Benchmarks for ParleyProtocol, kept out of the root package so `swift build` stays lean.
 // Run: cd Benchmarks && swift package --disable-sandbox benchmark
+import Foundation
 import PackageDescription
+
+// SwiftPM names a path dependency after its directory, which is wherever the repository was cloned.
+let root = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent().lastPathComponent
 
 let package = Package(
     name: "ParleyBenchmarks",
@@ -15,8 +19,8 @@ let package = Package(
             name: "ProtocolBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "package-benchmark"),
-                .product(name: "ParleyProtocol", package: "wt-protocol"),
-                .product(name: "ParleyCrypto", package: "wt-protocol"),
+                .product(name: "ParleyProtocol", package: root),
+                .product(name: "ParleyCrypto", package: root),
             ],
             path: "Benchmarks/ProtocolBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
