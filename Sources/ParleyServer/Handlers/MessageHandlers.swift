@@ -27,13 +27,14 @@ enum MessageHandlers {
         let kind = try request.optionalString("kind", maxBytes: 16) ?? "text"
         let replyTo = try request.optionalInteger("reply_to")
         let envelopes = try parseEnvelopes(request)
-        try await requireActiveMember(conversationID, caller.accountID, context)
+        // One read gives both the membership check and the devices to encrypt for.
+        let memberDevices = try await StoreCall.call(context) { try await context.store.activeMemberDevices(conversationID: conversationID) }
+        guard memberDevices.contains(where: { $0.accountID == caller.accountID }) else { throw WireError(.notFound, "no such conversation") }
         if let replyTo {
             let replyConversation = try await StoreCall.call(context) { try await context.store.conversationID(ofMessage: replyTo) }
             guard replyConversation == conversationID else { throw .invalid("reply_to", "is not a message of this conversation") }
         }
-
-        let required = try await requiredDevices(conversationID: conversationID, sender: caller, context: context)
+        let required = requiredDevices(memberDevices, sender: caller)
         let given = Set(envelopes.map { DeviceAddress(account: $0.accountID, device: $0.deviceID) })
         if given != required {
             throw WireError(
@@ -80,23 +81,13 @@ enum MessageHandlers {
     }
 
     /// Every device of every active member, less the sending device, plus the sender's self copy.
-    static func requiredDevices(conversationID: Int64, sender: Caller, context: ServerContext) async throws(WireError) -> Set<DeviceAddress> {
-        try await StoreCall.call(context) {
-            var required: Set<DeviceAddress> = [DeviceAddress(account: sender.accountID, device: selfCopyDevice)]
-            for member in try await context.store.activeMemberIDs(conversationID: conversationID) {
-                for device in try await context.store.devices(accountID: member)
-                where !(member == sender.accountID && device.deviceID == sender.deviceID) {
-                    required.insert(DeviceAddress(account: member, device: device.deviceID))
-                }
-            }
-            return required
+    static func requiredDevices(_ memberDevices: [(accountID: Int64, deviceID: UInt32?)], sender: Caller) -> Set<DeviceAddress> {
+        var required: Set<DeviceAddress> = [DeviceAddress(account: sender.accountID, device: selfCopyDevice)]
+        for (account, device) in memberDevices {
+            guard let device, !(account == sender.accountID && device == sender.deviceID) else { continue }
+            required.insert(DeviceAddress(account: account, device: device))
         }
-    }
-
-    /// Non-members learn nothing: a conversation they are not in does not exist for them.
-    static func requireActiveMember(_ conversationID: Int64, _ accountID: Int64, _ context: ServerContext) async throws(WireError) {
-        let status = try await StoreCall.call(context) { try await context.store.memberStatus(conversationID: conversationID, accountID: accountID) }
-        guard status == .active else { throw WireError(.notFound, "no such conversation") }
+        return required
     }
 
     static func fetch(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> HandlerResult {

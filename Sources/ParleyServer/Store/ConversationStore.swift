@@ -39,6 +39,10 @@ public protocol ConversationStore: Sendable {
     /// Accounts whose status is active.
     func activeMemberIDs(conversationID: Int64) async throws -> [Int64]
 
+    /// Every device of every active member, in one read: (account, device); a member with no
+    /// devices appears once with a nil device.
+    func activeMemberDevices(conversationID: Int64) async throws -> [(accountID: Int64, deviceID: UInt32?)]
+
     /// The account's active conversations, most recent activity first, with unread counts.
     func conversations(accountID: Int64) async throws -> [ConversationSummary]
 

@@ -5,25 +5,25 @@ extension SQLiteStore {
     public func insertMessage(_ message: NewMessage, now: Int64) async throws -> StoredMessage {
         try await groupWrite("message") { db in
             if let existing = try Row.fetchOne(
-                db, sql: "SELECT id, created_at FROM messages WHERE sender_id = ? AND client_id = ?",
+                db.cachedStatement(sql: "SELECT id, created_at FROM messages WHERE sender_id = ? AND client_id = ?"),
                 arguments: [message.senderID, message.clientMessageID])
             {
                 return StoredMessage(id: existing["id"], timestamp: existing["created_at"], created: false)
             }
-            let last = try Int64.fetchOne(db, sql: "SELECT MAX(created_at) FROM messages") ?? 0
+            let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(created_at) FROM messages")) ?? 0
             let timestamp = max(now, last + 1)
-            try db.execute(
-                sql: """
-                    INSERT INTO messages (conversation_id, sender_id, sender_device, client_id, created_at, kind, reply_to)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [message.conversationID, message.senderID, Int64(message.senderDevice), message.clientMessageID,
-                            timestamp, message.kind, message.replyTo])
+            try db.cachedStatement(sql: """
+                INSERT INTO messages (conversation_id, sender_id, sender_device, client_id, created_at, kind, reply_to)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    message.conversationID, message.senderID, Int64(message.senderDevice), message.clientMessageID,
+                    timestamp, message.kind, message.replyTo,
+                ])
             let id = db.lastInsertedRowID
+            let insertEnvelope = try db.cachedStatement(
+                sql: "INSERT INTO envelopes (message_id, account_id, device_id, ciphertext) VALUES (?, ?, ?, ?)")
             for envelope in message.envelopes {
-                try db.execute(
-                    sql: "INSERT INTO envelopes (message_id, account_id, device_id, ciphertext) VALUES (?, ?, ?, ?)",
-                    arguments: [id, envelope.accountID, Int64(envelope.deviceID), Data(envelope.ciphertext)])
+                try insertEnvelope.execute(arguments: [id, envelope.accountID, Int64(envelope.deviceID), Data(envelope.ciphertext)])
             }
             return StoredMessage(id: id, timestamp: timestamp, created: true)
         }
