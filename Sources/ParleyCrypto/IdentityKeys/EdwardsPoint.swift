@@ -50,7 +50,7 @@ struct EdwardsPoint: Sendable {
         if vxx == u {
             // x is already a root of u/v.
         } else if vxx == -u {
-            // x is a root of −u/v; multiplying by √−1 fixes the sign.
+            // x² = −u/v, so (x·√−1)² = u/v.
             x = x * .sqrtMinusOne
         } else {
             throw .notOnCurve
