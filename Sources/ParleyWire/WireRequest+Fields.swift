@@ -51,6 +51,14 @@ extension WireRequest {
         return Array(data)
     }
 
+    /// An optional binary field (absent or null is nil).
+    public func optionalBytes(_ name: String, maxBytes: Int) throws(WireError) -> [UInt8]? {
+        switch fields[name] {
+        case nil, .null?: return nil
+        default: return try bytes(name, maxBytes: maxBytes)
+        }
+    }
+
     /// A required binary field of exactly `count` bytes.
     public func bytes(_ name: String, count: Int) throws(WireError) -> [UInt8] {
         let value = try bytes(name, maxBytes: count)

@@ -14,19 +14,27 @@ struct DurabilityTests {
         try #require(try await socket.login(account)["account_id"] as? Int)
     }
 
-    @Test("every acknowledged message survives kill -9 of the server")
-    func killNine() async throws {
+    /// Ann and Bob registered on `server`, logged in on their own sockets, with a direct conversation.
+    func annAndBob(on server: ServerProcess) async throws
+        -> (ann: TestAccount, bob: TestAccount, bobSocket: LineSocket, annSocket: LineSocket, annID: Int, bobID: Int, conversation: Int)
+    {
         let ann = TestAccount("ann@example.org")
         let bob = TestAccount("bob@example.org")
-        var server = try ServerProcess(data: data)
-        var socket = try LineSocket(port: server.port)
-        try await register(ann, on: socket)
-        try await register(bob, on: socket)
-        let bobID = try await login(bob, on: socket)
+        let bobSocket = try LineSocket(port: server.port)
+        try await register(ann, on: bobSocket)
+        try await register(bob, on: bobSocket)
+        let bobID = try await login(bob, on: bobSocket)
         let annSocket = try LineSocket(port: server.port)
         let annID = try await login(ann, on: annSocket)
         let conversation = try #require(
             try await annSocket.call("create_conversation", ["kind": "direct", "members": [bob.email]])["conversation_id"] as? Int)
+        return (ann, bob, bobSocket, annSocket, annID, bobID, conversation)
+    }
+
+    @Test("every acknowledged message survives kill -9 of the server")
+    func killNine() async throws {
+        var server = try ServerProcess(data: data)
+        var (_, bob, bobSocket, annSocket, annID, bobID, conversation) = try await annAndBob(on: server)
         var acknowledged: [Int] = []
         for index in 0..<25 {
             let response = try await annSocket.call("send_message", [
@@ -41,9 +49,9 @@ struct DurabilityTests {
         server.stop(signal: SIGKILL)
 
         server = try ServerProcess(data: data)
-        socket = try LineSocket(port: server.port)
-        _ = try await login(bob, on: socket)
-        let fetched = try await socket.call("get_messages", ["limit": 500])
+        bobSocket = try LineSocket(port: server.port)
+        _ = try await login(bob, on: bobSocket)
+        let fetched = try await bobSocket.call("get_messages", ["limit": 500])
         let ids = try #require(fetched["messages"] as? [[String: Any]]).compactMap { $0["message_id"] as? Int }
         #expect(ids == acknowledged)
         #expect(server.stop(signal: SIGTERM) == 0)
@@ -62,17 +70,8 @@ struct DurabilityTests {
 
     @Test("no private key of a registered account ever reaches the server's files")
     func noPlaintextAtRest() async throws {
-        let ann = TestAccount("ann@example.org")
-        let bob = TestAccount("bob@example.org")
         let server = try ServerProcess(data: data)
-        let socket = try LineSocket(port: server.port)
-        try await register(ann, on: socket)
-        try await register(bob, on: socket)
-        let bobID = try await login(bob, on: socket)
-        let annSocket = try LineSocket(port: server.port)
-        let annID = try await login(ann, on: annSocket)
-        let conversation = try #require(
-            try await annSocket.call("create_conversation", ["kind": "direct", "members": [bob.email]])["conversation_id"] as? Int)
+        let (ann, _, _, annSocket, annID, bobID, conversation) = try await annAndBob(on: server)
         let ciphertext = Data((0..<64).map { _ in UInt8.random(in: 0...255) })
         #expect(try await annSocket.call("send_message", [
             "conversation_id": conversation, "client_message_id": "p",

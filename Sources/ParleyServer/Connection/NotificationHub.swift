@@ -15,8 +15,8 @@ public final class NotificationHub: Sendable {
         let disconnect: @Sendable () -> Void
     }
 
-    private struct Key: Hashable { let account: Int64; let device: UInt32 }
-    private let subscribers = Mutex<[Key: [ObjectIdentifier: Subscriber]]>([:])
+    /// account → device → connection → subscriber, so a notification touches only its account's entries.
+    private let subscribers = Mutex<[Int64: [UInt32: [ObjectIdentifier: Subscriber]]]>([:])
 
     /// An empty hub.
     public init() {}
@@ -27,7 +27,7 @@ public final class NotificationHub: Sendable {
     ) -> AsyncStream<WireMessage> {
         let (stream, continuation) = AsyncStream.makeStream(of: WireMessage.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
         subscribers.withLock {
-            $0[Key(account: accountID, device: deviceID), default: [:]][connection] = Subscriber(
+            $0[accountID, default: [:]][deviceID, default: [:]][connection] = Subscriber(
                 continuation: continuation, disconnect: disconnect)
         }
         return stream
@@ -36,9 +36,11 @@ public final class NotificationHub: Sendable {
     /// Removes a connection.
     func unsubscribe(accountID: Int64, deviceID: UInt32, connection: ObjectIdentifier) {
         let removed = subscribers.withLock { table -> Subscriber? in
-            let key = Key(account: accountID, device: deviceID)
-            defer { if table[key]?.isEmpty == true { table[key] = nil } }
-            return table[key]?.removeValue(forKey: connection)
+            defer {
+                if table[accountID]?[deviceID]?.isEmpty == true { table[accountID]?[deviceID] = nil }
+                if table[accountID]?.isEmpty == true { table[accountID] = nil }
+            }
+            return table[accountID]?[deviceID]?.removeValue(forKey: connection)
         }
         removed?.continuation.finish()
     }
@@ -49,9 +51,8 @@ public final class NotificationHub: Sendable {
         event: String, fields: [String: JSONValue]
     ) {
         let targets = subscribers.withLock { table in
-            table.filter { key, _ in
-                key.account == accountID && (deviceID == nil || key.device == deviceID)
-                    && !(except.map { $0.0 == key.account && $0.1 == key.device } ?? false)
+            (table[accountID] ?? [:]).filter { device, _ in
+                (deviceID == nil || device == deviceID) && !(except.map { $0.0 == accountID && $0.1 == device } ?? false)
             }.flatMap(\.value.values)
         }
         let message = WireMessage.notification(event: event, fields: fields)
@@ -65,15 +66,14 @@ public final class NotificationHub: Sendable {
     /// Closes every connection of the account's device (or of all its devices, except one).
     public func disconnect(accountID: Int64, deviceID: UInt32? = nil, except: UInt32? = nil) {
         let targets = subscribers.withLock { table in
-            table.filter { key, _ in
-                key.account == accountID && (deviceID == nil || key.device == deviceID) && key.device != except
-            }.flatMap(\.value.values)
+            (table[accountID] ?? [:]).filter { device, _ in (deviceID == nil || device == deviceID) && device != except }
+                .flatMap(\.value.values)
         }
         targets.forEach { $0.disconnect() }
     }
 
     /// Whether any device of the account is connected.
     public func isOnline(accountID: Int64) -> Bool {
-        subscribers.withLock { table in table.keys.contains { $0.account == accountID } }
+        subscribers.withLock { $0[accountID] != nil }
     }
 }

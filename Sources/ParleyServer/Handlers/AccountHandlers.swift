@@ -8,8 +8,7 @@ enum AccountHandlers {
     static func register(in router: inout RequestRouter) {
         router.add("change_password", requiresLogin: true) { request, environment, context throws(WireError) in
             // The server never sees a password: only the client's new ECP1 envelope, if it keeps one here.
-            let envelope: [UInt8]? = request.fields["key_envelope"] == nil || request.fields["key_envelope"] == .null
-                ? nil : try request.bytes("key_envelope", maxBytes: 64 * 1024)
+            let envelope = try request.optionalBytes("key_envelope", maxBytes: 64 * 1024)
             if let envelope, [UInt8](envelope.prefix(4)) != ParleyCrypto.KeyEnvelope.magic {
                 throw .invalid("key_envelope", "must be an ECP1 key envelope")
             }

@@ -1,3 +1,4 @@
+import Foundation
 import Crypto
 import ParleyWire
 
@@ -45,7 +46,7 @@ enum PreKeyFields {
         for (index, item) in try request.array("one_time_prekeys", maxCount: maximumOneTimePreKeys).enumerated() {
             guard case .object(let object) = item, case .number(let idValue)? = object["id"],
                 let id = UInt32(exactly: idValue), id != UInt32.max,
-                case .string(let keyText)? = object["key"], let key = Base64.decode(keyText), key.count == 32
+                case .string(let keyText)? = object["key"], let key = Data(base64Encoded: keyText).map(Array.init), key.count == 32
             else {
                 throw .invalid("one_time_prekeys[\(index)]", "must be {\"id\": u32, \"key\": base64 of 32 bytes}")
             }
@@ -55,13 +56,3 @@ enum PreKeyFields {
         return (signed, pq, oneTime)
     }
 }
-
-/// Standard base64 without Foundation's leniency surprises.
-enum Base64 {
-    static func decode(_ text: String) -> [UInt8]? {
-        guard let data = Foundation.Data(base64Encoded: text) else { return nil }
-        return Array(data)
-    }
-}
-
-import Foundation

@@ -13,8 +13,7 @@ enum Registration {
         }
         let identityKey = try request.bytes("identity_key", count: 32)
         let authKey = try request.bytes("auth_key", count: 32)
-        let keyEnvelope: [UInt8]? = request.fields["key_envelope"].flatMap { $0 == .null ? nil : $0 } == nil
-            ? nil : try request.bytes("key_envelope", maxBytes: 64 * 1024)
+        let keyEnvelope = try request.optionalBytes("key_envelope", maxBytes: 64 * 1024)
         let deviceName = try request.optionalString("device_name", maxBytes: 64) ?? "device 1"
         let preKeys = try PreKeyFields.parse(request, identityKey: identityKey)
         let now = context.clock.now()

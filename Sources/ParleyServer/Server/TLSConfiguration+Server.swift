@@ -24,13 +24,12 @@ extension TLSConfiguration {
 
 /// Why the server could not start.
 public enum ServerStartError: Error, CustomStringConvertible, Sendable {
+    /// The TLS certificate or key could not be used.
     case tls(String)
-    case mailer(String)
-    case dataDirectory(String)
 
     public var description: String {
         switch self {
-        case .tls(let why), .mailer(let why), .dataDirectory(let why): why
+        case .tls(let why): why
         }
     }
 }

@@ -21,32 +21,9 @@ enum FileIO {
         }
     }
 
-    /// Writes `data` to `path` (stdout for `-`) through a temporary file and a rename,
-    /// so a reader never sees half a file; `private` makes it readable by the owner only.
+    /// Writes `data` to `path` (stdout for `-`) as one `AtomicOutput`: a temporary file made
+    /// durable and moved into place, never replacing a file without `force`; `private` means mode 600.
     static func write(_ data: Data, to path: String, force: Bool, private isPrivate: Bool) throws {
-        if path == "-" {
-            FileHandle.standardOutput.write(data)
-            return
-        }
-        if FileManager.default.fileExists(atPath: path), !force {
-            throw Failure(description: "\(path) already exists: choose another path or pass --force to replace it")
-        }
-        let url = URL(fileURLWithPath: path)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial")
-        let attributes: [FileAttributeKey: Any]? = isPrivate ? [.posixPermissions: 0o600] : nil
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: attributes) else {
-            throw Failure(description: "\(path): cannot write here (check the directory exists and is writable)")
-        }
-        do {
-            if FileManager.default.fileExists(atPath: path) {
-                _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
-            } else {
-                try FileManager.default.moveItem(at: temporary, to: url)
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw Failure(description: "\(path): cannot be replaced (check its permissions)")
-        }
+        try AtomicOutput.write(to: path, force: force, mode: isPrivate ? 0o600 : 0o644) { try $0.write(data) }
     }
 }

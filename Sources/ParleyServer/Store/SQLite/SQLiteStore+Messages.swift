@@ -31,18 +31,20 @@ extension SQLiteStore {
 
     public func messages(accountID: Int64, deviceID: UInt32, afterTimestamp: Int64, limit: Int) async throws -> [DeliverableMessage] {
         try await read { db in
+            // Driven from this account's envelopes (the primary-key index), not from every message.
             // The device's own envelope wins; the self copy (device 0) stands in when there is none.
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT m.*, e.ciphertext, e.device_id AS envelope_device FROM messages m
-                    JOIN envelopes e ON e.message_id = m.id AND e.account_id = ?
-                        AND e.device_id = (SELECT MAX(device_id) FROM envelopes
-                            WHERE message_id = m.id AND account_id = ? AND device_id IN (?, 0))
-                    WHERE m.created_at > ?
-                    ORDER BY m.created_at LIMIT ?
-                    """,
-                arguments: [accountID, accountID, Int64(deviceID), afterTimestamp, limit]
+                db.cachedStatement(sql: """
+                    SELECT m.*, e.ciphertext, e.device_id AS envelope_device FROM envelopes e
+                    JOIN messages m ON m.id = e.message_id
+                    WHERE e.account_id = ?1
+                        AND (e.device_id = ?2 OR (e.device_id = 0 AND NOT EXISTS (
+                            SELECT 1 FROM envelopes own WHERE own.message_id = e.message_id
+                                AND own.account_id = ?1 AND own.device_id = ?2)))
+                        AND m.created_at > ?3
+                    ORDER BY m.created_at LIMIT ?4
+                    """),
+                arguments: [accountID, Int64(deviceID), afterTimestamp, limit]
             ).map { row in
                 DeliverableMessage(
                     id: row["id"], conversationID: row["conversation_id"], senderID: row["sender_id"],
