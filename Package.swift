@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ParleyWire", targets: ["ParleyWire"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
         .library(name: "ParleyFiles", targets: ["ParleyFiles"]),
+        .library(name: "ParleyClient", targets: ["ParleyClient"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -62,6 +63,29 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        .target(
+            name: "ParleyVault",
+            dependencies: [
+                "ParleyCrypto",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .target(
+            name: "ParleyClient",
+            dependencies: [
+                "ParleyCrypto",
+                "ParleyProtocol",
+                "ParleyWire",
+                "ParleyVault",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "parley",
             dependencies: [
@@ -70,6 +94,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "ParleyFiles",
+                "ParleyClient",
+                "ParleyWire",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -109,6 +135,19 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Vectors")]
+        ),
+        .testTarget(
+            name: "ParleyClientTests",
+            dependencies: [
+                "ParleyClient",
+                "ParleyServer",
+                "ParleyVault",
+                "ParleyWire",
+                "ParleyProtocol",
+                "ParleyCrypto",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "ParleyCLITests",

@@ -28,12 +28,16 @@ enum KeyHandlers {
     }
 
     static func keyBundle(_ request: WireRequest, _ context: ServerContext) async throws(WireError) -> HandlerResult {
-        let email = try AuthHandlers.email(request)
+        // By e-mail (starting a conversation) or by account id (a member of a group whose e-mail the
+        // caller may not know, or a device the server reported missing in `stale_devices`).
+        let accountID = try request.optionalInteger("account_id", in: 1...Int64(1 << 53))
+        let email = accountID == nil ? try AuthHandlers.email(request) : nil
         let (account, bundles) = try await StoreCall.call(context) { () async throws -> (AccountRecord?, [KeyBundle]) in
-            guard let account = try await context.store.account(email: email), account.isActive else { return (nil, []) }
+            let found = if let accountID { try await context.store.account(id: accountID) } else { try await context.store.account(email: email!) }
+            guard let account = found, account.isActive else { return (nil, []) }
             return (account, try await context.store.takeKeyBundles(accountID: account.id))
         }
-        guard let account else { throw WireError(.notFound, "no account with this e-mail") }
+        guard let account else { throw WireError(.notFound, "no such account") }
         return HandlerResult([
             "account_id": .number(Double(account.id)),
             "identity_key": .string(Data(account.identityKey).base64EncodedString()),

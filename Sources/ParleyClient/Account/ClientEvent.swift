@@ -1,0 +1,22 @@
+import ParleyWire
+
+/// What a client reports to its subscribers.
+public enum ClientEvent: Sendable, Equatable {
+    /// A message arrived and was decrypted (or marked undecryptable).
+    case message(Message)
+    /// A stored message changed: reaction, pin, delete, delivery.
+    case messageUpdated(Message)
+    /// The connection state changed.
+    case connection(ConnectionStatus)
+    /// Group membership, invitations, renames, presence, key changes: the raw server notification.
+    case notification(event: String, fields: [String: JSONValue])
+    /// This device was signed out (keys rotated elsewhere).
+    case signedOut
+}
+
+/// Whether the client is talking to its server.
+public enum ConnectionStatus: Sendable, Equatable {
+    case connected
+    case disconnected
+    case reconnecting(attempt: Int, delaySeconds: Double)
+}

@@ -1,0 +1,52 @@
+import Foundation
+import ParleyProtocol
+import ParleyWire
+
+extension ParleyClient {
+    /// Replenishes one-time prekeys below the threshold and rotates the signed prekey every 7 days,
+    /// dropping old signed prekeys after their grace period.
+    func keyUpkeep() async throws(ClientError) {
+        let count = try await call("get_prekey_count").int("count")
+        let now = UInt64(dependencies.clock.now() / 1000)
+        let signed: [SignedPreKeyRecord]
+        do { signed = try protocolStore.allSignedPreKeys() } catch { throw ClientDatabase.clientError(error) }
+        let rotate = PreKeyPolicy.needsRotation(signed, now: now)
+        guard rotate || PreKeyPolicy.needsReplenishing(remaining: Int(count)) else { return }
+        var fields: [String: JSONValue] = [:]
+        if PreKeyPolicy.needsReplenishing(remaining: Int(count)) {
+            let batch = PreKeyPolicy.oneTimePreKeys(firstId: keys.nextPreKeyID, random: dependencies.random)
+            keys.nextPreKeyID = batch.last!.id &+ 1
+            let store = protocolStore, updated = keys.encoded()
+            try database.write { writer in
+                for record in batch { try store.storePreKey(record) }
+                try writer.put(Namespace.account, "keys", updated)
+            }
+            fields["one_time_prekeys"] = .array(batch.map { ["id": .int($0.id), "key": .base64($0.keyPair.publicKey)] })
+        }
+        if rotate {
+            fields.merge(try freshPreKeyFields(includeOneTime: false)) { _, new in new }
+        }
+        _ = try await call("ensure_prekeys", fields)
+        for id in PreKeyPolicy.expiredSignedPreKeys(signed, now: now) {
+            do { try protocolStore.removeSignedPreKey(id: id) } catch { throw ClientDatabase.clientError(error) }
+        }
+    }
+
+    /// Re-reads this account's devices so copies go to every other device of ours.
+    func refreshOwnDevices() async throws(ClientError) {
+        let (account, _) = try identity()
+        let devices = try await call("list_devices").objects("devices").compactMap { $0.optionalInt("device_id") }
+        try setDevices(devices.map { UInt32(truncatingIfNeeded: $0) }, of: account)
+    }
+
+    /// The devices we believe `account` has.
+    func knownDevices(of account: Int64) throws(ClientError) -> [UInt32]? {
+        guard let bytes = try database.read({ try $0.get(Namespace.devices, String(account)) }) else { return nil }
+        return (try? JSONDecoder().decode([UInt32].self, from: Data(bytes))) ?? []
+    }
+
+    func setDevices(_ devices: [UInt32], of account: Int64) throws(ClientError) {
+        let bytes = Array(try! JSONEncoder().encode(Array(Set(devices)).sorted()))
+        try database.write { try $0.put(Namespace.devices, String(account), bytes) }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import ParleyCrypto
+import ParleyProtocol
+import ParleyVault
+
+extension ParleyClient {
+    /// The directory of `email`'s account under `home`.
+    public static func accountDirectory(home: URL, email: String) -> URL {
+        home.appendingPathComponent("accounts", isDirectory: true)
+            .appendingPathComponent(email.lowercased(), isDirectory: true)
+    }
+
+    /// The e-mail addresses with an account under `home`.
+    public static func accounts(in home: URL) -> [String] {
+        let root = home.appendingPathComponent("accounts", isDirectory: true)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return names.filter { MainKeyFile.exists(in: root.appendingPathComponent($0)) }.sorted()
+    }
+
+    /// Creates a new account on this device: fresh identity, login and prekeys, a MainKey protected by
+    /// `pin` (or kept in a 0600 file when nil). Nothing is sent; call `register(password:)` next.
+    public static func create(
+        home: URL, email: String, displayName: String, server: ServerAddress, pin: String?,
+        deviceName: String = "parley", autolockAfter: TimeInterval = 300,
+        dependencies: any Dependencies = ClientDependencies(), reconnectPolicy: ReconnectPolicy = ReconnectPolicy()
+    ) throws(ClientError) -> ParleyClient {
+        let email = email.trimmingCharacters(in: .whitespaces).lowercased()
+        guard email.split(separator: "@").count == 2, email.contains(".") else {
+            throw .invalidInput("'\(email)' is not an e-mail address like name@example.org")
+        }
+        let directory = accountDirectory(home: home, email: email)
+        guard !MainKeyFile.exists(in: directory) else {
+            throw .invalidInput("\(email) already has an account in this home; use it, or pick another --home")
+        }
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .storage("cannot create \(directory.path)")
+        }
+        let key = MainKey.generate()
+        do { try MainKeyFile.create(in: directory, key: key, pin: pin) } catch { throw .vault(error) }
+        let random = dependencies.random
+        let keys = AccountKeys(
+            email: email, displayName: displayName, server: server,
+            identitySeed: random.bytes(32), authSeed: random.bytes(32), accountID: nil, deviceID: nil,
+            deviceName: deviceName, nextPreKeyID: 1, nextSignedPreKeyID: 1)
+        let client = try open(directory: directory, email: email, key: key, keys: keys, autolockAfter: autolockAfter,
+                              dependencies: dependencies, reconnectPolicy: reconnectPolicy)
+        try client.database.write { try $0.put(Namespace.account, "keys", keys.encoded()) }
+        return client
+    }
+
+    /// Opens an existing account: unlocks the MainKey with `pin` (nil for mode none).
+    public static func open(
+        home: URL, email: String, pin: String?, autolockAfter: TimeInterval = 300,
+        dependencies: any Dependencies = ClientDependencies(), reconnectPolicy: ReconnectPolicy = ReconnectPolicy()
+    ) throws(ClientError) -> ParleyClient {
+        let directory = accountDirectory(home: home, email: email)
+        guard MainKeyFile.exists(in: directory) else { throw .noAccount(email) }
+        let key: MainKey
+        do { key = try MainKeyFile.unlock(in: directory, pin: pin) } catch { throw .vault(error) }
+        let lock = AutoLock(key: key, idleTimeout: autolockAfter)
+        let database = try ClientDatabase(path: directory.appendingPathComponent("client.sqlite"), lock: lock)
+        guard let stored = try database.read({ try $0.get(Namespace.account, "keys") }) else {
+            throw .storage("the account record is missing; the local data is damaged")
+        }
+        let keys = try AccountKeys.decode(stored)
+        return ParleyClient(email: keys.email, directory: directory, keys: keys, database: database, lock: lock,
+                            dependencies: dependencies, reconnectPolicy: reconnectPolicy)
+    }
+
+    private static func open(
+        directory: URL, email: String, key: MainKey, keys: AccountKeys, autolockAfter: TimeInterval,
+        dependencies: any Dependencies, reconnectPolicy: ReconnectPolicy
+    ) throws(ClientError) -> ParleyClient {
+        let lock = AutoLock(key: key, idleTimeout: autolockAfter)
+        let database = try ClientDatabase(path: directory.appendingPathComponent("client.sqlite"), lock: lock)
+        return ParleyClient(email: email, directory: directory, keys: keys, database: database, lock: lock,
+                            dependencies: dependencies, reconnectPolicy: reconnectPolicy)
+    }
+
+    /// Unlocks again after autolock with the PIN (or nil for mode none).
+    public func unlock(pin: String?) throws(ClientError) {
+        do { lock.unlock(try MainKeyFile.unlock(in: directory, pin: pin)) } catch { throw .vault(error) }
+    }
+
+    /// Changes the vault PIN (nil: no PIN). Re-wraps the MainKey only; no data is re-encrypted.
+    public func changePIN(current: String?, new: String?) throws(ClientError) {
+        do {
+            let key = try MainKeyFile.unlock(in: directory, pin: current)
+            try MainKeyFile.changePIN(in: directory, key: key, newPIN: new)
+        } catch {
+            throw .vault(error)
+        }
+    }
+
+    /// How the MainKey is protected.
+    public nonisolated func vaultProtection() throws(ClientError) -> VaultProtection {
+        do { return try MainKeyFile.protection(in: directory) } catch { throw .vault(error) }
+    }
+}

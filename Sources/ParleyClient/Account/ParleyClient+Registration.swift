@@ -1,0 +1,137 @@
+import Crypto
+import Foundation
+import ParleyCrypto
+import ParleyProtocol
+import ParleyWire
+
+extension ParleyClient {
+    /// Sends `register`: identity, login key, prekeys and the password envelope of the keys.
+    /// Solves the server's proof of work when it asks for one. A code arrives by e-mail next.
+    public func register(password: String, envelopeIterations: UInt32 = KeyEnvelope.defaultIterations) async throws(ClientError) {
+        guard !keys.isConfirmed else { throw .invalidInput("\(email) is registered already") }
+        guard password.count >= 8 else { throw .invalidInput("the password must have at least 8 characters") }
+        let envelope: KeyEnvelope
+        do {
+            envelope = try KeyEnvelope.seal(keys.envelopeSecret, password: password, iterations: envelopeIterations)
+        } catch {
+            throw .invalidInput("cannot protect the keys with this password: \(error)")
+        }
+        var fields = try freshPreKeyFields(includeOneTime: true)
+        fields["email"] = .string(email)
+        fields["display_name"] = .string(keys.displayName)
+        fields["identity_key"] = .base64(keys.identity.publicKey)
+        fields["auth_key"] = .base64(Array(keys.authKey.publicKey.rawRepresentation))
+        fields["key_envelope"] = .base64(envelope.bytes)
+        fields["device_name"] = .string(keys.deviceName)
+        try await withTemporaryConnection { () async throws(ClientError) in try await self.sendRegistration(fields) }
+        try database.write { try $0.put(Namespace.account, "envelope", envelope.bytes) }
+    }
+
+    private func sendRegistration(_ fields: [String: JSONValue]) async throws(ClientError) {
+        var fields = fields
+        do {
+            _ = try await call("register", fields)
+        } catch .server(let error) where error.code == .proofOfWorkRequired {
+            guard case .string(let text)? = error.details["pow_challenge"], let challenge = Data(base64Encoded: text),
+                  case .number(let difficulty)? = error.details["pow_difficulty"]
+            else { throw .badResponse("proof of work asked for without a challenge") }
+            let nonce: UInt64
+            do { nonce = try ProofOfWork.solve(challenge: challenge, difficulty: Int(difficulty)) } catch {
+                throw .badResponse("unsolvable proof of work")
+            }
+            fields["pow_challenge"] = .string(text)
+            fields["pow_nonce"] = .int(nonce)
+            _ = try await call("register", fields)
+        }
+    }
+
+    /// Confirms registration with the e-mailed code; the device gets its ids.
+    public func confirm(code: String) async throws(ClientError) {
+        let answer = try await withTemporaryConnection { () async throws(ClientError) in
+            try await self.call("register_confirm", ["email": .string(self.email), "code": .string(code)])
+        }
+        keys.accountID = try answer.int("account_id")
+        keys.deviceID = UInt32(truncatingIfNeeded: try answer.int("device_id"))
+        try saveKeys()
+    }
+
+    /// Runs `body` on a connection opened for it (unless one is open) and closes it afterwards.
+    func withTemporaryConnection<T>(_ body: () async throws(ClientError) -> T) async throws(ClientError) -> T {
+        let wasOpen = isConnected
+        try await openConnection()
+        do {
+            let result = try await body()
+            if !wasOpen { await closeConnection() }
+            return result
+        } catch {
+            if !wasOpen { await closeConnection() }
+            throw error
+        }
+    }
+
+    /// The prekey fields of `register` / `ensure_prekeys`: a new signed and PQ prekey, and optionally a
+    /// batch of one-time prekeys. The private halves are stored before anything is sent.
+    func freshPreKeyFields(includeOneTime: Bool) throws(ClientError) -> [String: JSONValue] {
+        let now = UInt64(dependencies.clock.now() / 1000)
+        let identity = keys.identity
+        let random = dependencies.random
+        let signed = SignedPreKeyRecord.generate(id: keys.nextSignedPreKeyID, identity: identity, now: now, random: random)
+        let pq = PQPreKeyRecord.generate(id: keys.nextSignedPreKeyID, identity: identity, now: now, random: random)
+        let oneTime = includeOneTime ? PreKeyPolicy.oneTimePreKeys(firstId: keys.nextPreKeyID, random: random) : []
+        keys.nextSignedPreKeyID &+= 1
+        if let last = oneTime.last { keys.nextPreKeyID = last.id &+ 1 }
+        let store = protocolStore, updated = keys.encoded()
+        try database.write { writer in
+            try store.storeSignedPreKey(signed)
+            try store.storePQPreKey(pq)
+            for record in oneTime { try store.storePreKey(record) }
+            try writer.put(Namespace.account, "keys", updated)
+        }
+        var fields: [String: JSONValue] = [
+            "spk_id": .int(signed.id), "spk": .base64(signed.keyPair.publicKey), "spk_signature": .base64(signed.signature),
+            "pqspk_id": .int(pq.id), "pqspk": .base64(pq.publicKey), "pqspk_signature": .base64(pq.signature),
+        ]
+        if includeOneTime {
+            fields["one_time_prekeys"] = .array(oneTime.map { ["id": .int($0.id), "key": .base64($0.keyPair.publicKey)] })
+        }
+        return fields
+    }
+
+    /// Logs the open connection in with the auth key's signature over the server's nonce.
+    func login() async throws(ClientError) {
+        let (_, device) = try identity()
+        let start = try await call("login_start", ["email": .string(email), "device_id": .int(device)])
+        let nonce = try start.bytes("nonce")
+        let message = LoginChallenge.message(nonce: nonce, email: email, deviceID: device)
+        let signature: Data
+        do { signature = try keys.authKey.signature(for: message) } catch { throw .storage("cannot sign the login") }
+        do {
+            _ = try await call("login_finish", [
+                "email": .string(email), "device_id": .int(device), "nonce": .base64(nonce),
+                "signature": .base64(Array(signature)),
+            ])
+        } catch .server(let error) where error.code == .authenticationFailed && !error.message.contains("second") {
+            // Our auth key is no longer the account's: another device rotated the keys.
+            broadcaster.yield(.signedOut)
+            throw .signedOut
+        }
+    }
+
+    /// Changes the account password: a new envelope of the same keys, stored here and on the server.
+    public func changePassword(to password: String, iterations: UInt32 = KeyEnvelope.defaultIterations) async throws(ClientError) {
+        guard password.count >= 8 else { throw .invalidInput("the password must have at least 8 characters") }
+        let envelope: KeyEnvelope
+        do { envelope = try KeyEnvelope.seal(keys.envelopeSecret, password: password, iterations: iterations) } catch {
+            throw .invalidInput("cannot protect the keys with this password: \(error)")
+        }
+        _ = try await call("change_password", ["key_envelope": .base64(envelope.bytes)])
+        try database.write { try $0.put(Namespace.account, "envelope", envelope.bytes) }
+    }
+
+    /// Whether `password` opens the stored key envelope (checks a password without the server).
+    public func checkPassword(_ password: String) throws(ClientError) -> Bool {
+        guard let bytes = try database.read({ try $0.get(Namespace.account, "envelope") }) else { return false }
+        guard let secret = try? KeyEnvelope(bytes: bytes).open(password: password) else { return false }
+        return ConstantTime.equals(secret, keys.envelopeSecret)
+    }
+}

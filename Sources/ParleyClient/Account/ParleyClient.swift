@@ -1,0 +1,97 @@
+import Foundation
+import Logging
+import ParleyCrypto
+import ParleyProtocol
+import ParleyVault
+import ParleyWire
+
+/// One signed-in account on this device: its keys, sessions, encrypted local store and connection.
+///
+/// Everything the account does goes through this actor, so ratchet state is never stepped twice at once.
+public actor ParleyClient {
+    /// The components' needs (Proton-style): a clock, randomness, event loops.
+    public typealias Dependencies = HasClock & HasRandom & HasEventLoopGroup & Sendable
+
+    /// The account's e-mail address.
+    public nonisolated let email: String
+    /// The account's local directory (`HOME/accounts/EMAIL`).
+    public nonisolated let directory: URL
+    let dependencies: any Dependencies
+    let database: ClientDatabase
+    let protocolStore: VaultProtocolStore
+    let lock: AutoLock
+    var keys: AccountKeys
+    var connection: WireConnection?
+    var connectionGeneration = 0
+    let broadcaster = EventBroadcaster<ClientEvent>()
+    var wantsConnection = false
+    var reconnectTask: Task<Void, Never>?
+    var syncState = SyncState()
+    let reconnectPolicy: ReconnectPolicy
+    let logger = Logger(label: "parley.client")
+
+    init(email: String, directory: URL, keys: AccountKeys, database: ClientDatabase, lock: AutoLock,
+         dependencies: any Dependencies, reconnectPolicy: ReconnectPolicy) {
+        self.email = email
+        self.directory = directory
+        self.keys = keys
+        self.database = database
+        self.lock = lock
+        self.dependencies = dependencies
+        self.reconnectPolicy = reconnectPolicy
+        protocolStore = VaultProtocolStore(database: database, identity: keys.identity)
+    }
+
+    /// A stream of everything that happens to this account from now on.
+    public nonisolated func events() -> AsyncStream<ClientEvent> { broadcaster.subscribe() }
+
+    /// The server account id (after confirmation).
+    public var accountID: Int64? { keys.accountID }
+    /// This device's id (after confirmation).
+    public var deviceID: UInt32? { keys.deviceID }
+    /// The server this account lives on.
+    public var server: ServerAddress { keys.server }
+    /// The display name given at registration.
+    public var displayName: String { keys.displayName }
+    /// Whether the client is connected and logged in.
+    public var isConnected: Bool { connection?.isOpen ?? false }
+    /// Whether the vault key was dropped (autolock or `lock()`): unlock with the PIN.
+    public nonisolated var isLocked: Bool { lock.isLocked }
+
+    /// The 32-byte Ed25519 identity key (IK) other people verify.
+    public var identityKey: [UInt8] { keys.identity.publicKey }
+
+    /// Sends one request on the live connection.
+    func call(_ method: String, _ fields: [String: JSONValue] = [:]) async throws(ClientError) -> [String: JSONValue] {
+        guard let connection, connection.isOpen else { throw .notConnected }
+        return try await connection.call(method, fields)
+    }
+
+    /// The confirmed ids, or `.notConfirmed`.
+    func identity() throws(ClientError) -> (accountID: Int64, deviceID: UInt32) {
+        guard let account = keys.accountID, let device = keys.deviceID else { throw .notConfirmed }
+        return (account, device)
+    }
+
+    /// Our own protocol address.
+    func localAddress() throws(ClientError) -> ProtocolAddress {
+        let (account, device) = try identity()
+        return try! ProtocolAddress(accountId: String(account), deviceId: device)
+    }
+
+    func saveKeys() throws(ClientError) {
+        let encoded = keys.encoded()
+        try database.write { try $0.put(Namespace.account, "keys", encoded) }
+    }
+
+    /// Drops the MainKey from memory; the next use needs `unlock(pin:)`.
+    public func lockVault() {
+        lock.lock()
+    }
+}
+
+/// Where the receive loop stands.
+struct SyncState {
+    var running = false
+    var again = false
+}

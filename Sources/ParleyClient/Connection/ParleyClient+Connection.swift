@@ -1,0 +1,118 @@
+import Foundation
+import ParleyWire
+
+extension ParleyClient {
+    /// Connects, logs in, tops up keys, sends what waits in the outbox and catches up on messages.
+    /// When `reconnect` is set, a lost connection is retried with backoff (1 s → 30 s) until `disconnect()`.
+    public func connect(reconnect: Bool = true) async throws(ClientError) {
+        _ = try identity()
+        wantsConnection = reconnect
+        try await establish()
+    }
+
+    /// Closes the connection and stops reconnecting.
+    public func disconnect() async {
+        wantsConnection = false
+        reconnectTask?.cancel()
+        reconnectTask = nil
+        await closeConnection()
+    }
+
+    /// Opens the socket (no login): registration uses this.
+    func openConnection() async throws(ClientError) {
+        if let connection, connection.isOpen { return }
+        let notifications = NotificationPump(client: self)
+        connectionGeneration += 1
+        let generation = connectionGeneration
+        connection = try await WireConnection.connect(
+            to: keys.server, group: dependencies.eventLoopGroup,
+            onNotification: { event, fields in notifications.push(event, fields) },
+            onClose: { Task { await self.connectionLost(generation: generation) } })
+    }
+
+    func closeConnection() async {
+        let old = connection
+        connection = nil
+        connectionGeneration += 1   // a close we asked for is not a loss to recover from
+        await old?.close()
+    }
+
+    /// One full connect: socket, login, upkeep, outbox, sync.
+    private func establish() async throws(ClientError) {
+        try await openConnection()
+        do {
+            try await login()
+            try await keyUpkeep()
+            try await refreshOwnDevices()
+            broadcaster.yield(.connection(.connected))
+            try await flushOutbox()
+            try await sync()
+        } catch {
+            if case .signedOut = error { wantsConnection = false }
+            await closeConnection()
+            throw error
+        }
+    }
+
+    /// The socket closed: tell subscribers, and start reconnecting if wanted.
+    func connectionLost(generation: Int) {
+        // Only the current connection's loss matters; an older one was replaced or closed on purpose.
+        guard generation == connectionGeneration else { return }
+        broadcaster.yield(.connection(.disconnected))
+        connection = nil
+        guard wantsConnection, reconnectTask == nil else { return }
+        reconnectTask = Task { await self.reconnectLoop() }
+    }
+
+    private func reconnectLoop() async {
+        var attempt = 0
+        defer { reconnectTask = nil }
+        while wantsConnection, !Task.isCancelled {
+            let delay = reconnectPolicy.delay(attempt: attempt, jitter: Double.random(in: 0...1))
+            broadcaster.yield(.connection(.reconnecting(attempt: attempt + 1, delaySeconds: delay)))
+            try? await Task.sleep(for: .seconds(delay))
+            guard wantsConnection, !Task.isCancelled else { return }
+            do {
+                try await establish()
+                return
+            } catch .signedOut {
+                return
+            } catch {
+                attempt += 1
+            }
+        }
+    }
+
+    /// Checks the connection answers (after a resume); reconnects if it does not.
+    public func healthCheck() async -> Bool {
+        do {
+            _ = try await call("ping")
+            return true
+        } catch {
+            let generation = connectionGeneration
+            await closeConnection()
+            connectionGeneration = generation
+            connectionLost(generation: generation)
+            return false
+        }
+    }
+}
+
+/// Carries notifications from the event loop into the actor in arrival order.
+final class NotificationPump: Sendable {
+    private let continuation: AsyncStream<(String, [String: JSONValue])>.Continuation
+
+    init(client: ParleyClient) {
+        let (stream, continuation) = AsyncStream<(String, [String: JSONValue])>.makeStream()
+        self.continuation = continuation
+        Task {
+            for await (event, fields) in stream { await client.handleNotification(event, fields) }
+        }
+    }
+
+    func push(_ event: String, _ fields: [String: JSONValue]) {
+        continuation.yield((event, fields))
+    }
+
+    deinit { continuation.finish() }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+import ParleyWire
+
+/// One TCP (or TLS) connection to a Parley server: pipelined requests, responses matched by id,
+/// notifications handed to a callback as they arrive.
+final class WireConnection: Sendable {
+    /// The longest server line the client reads (a page of messages can be large).
+    static let maximumLineLength = 128 << 20
+    /// How long a request may wait for its answer.
+    static let requestTimeout: TimeAmount = .seconds(30)
+
+    private let channel: any Channel
+    private let pending: PendingRequests
+
+    private init(channel: any Channel, pending: PendingRequests) {
+        self.channel = channel
+        self.pending = pending
+    }
+
+    /// Connects to `address`; `onNotification` runs on the event loop for each notification, `onClose` once.
+    static func connect(
+        to address: ServerAddress, group: any EventLoopGroup,
+        onNotification: @escaping @Sendable (String, [String: JSONValue]) -> Void,
+        onClose: @escaping @Sendable () -> Void
+    ) async throws(ClientError) -> WireConnection {
+        let pending = PendingRequests()
+        let tls = try TLSSetup(address: address)
+        let handler: @Sendable (WireMessage) -> Void = { message in
+            switch message {
+            case .success(let id, let fields): pending.complete(id, with: .success(fields))
+            case .failure(let id?, let error): pending.complete(id, with: .failure(.server(error)))
+            case .failure(nil, _): break
+            case .notification(let event, let fields): onNotification(event, fields)
+            }
+        }
+        let bootstrap = ClientBootstrap(group: group)
+            .connectTimeout(.seconds(10))
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let tls { try channel.pipeline.syncOperations.addHandler(try tls.makeHandler()) }
+                    try channel.pipeline.syncOperations.addHandler(WireClientHandler(
+                        maximumLineLength: maximumLineLength, onMessage: handler,
+                        onClose: { pending.close(); onClose() }))
+                }
+            }
+        do {
+            let channel = try await bootstrap.connect(host: address.host, port: address.port).get()
+            let connection = WireConnection(channel: channel, pending: pending)
+            // A TLS failure (a pin mismatch included) surfaces on the first request, so make one now.
+            if tls != nil { _ = try await connection.call("ping", [:]) }
+            return connection
+        } catch let error as ClientError {
+            throw tls?.pinFailed() == true ? .pinMismatch : error
+        } catch {
+            throw .unreachable("\(address): \(Self.describe(error))")
+        }
+    }
+
+    /// Sends one request and waits for its answer.
+    func call(_ method: String, _ fields: [String: JSONValue]) async throws(ClientError) -> [String: JSONValue] {
+        guard channel.isActive, !pending.isClosed else { throw .notConnected }
+        let id = pending.nextID()
+        let line: [UInt8]
+        do {
+            line = try WireRequest(method: method, requestID: id, fields: fields).encodedLine() + [0x0A]
+        } catch {
+            throw .invalidInput("cannot encode the request '\(method)'")
+        }
+        let channel = self.channel, pending = self.pending
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                pending.wait(for: id, continuation)
+                let timeout = channel.eventLoop.scheduleTask(in: Self.requestTimeout) {
+                    pending.complete(id, with: .failure(.timeout(method)))
+                }
+                channel.writeAndFlush(ByteBuffer(bytes: line)).whenComplete { result in
+                    if case .failure = result {
+                        timeout.cancel()
+                        pending.complete(id, with: .failure(.disconnected))
+                    }
+                }
+            }
+        } catch let error as ClientError {
+            throw error
+        } catch {
+            throw .disconnected
+        }
+    }
+
+    /// Whether the connection is still open.
+    var isOpen: Bool { channel.isActive && !pending.isClosed }
+
+    /// Closes the connection; waiters fail with `.disconnected`.
+    func close() async {
+        try? await channel.close()
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? IOError { return error.description }
+        if error is ChannelError { return "connection refused or timed out" }
+        return String(describing: error)
+    }
+}

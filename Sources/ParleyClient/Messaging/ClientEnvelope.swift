@@ -1,0 +1,56 @@
+import ParleyCrypto
+
+/// The bytes the server stores for one device (docs/CLIENT.md §2).
+///
+/// `0x01 || kind || body`:
+/// - kind `0x01` pairwise: body = a protocol message (0x01 ratchet or 0x02 prekey) for this device;
+/// - kind `0x02` group: body = `u32 BE n || n bytes of pairwise-encrypted sender-key distribution (n may be 0) || group message`;
+/// - kind `0x03` self copy: body = a SelfKey-sealed content (FORMATS.md §6), associated data
+///   `"Parley-self-copy-v1" || conversation id (u64 BE)`.
+enum ClientEnvelope: Equatable {
+    case pairwise([UInt8])
+    case group(distribution: [UInt8]?, message: [UInt8])
+    case selfCopy([UInt8])
+
+    static let version: UInt8 = 0x01
+
+    var serialized: [UInt8] {
+        switch self {
+        case .pairwise(let body):
+            return [Self.version, 0x01] + body
+        case .group(let distribution, let message):
+            var out: [UInt8] = [Self.version, 0x02]
+            out.appendBigEndian(UInt32(distribution?.count ?? 0))
+            out += distribution ?? []
+            return out + message
+        case .selfCopy(let sealed):
+            return [Self.version, 0x03] + sealed
+        }
+    }
+
+    init(serialized bytes: [UInt8]) throws(ClientError) {
+        guard bytes.count > 2 else { throw .cannotDecrypt }
+        guard bytes[0] == Self.version else { throw .cannotDecrypt }
+        let body = Array(bytes[2...])
+        switch bytes[1] {
+        case 0x01:
+            self = .pairwise(body)
+        case 0x02:
+            guard body.count >= 4 else { throw .cannotDecrypt }
+            let n = Int(body[0]) << 24 | Int(body[1]) << 16 | Int(body[2]) << 8 | Int(body[3])
+            guard n <= body.count - 4, body.count - 4 - n > 0 else { throw .cannotDecrypt }
+            self = .group(distribution: n == 0 ? nil : Array(body[4..<(4 + n)]), message: Array(body[(4 + n)...]))
+        case 0x03:
+            self = .selfCopy(body)
+        default:
+            throw .cannotDecrypt
+        }
+    }
+
+    /// The associated data binding a self copy to its conversation.
+    static func selfCopyAD(conversationID: Int64) -> [UInt8] {
+        var ad = Array("Parley-self-copy-v1".utf8)
+        ad.appendBigEndian(UInt64(conversationID))
+        return ad
+    }
+}

@@ -1,0 +1,74 @@
+/// A message as this device shows it: server metadata plus the decrypted content and its state.
+public struct Message: Codable, Sendable, Equatable, Identifiable {
+    /// The server's message id.
+    public let id: Int64
+    /// The conversation it belongs to.
+    public let conversationID: Int64
+    /// The sending account.
+    public let senderID: Int64
+    /// The sending device.
+    public let senderDevice: UInt32
+    /// Server time, ms since the epoch.
+    public let timestamp: Int64
+    /// The text, empty when it could not be decrypted or was deleted.
+    public var text: String
+    /// `text`, `file`, … (server-visible metadata).
+    public var kind: String
+    /// The message this one answers.
+    public var replyTo: Int64?
+    /// Where a forwarded message came from.
+    public var forwardedFrom: ForwardSource?
+    /// Emoji → the accounts that reacted with it.
+    public var reactions: [String: [Int64]]
+    /// Whether it is pinned in its conversation.
+    public var pinned: Bool
+    /// Whether its sender deleted it (its text is gone).
+    public var deleted: Bool
+    /// Accounts whose devices confirmed delivery (own messages).
+    public var deliveredTo: [Int64]
+    /// Whether this device could not decrypt it (a session reset was asked for).
+    public var undecryptable: Bool
+
+    /// Whether `account` reacted with `emoji`.
+    public func hasReaction(_ emoji: String, from account: Int64) -> Bool {
+        reactions[emoji]?.contains(account) ?? false
+    }
+}
+
+/// The source a forwarded message names.
+public struct ForwardSource: Codable, Sendable, Equatable {
+    /// The original sender.
+    public let senderID: Int64
+    /// The original server timestamp.
+    public let timestamp: Int64
+}
+
+/// A conversation as this device knows it.
+public struct Conversation: Codable, Sendable, Equatable, Identifiable {
+    /// The server's conversation id.
+    public let id: Int64
+    /// `direct` or `group`.
+    public let kind: String
+    /// Active member account ids (self included).
+    public var members: [Int64]
+    /// The creator.
+    public var creatorID: Int64
+    /// The group title (end-to-end encrypted; nil for direct conversations).
+    public var title: String?
+    /// Unread messages (server count).
+    public var unread: Int
+    /// Whether the user marked it favourite (local only).
+    public var favourite: Bool
+    /// Last activity, ms.
+    public var lastMessageAt: Int64?
+}
+
+/// Someone this device has talked to.
+public struct Contact: Codable, Sendable, Equatable {
+    /// The account id.
+    public let accountID: Int64
+    /// The e-mail, when known.
+    public var email: String?
+    /// The display name, when known.
+    public var displayName: String?
+}

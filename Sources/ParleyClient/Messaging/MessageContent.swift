@@ -1,0 +1,36 @@
+import Foundation
+
+/// What travels end-to-end inside every ciphertext (docs/CLIENT.md §3): a versioned JSON object.
+struct MessageContent: Codable, Sendable, Equatable {
+    /// Format version: 1.
+    var v: Int = 1
+    /// The sender's client message id (also the idempotency key on the server).
+    var id: String
+    /// `text` for what a person wrote; `group_title` for a group (re)naming.
+    var type: String
+    var text: String?
+    var replyTo: Int64?
+    var forward: ForwardSource?
+
+    enum CodingKeys: String, CodingKey {
+        case v, id, type, text
+        case replyTo = "reply_to"
+        case forward
+    }
+
+    static let supportedVersion = 1
+
+    func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try! encoder.encode(self))
+    }
+
+    /// Reads content; anything not version 1 JSON of this shape is refused.
+    static func decode(_ bytes: [UInt8]) throws(ClientError) -> MessageContent {
+        guard let content = try? JSONDecoder().decode(MessageContent.self, from: Data(bytes)),
+              content.v == supportedVersion, !content.id.isEmpty, content.id.utf8.count <= 64
+        else { throw .cannotDecrypt }
+        return content
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import ParleyWire
+
+extension ParleyClient {
+    /// The reactions a message may carry.
+    public static let reactions = ["👍", "❤️", "😂", "😮", "😢", "👎"]
+
+    /// Toggles a reaction; returns whether it is now present.
+    @discardableResult
+    public func react(_ emoji: String, to messageID: Int64) async throws(ClientError) -> Bool {
+        guard Self.reactions.contains(emoji) else {
+            throw .invalidInput("'\(emoji)' is not a reaction; use one of \(Self.reactions.joined(separator: " "))")
+        }
+        let present = try await call("react_message", ["message_id": .int(messageID), "emoji": .string(emoji)]).bool("present")
+        let (me, _) = try identity()
+        try updateMessage(messageID) { $0.setReaction(emoji, from: me, present: present) }
+        return present
+    }
+
+    /// Pins or unpins a message for everyone in the conversation.
+    public func pin(_ messageID: Int64, _ pinned: Bool = true) async throws(ClientError) {
+        _ = try await call("pin_message", ["message_id": .int(messageID), "pinned": .bool(pinned)])
+        try updateMessage(messageID) { $0.pinned = pinned }
+    }
+
+    /// Deletes one of our messages for everyone (its ciphertexts are dropped on the server).
+    public func delete(_ messageID: Int64) async throws(ClientError) {
+        _ = try await call("delete_message", ["message_id": .int(messageID)])
+        try updateMessage(messageID) { $0.markDeleted() }
+    }
+
+    /// Marks everything up to `messageID` read; the other members see it.
+    public func markRead(_ messageID: Int64) async throws(ClientError) {
+        _ = try await call("mark_read", ["message_id": .int(messageID)])
+    }
+
+    /// Marks a whole conversation read.
+    public func markRead(conversation conversationID: Int64) async throws(ClientError) {
+        _ = try await call("mark_conversation_read", ["conversation_id": .int(conversationID)])
+    }
+
+    /// Picks up deletions that happened while this device was away.
+    public func syncDeletions(since: Int64) async throws(ClientError) {
+        for item in try await call("get_deleted_since", ["since": .int(since)]).objects("messages") {
+            if let id = item.optionalInt("message_id") { try updateMessage(id) { $0.markDeleted() } }
+        }
+    }
+}
+
+extension Message {
+    mutating func setReaction(_ emoji: String, from account: Int64, present: Bool) {
+        var who = Set(reactions[emoji] ?? [])
+        if present { who.insert(account) } else { who.remove(account) }
+        reactions[emoji] = who.isEmpty ? nil : who.sorted()
+    }
+
+    mutating func markDeleted() {
+        deleted = true
+        text = ""
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import ParleyCrypto
+import ParleyProtocol
+import ParleyWire
+
+extension ParleyClient {
+    /// The `envelopes` of a send: one per recipient device plus the self copy (device 0).
+    func envelopes(
+        for entry: OutboxEntry, conversation: Conversation, recipients: [ProtocolAddress], me: Int64
+    ) throws(ClientError) -> [JSONValue] {
+        let plaintext = entry.content.encoded()
+        var out: [JSONValue] = []
+        do {
+            if conversation.kind == "group" {
+                out = try groupEnvelopes(plaintext, conversationID: conversation.id, recipients: recipients)
+            } else {
+                let cipher = SessionCipher(stores: protocolStore.stores)
+                for address in recipients {
+                    let message = try cipher.encrypt(plaintext, for: address, random: dependencies.random)
+                    out.append(envelope(address, ClientEnvelope.pairwise(message.serialized)))
+                }
+            }
+        } catch {
+            throw ClientDatabase.clientError(error)
+        }
+        let selfCopy: [UInt8]
+        do {
+            selfCopy = try SelfKey(identitySeed: keys.identitySeed)
+                .seal(plaintext, associatedData: ClientEnvelope.selfCopyAD(conversationID: conversation.id), random: dependencies.random)
+        } catch {
+            throw .storage("cannot seal the history copy")
+        }
+        out.append(["account_id": .int(me), "device_id": 0, "ciphertext": .base64(ClientEnvelope.selfCopy(selfCopy).serialized)])
+        return out
+    }
+
+    private func envelope(_ address: ProtocolAddress, _ envelope: ClientEnvelope) -> JSONValue {
+        ["account_id": .int(Int64(address.accountId)!), "device_id": .int(address.deviceId),
+         "ciphertext": .base64(envelope.serialized)]
+    }
+
+    /// One group message for everyone; devices that lack our current chain also get its distribution
+    /// message over their pairwise session. A device that left the recipients (a removed member, a
+    /// removed device) makes us start a new chain first, so it cannot read anything sent afterwards.
+    private func groupEnvelopes(_ plaintext: [UInt8], conversationID: Int64, recipients: [ProtocolAddress]) throws -> [JSONValue] {
+        let groupID = Self.groupID(conversationID)
+        let group = GroupCipher(stores: protocolStore.stores, localAddress: try localAddress())
+        let targets = Set(recipients.map(\.description))
+        var chain = try groupChain(conversationID)
+        if chain == nil || !chain!.members.isSubset(of: targets) || (try? group.currentDistribution(groupId: groupID)) == nil {
+            _ = try group.startNewChain(groupId: groupID, random: dependencies.random)
+            chain = GroupChainState(members: targets, distributed: [])
+        }
+        chain!.members.formUnion(targets)
+        let distribution = try group.currentDistribution(groupId: groupID).serialized
+        let message = try group.encrypt(plaintext, groupId: groupID, random: dependencies.random).serialized
+        let pairwise = SessionCipher(stores: protocolStore.stores)
+        var out: [JSONValue] = []
+        for address in recipients {
+            let carried = chain!.distributed.contains(address.description)
+                ? nil : try pairwise.encrypt(distribution, for: address, random: dependencies.random).serialized
+            out.append(envelope(address, .group(distribution: carried, message: message)))
+        }
+        try saveGroupChain(chain!, conversationID)
+        return out
+    }
+
+    /// Records that `recipients` now hold our current chain.
+    func markDistributed(conversationID: Int64, to recipients: [ProtocolAddress]) throws(ClientError) {
+        guard var chain = try groupChain(conversationID) else { return }
+        chain.distributed.formUnion(recipients.map(\.description))
+        try saveGroupChain(chain, conversationID)
+    }
+
+    /// Forgets our chain so the next group message starts a new one (membership changed).
+    func rekeyGroup(_ conversationID: Int64) throws(ClientError) {
+        try database.write { try $0.delete(Namespace.groupChain, String(conversationID)) }
+    }
+
+    func groupChain(_ conversationID: Int64) throws(ClientError) -> GroupChainState? {
+        try database.read { try $0.get(Namespace.groupChain, String(conversationID)) }
+            .flatMap { try? JSONDecoder().decode(GroupChainState.self, from: Data($0)) }
+    }
+
+    private func saveGroupChain(_ chain: GroupChainState, _ conversationID: Int64) throws(ClientError) {
+        let bytes = Array(try! JSONEncoder().encode(chain))
+        try database.write { try $0.put(Namespace.groupChain, String(conversationID), bytes) }
+    }
+
+    /// The sender-key group id of a conversation.
+    static func groupID(_ conversationID: Int64) -> String { "conversation-\(conversationID)" }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import ParleyProtocol
+import ParleyWire
+
+extension ParleyClient {
+    /// Acts on one server notification (they are hints: the store stays the truth).
+    func handleNotification(_ event: String, _ fields: [String: JSONValue]) async {
+        let message = fields.optionalInt("message_id")
+        do {
+            switch event {
+            case "new_message":
+                try await sync()
+            case "message_reacted":
+                if let message, let account = fields.optionalInt("account_id"), let emoji = fields.optionalString("emoji") {
+                    try updateMessage(message) { $0.setReaction(emoji, from: account, present: fields.bool("present")) }
+                }
+            case "message_pinned", "message_unpinned":
+                if let message { try updateMessage(message) { $0.pinned = event == "message_pinned" } }
+            case "message_deleted":
+                if let message { try updateMessage(message) { $0.markDeleted() } }
+            case "message_delivered":
+                if let message, let account = fields.optionalInt("account_id") {
+                    try updateMessage(message) { if !$0.deliveredTo.contains(account) { $0.deliveredTo.append(account) } }
+                }
+            case "member_removed":
+                if let conversation = fields.optionalInt("conversation_id") {
+                    try rekeyGroup(conversation)
+                    try await refreshConversations()
+                }
+            case "member_added":
+                if let conversation = fields.optionalInt("conversation_id") {
+                    let updated = try await refreshConversation(conversation)
+                    // The creator re-sends the title so people who just joined learn it.
+                    if updated.creatorID == keys.accountID, let title = updated.title {
+                        try await setGroupTitle(title, of: conversation)
+                    }
+                }
+            case "conversation_created", "conversation_deleted", "group_invitation":
+                try await refreshConversations()
+            case "session_reset":
+                if let account = fields.optionalInt("account_id"), let device = fields.optionalInt("device_id") {
+                    try protocolStore.deleteSession(for: try ProtocolAddress(accountId: String(account), deviceId: UInt32(truncatingIfNeeded: device)))
+                }
+            case "keys_updated":
+                if let account = fields.optionalInt("account_id") {
+                    // Their identity changed: drop every session so the next message uses the new keys.
+                    for device in try knownDevices(of: account) ?? [] {
+                        try protocolStore.deleteSession(for: try ProtocolAddress(accountId: String(account), deviceId: device))
+                    }
+                    try database.write { try $0.delete(Namespace.devices, String(account)) }
+                }
+            default:
+                break
+            }
+        } catch {
+            logger.debug("notification handling failed", metadata: ["event": "\(event)"])
+        }
+        broadcaster.yield(.notification(event: event, fields: fields))
+    }
+}

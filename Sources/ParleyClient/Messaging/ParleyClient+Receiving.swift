@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+import ParleyCrypto
+import ParleyProtocol
+import ParleyWire
+
+extension ParleyClient {
+    /// Fetches everything new from the server, decrypts it, stores it, then confirms delivery.
+    ///
+    /// Each message is decrypted and stored — with the ratchet step and the sync cursor — in one
+    /// transaction before it is confirmed, so a crash at any point loses nothing and replays nothing.
+    /// Returns the messages that arrived.
+    @discardableResult
+    public func sync() async throws(ClientError) -> [Message] {
+        if syncState.running {
+            syncState.again = true
+            return []
+        }
+        syncState.running = true
+        defer { syncState.running = false }
+        var arrived: [Message] = []
+        repeat {
+            syncState.again = false
+            var more = true
+            while more {
+                let after = try cursor()
+                let page = try await call("get_messages", ["after_ts": .int(after), "limit": 200])
+                let items = try page.objects("messages")
+                var confirm: [Int64] = []
+                for item in items {
+                    if let message = try receive(item) { arrived.append(message) }
+                    confirm.append(try item.int("message_id"))
+                }
+                if !confirm.isEmpty {
+                    _ = try await call("confirm_delivery", ["message_ids": .array(confirm.map { .int($0) })])
+                }
+                more = page.bool("has_more") && !items.isEmpty
+            }
+        } while syncState.again
+        for message in arrived { broadcaster.yield(.message(message)) }
+        return arrived
+    }
+
+    /// The timestamp of the newest message this device has taken in.
+    func cursor() throws(ClientError) -> Int64 {
+        let bytes = try database.read { try $0.get(Namespace.state, "cursor") }
+        return bytes.flatMap { Int64(String(decoding: $0, as: UTF8.self)) } ?? 0
+    }
+
+    /// Decrypts and stores one server message; nil when it was already here (a duplicate delivery).
+    private func receive(_ item: [String: JSONValue]) throws(ClientError) -> Message? {
+        let id = try item.int("message_id"), timestamp = try item.int("timestamp")
+        let conversationID = try item.int("conversation_id"), sender = try item.int("sender_id")
+        let senderDevice = UInt32(truncatingIfNeeded: item.optionalInt("sender_device") ?? 0)
+        let ciphertext = try item.bytes("ciphertext")
+        let kind = item.optionalString("kind") ?? "text"
+        return try database.write { writer throws(ClientError) -> Message? in
+            let exists = try Self.storage { try Bool.fetchOne(writer.db, sql: "SELECT 1 FROM messages WHERE message_id = ?", arguments: [id]) ?? false }
+            try Self.storage { try writer.put(Namespace.state, "cursor", Array(String(max(timestamp, (try? self.cursor()) ?? 0)).utf8)) }
+            if exists { return nil }
+            var message = Message(
+                id: id, conversationID: conversationID, senderID: sender, senderDevice: senderDevice, timestamp: timestamp,
+                text: "", kind: kind, replyTo: item.optionalInt("reply_to"), forwardedFrom: nil, reactions: [:],
+                pinned: false, deleted: false, deliveredTo: [], undecryptable: false)
+            do {
+                let content = try self.decrypt(ciphertext, conversationID: conversationID, sender: sender, device: senderDevice)
+                message.text = content.text ?? ""
+                message.replyTo = content.replyTo ?? message.replyTo
+                message.forwardedFrom = content.forward
+                if content.type == "group_title" {
+                    try self.setTitle(content.text, of: conversationID, in: writer)
+                    message.kind = "group_title"
+                }
+            } catch {
+                // Kept as a visible "cannot decrypt" so the user knows something is missing.
+                message.undecryptable = true
+            }
+            try Self.storage { try self.storeMessage(message, in: writer) }
+            return message
+        }
+    }
+
+    /// Opens an envelope from `sender.device`.
+    func decrypt(_ bytes: [UInt8], conversationID: Int64, sender: Int64, device: UInt32) throws -> MessageContent {
+        let address = try ProtocolAddress(accountId: String(sender), deviceId: device)
+        let random = dependencies.random
+        switch try ClientEnvelope(serialized: bytes) {
+        case .pairwise(let body):
+            return try MessageContent.decode(try SessionCipher(stores: protocolStore.stores).decrypt(body, from: address, random: random))
+        case .group(let distribution, let body):
+            let group = GroupCipher(stores: protocolStore.stores, localAddress: try localAddress())
+            let groupID = Self.groupID(conversationID)
+            if let distribution {
+                let opened = try SessionCipher(stores: protocolStore.stores).decrypt(distribution, from: address, random: random)
+                try group.process(try SenderKeyDistributionMessage(serialized: opened), groupId: groupID, from: address)
+            }
+            return try MessageContent.decode(try group.decrypt(body, groupId: groupID, from: address))
+        case .selfCopy(let sealed):
+            guard sender == keys.accountID else { throw ClientError.cannotDecrypt }
+            let opened = try SelfKey(identitySeed: keys.identitySeed)
+                .open(sealed, associatedData: ClientEnvelope.selfCopyAD(conversationID: conversationID))
+            return try MessageContent.decode(opened)
+        }
+    }
+
+    static func storage<T>(_ body: () throws -> T) throws(ClientError) -> T {
+        do { return try body() } catch { throw ClientDatabase.clientError(error) }
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import GRDB
+import ParleyCrypto
+import ParleyProtocol
+import ParleyWire
+
+extension ParleyClient {
+    /// Sends `text` to a conversation. Without a connection the message waits in the outbox.
+    public func send(_ text: String, to conversationID: Int64, replyTo: Int64? = nil) async throws(ClientError) -> SendOutcome {
+        guard !text.isEmpty else { throw .invalidInput("the message is empty") }
+        let content = MessageContent(id: newClientMessageID(), type: "text", text: text, replyTo: replyTo)
+        return try await enqueue(OutboxEntry(conversationID: conversationID, content: content, kind: "text",
+                                             forwardOf: nil, created: dependencies.clock.now()))
+    }
+
+    /// Forwards a message to another conversation; the copy names its original sender and time.
+    public func forward(_ messageID: Int64, to conversationID: Int64) async throws(ClientError) -> SendOutcome {
+        guard let source = try storedMessage(messageID), !source.deleted, !source.undecryptable else {
+            throw .invalidInput("message \(messageID) is not in this device's history")
+        }
+        let content = MessageContent(id: newClientMessageID(), type: "text", text: source.text,
+                                     forward: source.forwardedFrom ?? ForwardSource(senderID: source.senderID, timestamp: source.timestamp))
+        return try await enqueue(OutboxEntry(conversationID: conversationID, content: content, kind: source.kind,
+                                             forwardOf: messageID, created: dependencies.clock.now()))
+    }
+
+    /// Messages waiting to be sent.
+    public func pendingCount() throws(ClientError) -> Int {
+        try database.read { reader in try Int.fetchOne(reader.db, sql: "SELECT COUNT(*) FROM outbox") ?? 0 }
+    }
+
+    func newClientMessageID() -> String {
+        dependencies.random.bytes(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    private func enqueue(_ entry: OutboxEntry) async throws(ClientError) -> SendOutcome {
+        let id = entry.content.id
+        let body = Array(try! JSONEncoder().encode(entry))
+        try database.write { writer in
+            try writer.db.execute(sql: "INSERT INTO outbox (client_message_id, created, body) VALUES (?, ?, ?)",
+                                  arguments: [id, entry.created, Data(try writer.seal(body, binding: "outbox/\(id)"))])
+        }
+        guard isConnected else { return .queued(clientMessageID: id) }
+        do {
+            return .sent(try await deliver(entry))
+        } catch .notConnected, .disconnected, .timeout {
+            return .queued(clientMessageID: id)
+        } catch {
+            // Refused for good (not a member, too large…): it must not be retried forever.
+            try? database.write { try $0.db.execute(sql: "DELETE FROM outbox WHERE client_message_id = ?", arguments: [id]) }
+            throw error
+        }
+    }
+
+    /// Sends everything in the outbox, oldest first; stops at the first connection problem.
+    func flushOutbox() async throws(ClientError) {
+        let entries: [OutboxEntry] = try database.read { reader in
+            try Row.fetchAll(reader.db, sql: "SELECT client_message_id, body FROM outbox ORDER BY created, client_message_id")
+                .compactMap { row in
+                    let id: String = row["client_message_id"]
+                    return try? JSONDecoder().decode(OutboxEntry.self, from: Data(reader.open(Array(row["body"] as Data), binding: "outbox/\(id)")))
+                }
+        }
+        for entry in entries {
+            do {
+                _ = try await deliver(entry)
+            } catch .notConnected, .disconnected, .timeout {
+                return
+            } catch {
+                logger.warning("dropping an outbox message the server refused", metadata: ["error": "\(error)"])
+                try database.write { try $0.db.execute(sql: "DELETE FROM outbox WHERE client_message_id = ?", arguments: [entry.content.id]) }
+            }
+        }
+    }
+
+    /// Encrypts `entry` for every device the server expects, sends it, and records it locally.
+    func deliver(_ entry: OutboxEntry) async throws(ClientError) -> Message {
+        let (me, myDevice) = try identity()
+        let conversation = try await conversationInfo(entry.conversationID)
+        var answer: [String: JSONValue]?
+        var sentTo: [ProtocolAddress] = []
+        for _ in 0..<4 where answer == nil {
+            let recipients = try await recipientDevices(of: conversation.members, me: me, myDevice: myDevice)
+            var fields: [String: JSONValue] = [
+                "conversation_id": .int(entry.conversationID), "client_message_id": .string(entry.content.id),
+                "kind": .string(entry.kind),
+                "envelopes": .array(try envelopes(for: entry, conversation: conversation, recipients: recipients, me: me)),
+            ]
+            if let reply = entry.content.replyTo { fields["reply_to"] = .int(reply) }
+            if let source = entry.forwardOf { fields["message_id"] = .int(source) }
+            do {
+                answer = try await call(entry.forwardOf == nil ? "send_message" : "forward_message", fields)
+                sentTo = recipients
+            } catch .server(let error) where error.code == .staleDevices {
+                try await applyStaleDevices(error.details)
+            }
+        }
+        guard let answer else { throw .invalidInput("the conversation's devices kept changing; try again") }
+        if conversation.kind == "group" { try markDistributed(conversationID: conversation.id, to: sentTo) }
+        let message = Message(
+            id: try answer.int("message_id"), conversationID: entry.conversationID, senderID: me, senderDevice: myDevice,
+            timestamp: try answer.int("timestamp"), text: entry.content.text ?? "", kind: entry.kind,
+            replyTo: entry.content.replyTo, forwardedFrom: entry.content.forward, reactions: [:], pinned: false,
+            deleted: false, deliveredTo: [], undecryptable: false)
+        try database.write { writer in
+            try self.storeMessage(message, in: writer)
+            try writer.db.execute(sql: "DELETE FROM outbox WHERE client_message_id = ?", arguments: [entry.content.id])
+        }
+        return message
+    }
+
+    /// Every device of every member except this one, with a session ready for each.
+    func recipientDevices(of members: [Int64], me: Int64, myDevice: UInt32) async throws(ClientError) -> [ProtocolAddress] {
+        var out: [ProtocolAddress] = []
+        for member in members {
+            var devices = try knownDevices(of: member)
+            var needBundle = devices == nil
+            for device in devices ?? [] where !(member == me && device == myDevice) {
+                if try !hasSession(member, device) { needBundle = true }
+            }
+            if needBundle, member != me || devices?.isEmpty == false {
+                devices = try await fetchBundles(of: member)
+            }
+            for device in devices ?? [] where !(member == me && device == myDevice) {
+                out.append(try! ProtocolAddress(accountId: String(member), deviceId: device))
+            }
+        }
+        return out
+    }
+
+    func hasSession(_ account: Int64, _ device: UInt32) throws(ClientError) -> Bool {
+        do {
+            return try protocolStore.loadSession(for: try ProtocolAddress(accountId: String(account), deviceId: device)) != nil
+        } catch { throw ClientDatabase.clientError(error) }
+    }
+
+    /// Fetches `account`'s prekey bundles and starts a session with each device that has none.
+    @discardableResult
+    func fetchBundles(of account: Int64) async throws(ClientError) -> [UInt32] {
+        let answer = try await call("get_key_bundle", ["account_id": .int(account)])
+        let identityKey = try answer.bytes("identity_key")
+        var devices: [UInt32] = []
+        let cipher = SessionCipher(stores: protocolStore.stores)
+        for device in try answer.objects("devices") {
+            let id = UInt32(truncatingIfNeeded: try device.int("device_id"))
+            devices.append(id)
+            let address = try! ProtocolAddress(accountId: String(account), deviceId: id)
+            guard try !hasSession(account, id), !(account == keys.accountID && id == keys.deviceID) else { continue }
+            let bundle = PreKeyBundle(
+                identityKey: identityKey, signedPreKeyId: UInt32(truncatingIfNeeded: try device.int("spk_id")),
+                signedPreKey: try device.bytes("spk"), signedPreKeySignature: try device.bytes("spk_signature"),
+                oneTimePreKeyId: device.optionalInt("opk_id").map { UInt32(truncatingIfNeeded: $0) },
+                oneTimePreKey: device["opk"] == nil ? nil : try device.bytes("opk"),
+                pqPreKeyId: UInt32(truncatingIfNeeded: try device.int("pqspk_id")), pqPreKey: try device.bytes("pqspk"),
+                pqPreKeySignature: try device.bytes("pqspk_signature"))
+            do {
+                try cipher.startSession(with: address, bundle: bundle, random: dependencies.random)
+            } catch ProtocolError.untrustedIdentity {
+                throw .invalidInput("the identity key of account \(account) changed after you verified it; verify it again before sending")
+            } catch {
+                throw .invalidInput("account \(account) published an invalid key bundle for device \(id)")
+            }
+        }
+        try setDevices(devices, of: account)
+        return devices
+    }
+
+    /// Applies a `stale_devices` answer: learn the missing devices, forget the extra ones.
+    func applyStaleDevices(_ details: [String: JSONValue]) async throws(ClientError) {
+        func addresses(_ name: String) -> [(Int64, UInt32)] {
+            guard case .array(let items)? = details[name] else { return [] }
+            return items.compactMap { item in
+                guard case .object(let o) = item, let a = o.optionalInt("account_id"), let d = o.optionalInt("device_id") else { return nil }
+                return (a, UInt32(truncatingIfNeeded: d))
+            }
+        }
+        for (account, device) in addresses("extra_devices") where device != 0 {
+            let remaining = (try knownDevices(of: account) ?? []).filter { $0 != device }
+            try setDevices(remaining, of: account)
+            do { try protocolStore.deleteSession(for: try ProtocolAddress(accountId: String(account), deviceId: device)) } catch {
+                throw ClientDatabase.clientError(error)
+            }
+        }
+        let (me, _) = try identity()
+        for account in Set(addresses("missing_devices").map(\.0)) {
+            if account == me {
+                try await refreshOwnDevices()
+                for device in try knownDevices(of: me) ?? [] where try !hasSession(me, device) {
+                    _ = device
+                    try await fetchBundles(of: me)
+                    break
+                }
+            } else {
+                try await fetchBundles(of: account)
+            }
+        }
+    }
+}

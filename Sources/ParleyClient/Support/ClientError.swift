@@ -1,0 +1,55 @@
+import ParleyVault
+import ParleyWire
+
+/// Everything that can go wrong in the client, each with what to do about it.
+///
+/// Descriptions never carry keys, plaintext, codes or passwords.
+public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No connection to the server right now.
+    case notConnected
+    /// The connection dropped while a request was in flight; whether it took effect is unknown.
+    case disconnected
+    /// The server did not answer in time.
+    case timeout(String)
+    /// The server refused the request.
+    case server(WireError)
+    /// Could not reach the server at all.
+    case unreachable(String)
+    /// The server's TLS key does not match the pinned one.
+    case pinMismatch
+    /// The server answered with something the client cannot read.
+    case badResponse(String)
+    /// The local vault refused (locked, wrong PIN, corrupt, …).
+    case vault(VaultError)
+    /// No account with this e-mail in this home directory.
+    case noAccount(String)
+    /// The account exists but registration was not confirmed yet.
+    case notConfirmed
+    /// The request itself is not acceptable (explained).
+    case invalidInput(String)
+    /// A message could not be decrypted or authenticated.
+    case cannotDecrypt
+    /// Local storage failed.
+    case storage(String)
+    /// Another device rotated the account keys: this device is signed out.
+    case signedOut
+
+    public var description: String {
+        switch self {
+        case .notConnected: "not connected to the server; check it is running and try again"
+        case .disconnected: "the connection dropped before the server answered; try again (sending is idempotent)"
+        case .timeout(let method): "the server did not answer '\(method)' in time; check the server and retry"
+        case .server(let error): "the server refused: \(error.message) (\(error.code.rawValue))"
+        case .unreachable(let why): "cannot reach the server: \(why)"
+        case .pinMismatch: "the server's TLS key does not match the pinned key; someone may be intercepting, or the server's key changed"
+        case .badResponse(let why): "the server sent an unreadable answer: \(why)"
+        case .vault(let error): "local vault: \(error)"
+        case .noAccount(let email): "no account \(email) in this home; register it or pass --home"
+        case .notConfirmed: "the account is not confirmed yet; run 'parley account confirm CODE' with the code from the e-mail"
+        case .invalidInput(let why): why
+        case .cannotDecrypt: "could not decrypt or authenticate a message"
+        case .storage(let why): "local storage failed: \(why)"
+        case .signedOut: "this device was signed out because the account keys were rotated on another device; register this device again"
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import ParleyCrypto
+
+/// Gives the current wall-clock time.
+public protocol HasClock { var clock: any ClientClock { get } }
+/// Gives randomness for keys and nonces.
+public protocol HasRandom { var random: any RandomSource { get } }
+/// Gives the event loops connections run on.
+public protocol HasEventLoopGroup { var eventLoopGroup: any EventLoopGroup { get } }
+
+/// A wall clock in milliseconds since the Unix epoch.
+public protocol ClientClock: Sendable {
+    /// Now, in ms.
+    func now() -> Int64
+}
+
+/// The real clock.
+public struct SystemClientClock: ClientClock {
+    public init() {}
+    public func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+}
+
+/// What a client needs from its surroundings, in one container (Proton-style composition: components
+/// name the `Has…` protocols they use, tests swap a part by building another container).
+public struct ClientDependencies: HasClock, HasRandom, HasEventLoopGroup, Sendable {
+    public var clock: any ClientClock
+    public var random: any RandomSource
+    public var eventLoopGroup: any EventLoopGroup
+
+    /// Real clock, system randomness, NIO's shared event loops.
+    public init(
+        clock: any ClientClock = SystemClientClock(), random: any RandomSource = SystemRandomSource(),
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
+        self.clock = clock
+        self.random = random
+        self.eventLoopGroup = eventLoopGroup
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import ParleyClient
+import ParleyCrypto
+import ParleyServer
+
+/// A real server on a free loopback port and clients with their own home directories, all signed up.
+final class ClientHarness: Sendable {
+    let root: URL
+    let server: EmbeddedServer
+
+    static func start() async throws -> ClientHarness {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-client-\(UUID().uuidString)")
+        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server")) { configuration in
+            configuration.requestsPerSecond = 10_000
+            configuration.accountRequestsPerSecond = 10_000
+        }
+        return ClientHarness(root: root, server: server)
+    }
+
+    private init(root: URL, server: EmbeddedServer) {
+        self.root = root
+        self.server = server
+    }
+
+    var address: ServerAddress { ServerAddress(host: "127.0.0.1", port: server.port) }
+
+    /// The home directory of `name`.
+    func home(_ name: String) -> URL { root.appendingPathComponent("home-\(name)") }
+
+    /// Creates, registers, confirms and connects `name@example.org`.
+    func person(_ name: String, pin: String? = nil, autolockAfter: TimeInterval = 300) async throws -> ParleyClient {
+        let email = "\(name)@example.org"
+        let client = try ParleyClient.create(
+            home: home(name), email: email, displayName: name.capitalized, server: address, pin: pin,
+            autolockAfter: autolockAfter, reconnectPolicy: ReconnectPolicy(initial: 0.2, maximum: 1))
+        try await client.register(password: "correct horse \(name)", envelopeIterations: KeyEnvelope.minimumSealIterations)
+        guard let code = server.latestCode(for: email) else { throw HarnessError("no code for \(email)") }
+        try await client.confirm(code: code)
+        try await client.connect()
+        return client
+    }
+
+    func stop() async throws {
+        try await server.stop()
+        try? FileManager.default.removeItem(at: root)
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Waits until `condition` holds, polling; fails after `seconds`.
+func eventually(_ what: String, seconds: Double = 10, _ condition: () async throws -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    throw HarnessError("timed out waiting for \(what)")
+}
