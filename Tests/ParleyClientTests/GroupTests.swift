@@ -1,0 +1,57 @@
+import Foundation
+import GRDB
+@testable import ParleyClient
+import Testing
+
+@Suite("Client: groups with sender keys")
+struct GroupTests {
+    @Test func removedMemberCannotReadWhatFollows() async throws {
+        let harness = try await ClientHarness.start()
+        let ann = try await harness.person("ann")
+        let bob = try await harness.person("bob")
+        let carol = try await harness.person("carol")
+        let group = try await ann.createGroup(title: "Trip", inviting: ["bob@example.org", "carol@example.org"])
+        _ = try await bob.accept(group.id)
+        _ = try await carol.accept(group.id)
+        try await eventually("bob learns the title") { try await bob.conversations().first { $0.id == group.id }?.title == "Trip" }
+
+        let first = try #require(try await ann.send("hello group", to: group.id).message)
+        try await eventually("bob and carol read it") {
+            let b = try await bob.storedMessage(first.id)?.text, c = try await carol.storedMessage(first.id)?.text
+            return b == "hello group" && c == "hello group"
+        }
+        let fromBob = try #require(try await bob.send("hi all", to: group.id).message)
+        try await eventually("ann and carol read bob") {
+            let a = try await ann.storedMessage(fromBob.id)?.text, c = try await carol.storedMessage(fromBob.id)?.text
+            return a == "hi all" && c == "hi all"
+        }
+
+        let carolID = try #require(await carol.accountID)
+        try await ann.removeMember(carolID, from: group.id)
+        let secret = try #require(try await ann.send("carol is gone", to: group.id).message)
+        try await eventually("bob reads it") { try await bob.storedMessage(secret.id)?.text == "carol is gone" }
+        _ = try await carol.sync()
+        #expect(try await carol.storedMessage(secret.id) == nil)
+
+        // Even holding bob's ciphertext, carol's sender-key state cannot open it: the chain is new.
+        let bobID = try #require(await bob.accountID)
+        let stolen = try await DatabaseQueue(path: harness.server.databasePath).read { db in
+            try Data.fetchOne(db, sql: "SELECT ciphertext FROM envelopes WHERE message_id = ? AND device_id = 1 AND account_id = ?",
+                              arguments: [secret.id, bobID])
+        }
+        let envelope = try ClientEnvelope(serialized: Array(try #require(stolen)))
+        guard case .group(let distribution, let body) = envelope else { Issue.record("not a group envelope"); return }
+        #expect(distribution != nil, "a new chain goes with its distribution message")
+        let annID = try #require(await ann.accountID)
+        var opened = true
+        do {
+            _ = try await carol.decrypt(ClientEnvelope.group(distribution: nil, message: body).serialized,
+                                        conversationID: group.id, sender: annID, device: 1)
+        } catch {
+            opened = false
+        }
+        #expect(!opened, "a removed member must not open messages sent after the removal")
+        for client in [ann, bob, carol] { await client.disconnect() }
+        try await harness.stop()
+    }
+}
