@@ -96,6 +96,7 @@ let package = Package(
                 "ParleyFiles",
                 "ParleyClient",
                 "ParleyWire",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

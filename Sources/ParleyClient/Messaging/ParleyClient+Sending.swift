@@ -76,7 +76,7 @@ extension ParleyClient {
     /// Encrypts `entry` for every device the server expects, sends it, and records it locally.
     func deliver(_ entry: OutboxEntry) async throws(ClientError) -> Message {
         let (me, myDevice) = try identity()
-        let conversation = try await conversationInfo(entry.conversationID)
+        var conversation = try await conversationInfo(entry.conversationID)
         var answer: [String: JSONValue]?
         var sentTo: [ProtocolAddress] = []
         for _ in 0..<4 where answer == nil {
@@ -92,6 +92,8 @@ extension ParleyClient {
                 answer = try await call(entry.forwardOf == nil ? "send_message" : "forward_message", fields)
                 sentTo = recipients
             } catch .server(let error) where error.code == .staleDevices {
+                // Members may have joined or left since we last looked: re-read them too.
+                conversation = try await refreshConversation(entry.conversationID)
                 try await applyStaleDevices(error.details)
             }
         }

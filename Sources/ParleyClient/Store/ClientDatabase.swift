@@ -14,11 +14,15 @@ final class ClientDatabase: Sendable {
         self.lock = lock
         do {
             var configuration = Configuration()
+            // Another process (a second `parley` command) may have the file open: wait rather than fail.
+            configuration.busyMode = .timeout(10)
             configuration.prepareDatabase { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
                 try db.execute(sql: "PRAGMA secure_delete = ON")
             }
             queue = try DatabaseQueue(path: path.path, configuration: configuration)
+            // WAL lets readers in other processes run beside the writer.
+            try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") }
             try ClientMigrations.migrator.migrate(queue)
         } catch {
             throw .storage("cannot open \(path.lastPathComponent): \(error)")

@@ -1,0 +1,19 @@
+import Foundation
+import ParleyClient
+import ParleyVault
+import Testing
+
+@Suite("Client: vault PIN")
+struct VaultPINTests {
+    @Test func changedPINOpensAndOldOneIsRefused() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("parley-pin-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let client = try ParleyClient.create(
+            home: home, email: "ann@example.org", displayName: "Ann",
+            server: ServerAddress(host: "127.0.0.1", port: 1), pin: "2468")
+        try await client.changePIN(current: "2468", new: "1357")
+        #expect(throws: ClientError.self) { try ParleyClient.open(home: home, email: "ann@example.org", pin: "2468") }
+        let reopened = try ParleyClient.open(home: home, email: "ann@example.org", pin: "1357")
+        #expect(reopened.email == "ann@example.org")
+    }
+}
