@@ -95,6 +95,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "ParleyFiles",
                 "ParleyClient",
+                "ParleyVault",
                 "ParleyWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -100,3 +100,10 @@ extension ParleyClient {
         do { return try MainKeyFile.protection(in: directory) } catch { throw .vault(error) }
     }
 }
+
+extension ParleyClient {
+    /// How the MainKey of the account in `directory` is protected (before opening it).
+    public static func protection(directory: URL) throws(ClientError) -> VaultProtection {
+        do { return try MainKeyFile.protection(in: directory) } catch { throw .vault(error) }
+    }
+}

@@ -4,10 +4,11 @@ import ParleyWire
 extension ParleyClient {
     /// Connects, logs in, tops up keys, sends what waits in the outbox and catches up on messages.
     /// When `reconnect` is set, a lost connection is retried with backoff (1 s → 30 s) until `disconnect()`.
-    public func connect(reconnect: Bool = true) async throws(ClientError) {
+    /// With `catchUp` false the first sync is left to the caller (who wants what `sync()` returns).
+    public func connect(reconnect: Bool = true, catchUp: Bool = true) async throws(ClientError) {
         _ = try identity()
         wantsConnection = reconnect
-        try await establish()
+        try await establish(catchUp: catchUp)
     }
 
     /// Closes the connection and stops reconnecting.
@@ -38,7 +39,7 @@ extension ParleyClient {
     }
 
     /// One full connect: socket, login, upkeep, outbox, sync.
-    private func establish() async throws(ClientError) {
+    private func establish(catchUp: Bool = true) async throws(ClientError) {
         try await openConnection()
         do {
             try await login()
@@ -46,7 +47,7 @@ extension ParleyClient {
             try await refreshOwnDevices()
             broadcaster.yield(.connection(.connected))
             try await flushOutbox()
-            try await sync()
+            if catchUp { try await sync() }
         } catch {
             if case .signedOut = error { wantsConnection = false }
             await closeConnection()

@@ -115,6 +115,16 @@ extension ParleyClient {
             .flatMap { try? JSONDecoder().decode(Contact.self, from: Data($0)) }
     }
 
+    /// Reads someone's profile (name, and e-mail when they show it) and remembers it.
+    @discardableResult
+    public func learnProfile(_ accountID: Int64) async throws(ClientError) -> Contact {
+        let profile = try await call("get_profile", ["account_id": .int(accountID)])
+        var email: String?
+        if case .object(let fields)? = profile["fields"] { email = fields.optionalString("email") }
+        try remember(Contact(accountID: accountID, email: email, displayName: profile.optionalString("display_name")))
+        return try contact(accountID) ?? Contact(accountID: accountID, email: email, displayName: nil)
+    }
+
     func remember(_ contact: Contact) throws(ClientError) {
         var merged = try self.contact(contact.accountID) ?? contact
         merged.email = contact.email ?? merged.email

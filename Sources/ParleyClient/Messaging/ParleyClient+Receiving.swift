@@ -37,6 +37,9 @@ extension ParleyClient {
                 more = page.bool("has_more") && !items.isEmpty
             }
         } while syncState.again
+        for sender in Set(arrived.map(\.senderID)) where try contact(sender)?.displayName == nil {
+            _ = try? await learnProfile(sender)
+        }
         for message in arrived { broadcaster.yield(.message(message)) }
         return arrived
     }

@@ -1,0 +1,143 @@
+import ArgumentParser
+import Foundation
+import ParleyClient
+import Crypto
+
+extension Parley {
+    /// `parley account …`: create, confirm and look after an account.
+    struct Account: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Register, confirm and manage your account.",
+            subcommands: [Register.self, Confirm.self, Status.self, ChangePassword.self, SetPIN.self])
+    }
+}
+
+extension Parley.Account {
+    /// `parley account register`.
+    struct Register: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create an account on a server; a code is e-mailed to confirm it.",
+            discussion: "The password protects a backup of your keys; PARLEY_PIN (or --pin) locks this device's vault.")
+
+        @OptionGroup var options: ClientOptions
+        @Option(help: "Your e-mail address.") var email: String
+        @Option(help: "The name others see.") var name: String
+        @Option(help: ArgumentHelp("The server, HOST:PORT.", valueName: "host:port")) var server: String
+        @Flag(help: "Connect with TLS.") var tls = false
+        @Option(help: ArgumentHelp("Trust only this server key: base64 SHA-256 of its SubjectPublicKeyInfo.", valueName: "base64"))
+        var pinKey: String?
+        @Option(help: ArgumentHelp("A PEM file of CA certificates to trust.", valueName: "file")) var ca: String?
+        @Flag(help: "Protect this device's vault with a PIN (asked for, or PARLEY_PIN).") var pin = false
+        @Flag(help: "Read the password from standard input.") var passwordStdin = false
+
+        func run() async throws {
+            var address = try ServerAddress(parsing: server, tls: tls || pinKey != nil || ca != nil)
+            address.pinnedKeySHA256 = pinKey
+            address.trustedCertificatesFile = ca
+            let password = try SecretInput.password(prompt: "Account password: ", fromStandardInput: passwordStdin)
+            let vaultPIN = pin ? try SecretInput.pin(prompt: "New vault PIN: ") : nil
+            do {
+                let client = try ParleyClient.create(
+                    home: options.homeURL, email: email, displayName: name, server: address, pin: vaultPIN,
+                    deviceName: ProcessInfo.processInfo.hostName)
+                try await client.register(password: password)
+            } catch {
+                throw CommandFailure("\(error)")
+            }
+            options.output(["status": "verification_sent", "email": email.lowercased()]) {
+                "Registered \(email.lowercased()) on \(address). Check your e-mail, then run: parley account confirm CODE"
+            }
+        }
+    }
+
+    /// `parley account confirm CODE`.
+    struct Confirm: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Confirm registration with the e-mailed code.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The 8-digit code.") var code: String
+
+        func run() async throws {
+            let client = try options.open()
+            do { try await client.confirm(code: code) } catch { throw CommandFailure("\(error)") }
+            let account = await client.accountID ?? 0
+            options.output(["account_id": account]) { "Confirmed: \(client.email) is account \(account). You can send messages now." }
+        }
+    }
+
+    /// `parley account status`.
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the account, its server and whether it is reachable.")
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            let client = try options.open()
+            let server = await client.server
+            let account = await client.accountID, device = await client.deviceID
+            var reachable = false
+            if account != nil {
+                reachable = (try? await client.connect(reconnect: false)) != nil
+                await client.disconnect()
+            }
+            let fingerprint = Parley.Account.fingerprint(await client.identityKey)
+            let status = StatusOutput(email: client.email, accountID: account, deviceID: device, server: server.description,
+                                      connected: reachable, confirmed: account != nil, identityFingerprint: fingerprint)
+            options.output(status) {
+                """
+                account:   \(client.email)\(account.map { " (id \($0), device \(device ?? 0))" } ?? " — not confirmed yet")
+                server:    \(server) — \(reachable ? "reachable, logged in" : "not reachable")
+                identity:  \(fingerprint)
+                """
+            }
+        }
+    }
+
+    /// A short, readable digest of the identity key (compare it out of band; safety numbers come in `contacts`).
+    static func fingerprint(_ key: [UInt8]) -> String {
+        let hex = SHA256.hash(data: key).prefix(16).map { String(format: "%02x", $0) }.joined()
+        return stride(from: 0, to: hex.count, by: 4).map { i in
+            String(hex[hex.index(hex.startIndex, offsetBy: i)..<hex.index(hex.startIndex, offsetBy: i + 4)])
+        }.joined(separator: " ")
+    }
+
+    struct StatusOutput: Encodable {
+        let email: String
+        let accountID: Int64?
+        let deviceID: UInt32?
+        let server: String
+        let connected: Bool
+        let confirmed: Bool
+        let identityFingerprint: String
+    }
+
+    /// `parley account change-password`.
+    struct ChangePassword: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Re-wrap the key backup under a new password.")
+        @OptionGroup var options: ClientOptions
+        @Flag(help: "Read the new password from standard input.") var passwordStdin = false
+
+        func run() async throws {
+            let password = try SecretInput.password(prompt: "New account password: ", fromStandardInput: passwordStdin)
+            try await options.withClient { client in try await client.changePassword(to: password) }
+            options.output(["changed": true]) { "Password changed." }
+        }
+    }
+
+    /// `parley account set-pin`.
+    struct SetPIN: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-pin", abstract: "Set, change or remove the vault PIN (PARLEY_PIN is the current one, PARLEY_NEW_PIN the new).")
+        @OptionGroup var options: ClientOptions
+        @Flag(help: "Remove the PIN (the MainKey is then kept in a file only you can read).") var remove = false
+
+        func run() async throws {
+            let client = try options.open()
+            let current: String? = if case .pin = try client.vaultProtection() { try SecretInput.pin(prompt: "Current PIN: ") } else { nil }
+            let new: String? = remove ? nil : try {
+                if let value = ProcessInfo.processInfo.environment["PARLEY_NEW_PIN"], !value.isEmpty { return value }
+                return try SecretInput.readHidden(prompt: "New PIN: ")
+            }()
+            do { try await client.changePIN(current: current, new: new) } catch { throw CommandFailure("\(error)") }
+            options.output(["pin": new != nil]) { new == nil ? "The vault PIN was removed." : "The vault PIN was changed." }
+        }
+    }
+}

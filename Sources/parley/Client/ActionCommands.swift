@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import ParleyClient
+
+extension Parley {
+    /// `parley react`.
+    struct React: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Toggle a reaction (👍 ❤️ 😂 😮 😢 👎) on a message.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The message id.") var message: Int64
+        @Argument(help: "The emoji.") var emoji: String
+
+        func run() async throws {
+            let present = try await options.withClient { client in try await client.react(emoji, to: message) }
+            options.output(["present": present]) { present ? "Reacted \(emoji)." : "Removed \(emoji)." }
+        }
+    }
+
+    /// `parley pin`.
+    struct Pin: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Pin (or --unpin) a message for everyone in its conversation.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The message id.") var message: Int64
+        @Flag(help: "Unpin instead.") var unpin = false
+
+        func run() async throws {
+            try await options.withClient { client in try await client.pin(message, !unpin) }
+            options.output(["pinned": !unpin]) { unpin ? "Unpinned." : "Pinned." }
+        }
+    }
+
+    /// `parley delete`.
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete one of your messages for everyone.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The message id.") var message: Int64
+
+        func run() async throws {
+            try await options.withClient { client in try await client.delete(message) }
+            options.output(["deleted": true]) { "Deleted." }
+        }
+    }
+
+    /// `parley forward`.
+    struct Forward: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Forward a message to another conversation, naming its source.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The message id.") var message: Int64
+        @Option(help: "The target conversation id.") var conversation: Int64
+
+        func run() async throws {
+            let outcome = try await options.withClient { client in try await client.forward(message, to: conversation) }
+            options.output(outcome.message?.id ?? 0) { outcome.message.map { "Forwarded as message \($0.id)." } ?? "Queued." }
+        }
+    }
+}

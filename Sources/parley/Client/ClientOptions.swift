@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import ParleyClient
+import ParleyVault
+
+/// Options every account command shares.
+struct ClientOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Parley's data directory (default ~/.parley, or PARLEY_HOME).", valueName: "dir"))
+    var home: String?
+
+    @Option(help: ArgumentHelp("Which account, when this home has several.", valueName: "email"))
+    var account: String?
+
+    @Flag(help: "Print machine-readable JSON.")
+    var json = false
+
+    /// The home directory to use.
+    var homeURL: URL {
+        if let home { return URL(fileURLWithPath: (home as NSString).expandingTildeInPath) }
+        if let env = ProcessInfo.processInfo.environment["PARLEY_HOME"], !env.isEmpty { return URL(fileURLWithPath: env) }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".parley")
+    }
+
+    /// The account's e-mail: `--account`, or the only account in the home.
+    func accountEmail() throws -> String {
+        if let account { return account.lowercased() }
+        let accounts = ParleyClient.accounts(in: homeURL)
+        switch accounts.count {
+        case 0: throw CommandFailure("no account in \(homeURL.path); create one with 'parley account register'")
+        case 1: return accounts[0]
+        default: throw CommandFailure("this home has several accounts (\(accounts.joined(separator: ", "))); pick one with --account")
+        }
+    }
+
+    /// Opens the account, asking for the vault PIN when it has one (PARLEY_PIN or a prompt).
+    func open() throws -> ParleyClient {
+        let email = try accountEmail()
+        let directory = ParleyClient.accountDirectory(home: homeURL, email: email)
+        let pin: String? = try {
+            guard case .pin = (try? ParleyClient.protection(directory: directory)) ?? .none else { return nil }
+            return try SecretInput.pin(prompt: "Vault PIN for \(email): ")
+        }()
+        do {
+            return try ParleyClient.open(home: homeURL, email: email, pin: pin)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+
+    /// Opens the account, connects, runs `body`, disconnects.
+    func withClient<T>(_ body: (ParleyClient) async throws -> T) async throws -> T {
+        let client = try open()
+        do {
+            try await client.connect(reconnect: false)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        do {
+            let result = try await body(client)
+            await client.disconnect()
+            return result
+        } catch {
+            await client.disconnect()
+            throw error is CommandFailure ? error : CommandFailure("\(error)")
+        }
+    }
+
+    /// Prints `value` as JSON when --json, else `text()`.
+    func output<V: Encodable>(_ value: V, _ text: () -> String) {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            encoder.keyEncodingStrategy = .convertToSnakeCase
+            print(String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self))
+        } else {
+            let line = text()
+            if !line.isEmpty { print(line) }
+        }
+    }
+}
+
+extension SecretInput {
+    /// The vault PIN from PARLEY_PIN, else a terminal prompt.
+    static func pin(prompt: String) throws -> String {
+        if let value = ProcessInfo.processInfo.environment["PARLEY_PIN"], !value.isEmpty { return value }
+        guard isatty(STDIN_FILENO) == 1 else {
+            throw CommandFailure("the vault needs its PIN: set PARLEY_PIN or run in a terminal")
+        }
+        return try readHidden(prompt: prompt)
+    }
+}

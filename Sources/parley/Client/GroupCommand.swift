@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import ParleyClient
+
+extension Parley {
+    /// `parley group …`.
+    struct Group: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create groups, invite, accept, remove and leave.",
+            subcommands: [Create.self, Invitations.self, Accept.self, Add.self, Remove.self, Leave.self])
+    }
+}
+
+extension Parley.Group {
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a group and invite people.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The title (sent end-to-end).") var title: String
+        @Option(name: .customLong("invite"), help: "An e-mail to invite (repeat).") var invite: [String] = []
+
+        func run() async throws {
+            let group = try await options.withClient { client in try await client.createGroup(title: title, inviting: invite) }
+            options.output(group) { "Created group \(group.id) “\(title)”; \(invite.count) invited." }
+        }
+    }
+
+    struct Invitations: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List invitations waiting for you.")
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            let list = try await options.withClient { client in try await client.invitations() }
+            options.output(list.map { ["conversation_id": $0.conversationID, "creator_id": $0.creatorID] }) {
+                list.isEmpty ? "No invitations." : list.map { "group \($0.conversationID) from account \($0.creatorID)" }.joined(separator: "\n")
+            }
+        }
+    }
+
+    struct Accept: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Accept an invitation.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The group id.") var group: Int64
+
+        func run() async throws {
+            let joined = try await options.withClient { client in try await client.accept(group) }
+            options.output(joined) { "Joined group \(joined.id)." }
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Invite someone to a group.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The group id.") var group: Int64
+        @Argument(help: "Their e-mail.") var email: String
+
+        func run() async throws {
+            try await options.withClient { client in try await client.addMember(email, to: group) }
+            options.output(["invited": email]) { "Invited \(email)." }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a member (creator only); later messages use a new key.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The group id.") var group: Int64
+        @Argument(help: "Their account id.") var account: Int64
+
+        func run() async throws {
+            try await options.withClient { client in try await client.removeMember(account, from: group) }
+            options.output(["removed": account]) { "Removed account \(account)." }
+        }
+    }
+
+    struct Leave: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Leave a group.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The group id.") var group: Int64
+
+        func run() async throws {
+            try await options.withClient { client in try await client.leave(group) }
+            options.output(["left": group]) { "Left group \(group)." }
+        }
+    }
+}

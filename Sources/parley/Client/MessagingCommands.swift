@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import ParleyClient
+
+extension Parley {
+    /// `parley send`.
+    struct Send: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Send a message to a person (--to) or a conversation (--conversation).")
+        @OptionGroup var options: ClientOptions
+        @Option(help: "The person's e-mail (opens the direct conversation).") var to: String?
+        @Option(help: "A conversation id (see 'parley conversations').") var conversation: Int64?
+        @Option(help: "Reply to this message id.") var replyTo: Int64?
+        @Argument(help: "The text.") var text: String
+
+        func validate() throws {
+            guard (to == nil) != (conversation == nil) else { throw ValidationError("give exactly one of --to or --conversation") }
+        }
+
+        func run() async throws {
+            let outcome = try await options.withClient { client in
+                let id = if let conversation { conversation } else { try await client.startConversation(with: to!).id }
+                return try await client.send(text, to: id, replyTo: replyTo)
+            }
+            switch outcome {
+            case .sent(let message):
+                options.output(message) { "Sent message \(message.id) to conversation \(message.conversationID)." }
+            case .queued(let id):
+                options.output(["queued": id]) { "Not connected: the message waits in the outbox and goes out on the next connect." }
+            }
+        }
+    }
+
+    /// `parley read`.
+    struct Read: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Fetch new messages and show a conversation (or everything new).")
+        @OptionGroup var options: ClientOptions
+        @Option(help: "Show this conversation's history.") var conversation: Int64?
+        @Option(help: "How many messages of history.") var limit = 50
+        @Flag(help: "Keep running and print messages as they arrive (Ctrl-C to stop).") var follow = false
+
+        func run() async throws {
+            let client = try options.open()
+            let events = client.events()
+            do { try await client.connect(reconnect: follow, catchUp: false) } catch { throw CommandFailure("\(error)") }
+            let shown: [Message]
+            do {
+                shown = if let conversation { try await client.messages(in: conversation, limit: limit) } else { try await client.sync() }
+            } catch {
+                await client.disconnect()
+                throw CommandFailure("\(error)")
+            }
+            if options.json {
+                for message in shown { options.output(message) { "" } }
+            } else {
+                if shown.isEmpty && !follow { print("No new messages.") }
+                for message in shown { print(await MessageLine.format(message, client: client)) }
+            }
+            guard follow else { return await client.disconnect() }
+            for await event in events {
+                guard case .message(let message) = event, conversation == nil || message.conversationID == conversation else { continue }
+                if options.json { options.output(message) { "" } } else { print(await MessageLine.format(message, client: client)) }
+            }
+        }
+    }
+
+    /// `parley conversations`.
+    struct Conversations: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List your conversations.")
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            let list = try await options.withClient { client in try await client.conversations() }
+            options.output(list) {
+                list.isEmpty ? "No conversations yet: start one with 'parley send --to EMAIL TEXT'." : list.map { c in
+                    let name = c.title ?? (c.kind == "direct" ? "direct" : "group")
+                    return "\(c.id)\t\(c.kind)\t\(name)\t\(c.members.count) members\t\(c.unread) unread\(c.favourite ? "\t★" : "")"
+                }.joined(separator: "\n")
+            }
+        }
+    }
+
+    /// `parley search`.
+    struct Search: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Search your decrypted history on this device (the server never sees it).")
+        @OptionGroup var options: ClientOptions
+        @Option(help: "Only this conversation.") var conversation: Int64?
+        @Argument(help: "Words to find.") var query: String
+
+        func run() async throws {
+            let client = try options.open()
+            let found: [Message]
+            do { found = try await client.search(query, in: conversation) } catch { throw CommandFailure("\(error)") }
+            if options.json { return options.output(found) { "" } }
+            if found.isEmpty { print("Nothing found.") }
+            for message in found { print(await MessageLine.format(message, client: client)) }
+        }
+    }
+}
+
+/// One message as a line of text.
+enum MessageLine {
+    static func format(_ message: Message, client: ParleyClient) async -> String {
+        let me = await client.accountID
+        let contact = (try? await client.contact(message.senderID)) ?? nil
+        let who = message.senderID == me ? "me" : (contact?.email ?? contact?.displayName ?? "account \(message.senderID)")
+        let time = Date(timeIntervalSince1970: Double(message.timestamp) / 1000).formatted(date: .omitted, time: .shortened)
+        var text = message.deleted ? "(deleted)" : message.undecryptable ? "(could not decrypt — ask the sender to resend)" : message.text
+        if let reply = message.replyTo { text = "↪ \(reply) " + text }
+        if let source = message.forwardedFrom { text = "[forwarded from account \(source.senderID)] " + text }
+        let reactions = message.reactions.sorted { $0.key < $1.key }.map { "\($0.key)\($0.value.count)" }.joined(separator: " ")
+        return "[\(message.conversationID)#\(message.id) \(time)] \(who): \(text)\(message.pinned ? " 📌" : "")\(reactions.isEmpty ? "" : "  \(reactions)")"
+    }
+}
