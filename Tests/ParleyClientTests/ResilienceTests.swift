@@ -1,0 +1,62 @@
+import Foundation
+import ParleyClient
+import ParleyServer
+import Testing
+
+@Suite("Client: restarts, outbox, password")
+struct ResilienceTests {
+    @Test func serverRestartLosesNothingAndTheOutboxDrains() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-restart-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
+        let port = server.port
+        func person(_ name: String) async throws -> ParleyClient {
+            let client = try ParleyClient.create(
+                home: root.appendingPathComponent(name), email: "\(name)@example.org", displayName: name,
+                server: ServerAddress(host: "127.0.0.1", port: port), pin: nil,
+                reconnectPolicy: ReconnectPolicy(initial: 0.1, maximum: 0.5))
+            try await client.register(password: "password of \(name)", envelopeIterations: 210_000)
+            try await client.confirm(code: try #require(server.latestCode(for: "\(name)@example.org")))
+            try await client.connect()
+            return client
+        }
+        let ann = try await person("ann"), bob = try await person("bob")
+        let chat = try await ann.startConversation(with: "bob@example.org")
+        let before = try #require(try await ann.send("before the restart", to: chat.id).message)
+        try await eventually("bob got it") { try await bob.storedMessage(before.id) != nil }
+
+        try await server.stop()
+        let queued = try await ann.send("while the server is down", to: chat.id)
+        guard case .queued = queued else { Issue.record("expected the message to be queued"); return }
+        #expect(try await ann.pendingCount() == 1)
+
+        server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"), port: port)
+        try await eventually("ann's outbox drains", seconds: 20) { try await ann.pendingCount() == 0 }
+        try await eventually("bob reconnects and receives", seconds: 20) {
+            try await bob.messages(in: chat.id).map(\.text) == ["before the restart", "while the server is down"]
+        }
+        for client in [ann, bob] { await client.disconnect() }
+        try await server.stop()
+    }
+
+    @Test func passwordChangeRewrapsTheBackup() async throws {
+        let harness = try await ClientHarness.start()
+        let ann = try await harness.person("ann")
+        #expect(try await ann.checkPassword("correct horse ann"))
+        try await ann.changePassword(to: "a brand new passphrase", iterations: 210_000)
+        #expect(try await ann.checkPassword("a brand new passphrase"))
+        #expect(try await ann.checkPassword("correct horse ann") == false)
+        await #expect(throws: ClientError.self) { try await ann.changePassword(to: "short") }
+        await ann.disconnect()
+        try await harness.stop()
+    }
+
+    @Test func requestsWhileDisconnectedFailFast() async throws {
+        let harness = try await ClientHarness.start()
+        let ann = try await harness.person("ann")
+        await ann.disconnect()
+        await #expect(throws: ClientError.notConnected) { try await ann.react("👍", to: 1) }
+        await #expect(throws: ClientError.notConnected) { try await ann.startConversation(with: "x@example.org") }
+        try await harness.stop()
+    }
+}
