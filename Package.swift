@@ -147,9 +147,11 @@ let package = Package(
                 "ParleyWire",
                 "ParleyProtocol",
                 "ParleyCrypto",
+                "ParleyTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            resources: [.copy("Vectors")]
         ),
         .testTarget(
             name: "ParleyCLITests",
