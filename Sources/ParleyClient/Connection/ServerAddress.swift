@@ -33,5 +33,10 @@ public struct ServerAddress: Sendable, Codable, Equatable, CustomStringConvertib
         self.init(host: host, port: port, tls: tls)
     }
 
+    /// The value for `pinnedKeySHA256` of a server certificate (PEM file): base64 SHA-256 of its public key.
+    public static func keyPin(ofCertificatePEM path: String) throws(ClientError) -> String {
+        do { return try TLSSetup.pin(ofCertificatePEM: path) } catch { throw .invalidInput("cannot read the certificate \(path)") }
+    }
+
     public var description: String { "\(host):\(port)\(tls ? " (TLS)" : "")" }
 }
