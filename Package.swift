@@ -155,7 +155,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyCLITests",
-            dependencies: ["parley"]
+            dependencies: ["parley", "ParleyServer"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -47,7 +47,10 @@ extension ParleyClient {
             try await refreshOwnDevices()
             broadcaster.yield(.connection(.connected))
             try await flushOutbox()
-            if catchUp { try await sync() }
+            if catchUp {
+                try await sync()
+                try await refreshMessageStates()
+            }
         } catch {
             if case .signedOut = error { wantsConnection = false }
             await closeConnection()

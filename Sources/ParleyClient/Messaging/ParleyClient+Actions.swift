@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ParleyWire
 
 extension ParleyClient {
@@ -37,6 +38,39 @@ extension ParleyClient {
     /// Marks a whole conversation read.
     public func markRead(conversation conversationID: Int64) async throws(ClientError) {
         _ = try await call("mark_conversation_read", ["conversation_id": .int(conversationID)])
+    }
+
+    /// Re-reads reactions, pins and deletions of the newest `limit` stored messages (of one conversation,
+    /// or all), catching up on what happened while this device was away.
+    public func refreshMessageStates(in conversationID: Int64? = nil, limit: Int = 100) async throws(ClientError) {
+        let ids: [Int64] = try database.read { reader in
+            if let conversationID {
+                try Int64.fetchAll(reader.db, sql: "SELECT message_id FROM messages WHERE conversation_id = ? ORDER BY timestamp DESC LIMIT ?",
+                                   arguments: [conversationID, min(limit, 100)])
+            } else {
+                try Int64.fetchAll(reader.db, sql: "SELECT message_id FROM messages ORDER BY timestamp DESC LIMIT ?", arguments: [min(limit, 100)])
+            }
+        }
+        guard !ids.isEmpty else { return }
+        for state in try await call("get_message_state", ["message_ids": .array(ids.map { .int($0) })]).objects("messages") {
+            let id = try state.int("message_id")
+            var reactions: [String: [Int64]] = [:]
+            for reaction in try state.objects("reactions") {
+                if let account = reaction.optionalInt("account_id"), let emoji = reaction.optionalString("emoji") {
+                    reactions[emoji, default: []].append(account)
+                }
+            }
+            guard let stored = try storedMessage(id) else { continue }
+            let sorted = reactions.mapValues { $0.sorted() }
+            let deleted = state.bool("deleted"), pinned = state.bool("pinned")
+            if stored.reactions != sorted || stored.pinned != pinned || (deleted && !stored.deleted) {
+                try updateMessage(id) { message in
+                    message.reactions = sorted
+                    message.pinned = pinned
+                    if deleted { message.markDeleted() }
+                }
+            }
+        }
     }
 
     /// Picks up deletions that happened while this device was away.

@@ -60,6 +60,9 @@ enum MessageActionHandlers {
             ])
             return HandlerResult()
         }
+        router.add("get_message_state", requiresLogin: true) { request, environment, context throws(WireError) in
+            try await messageStates(request, environment.caller!, context)
+        }
         router.add("get_deleted_since", requiresLogin: true) { request, environment, context throws(WireError) in
             let since = try request.optionalInteger("since") ?? 0
             let deleted = try await StoreCall.call(context) { try await context.store.deletedMessages(accountID: environment.caller!.accountID, since: since) }
@@ -95,6 +98,30 @@ enum MessageActionHandlers {
             "up_to": .number(Double(mark)),
         ])
         return HandlerResult(["up_to": .number(Double(mark))])
+    }
+
+    /// Reactions, pin and deletion of up to 100 messages, so a device that was away catches up on what
+    /// it missed as notifications. Ids the caller may not see are left out, as if they did not exist.
+    static func messageStates(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> HandlerResult {
+        var ids: [Int64] = []
+        for (index, value) in try request.array("message_ids", maxCount: 100).enumerated() {
+            guard case .number(let number) = value, let id = Int64(exactly: number), id > 0 else {
+                throw .invalid("message_ids[\(index)]", "must be a message id")
+            }
+            ids.append(id)
+        }
+        var states: [JSONValue] = []
+        for id in Set(ids).sorted() {
+            guard let message = try await StoreCall.call(context, { try await context.store.messageMetadata(id: id) }),
+                  (try? await ConversationAccess.activeConversation(id: message.conversationID, caller, context)) != nil
+            else { continue }
+            let reactions = try await StoreCall.call(context) { try await context.store.reactions(messageID: id) }
+            states.append([
+                "message_id": .number(Double(id)), "pinned": .bool(message.pinnedAt != nil), "deleted": .bool(message.deletedAt != nil),
+                "reactions": .array(reactions.map { ["account_id": .number(Double($0.0)), "emoji": .string($0.1)] }),
+            ])
+        }
+        return HandlerResult(["messages": .array(states)])
     }
 
     /// A message in a conversation the caller is an active member of, not deleted.

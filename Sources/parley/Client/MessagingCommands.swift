@@ -44,7 +44,13 @@ extension Parley {
             do { try await client.connect(reconnect: follow, catchUp: false) } catch { throw CommandFailure("\(error)") }
             let shown: [Message]
             do {
-                shown = if let conversation { try await client.messages(in: conversation, limit: limit) } else { try await client.sync() }
+                if let conversation {
+                    _ = try await client.sync()
+                    try await client.refreshMessageStates(in: conversation, limit: limit)
+                    shown = try await client.messages(in: conversation, limit: limit)
+                } else {
+                    shown = try await client.sync()
+                }
             } catch {
                 await client.disconnect()
                 throw CommandFailure("\(error)")
