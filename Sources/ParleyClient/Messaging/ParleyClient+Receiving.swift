@@ -28,7 +28,11 @@ extension ParleyClient {
                 let items = try page.objects("messages")
                 var confirm: [Int64] = []
                 for item in items {
-                    if let message = try receive(item) { arrived.append(message) }
+                    if let message = try receive(item) {
+                        arrived.append(message)
+                        // Stored durably already: show it now rather than after the confirmation round trip.
+                        broadcaster.yield(.message(message))
+                    }
                     confirm.append(try item.int("message_id"))
                 }
                 if !confirm.isEmpty {
@@ -40,7 +44,6 @@ extension ParleyClient {
         for sender in Set(arrived.map(\.senderID)) where try contact(sender)?.displayName == nil {
             _ = try? await learnProfile(sender)
         }
-        for message in arrived { broadcaster.yield(.message(message)) }
         return arrived
     }
 

@@ -12,7 +12,7 @@ extension Parley {
     struct Bench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Measure Parley's performance (build with -c release for real figures).",
-            subcommands: [BenchServer.self]
+            subcommands: [BenchServer.self, BenchClientLatency.self]
         )
     }
 }
