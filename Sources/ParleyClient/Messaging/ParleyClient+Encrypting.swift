@@ -72,6 +72,17 @@ extension ParleyClient {
         try saveGroupChain(chain, conversationID)
     }
 
+    /// A device lost its sessions with us: it must get our chains' distribution messages again.
+    func forgetDistribution(to address: ProtocolAddress) throws(ClientError) {
+        let chains = try database.read { try $0.all(Namespace.groupChain) }
+        for (key, bytes) in chains {
+            guard var chain = try? JSONDecoder().decode(GroupChainState.self, from: Data(bytes)),
+                  chain.distributed.remove(address.description) != nil else { continue }
+            let updated = Array(try! JSONEncoder().encode(chain))
+            try database.write { try $0.put(Namespace.groupChain, key, updated) }
+        }
+    }
+
     /// Forgets our chain so the next group message starts a new one (membership changed).
     func rekeyGroup(_ conversationID: Int64) throws(ClientError) {
         try database.write { try $0.delete(Namespace.groupChain, String(conversationID)) }

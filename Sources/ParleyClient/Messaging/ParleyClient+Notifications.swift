@@ -39,7 +39,9 @@ extension ParleyClient {
                 try await refreshConversations()
             case "session_reset":
                 if let account = fields.optionalInt("account_id"), let device = fields.optionalInt("device_id") {
-                    try protocolStore.deleteSession(for: try ProtocolAddress(accountId: String(account), deviceId: UInt32(truncatingIfNeeded: device)))
+                    let address = try ProtocolAddress(accountId: String(account), deviceId: UInt32(truncatingIfNeeded: device))
+                    try protocolStore.deleteSession(for: address)
+                    try forgetDistribution(to: address)
                 }
             case "keys_updated":
                 if let account = fields.optionalInt("account_id") {

@@ -35,6 +35,7 @@ extension ParleyClient {
                     }
                     confirm.append(try item.int("message_id"))
                 }
+                try await requestSessionResets(for: arrived.filter(\.undecryptable))
                 if !confirm.isEmpty {
                     _ = try await call("confirm_delivery", ["message_ids": .array(confirm.map { .int($0) })])
                 }
@@ -45,6 +46,18 @@ extension ParleyClient {
             _ = try? await learnProfile(sender)
         }
         return arrived
+    }
+
+    /// Recovers from messages this device could not decrypt: forget the session with each sending device
+    /// and ask it (`reset_session`) to start a fresh one, so its next message arrives as a prekey message.
+    private func requestSessionResets(for failed: [Message]) async throws(ClientError) {
+        var asked: Set<String> = []
+        for message in failed where message.senderID != keys.accountID || message.senderDevice != keys.deviceID {
+            let address = try! ProtocolAddress(accountId: String(message.senderID), deviceId: message.senderDevice)
+            guard message.senderDevice != 0, asked.insert(address.description).inserted else { continue }
+            try Self.storage { try protocolStore.deleteSession(for: address) }
+            _ = try? await call("reset_session", ["account_id": .int(message.senderID), "device_id": .int(message.senderDevice)])
+        }
     }
 
     /// The timestamp of the newest message this device has taken in.
