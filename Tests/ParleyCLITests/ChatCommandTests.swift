@@ -54,6 +54,14 @@ struct ChatCommandTests {
         #expect(try ParleyBinary.run(["search", "--home", bob.path, "lunch"]).stdout.contains("Lunch at noon?"))
         #expect(try ParleyBinary.run(["search", "--home", bob.path, "dinner"]).stdout == "Nothing found.\n")
 
+        let profile = try ParleyBinary.run(["profile", "set", "--home", ann.path, "--name", "Ann A.", "--field", "phone=+1 555 0100:contacts"])
+        #expect(profile.stdout == "Profile updated.\n", "\(profile.stderr)")
+        let shown = try ParleyBinary.run(["profile", "show", "--home", bob.path, "1"])
+        #expect(shown.stdout.contains("account 1: Ann A."))
+        #expect(shown.stdout.contains("phone: +1 555 0100"))
+        let contacts = try ParleyBinary.run(["contacts", "--home", bob.path])
+        #expect(contacts.stdout.contains("Ann A."), "\(contacts.stdout)")
+
         let group = try ParleyBinary.run(["group", "create", "--home", ann.path, "Trip", "--invite", "bob@example.org"])
         #expect(group.stdout.contains("Created group 2 “Trip”; 1 invited."), "\(group.stderr)")
         #expect(try ParleyBinary.run(["group", "accept", "--home", bob.path, "2"]).stdout.contains("Joined group 2."))

@@ -1,0 +1,65 @@
+import Foundation
+import ParleyWire
+
+/// Who may see a profile field (the server enforces it).
+public enum FieldVisibility: String, Sendable, Codable, CaseIterable {
+    case everyone, contacts, nobody
+}
+
+/// A profile as the caller may see it.
+public struct Profile: Sendable, Equatable, Codable {
+    /// The account.
+    public let accountID: Int64
+    /// The display name.
+    public let displayName: String?
+    /// Visible fields (`username`, `email`, `phone`, `location`) and their values.
+    public let fields: [String: String]
+}
+
+extension ParleyClient {
+    /// Sets the display name and/or fields with their visibility; an empty value removes a field.
+    public func updateProfile(displayName: String? = nil, fields: [String: (value: String, visibility: FieldVisibility)] = [:]) async throws(ClientError) {
+        var request: [String: JSONValue] = [:]
+        if let displayName { request["display_name"] = .string(displayName) }
+        if !fields.isEmpty {
+            request["fields"] = .object(fields.mapValues { ["value": .string($0.value), "visibility": .string($0.visibility.rawValue)] })
+        }
+        _ = try await call("update_profile", request)
+        if let displayName {
+            keys.displayName = displayName
+            try saveKeys()
+        }
+    }
+
+    /// Someone's profile (our own shows every field).
+    public func profile(of accountID: Int64? = nil) async throws(ClientError) -> Profile {
+        let id: Int64
+        if let accountID { id = accountID } else { id = try identity().accountID }
+        let answer = try await call("get_profile", ["account_id": .int(id)])
+        var fields: [String: String] = [:]
+        if case .object(let object)? = answer["fields"] {
+            for (name, value) in object {
+                switch value {
+                case .string(let text): fields[name] = text
+                case .object(let own): if let text = own.optionalString("value") { fields[name] = text }
+                default: break
+                }
+            }
+        }
+        let profile = Profile(accountID: id, displayName: answer.optionalString("display_name"), fields: fields)
+        if id != keys.accountID { try remember(Contact(accountID: id, email: fields["email"], displayName: profile.displayName)) }
+        return profile
+    }
+
+    /// Everyone this device has talked to, with the identity key last seen for each.
+    public func contacts() throws(ClientError) -> [(contact: Contact, identityKey: [UInt8]?)] {
+        let known = try database.read { try $0.all(Namespace.contact) }
+        var out: [(contact: Contact, identityKey: [UInt8]?)] = []
+        for entry in known {
+            guard let contact = try? JSONDecoder().decode(Contact.self, from: Data(entry.value)) else { continue }
+            let key = try Self.storage { try protocolStore.identityKey(of: String(contact.accountID)) }
+            out.append((contact, key))
+        }
+        return out.sorted { $0.contact.accountID < $1.contact.accountID }
+    }
+}

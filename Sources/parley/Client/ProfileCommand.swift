@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import ParleyClient
+
+extension Parley {
+    /// `parley profile …`.
+    struct ProfileCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "profile", abstract: "Show or change profiles.", subcommands: [Show.self, Set.self])
+    }
+
+    /// `parley contacts`.
+    struct Contacts: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the people this device has talked to and their identity fingerprints.")
+        @OptionGroup var options: ClientOptions
+
+        func run() async throws {
+            let client = try options.open()
+            let list: [(contact: Contact, identityKey: [UInt8]?)]
+            do { list = try await client.contacts() } catch { throw CommandFailure("\(error)") }
+            let rows = list.map { ContactRow(accountID: $0.contact.accountID, email: $0.contact.email, name: $0.contact.displayName,
+                                             identityFingerprint: $0.identityKey.map(Parley.Account.fingerprint)) }
+            options.output(rows) {
+                rows.isEmpty ? "No contacts yet." : rows.map { row in
+                    "\(row.accountID)\t\(row.email ?? "-")\t\(row.name ?? "-")\t\(row.identityFingerprint ?? "(no session yet)")"
+                }.joined(separator: "\n")
+            }
+        }
+
+        struct ContactRow: Encodable {
+            let accountID: Int64
+            let email: String?
+            let name: String?
+            let identityFingerprint: String?
+        }
+    }
+}
+
+extension Parley.ProfileCommand {
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show your profile, or someone's (by account id).")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "An account id (default: yours).") var account: Int64?
+
+        func run() async throws {
+            let profile = try await options.withClient { client in try await client.profile(of: account) }
+            options.output(profile) {
+                (["account \(profile.accountID): \(profile.displayName ?? "-")"] + profile.fields.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)" })
+                    .joined(separator: "\n")
+            }
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change your display name or fields.",
+            discussion: "Fields: --field NAME=VALUE[:everyone|contacts|nobody] for username, email, phone, location; an empty VALUE removes it.")
+        @OptionGroup var options: ClientOptions
+        @Option(help: "Your display name.") var name: String?
+        @Option(help: ArgumentHelp("NAME=VALUE[:VISIBILITY] (repeat).", valueName: "field")) var field: [String] = []
+
+        func run() async throws {
+            var fields: [String: (value: String, visibility: FieldVisibility)] = [:]
+            for item in field {
+                guard let equals = item.firstIndex(of: "=") else { throw ValidationError("--field \(item): expected NAME=VALUE[:VISIBILITY]") }
+                var value = String(item[item.index(after: equals)...])
+                var visibility = FieldVisibility.contacts
+                if let colon = value.lastIndex(of: ":"), let parsed = FieldVisibility(rawValue: String(value[value.index(after: colon)...])) {
+                    visibility = parsed
+                    value = String(value[..<colon])
+                }
+                fields[String(item[..<equals])] = (value, visibility)
+            }
+            guard name != nil || !fields.isEmpty else { throw ValidationError("give --name and/or --field") }
+            try await options.withClient { client in try await client.updateProfile(displayName: name, fields: fields) }
+            options.output(["updated": true]) { "Profile updated." }
+        }
+    }
+}
