@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ParleyWire", targets: ["ParleyWire"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
         .library(name: "ParleyFiles", targets: ["ParleyFiles"]),
+        .library(name: "ParleyVault", targets: ["ParleyVault"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -62,6 +63,14 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        .target(
+            name: "ParleyVault",
+            dependencies: [
+                "ParleyCrypto",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "parley",
             dependencies: [
@@ -99,6 +108,11 @@ let package = Package(
         .testTarget(
             name: "ParleyFilesTests",
             dependencies: ["ParleyFiles", "ParleyCrypto", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Vectors")]
+        ),
+        .testTarget(
+            name: "ParleyVaultTests",
+            dependencies: ["ParleyVault", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")]
         ),
         .testTarget(
