@@ -85,6 +85,26 @@ struct MainKeyFilePINTests {
         #expect(try failedAttempts(directory) == 0)
     }
 
+    @Test("concurrent wrong PINs are each counted once: the directory lock serialises them")
+    func concurrentTries() throws {
+        let directory = TemporaryDirectory()
+        defer { directory.remove() }
+        try MainKeyFile.create(in: directory.account, key: MainKey.generate(), pin: "1111")
+        let errors = Mutex<[VaultError?]>([])
+        let account = directory.account
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let error = vaultError { try MainKeyFile.unlock(in: account, pin: "0000") }
+            errors.withLock { $0.append(error) }
+        }
+        // Without the lock two tries could read the same counter and write the same value back.
+        let left = errors.withLock { $0 }.compactMap { error -> Int? in
+            if case .wrongPIN(let left)? = error { return left }
+            return nil
+        }
+        #expect(left.sorted() == [6, 7, 8, 9])
+        #expect(try failedAttempts(directory) == 4)
+    }
+
     @Test("the tenth wrong PIN in a row removes the whole account directory")
     func tenthWrongPINWipes() throws {
         let directory = TemporaryDirectory()
