@@ -37,7 +37,7 @@ struct SealedValueTests {
         }
         #expect(seen.count == vectors.subkeys.count)
         let key = MainKey.generate()
-        #expect(key.subkey(purpose: "x").withUnsafeBytes { Array($0) } != key.withBytes { Array($0) })
+        #expect(key.subkey(purpose: "x").withUnsafeBytes { Array($0) } != key.withUnsafeBytes { Array($0) })
     }
 
     @Test("round trip, fresh nonce per seal, and the seal is 29 bytes longer")

@@ -42,8 +42,8 @@ public struct MainKey: Sendable, Equatable {
         return derived.withUnsafeBytes { Array($0) }
     }
 
-    /// The raw bytes, for wrapping only; callers zero their copy when done.
-    func withBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+    /// Lends the raw 32 bytes to `body`, for a `HardwareKeyProtector` to wrap; never store or log them.
+    public func withUnsafeBytes<T>(_ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
         try key.withUnsafeBytes(body)
     }
 

@@ -5,7 +5,7 @@ import ParleyCrypto
 extension MainKeyFileContents {
     /// Contents that keep `key` as it is (mode none).
     static func plain(_ key: MainKey) -> MainKeyFileContents {
-        MainKeyFileContents(failedAttempts: 0, keyCheck: key.check, body: .none(key: key.withBytes { Array($0) }))
+        MainKeyFileContents(failedAttempts: 0, keyCheck: key.check, body: .none(key: key.withUnsafeBytes { Array($0) }))
     }
 
     /// Contents that keep `key` sealed under scrypt(`pin`) with a fresh salt and nonce from `random`.
@@ -13,7 +13,7 @@ extension MainKeyFileContents {
         let salt = random.bytes(PIN.saltLength)
         let nonce = random.bytes(12)
         let kek = try PIN.keyEncryptionKey(pin, salt: salt)
-        let box = key.withBytes { bytes in
+        let box = key.withUnsafeBytes { bytes in
             // AES-GCM with a 32-byte key and a 12-byte nonce cannot fail.
             try! AES.GCM.seal(
                 bytes, using: kek, nonce: AES.GCM.Nonce(data: nonce), authenticating: wrapAssociatedData(mode: 0x01))

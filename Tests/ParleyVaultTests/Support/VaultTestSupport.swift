@@ -65,7 +65,7 @@ struct SoftwareProtector: HardwareKeyProtector {
     func wrap(_ key: MainKey) throws -> [UInt8] {
         if failing { throw Unavailable() }
         let nonce = AES.GCM.Nonce()
-        let box = try key.withBytes { try AES.GCM.seal($0, using: kek, nonce: nonce, authenticating: Self.ad) }
+        let box = try key.withUnsafeBytes { try AES.GCM.seal($0, using: kek, nonce: nonce, authenticating: Self.ad) }
         return Array(nonce) + Array(box.ciphertext) + Array(box.tag)
     }
 
@@ -92,5 +92,5 @@ func vaultError<T>(_ body: () throws -> T) -> VaultError? {
 
 extension MainKey {
     /// The raw bytes, for comparing with vectors.
-    var bytes: [UInt8] { withBytes { Array($0) } }
+    var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
 }
