@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
         .library(name: "ParleyFiles", targets: ["ParleyFiles"]),
         .library(name: "ParleyClient", targets: ["ParleyClient"]),
+        .library(name: "ParleyVault", targets: ["ParleyVault"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -127,6 +128,11 @@ let package = Package(
         .testTarget(
             name: "ParleyFilesTests",
             dependencies: ["ParleyFiles", "ParleyCrypto", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Vectors")]
+        ),
+        .testTarget(
+            name: "ParleyVaultTests",
+            dependencies: ["ParleyVault", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")]
         ),
         .testTarget(

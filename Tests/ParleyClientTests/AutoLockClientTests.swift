@@ -1,0 +1,42 @@
+import Foundation
+import ParleyClient
+import ParleyVault
+import Testing
+
+@Suite("Client: autolock and the PIN")
+struct AutoLockClientTests {
+    @Test func idleClientLocksAndThePINUnlocksIt() async throws {
+        let harness = try await ClientHarness.start()
+        let bob = try await harness.person("bob")
+        let ann = try await harness.person("ann", pin: "2468", autolockAfter: 3)
+        let chat = try await ann.startConversation(with: "bob@example.org")
+        let sent = try #require(try await ann.send("before the lock", to: chat.id).message)
+        try await eventually("ann locks after 3 s idle", seconds: 10) { ann.isLocked }
+        // Locked, the client cannot store what arrives: it stays on the server until unlocked.
+        let whileLocked = try #require(try await bob.send("while ann is locked", to: chat.id).message)
+        await #expect(throws: ClientError.vault(.locked)) { try await ann.messages(in: chat.id) }
+        await #expect(throws: ClientError.self) { try await ann.unlock(pin: "0000") }
+        #expect(ann.isLocked)
+        try await ann.unlock(pin: "2468")
+        #expect(try await ann.storedMessage(sent.id)?.text == "before the lock")
+        _ = try await ann.sync()
+        #expect(try await ann.storedMessage(whileLocked.id)?.text == "while ann is locked")
+        for client in [ann, bob] { await client.disconnect() }
+        try await harness.stop()
+    }
+
+    @Test func wrongPINsCountDownAndTheTenthWipes() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("parley-wipe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        _ = try ParleyClient.create(home: home, email: "ann@example.org", displayName: "Ann",
+                                    server: ServerAddress(host: "127.0.0.1", port: 1), pin: "2468")
+        for left in (1...9).reversed() {
+            #expect(throws: ClientError.vault(.wrongPIN(attemptsLeft: left))) {
+                try ParleyClient.open(home: home, email: "ann@example.org", pin: "1111")
+            }
+        }
+        #expect(throws: ClientError.vault(.wiped)) { try ParleyClient.open(home: home, email: "ann@example.org", pin: "1111") }
+        #expect(ParleyClient.accounts(in: home).isEmpty)
+        #expect(throws: ClientError.noAccount("ann@example.org")) { try ParleyClient.open(home: home, email: "ann@example.org", pin: "2468") }
+    }
+}
