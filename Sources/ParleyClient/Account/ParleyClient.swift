@@ -18,7 +18,7 @@ public actor ParleyClient {
     public nonisolated let directory: URL
     let dependencies: any Dependencies
     let database: ClientDatabase
-    let protocolStore: VaultProtocolStore
+    var protocolStore: VaultProtocolStore
     let lock: AutoLock
     var keys: AccountKeys
     var connection: WireConnection?

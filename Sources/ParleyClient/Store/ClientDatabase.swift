@@ -107,6 +107,11 @@ extension ClientDatabase {
                            arguments: [namespace, key, Data(sealed)])
         }
 
+        /// Removes every value of a namespace.
+        func deleteAll(_ namespace: String) throws {
+            try db.execute(sql: "DELETE FROM records WHERE namespace = ?", arguments: [namespace])
+        }
+
         /// Removes `namespace/key`.
         func delete(_ namespace: String, _ key: String) throws {
             try db.execute(sql: "DELETE FROM records WHERE namespace = ? AND key = ?", arguments: [namespace, key])

@@ -8,7 +8,7 @@ extension Parley {
     struct Account: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register, confirm and manage your account.",
-            subcommands: [Register.self, Confirm.self, Status.self, ChangePassword.self, SetPIN.self])
+            subcommands: [Register.self, Confirm.self, Status.self, ChangePassword.self, SetPIN.self, RotateKeys.self])
     }
 }
 
@@ -138,6 +138,26 @@ extension Parley.Account {
             }()
             do { try await client.changePIN(current: current, new: new) } catch { throw CommandFailure("\(error)") }
             options.output(["pin": new != nil]) { new == nil ? "The vault PIN was removed." : "The vault PIN was changed." }
+        }
+    }
+}
+
+extension Parley.Account {
+    /// `parley account rotate-keys`.
+    struct RotateKeys: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rotate-keys",
+            abstract: "Replace your identity and login keys; contacts are told to verify you again, other devices are signed out.")
+        @OptionGroup var options: ClientOptions
+        @Flag(help: "Read the account password (for the new key backup) from standard input.") var passwordStdin = false
+
+        func run() async throws {
+            let password = try SecretInput.password(prompt: "Account password: ", fromStandardInput: passwordStdin)
+            let fingerprint = try await options.withClient { client in
+                try await client.rotateKeys(password: password)
+                return Parley.Account.fingerprint(await client.identityKey)
+            }
+            options.output(["identity_fingerprint": fingerprint]) { "New identity key: \(fingerprint). Ask your contacts to verify it." }
         }
     }
 }

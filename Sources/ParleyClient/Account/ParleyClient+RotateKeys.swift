@@ -1,0 +1,41 @@
+import Foundation
+import ParleyCrypto
+import ParleyWire
+
+extension ParleyClient {
+    /// Replaces the account's identity and login keys (after a suspected compromise).
+    ///
+    /// New prekeys signed by the new identity go up with them; the server signs out the account's other
+    /// devices and tells contacts (`keys_updated`) to verify the new key. Every session and sender-key
+    /// chain is dropped, so the next message to anyone starts afresh; the key backup is re-wrapped under
+    /// `password`.
+    public func rotateKeys(password: String, envelopeIterations: UInt32 = KeyEnvelope.defaultIterations) async throws(ClientError) {
+        guard password.count >= 8 else { throw .invalidInput("the password must have at least 8 characters") }
+        guard isConnected else { throw .notConnected }
+        let previous = keys
+        keys.identitySeed = dependencies.random.bytes(32)
+        keys.authSeed = dependencies.random.bytes(32)
+        do {
+            var fields = try freshPreKeyFields(includeOneTime: true)
+            fields["identity_key"] = .base64(keys.identity.publicKey)
+            fields["auth_key"] = .base64(Array(keys.authKey.publicKey.rawRepresentation))
+            _ = try await call("rotate_keys", fields)
+        } catch {
+            keys = previous
+            try? saveKeys()
+            throw error
+        }
+        let envelope: KeyEnvelope
+        do { envelope = try KeyEnvelope.seal(keys.envelopeSecret, password: password, iterations: envelopeIterations) } catch {
+            throw .invalidInput("cannot protect the keys with this password: \(error)")
+        }
+        let updated = keys.encoded()
+        try database.write { writer in
+            try writer.put(Namespace.account, "keys", updated)
+            try writer.put(Namespace.account, "envelope", envelope.bytes)
+            for namespace in [Namespace.session, Namespace.senderKey, Namespace.groupChain] { try writer.deleteAll(namespace) }
+        }
+        protocolStore = VaultProtocolStore(database: database, identity: keys.identity)
+        _ = try? await call("change_password", ["key_envelope": .base64(envelope.bytes)])
+    }
+}
