@@ -8,10 +8,14 @@ struct AutoLockClientTests {
     @Test func idleClientLocksAndThePINUnlocksIt() async throws {
         let harness = try await ClientHarness.start()
         let bob = try await harness.person("bob")
-        let ann = try await harness.person("ann", pin: "2468", autolockAfter: 3)
+        let clock = ManualVaultClock()
+        let ann = try await harness.person("ann", pin: "2468", autolockAfter: 60, dependencies: ClientDependencies(vaultClock: clock))
         let chat = try await ann.startConversation(with: "bob@example.org")
         let sent = try #require(try await ann.send("before the lock", to: chat.id).message)
-        try await eventually("ann locks after 3 s idle", seconds: 10) { ann.isLocked }
+        clock.advance(59)
+        #expect(!ann.isLocked)
+        clock.advance(1)
+        #expect(ann.isLocked, "60 s without use locks the vault")
         // Locked, the client cannot store what arrives: it stays on the server until unlocked.
         let whileLocked = try #require(try await bob.send("while ann is locked", to: chat.id).message)
         await #expect(throws: ClientError.vault(.locked)) { try await ann.messages(in: chat.id) }
@@ -19,6 +23,10 @@ struct AutoLockClientTests {
         #expect(ann.isLocked)
         try await ann.unlock(pin: "2468")
         #expect(try await ann.storedMessage(sent.id)?.text == "before the lock")
+        // Setting the wall clock back (to dodge the timeout) is caught and locks at once.
+        clock.setWall(by: -3600)
+        await #expect(throws: ClientError.vault(.clockTampered)) { try await ann.messages(in: chat.id) }
+        try await ann.unlock(pin: "2468")
         _ = try await ann.sync()
         #expect(try await ann.storedMessage(whileLocked.id)?.text == "while ann is locked")
         for client in [ann, bob] { await client.disconnect() }

@@ -60,7 +60,7 @@ extension ParleyClient {
         guard MainKeyFile.exists(in: directory) else { throw .noAccount(email) }
         let key: MainKey
         do { key = try MainKeyFile.unlock(in: directory, pin: pin) } catch { throw .vault(error) }
-        let lock = AutoLock(key: key, idleTimeout: autolockAfter)
+        let lock = AutoLock(key: key, idleTimeout: autolockAfter, clock: dependencies.vaultClock)
         let database = try ClientDatabase(path: directory.appendingPathComponent("client.sqlite"), lock: lock)
         guard let stored = try database.read({ try $0.get(Namespace.account, "keys") }) else {
             throw .storage("the account record is missing; the local data is damaged")
@@ -74,7 +74,7 @@ extension ParleyClient {
         directory: URL, email: String, key: MainKey, keys: AccountKeys, autolockAfter: TimeInterval,
         dependencies: any Dependencies, reconnectPolicy: ReconnectPolicy
     ) throws(ClientError) -> ParleyClient {
-        let lock = AutoLock(key: key, idleTimeout: autolockAfter)
+        let lock = AutoLock(key: key, idleTimeout: autolockAfter, clock: dependencies.vaultClock)
         let database = try ClientDatabase(path: directory.appendingPathComponent("client.sqlite"), lock: lock)
         return ParleyClient(email: email, directory: directory, keys: keys, database: database, lock: lock,
                             dependencies: dependencies, reconnectPolicy: reconnectPolicy)

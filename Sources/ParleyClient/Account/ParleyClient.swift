@@ -9,8 +9,8 @@ import ParleyWire
 ///
 /// Everything the account does goes through this actor, so ratchet state is never stepped twice at once.
 public actor ParleyClient {
-    /// The components' needs (Proton-style): a clock, randomness, event loops.
-    public typealias Dependencies = HasClock & HasRandom & HasEventLoopGroup & Sendable
+    /// The components' needs (Proton-style): clocks, randomness, event loops.
+    public typealias Dependencies = HasClock & HasRandom & HasEventLoopGroup & HasVaultClock & Sendable
 
     /// The account's e-mail address.
     public nonisolated let email: String

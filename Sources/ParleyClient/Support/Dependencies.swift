@@ -2,11 +2,14 @@ import Foundation
 import NIOCore
 import NIOPosix
 import ParleyCrypto
+import ParleyVault
 
 /// Gives the current wall-clock time.
 public protocol HasClock { var clock: any ClientClock { get } }
 /// Gives randomness for keys and nonces.
 public protocol HasRandom { var random: any RandomSource { get } }
+/// Gives the clocks the vault's autolock watches (wall and monotonic, to catch clock tampering).
+public protocol HasVaultClock { var vaultClock: any VaultClock { get } }
 /// Gives the event loops connections run on.
 public protocol HasEventLoopGroup { var eventLoopGroup: any EventLoopGroup { get } }
 
@@ -24,16 +27,19 @@ public struct SystemClientClock: ClientClock {
 
 /// What a client needs from its surroundings, in one container (Proton-style composition: components
 /// name the `Has…` protocols they use, tests swap a part by building another container).
-public struct ClientDependencies: HasClock, HasRandom, HasEventLoopGroup, Sendable {
+public struct ClientDependencies: HasClock, HasRandom, HasEventLoopGroup, HasVaultClock, Sendable {
     public var clock: any ClientClock
     public var random: any RandomSource
     public var eventLoopGroup: any EventLoopGroup
+    public var vaultClock: any VaultClock
 
-    /// Real clock, system randomness, NIO's shared event loops.
+    /// Real clocks, system randomness, NIO's shared event loops.
     public init(
         clock: any ClientClock = SystemClientClock(), random: any RandomSource = SystemRandomSource(),
-        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        vaultClock: any VaultClock = SystemVaultClock()
     ) {
+        self.vaultClock = vaultClock
         self.clock = clock
         self.random = random
         self.eventLoopGroup = eventLoopGroup

@@ -2,6 +2,8 @@ import Foundation
 import ParleyClient
 import ParleyCrypto
 import ParleyServer
+import ParleyVault
+import Synchronization
 
 /// A real server on a free loopback port and clients with their own home directories, all signed up.
 final class ClientHarness: Sendable {
@@ -28,11 +30,13 @@ final class ClientHarness: Sendable {
     func home(_ name: String) -> URL { root.appendingPathComponent("home-\(name)") }
 
     /// Creates, registers, confirms and connects `name@example.org`.
-    func person(_ name: String, pin: String? = nil, autolockAfter: TimeInterval = 300) async throws -> ParleyClient {
+    func person(
+        _ name: String, pin: String? = nil, autolockAfter: TimeInterval = 300, dependencies: ClientDependencies = ClientDependencies()
+    ) async throws -> ParleyClient {
         let email = "\(name)@example.org"
         let client = try ParleyClient.create(
             home: home(name), email: email, displayName: name.capitalized, server: address, pin: pin,
-            autolockAfter: autolockAfter, reconnectPolicy: ReconnectPolicy(initial: 0.2, maximum: 1))
+            autolockAfter: autolockAfter, dependencies: dependencies, reconnectPolicy: ReconnectPolicy(initial: 0.2, maximum: 1))
         try await client.register(password: "correct horse \(name)", envelopeIterations: KeyEnvelope.minimumSealIterations)
         guard let code = server.latestCode(for: email) else { throw HarnessError("no code for \(email)") }
         try await client.confirm(code: code)
@@ -59,4 +63,16 @@ func eventually(_ what: String, seconds: Double = 10, _ condition: () async thro
         try await Task.sleep(for: .milliseconds(20))
     }
     throw HarnessError("timed out waiting for \(what)")
+}
+
+/// A vault clock that moves only when a test says so, so autolock tests do not depend on machine load.
+final class ManualVaultClock: VaultClock {
+    private let times = Mutex<(wall: TimeInterval, monotonic: TimeInterval)>((1_800_000_000, 1_000))
+    var wallClock: TimeInterval { times.withLock { $0.wall } }
+    var monotonic: TimeInterval { times.withLock { $0.monotonic } }
+
+    /// Both clocks move forward together.
+    func advance(_ seconds: TimeInterval) { times.withLock { $0.wall += seconds; $0.monotonic += seconds } }
+    /// Only the wall clock moves (someone set the system time).
+    func setWall(by seconds: TimeInterval) { times.withLock { $0.wall += seconds } }
 }
