@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ParleyWire", targets: ["ParleyWire"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
         .library(name: "ParleyFiles", targets: ["ParleyFiles"]),
+        .library(name: "ParleyPGP", targets: ["ParleyPGP"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -62,6 +63,17 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // The system zlib, for OpenPGP compressed data packets (ZIP = raw deflate, ZLIB).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .target(
+            name: "ParleyPGP",
+            dependencies: [
+                "ParleyCrypto",
+                "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "parley",
             dependencies: [
@@ -70,6 +82,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "ParleyFiles",
+                "ParleyPGP",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -99,6 +112,11 @@ let package = Package(
         .testTarget(
             name: "ParleyFilesTests",
             dependencies: ["ParleyFiles", "ParleyCrypto", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Vectors")]
+        ),
+        .testTarget(
+            name: "ParleyPGPTests",
+            dependencies: ["ParleyPGP", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")]
         ),
         .testTarget(

@@ -1,0 +1,44 @@
+import Foundation
+
+/// A message's symmetric session key and cipher.
+public struct SessionKey: Sendable, Equatable {
+    /// The cipher the message is encrypted with.
+    public let algorithm: SymmetricAlgorithm
+    /// The key bytes.
+    public let key: [UInt8]
+
+    /// A session key; the length must match the cipher.
+    public init(algorithm: SymmetricAlgorithm, key: [UInt8]) throws {
+        guard key.count == algorithm.keySize else { throw PGPError.malformed("session key length does not match its cipher") }
+        self.algorithm = algorithm
+        self.key = key
+    }
+
+    /// A fresh random session key.
+    static func random(_ algorithm: SymmetricAlgorithm) -> SessionKey {
+        var generator = SystemRandomNumberGenerator()
+        // swiftlint-free: the force-try cannot fail, the length is the cipher's.
+        return try! SessionKey(algorithm: algorithm, key: (0..<algorithm.keySize).map { _ in generator.next() })
+    }
+
+    /// `algorithm || key || checksum`, the value PKESK packets carry (RFC 4880 §5.1).
+    var withChecksum: [UInt8] {
+        var out = [algorithm.rawValue] + key
+        out.appendU16(SecretKey.checksum(key))
+        return out
+    }
+
+    /// Parses `algorithm || key || checksum`; a bad checksum means the wrong key decrypted it.
+    static func fromChecksummed(_ bytes: [UInt8]) throws -> SessionKey {
+        guard bytes.count >= 3 else { throw PGPError.noMatchingKey }
+        let key = Array(bytes[1..<(bytes.count - 2)])
+        let checksum = Int(bytes[bytes.count - 2]) << 8 | Int(bytes[bytes.count - 1])
+        guard checksum == SecretKey.checksum(key) else { throw PGPError.noMatchingKey }
+        return try SessionKey(algorithm: .from(bytes[0]), key: key)
+    }
+
+    /// The session key as `ALGO:HEX`, the form `sop --session-key-out` prints.
+    public var sopString: String {
+        "\(algorithm.rawValue):" + key.map { String(format: "%02X", $0) }.joined()
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+@testable import ParleyPGP
+
+/// Live interop with GnuPG 2.2: fresh keys every run, both directions.
+@Suite(.serialized) struct GPGInteropTests {
+    static let message = Array("Interop line one.\nline two, ünïcödé\n".utf8) + (0..<3000).map { UInt8(truncatingIfNeeded: $0) }
+
+    /// A gpg home with an RSA-3072 key (gpg's default) and an Ed25519/Cv25519 key (future-default).
+    static func gpgWithKeys() throws -> (GPG, [String: Certificate], [String: Certificate]) {
+        let gpg = try GPG()
+        try gpg(["--quick-gen-key", "Rita RSA <rita@example.org>", "default", "default", "never"])
+        try gpg(["--quick-gen-key", "Eddie Ed <eddie@example.org>", "future-default", "default", "never"])
+        var secrets: [String: Certificate] = [:], publics: [String: Certificate] = [:]
+        for who in ["rita", "eddie"] {
+            let fpr = try gpg.fingerprint("\(who)@example.org")
+            let secret = try Certificate.readAll(gpg(["--armor", "--export-secret-keys", fpr]))
+            let certificate = try Certificate.readAll(gpg(["--export", fpr]))
+            #expect(secret.count == 1 && certificate.count == 1)
+            secrets[who] = secret.first
+            publics[who] = certificate.first
+            #expect(publics[who]?.fingerprint.upperHex == fpr)
+        }
+        return (gpg, secrets, publics)
+    }
+
+    @Test func gpgToParley() throws {
+        let (gpg, secrets, publics) = try Self.gpgWithKeys()
+        let input = try gpg.file("input.bin", Self.message)
+        for who in ["rita", "eddie"] {
+            let fpr = try gpg.fingerprint("\(who)@example.org")
+            var decryptor = Decryptor(now: UInt32(Date().timeIntervalSince1970) + 5)
+            decryptor.keys = [try #require(secrets[who])]
+            decryptor.keyPassphrases = [Array(GPG.passphrase.utf8)]
+            decryptor.verifiers = [try #require(publics[who])]
+            for options in [["--compress-algo", "zlib"], ["--compress-algo", "zip"], ["--compress-algo", "none"], ["--armor"]] {
+                let encrypted = try gpg(options + ["--encrypt", "-r", fpr, "-o", "-", input])
+                #expect(try decryptor.decrypt(encrypted).literal.data == Self.message)
+                let signed = try gpg(options + ["--sign", "--encrypt", "-r", fpr, "-u", fpr, "-o", "-", input])
+                let result = try decryptor.decrypt(signed)
+                #expect(result.literal.data == Self.message)
+                #expect(result.verifications.map(\.isGood) == [true])
+            }
+            // Streamed input: gpg cannot know the length, so it writes partial body lengths.
+            let streamed = try gpg(["--encrypt", "-r", fpr, "-o", "-"], input: Self.message)
+            #expect(try decryptor.decrypt(streamed).literal.data == Self.message)
+            let detached = try gpg(["--detach-sign", "-u", fpr, "-o", "-", input])
+            #expect(try Verification.detached(detached, data: Self.message, certificates: decryptor.verifiers, now: decryptor.now).map(\.isGood) == [true])
+            let textSig = try gpg(["--textmode", "--sign", "-u", fpr, "-o", "-", input])
+            #expect(try decryptor.decrypt(textSig).verifications.map(\.isGood) == [true])
+        }
+        // Password-only, AES-128/192/256 and the S2K hashes gpg offers.
+        for (cipher, digest) in [("AES", "SHA1"), ("AES192", "SHA256"), ("AES256", "SHA512")] {
+            let encrypted = try gpg(["--symmetric", "--cipher-algo", cipher, "--s2k-digest-algo", digest, "-o", "-", input], passphrase: "pw pw pw")
+            var decryptor = Decryptor(now: 0)
+            decryptor.passwords = [Array("pw pw pw".utf8)]
+            #expect(try decryptor.decrypt(encrypted).literal.data == Self.message)
+        }
+    }
+
+    @Test func parleyToGpg() throws {
+        let (gpg, secrets, publics) = try Self.gpgWithKeys()
+        let now = UInt32(Date().timeIntervalSince1970)
+        let both = [try #require(publics["rita"]), try #require(publics["eddie"])]
+        for who in ["rita", "eddie"] {
+            let signer = try #require(secrets[who]).unlockedSigningKey(passphrases: [Array(GPG.passphrase.utf8)], now: now)
+            var encryptor = Encryptor(now: now)
+            encryptor.recipients = both
+            encryptor.signers = [signer]
+            for compress in [false, true] {
+                encryptor.compress = compress
+                let encrypted = try encryptor.encrypt(Self.message, filename: Array("m.bin".utf8))
+                let statusFile = gpg.home.appendingPathComponent("status").path
+                let decrypted = try gpg(["--status-file", statusFile, "--decrypt"], input: encrypted)
+                #expect(decrypted == Self.message)
+                let status = try String(contentsOfFile: statusFile, encoding: .utf8)
+                #expect(status.contains("GOODSIG"))
+                #expect(status.contains("DECRYPTION_OKAY"))
+            }
+            let signature = try Signer.detached(Self.message, signers: [signer], now: now)
+            let dataPath = try gpg.file("data.bin", Self.message)
+            let sigPath = try gpg.file("data.sig", Array(Armor.encode(signature, as: .signature).utf8))
+            try gpg(["--verify", sigPath, dataPath])
+        }
+        var passwordOnly = Encryptor(now: now)
+        passwordOnly.passwords = [Array("a long shared password".utf8)]
+        #expect(try gpg(["--decrypt"], input: passwordOnly.encrypt(Self.message), passphrase: "a long shared password") == Self.message)
+    }
+
+    @Test func gpgImportsParleyKeysAndEncryptsToThem() throws {
+        let gpg = try GPG()
+        let now = UInt32(Date().timeIntervalSince1970) - 60
+        let key = try KeyGenerator.generate(userIDs: ["Parley User <parley@example.org>"], passphrase: Array("twelve chars or more".utf8), now: now)
+        try gpg(["--import"], input: Array(key.publicCertificate.armored.utf8))
+        try gpg(["--import"], input: Array(key.armored.utf8), passphrase: "twelve chars or more")
+        #expect(try gpg.fingerprint("parley@example.org") == key.fingerprint.upperHex)
+        let encrypted = try gpg(["--encrypt", "-r", "parley@example.org", "-o", "-"], input: Self.message)
+        var decryptor = Decryptor(now: now + 120)
+        decryptor.keys = [key]
+        decryptor.keyPassphrases = [Array("twelve chars or more".utf8)]
+        #expect(try decryptor.decrypt(encrypted).literal.data == Self.message)
+        // gpg can use the secret key Parley made: it signs with it, and Parley verifies.
+        let signed = try gpg(["--sign", "-u", "parley@example.org", "-o", "-"], input: Self.message, passphrase: "twelve chars or more")
+        decryptor.verifiers = [key.publicCertificate]
+        #expect(try decryptor.decrypt(signed).verifications.map(\.isGood) == [true])
+    }
+
+    @Test func gpgTamperedTruncatedAndUnprotectedMessagesAreRejected() throws {
+        let (gpg, secrets, _) = try Self.gpgWithKeys()
+        let fpr = try gpg.fingerprint("eddie@example.org")
+        var decryptor = Decryptor(now: UInt32(Date().timeIntervalSince1970) + 5)
+        decryptor.keys = [try #require(secrets["eddie"])]
+        decryptor.keyPassphrases = [Array(GPG.passphrase.utf8)]
+        let encrypted = try gpg(["--compress-algo", "none", "--encrypt", "-r", fpr, "-o", "-"], input: Self.message)
+        var tampered = encrypted
+        tampered[tampered.count - 100] ^= 0x80
+        #expect(throws: PGPError.badMDC) { try decryptor.decrypt(tampered) }
+        #expect(throws: PGPError.truncated) { try decryptor.decrypt(Array(encrypted.dropLast(7))) }
+        // gpg still writes MDC-less data for RFC 2440 mode with a legacy cipher; Parley refuses both.
+        let legacy = try gpg(["--rfc2440", "--symmetric", "--cipher-algo", "AES", "-o", "-"], input: Self.message, passphrase: "pw")
+        var withPassword = Decryptor(now: 0)
+        withPassword.passwords = [Array("pw".utf8)]
+        #expect(throws: PGPError.missingMDC) { try withPassword.decrypt(legacy) }
+    }
+}
