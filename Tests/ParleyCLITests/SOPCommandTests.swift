@@ -131,4 +131,32 @@ struct SOPCommandTests {
         let (_, sqopPw) = try sqop(["encrypt", "--with-password", path("pw")], stdin: message)
         #expect(try parley(["decrypt", "--with-password", path("pw")], stdin: sqopPw).1 == message)
     }
+
+    @Test("inline-sign, inline-verify and inline-detach, with sqop on the other side")
+    func inlineSignatures() throws {
+        try parleyKey("alice")
+        for mode in ["binary", "text", "clearsigned"] {
+            let (status, signed) = try parley(["inline-sign", "--as", mode, path("alice.key")], stdin: message)
+            #expect(status == 0)
+            let (verifyStatus, data) = try parley(["inline-verify", path("alice.cert")], stdin: signed)
+            #expect(verifyStatus == 0)
+            // Cleartext output ends every line with LF, as sqop and gpg print it.
+            let expected = message
+            #expect(data == Data(expected))
+            #expect(try sqop(["inline-verify", path("alice.cert")], stdin: signed).1 == Data(expected))
+            let (detachStatus, detached) = try parley(["inline-detach", "--signatures-out", path("sigs-\(mode)")], stdin: signed)
+            #expect(detachStatus == 0)
+            // A cleartext signature covers the text without its final line ending (sqop behaves the same).
+            let signedData = mode == "clearsigned" ? detached.dropLast() : detached
+            #expect(try parley(["verify", path("sigs-\(mode)"), path("alice.cert")], stdin: Data(signedData)).0 == 0)
+        }
+        let (_, bobKey) = try sqop(["generate-key", "Bob <bob@example.org>"])
+        try write("bob.key", bobKey)
+        try write("bob.cert", try sqop(["extract-cert"], stdin: bobKey).1)
+        for mode in ["binary", "clearsigned"] {
+            let (_, signed) = try sqop(["inline-sign", "--as", mode, path("bob.key")], stdin: message)
+            #expect(try parley(["inline-verify", path("bob.cert")], stdin: signed).0 == 0)
+            #expect(try parley(["inline-verify", path("alice.cert")], stdin: signed).0 == 3)
+        }
+    }
 }

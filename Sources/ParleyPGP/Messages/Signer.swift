@@ -24,9 +24,10 @@ public enum Signer {
         }.encoded
     }
 
-    /// An inline-signed (not encrypted) message.
-    public static func inline(_ data: [UInt8], signers: [UnlockedKey], now: UInt32) throws -> [UInt8] {
-        try signedPackets(LiteralData(data: data), signers: signers, now: now).encoded
+    /// An inline-signed (not encrypted) message; `text` makes UTF-8 literal data and text signatures.
+    public static func inline(_ data: [UInt8], signers: [UnlockedKey], text: Bool = false, now: UInt32) throws -> [UInt8] {
+        guard !signers.isEmpty else { throw PGPError.unusableKey("no signing key") }
+        return try signedPackets(LiteralData(format: text ? 0x75 : 0x62, data: data), signers: signers, now: now).encoded
     }
 }
 

@@ -10,7 +10,8 @@ extension Parley {
             commandName: "sop",
             abstract: "Stateless OpenPGP (SOP) interface to ParleyPGP.",
             subcommands: [Version.self, GenerateKey.self, ExtractCert.self, Sign.self, Verify.self,
-                          Encrypt.self, Decrypt.self, ArmorCommand.self, Dearmor.self]
+                          Encrypt.self, Decrypt.self, ArmorCommand.self, Dearmor.self,
+                          InlineSign.self, InlineVerify.self, InlineDetach.self]
         )
     }
 }
