@@ -6,13 +6,21 @@ import Testing
 @Suite(.serialized) struct GPGInteropTests {
     static let message = Array("Interop line one.\nline two, ünïcödé\n".utf8) + (0..<3000).map { UInt8(truncatingIfNeeded: $0) }
 
-    /// A gpg home with an RSA-3072 key (gpg's default) and an Ed25519/Cv25519 key (future-default).
+    static let people = ["rita", "eddie", "nina"]
+    /// "Now" for checks: an hour ahead, so signatures gpg makes during a slow run are never "from the future".
+    static var later: UInt32 { UInt32(Date().timeIntervalSince1970) + 3600 }
+
+    /// A gpg home with an RSA-3072 key (gpg's default), an Ed25519/Cv25519 key (future-default) and
+    /// an ECDSA/ECDH NIST P-256 key.
     static func gpgWithKeys() throws -> (GPG, [String: Certificate], [String: Certificate]) {
         let gpg = try GPG()
         try gpg(["--quick-gen-key", "Rita RSA <rita@example.org>", "default", "default", "never"])
         try gpg(["--quick-gen-key", "Eddie Ed <eddie@example.org>", "future-default", "default", "never"])
+        try gpg(["--quick-gen-key", "Nina NIST <nina@example.org>", "nistp256", "default", "never"])
+        // With an explicit algorithm gpg makes only the primary; add the ECDH encryption subkey.
+        try gpg(["--quick-add-key", try gpg.fingerprint("nina@example.org"), "nistp256", "encr", "never"])
         var secrets: [String: Certificate] = [:], publics: [String: Certificate] = [:]
-        for who in ["rita", "eddie"] {
+        for who in people {
             let fpr = try gpg.fingerprint("\(who)@example.org")
             let secret = try Certificate.readAll(gpg(["--armor", "--export-secret-keys", fpr]))
             let certificate = try Certificate.readAll(gpg(["--export", fpr]))
@@ -27,9 +35,9 @@ import Testing
     @Test func gpgToParley() throws {
         let (gpg, secrets, publics) = try Self.gpgWithKeys()
         let input = try gpg.file("input.bin", Self.message)
-        for who in ["rita", "eddie"] {
+        for who in Self.people {
             let fpr = try gpg.fingerprint("\(who)@example.org")
-            var decryptor = Decryptor(now: UInt32(Date().timeIntervalSince1970) + 5)
+            var decryptor = Decryptor(now: Self.later)
             decryptor.keys = [try #require(secrets[who])]
             decryptor.keyPassphrases = [Array(GPG.passphrase.utf8)]
             decryptor.verifiers = [try #require(publics[who])]
@@ -48,6 +56,20 @@ import Testing
             #expect(try Verification.detached(detached, data: Self.message, certificates: decryptor.verifiers, now: decryptor.now).map(\.isGood) == [true])
             let textSig = try gpg(["--textmode", "--sign", "-u", fpr, "-o", "-", input])
             #expect(try decryptor.decrypt(textSig).verifications.map(\.isGood) == [true])
+            for digest in ["SHA256", "SHA384", "SHA512"] {
+                let signed = try gpg(["--digest-algo", digest, "--sign", "-u", fpr, "-o", "-", input])
+                let checks = try decryptor.decrypt(signed).verifications
+                #expect(checks.map(\.isGood) == [true], "\(who) \(digest): \(checks.map { String(describing: $0.failure) })")
+            }
+        }
+        // Several recipients: each of them can open the same message.
+        let all = try Self.people.map { try gpg.fingerprint("\($0)@example.org") }
+        let toAll = try gpg(all.flatMap { ["-r", $0] } + ["--encrypt", "-o", "-", input])
+        for who in Self.people {
+            var decryptor = Decryptor(now: Self.later)
+            decryptor.keys = [try #require(secrets[who])]
+            decryptor.keyPassphrases = [Array(GPG.passphrase.utf8)]
+            #expect(try decryptor.decrypt(toAll).literal.data == Self.message)
         }
         // Password-only, AES-128/192/256 and the S2K hashes gpg offers.
         for (cipher, digest) in [("AES", "SHA1"), ("AES192", "SHA256"), ("AES256", "SHA512")] {
@@ -61,8 +83,8 @@ import Testing
     @Test func parleyToGpg() throws {
         let (gpg, secrets, publics) = try Self.gpgWithKeys()
         let now = UInt32(Date().timeIntervalSince1970)
-        let both = [try #require(publics["rita"]), try #require(publics["eddie"])]
-        for who in ["rita", "eddie"] {
+        let both = try Self.people.map { try #require(publics[$0]) }
+        for who in Self.people {
             let signer = try #require(secrets[who]).unlockedSigningKey(passphrases: [Array(GPG.passphrase.utf8)], now: now)
             var encryptor = Encryptor(now: now)
             encryptor.recipients = both
@@ -95,7 +117,7 @@ import Testing
         try gpg(["--import"], input: Array(key.armored.utf8), passphrase: "twelve chars or more")
         #expect(try gpg.fingerprint("parley@example.org") == key.fingerprint.upperHex)
         let encrypted = try gpg(["--encrypt", "-r", "parley@example.org", "-o", "-"], input: Self.message)
-        var decryptor = Decryptor(now: now + 120)
+        var decryptor = Decryptor(now: Self.later)
         decryptor.keys = [key]
         decryptor.keyPassphrases = [Array("twelve chars or more".utf8)]
         #expect(try decryptor.decrypt(encrypted).literal.data == Self.message)
@@ -108,7 +130,7 @@ import Testing
     @Test func gpgTamperedTruncatedAndUnprotectedMessagesAreRejected() throws {
         let (gpg, secrets, _) = try Self.gpgWithKeys()
         let fpr = try gpg.fingerprint("eddie@example.org")
-        var decryptor = Decryptor(now: UInt32(Date().timeIntervalSince1970) + 5)
+        var decryptor = Decryptor(now: Self.later)
         decryptor.keys = [try #require(secrets["eddie"])]
         decryptor.keyPassphrases = [Array(GPG.passphrase.utf8)]
         let encrypted = try gpg(["--compress-algo", "none", "--encrypt", "-r", fpr, "-o", "-"], input: Self.message)
