@@ -86,6 +86,18 @@ struct SOPCommandTests {
         #expect(try parley(["decrypt", path("alice.key")], stdin: Data("garbage".utf8)).0 != 0)
     }
 
+    @Test("generate-key --profile rfc4880 makes an RSA key sqop can encrypt to")
+    func rsaProfile() throws {
+        let (status, key) = try parley(["generate-key", "--profile", "rfc4880", "R <r@example.org>"])
+        #expect(status == 0)
+        try write("r.key", key)
+        let (_, cert) = try parley(["extract-cert"], stdin: key)
+        try write("r.cert", cert)
+        let (_, encrypted) = try sqop(["encrypt", path("r.cert")], stdin: message)
+        #expect(try parley(["decrypt", path("r.key")], stdin: encrypted).1 == message)
+        #expect(try parley(["generate-key", "--profile", "nonsense"]).0 == 89)
+    }
+
     @Test("a protected parley key needs --with-key-password (exit 67 without)")
     func protectedKey() throws {
         try write("pw", Data("a sufficiently long pass phrase\n".utf8))

@@ -127,6 +127,27 @@ import Testing
         #expect(try decryptor.decrypt(signed).verifications.map(\.isGood) == [true])
     }
 
+    @Test func gpgUsesParleyRSAKeysBothWays() throws {
+        let gpg = try GPG()
+        let now = UInt32(Date().timeIntervalSince1970) - 60
+        let pass = "rsa pass phrase, long enough"
+        let key = try KeyGenerator.generateRSA(userIDs: ["Parley RSA <rsa@example.org>"], bits: .bits2048, passphrase: Array(pass.utf8), now: now)
+        try gpg(["--import"], input: Array(key.armored.utf8), passphrase: pass)
+        #expect(try gpg.fingerprint("rsa@example.org") == key.fingerprint.upperHex)
+        // gpg decrypts and signs with Parley's secret key (its CRT coefficient u must be right).
+        var encryptor = Encryptor(now: now)
+        encryptor.recipients = [key.publicCertificate]
+        #expect(try gpg(["--decrypt"], input: encryptor.encrypt(Self.message), passphrase: pass) == Self.message)
+        let signed = try gpg(["--sign", "-u", "rsa@example.org", "-o", "-"], input: Self.message, passphrase: pass)
+        var decryptor = Decryptor(now: Self.later)
+        decryptor.verifiers = [key.publicCertificate]
+        #expect(try decryptor.decrypt(signed).verifications.map(\.isGood) == [true])
+        // And the other way: gpg encrypts to it, Parley decrypts with the locked key.
+        decryptor.keys = [key]
+        decryptor.keyPassphrases = [Array(pass.utf8)]
+        #expect(try decryptor.decrypt(gpg(["--encrypt", "-r", "rsa@example.org", "-o", "-"], input: Self.message)).literal.data == Self.message)
+    }
+
     @Test func gpgTamperedTruncatedAndUnprotectedMessagesAreRejected() throws {
         let (gpg, secrets, _) = try Self.gpgWithKeys()
         let fpr = try gpg.fingerprint("eddie@example.org")

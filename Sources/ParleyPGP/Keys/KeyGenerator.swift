@@ -28,6 +28,12 @@ public enum KeyGenerator {
         subSecretMPIs.appendMPI(scalar.reversed())
         let sub = UnlockedKey(publicKey: subPublic, secret: .x25519(agreement), secretMPIs: subSecretMPIs)
 
+        return try assemble(primary: primary, subkey: sub, userIDs: userIDs, passphrase: passphrase, now: now)
+    }
+
+    /// Binds `subkey` (for encryption) and each user ID to `primary`, then protects the secrets.
+    static func assemble(primary: UnlockedKey, subkey sub: UnlockedKey, userIDs: [String], passphrase: [UInt8]?, now: UInt32) throws -> Certificate {
+        let primaryPublic = primary.publicKey, subPublic = sub.publicKey
         let preferences: [Signature.Subpacket] = [
             .init(type: Signature.SubpacketType.keyFlags, critical: false, data: [KeyFlags([.certify, .sign]).rawValue]),
             .init(type: Signature.SubpacketType.preferredSymmetric, critical: false, data: [9, 8, 7]),

@@ -7,12 +7,16 @@ extension Parley.SOP {
         static let configuration = CommandConfiguration(commandName: "generate-key", abstract: "Generate a secret key.")
         @Flag(name: .customLong("no-armor"), help: "Binary output.") var noArmor = false
         @Option(name: .customLong("with-key-password"), help: "File holding a pass phrase to protect the key.") var keyPassword: String?
+        @Option(help: "default (Ed25519 + Cv25519) or rfc4880 (RSA-3072), the names sqop uses.") var profile = "default"
         @Argument(help: "User IDs.") var userIDs: [String] = []
 
         func run() throws {
+            guard ["default", "rfc4880"].contains(profile) else { throw SOPIO.fail(89, "unsupported profile \(profile)") }
             let passphrase = try keyPassword.map(SOPIO.password)
             do {
-                let key = try KeyGenerator.generate(userIDs: userIDs, passphrase: passphrase, now: SOPIO.now)
+                let key = profile == "rfc4880"
+                    ? try KeyGenerator.generateRSA(userIDs: userIDs, bits: .bits3072, passphrase: passphrase, now: SOPIO.now)
+                    : try KeyGenerator.generate(userIDs: userIDs, passphrase: passphrase, now: SOPIO.now)
                 SOPIO.output(key.packets.encoded, armor: !noArmor, kind: .privateKey)
             } catch let error as PGPError {
                 throw SOPIO.fail(SOPIO.badData, error.description)
