@@ -29,6 +29,10 @@ public struct Decryptor: Sendable {
         public let verifications: [Verification]
     }
 
+    /// At most this many session-key packets of each kind are tried: each password SKESK can cost up to
+    /// 65 MB of hashing, so a hostile message with thousands of them must not stall the reader.
+    static let maxSessionKeyPackets = 32
+
     /// Decrypts and verifies `message` (armored or binary).
     public func decrypt(_ message: [UInt8]) throws -> Result {
         let packets = try PacketParser.parse(Armor.unwrap(message))
@@ -37,8 +41,10 @@ public struct Decryptor: Sendable {
         for packet in packets {
             switch packet.tag {
             case .publicKeyEncryptedSessionKey:
+                guard pkesks.count < Self.maxSessionKeyPackets else { continue }
                 if let pkesk = try? PKESK(packetBody: packet.body) { pkesks.append(pkesk) }
             case .symmetricKeyEncryptedSessionKey:
+                guard skesks.count < Self.maxSessionKeyPackets else { continue }
                 if let skesk = try? SKESK(packetBody: packet.body) { skesks.append(skesk) }
             case .symmetricallyEncryptedData:
                 throw PGPError.missingMDC
