@@ -71,6 +71,7 @@ struct SOPCommandTests {
         #expect(plain == message)
         #expect(String(decoding: try read("verified"), as: UTF8.self).contains(" mode:binary"))
         #expect(String(decoding: try read("sk"), as: UTF8.self).hasPrefix("9:"))
+        #expect(try parley(["decrypt", "--with-session-key", path("sk")], stdin: encrypted).1 == message)
         #expect(try parley(["decrypt", path("eve.key")], stdin: encrypted).0 == 29)
         #expect(try parley(["decrypt"], stdin: encrypted).0 == 19)
         let (_, signature) = try parley(["sign", path("alice.key")], stdin: message)

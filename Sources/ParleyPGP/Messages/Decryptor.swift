@@ -7,6 +7,8 @@ public struct Decryptor: Sendable {
     public var keyPassphrases: [[UInt8]] = []
     /// Passwords to try on SKESK packets.
     public var passwords: [[UInt8]] = []
+    /// Session keys known in advance (`sop decrypt --with-session-key`), tried first.
+    public var sessionKeys: [SessionKey] = []
     /// Certificates whose signatures should be verified.
     public var verifiers: [Certificate] = []
     /// "Now", seconds since 1970, for key validity.
@@ -64,7 +66,7 @@ public struct Decryptor: Sendable {
     private func decryptSEIPD(_ body: [UInt8], pkesks: [PKESK], skesks: [SKESK]) throws -> ([UInt8], SessionKey?) {
         var sawLockedKey = false
         var sawWrongPassphrase = false
-        var candidates: [SessionKey] = []
+        var candidates = sessionKeys
         for pkesk in pkesks {
             for certificate in keys {
                 for key in certificate.allKeys where key.canEncrypt && (pkesk.keyID == key.keyID || pkesk.keyID.allSatisfy { $0 == 0 }) {

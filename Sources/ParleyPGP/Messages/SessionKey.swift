@@ -37,6 +37,23 @@ public struct SessionKey: Sendable, Equatable {
         return try SessionKey(algorithm: .from(bytes[0]), key: key)
     }
 
+    /// Parses the `ALGO:HEX` form SOP uses.
+    public init(sopString: String) throws {
+        let parts = sopString.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ":", maxSplits: 1)
+        guard parts.count == 2, let algorithm = UInt8(parts[0]), parts[1].count % 2 == 0 else {
+            throw PGPError.malformed("session key is not ALGO:HEX")
+        }
+        var key: [UInt8] = []
+        var index = parts[1].startIndex
+        while index < parts[1].endIndex {
+            let next = parts[1].index(index, offsetBy: 2)
+            guard let byte = UInt8(parts[1][index..<next], radix: 16) else { throw PGPError.malformed("session key is not ALGO:HEX") }
+            key.append(byte)
+            index = next
+        }
+        try self.init(algorithm: .from(algorithm), key: key)
+    }
+
     /// The session key as `ALGO:HEX`, the form `sop --session-key-out` prints.
     public var sopString: String {
         "\(algorithm.rawValue):" + key.map { String(format: "%02X", $0) }.joined()

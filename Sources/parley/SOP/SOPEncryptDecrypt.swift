@@ -35,14 +35,22 @@ extension Parley.SOP {
         static let configuration = CommandConfiguration(abstract: "Decrypt standard input with secret keys and/or passwords.")
         @Option(name: .customLong("with-password"), help: "File holding a password.") var passwords: [String] = []
         @Option(name: .customLong("with-key-password"), help: "File holding a key pass phrase.") var keyPasswords: [String] = []
+        @Option(name: .customLong("with-session-key"), help: "File holding a session key (ALGO:HEX).") var sessionKeys: [String] = []
         @Option(name: .customLong("verify-with"), help: "Certificate to verify signatures with.") var verifyWith: [String] = []
         @Option(name: .customLong("verifications-out"), help: "File to write verification lines to.") var verificationsOut: String?
         @Option(name: .customLong("session-key-out"), help: "File to write the session key to.") var sessionKeyOut: String?
         @Argument(help: "Secret key files.") var keys: [String] = []
 
         func run() throws {
-            guard !keys.isEmpty || !passwords.isEmpty else { throw SOPIO.fail(SOPIO.missingArgument, "give secret keys or --with-password") }
+            guard !keys.isEmpty || !passwords.isEmpty || !sessionKeys.isEmpty else {
+                throw SOPIO.fail(SOPIO.missingArgument, "give secret keys, --with-password or --with-session-key")
+            }
             var decryptor = Decryptor(now: SOPIO.now)
+            do {
+                decryptor.sessionKeys = try sessionKeys.map { try SessionKey(sopString: String(decoding: SOPIO.input($0), as: UTF8.self)) }
+            } catch let error as PGPError {
+                throw SOPIO.fail(SOPIO.badData, error.description)
+            }
             decryptor.keys = try SOPIO.certificates(keys)
             decryptor.passwords = try passwords.map(SOPIO.password)
             decryptor.keyPassphrases = try keyPasswords.map(SOPIO.password)
