@@ -3,13 +3,21 @@ import Foundation
 
 /// Public-key algorithm identifiers (RFC 4880 §9.1, RFC 6637).
 public enum PublicKeyAlgorithm: UInt8, Sendable {
+    /// RSA, encrypt or sign (1).
     case rsaEncryptSign = 1
+    /// RSA, encrypt only (deprecated) (2).
     case rsaEncryptOnly = 2
+    /// RSA, sign only (deprecated) (3).
     case rsaSignOnly = 3
+    /// ElGamal (not supported) (16).
     case elgamal = 16
+    /// DSA (not supported) (17).
     case dsa = 17
+    /// ECDH (RFC 6637) (18).
     case ecdh = 18
+    /// ECDSA (19).
     case ecdsa = 19
+    /// EdDSA in its legacy OpenPGP form (22).
     case eddsaLegacy = 22
 
     /// Parses an algorithm byte; unknown values are "unsupported", not malformed.
@@ -21,8 +29,11 @@ public enum PublicKeyAlgorithm: UInt8, Sendable {
 
 /// Symmetric ciphers; only AES is implemented (CAST5, IDEA, 3DES… are refused with `.unsupported`).
 public enum SymmetricAlgorithm: UInt8, Sendable {
+    /// AES-128 (7).
     case aes128 = 7
+    /// AES-192 (8).
     case aes192 = 8
+    /// AES-256 (9).
     case aes256 = 9
 
     /// Key length in bytes.
@@ -53,9 +64,13 @@ public enum SymmetricAlgorithm: UInt8, Sendable {
 
 /// Hash algorithms (RFC 4880 §9.4). SHA-1 is accepted only for reading old data and S2K.
 public enum HashAlgorithm: UInt8, Sendable {
+    /// SHA-1 (2).
     case sha1 = 2
+    /// SHA-256 (8).
     case sha256 = 8
+    /// SHA-384 (9).
     case sha384 = 9
+    /// SHA-512 (10).
     case sha512 = 10
 
     /// Parses a hash byte; MD5, RIPEMD-160 and SHA-224 are unsupported.

@@ -17,8 +17,13 @@ public struct SessionKey: Sendable, Equatable {
     /// A fresh random session key.
     static func random(_ algorithm: SymmetricAlgorithm) -> SessionKey {
         var generator = SystemRandomNumberGenerator()
-        // swiftlint-free: the force-try cannot fail, the length is the cipher's.
-        return try! SessionKey(algorithm: algorithm, key: (0..<algorithm.keySize).map { _ in generator.next() })
+        return SessionKey(checkedAlgorithm: algorithm, key: (0..<algorithm.keySize).map { _ in generator.next() })
+    }
+
+    /// For keys whose length is right by construction.
+    private init(checkedAlgorithm: SymmetricAlgorithm, key: [UInt8]) {
+        algorithm = checkedAlgorithm
+        self.key = key
     }
 
     /// `algorithm || key || checksum`, the value PKESK packets carry (RFC 4880 §5.1).

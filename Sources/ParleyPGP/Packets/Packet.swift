@@ -2,22 +2,39 @@
 public struct Packet: Sendable, Equatable {
     /// Packet tags Parley reads or writes (RFC 4880 §4.3).
     public enum Tag: UInt8, Sendable {
+        /// Public key encrypted session key (1).
         case publicKeyEncryptedSessionKey = 1
+        /// Signature (2).
         case signature = 2
+        /// Symmetric key encrypted session key (3).
         case symmetricKeyEncryptedSessionKey = 3
+        /// One pass signature (4).
         case onePassSignature = 4
+        /// Secret key (5).
         case secretKey = 5
+        /// Public key (6).
         case publicKey = 6
+        /// Secret subkey (7).
         case secretSubkey = 7
+        /// Compressed data (8).
         case compressedData = 8
+        /// Symmetrically encrypted data (9).
         case symmetricallyEncryptedData = 9
+        /// Marker (10).
         case marker = 10
+        /// Literal data (11).
         case literalData = 11
+        /// Trust (12).
         case trust = 12
+        /// User i d (13).
         case userID = 13
+        /// Public subkey (14).
         case publicSubkey = 14
+        /// User attribute (17).
         case userAttribute = 17
+        /// Sym encrypted integrity protected data (18).
         case symEncryptedIntegrityProtectedData = 18
+        /// Modification detection code (19).
         case modificationDetectionCode = 19
     }
 

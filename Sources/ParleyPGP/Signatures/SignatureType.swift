@@ -1,19 +1,34 @@
 /// What a signature certifies (RFC 4880 §5.2.1).
 public enum SignatureType: UInt8, Sendable {
+    /// Binary (0x00).
     case binary = 0x00
+    /// Text (0x01).
     case text = 0x01
+    /// Standalone (0x02).
     case standalone = 0x02
+    /// Generic certification (0x10).
     case genericCertification = 0x10
+    /// Persona certification (0x11).
     case personaCertification = 0x11
+    /// Casual certification (0x12).
     case casualCertification = 0x12
+    /// Positive certification (0x13).
     case positiveCertification = 0x13
+    /// Subkey binding (0x18).
     case subkeyBinding = 0x18
+    /// Primary key binding (0x19).
     case primaryKeyBinding = 0x19
+    /// Direct key (0x1F).
     case directKey = 0x1F
+    /// Key revocation (0x20).
     case keyRevocation = 0x20
+    /// Subkey revocation (0x28).
     case subkeyRevocation = 0x28
+    /// Certification revocation (0x30).
     case certificationRevocation = 0x30
+    /// Timestamp (0x40).
     case timestamp = 0x40
+    /// Third party confirmation (0x50).
     case thirdPartyConfirmation = 0x50
 
     /// Whether this type certifies a user ID.
