@@ -103,6 +103,26 @@ enum SOPIO {
         return "\(formatter.string(from: date)) \(hex(key)) \(hex(cert)) mode:\(mode)"
     }
 
+    /// Parses a `--not-before`/`--not-after` value: an ISO-8601 time, `now`, or `-` (no bound).
+    static func time(_ value: String?) throws -> UInt32? {
+        guard let value, value != "-" else { return nil }
+        if value == "now" { return now }
+        let formatter = ISO8601DateFormatter()
+        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate]] {
+            formatter.formatOptions = options
+            if let date = formatter.date(from: value) { return UInt32(clamping: Int64(date.timeIntervalSince1970)) }
+        }
+        throw fail(unsupportedOption, "cannot read the time \(value)")
+    }
+
+    /// Keeps the good verifications whose signature time is within the bounds.
+    static func within(_ verifications: [Verification], notBefore: UInt32?, notAfter: UInt32?) -> [Verification] {
+        verifications.filter { verification in
+            let created = verification.signature.creationTime ?? 0
+            return created >= (notBefore ?? 0) && created <= (notAfter ?? UInt32.max)
+        }
+    }
+
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02X", $0) }.joined() }
 }
 

@@ -30,6 +30,8 @@ extension Parley.SOP {
     /// `sop verify`: checks detached signatures over standard input.
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Verify detached signatures over standard input.")
+        @Option(name: .customLong("not-before"), help: "Ignore signatures made before this time (ISO 8601, now, or -).") var notBefore: String?
+        @Option(name: .customLong("not-after"), help: "Ignore signatures made after this time (default: now).") var notAfter = "now"
         @Argument(help: "The signatures file, then certificate files.") var files: [String] = []
 
         func run() throws {
@@ -42,7 +44,8 @@ extension Parley.SOP {
             } catch let error as PGPError {
                 throw SOPIO.fail(SOPIO.badData, error.description)
             }
-            let lines = verifications.compactMap(SOPIO.line)
+            let inTime = SOPIO.within(verifications, notBefore: try SOPIO.time(notBefore), notAfter: try SOPIO.time(notAfter))
+            let lines = inTime.compactMap(SOPIO.line)
             guard !lines.isEmpty else { throw SOPIO.fail(SOPIO.noSignature, "no valid signature") }
             lines.forEach { print($0) }
         }
