@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ParleyFiles", targets: ["ParleyFiles"]),
         .library(name: "ParleyClient", targets: ["ParleyClient"]),
         .library(name: "ParleyVault", targets: ["ParleyVault"]),
+        .library(name: "ParleyPGP", targets: ["ParleyPGP"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -87,6 +88,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The system zlib, for OpenPGP compressed data packets (ZIP = raw deflate, ZLIB).
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .target(
+            name: "ParleyPGP",
+            dependencies: [
+                "ParleyCrypto",
+                "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "parley",
             dependencies: [
@@ -95,6 +107,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "ParleyFiles",
+                "ParleyPGP",
                 "ParleyClient",
                 "ParleyVault",
                 "ParleyWire",
@@ -133,6 +146,11 @@ let package = Package(
         .testTarget(
             name: "ParleyVaultTests",
             dependencies: ["ParleyVault", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Vectors")]
+        ),
+        .testTarget(
+            name: "ParleyPGPTests",
+            dependencies: ["ParleyPGP", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")]
         ),
         .testTarget(

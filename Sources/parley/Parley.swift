@@ -7,6 +7,9 @@ struct Parley: AsyncParsableCommand {
         commandName: "parley",
         abstract: "Parley: end-to-end encrypted chat, files, location and mail.",
         version: ParleyVersion.current,
-        subcommands: [Demo.self, Account.self, Send.self, Read.self, Conversations.self, Group.self, React.self, Pin.self, Delete.self, Forward.self, Search.self, ProfileCommand.self, Contacts.self, Server.self, Envelope.self, File.self, Bench.self]
+        subcommands: [
+            Demo.self, Account.self, Send.self, Read.self, Conversations.self, Group.self, React.self, Pin.self, Delete.self,
+            Forward.self, Search.self, ProfileCommand.self, Contacts.self, Server.self, Envelope.self, File.self, SOP.self, Bench.self,
+        ]
     )
 }

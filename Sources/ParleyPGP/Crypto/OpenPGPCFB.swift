@@ -1,0 +1,28 @@
+import Crypto
+import _CryptoExtras
+import Foundation
+
+/// AES in the full-block CFB mode OpenPGP uses, built on swift-crypto's `AES._CFB`.
+///
+/// SEIPD v1 encrypts the random prefix together with the data under an all-zero IV and, unlike the
+/// old SED packet, does not "resync" — which is exactly plain CFB-128. Secret-key protection uses
+/// plain CFB with the IV stored in the packet.
+enum OpenPGPCFB {
+    static func encrypt(_ plaintext: [UInt8], key: [UInt8], iv: [UInt8]? = nil) throws -> [UInt8] {
+        let iv = try AES._CFB.IV(ivBytes: iv ?? [UInt8](repeating: 0, count: 16))
+        return Array(try AES._CFB.encrypt(plaintext, using: SymmetricKey(data: key), iv: iv))
+    }
+
+    static func decrypt(_ ciphertext: [UInt8], key: [UInt8], iv: [UInt8]? = nil) throws -> [UInt8] {
+        let iv = try AES._CFB.IV(ivBytes: iv ?? [UInt8](repeating: 0, count: 16))
+        return Array(try AES._CFB.decrypt(ciphertext, using: SymmetricKey(data: key), iv: iv))
+    }
+}
+
+/// Constant-time equality for authentication values (MDC, checksums of secret data).
+func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    guard a.count == b.count else { return false }
+    var difference: UInt8 = 0
+    for index in a.indices { difference |= a[index] ^ b[index] }
+    return difference == 0
+}

@@ -1,0 +1,140 @@
+/// Reads an OpenPGP message: decrypts (keys or passwords), authenticates (MDC), decompresses,
+/// and verifies signatures. Everything is checked before any plaintext is returned.
+public struct Decryptor: Sendable {
+    /// Secret keys that may decrypt (locked ones are unlocked with `keyPassphrases`).
+    public var keys: [Certificate] = []
+    /// Pass phrases to try on locked secret keys.
+    public var keyPassphrases: [[UInt8]] = []
+    /// Passwords to try on SKESK packets.
+    public var passwords: [[UInt8]] = []
+    /// Session keys known in advance (`sop decrypt --with-session-key`), tried first.
+    public var sessionKeys: [SessionKey] = []
+    /// Certificates whose signatures should be verified.
+    public var verifiers: [Certificate] = []
+    /// "Now", seconds since 1970, for key validity.
+    public var now: UInt32
+    /// Largest plaintext a compressed packet may expand to.
+    public var decompressionLimit = Compression.defaultLimit
+
+    /// A decryptor at time `now`.
+    public init(now: UInt32) {
+        self.now = now
+    }
+
+    /// What a message turned out to hold.
+    public struct Result: Sendable {
+        /// The literal data.
+        public let literal: LiteralData
+        /// The session key, when the message was encrypted.
+        public let sessionKey: SessionKey?
+        /// One entry per signature in the message.
+        public let verifications: [Verification]
+    }
+
+    /// At most this many session-key packets of each kind are tried: each password SKESK can cost up to
+    /// 65 MB of hashing, so a hostile message with thousands of them must not stall the reader.
+    static let maxSessionKeyPackets = 32
+
+    /// Decrypts and verifies `message` (armored or binary).
+    public func decrypt(_ message: [UInt8]) throws -> Result {
+        let packets = try PacketParser.parse(Armor.unwrap(message))
+        var pkesks: [PKESK] = []
+        var skesks: [SKESK] = []
+        for packet in packets {
+            switch packet.tag {
+            case .publicKeyEncryptedSessionKey:
+                guard pkesks.count < Self.maxSessionKeyPackets else { continue }
+                if let pkesk = try? PKESK(packetBody: packet.body) { pkesks.append(pkesk) }
+            case .symmetricKeyEncryptedSessionKey:
+                guard skesks.count < Self.maxSessionKeyPackets else { continue }
+                if let skesk = try? SKESK(packetBody: packet.body) { skesks.append(skesk) }
+            case .symmetricallyEncryptedData:
+                throw PGPError.missingMDC
+            case .symEncryptedIntegrityProtectedData:
+                let (inner, sessionKey) = try decryptSEIPD(packet.body, pkesks: pkesks, skesks: skesks)
+                return try read(PacketParser.parse(inner), sessionKey: sessionKey, depth: 0)
+            case .marker:
+                continue
+            default:
+                // Not encrypted: a signed or literal message.
+                return try read(packets, sessionKey: nil, depth: 0)
+            }
+        }
+        throw PGPError.malformed("no encrypted data or literal data in the message")
+    }
+
+    private func decryptSEIPD(_ body: [UInt8], pkesks: [PKESK], skesks: [SKESK]) throws -> ([UInt8], SessionKey?) {
+        var sawLockedKey = false
+        var sawWrongPassphrase = false
+        var candidates = sessionKeys
+        for pkesk in pkesks {
+            for certificate in keys {
+                for key in certificate.allKeys where key.canEncrypt && (pkesk.keyID == key.keyID || pkesk.keyID.allSatisfy { $0 == 0 }) {
+                    guard let secret = certificate.secretKey(for: key) else { continue }
+                    guard let unlocked = unlock(secret, sawLocked: &sawLockedKey, sawWrong: &sawWrongPassphrase) else { continue }
+                    if let sessionKey = try? pkesk.decrypt(with: unlocked) { candidates.append(sessionKey) }
+                }
+            }
+        }
+        for skesk in skesks {
+            for password in passwords {
+                if let sessionKey = try? skesk.sessionKey(password: password) { candidates.append(sessionKey) }
+            }
+        }
+        for sessionKey in candidates {
+            do {
+                return (try SEIPD.decrypt(body, with: sessionKey), sessionKey)
+            } catch PGPError.noMatchingKey {
+                continue  // a password-derived key that fails the quick check: try the next
+            }
+        }
+        if sawWrongPassphrase { throw PGPError.wrongPassphrase }
+        if sawLockedKey { throw PGPError.needsPassphrase }
+        throw PGPError.noMatchingKey
+    }
+
+    private func unlock(_ secret: SecretKey, sawLocked: inout Bool, sawWrong: inout Bool) -> UnlockedKey? {
+        if !secret.isLocked { return try? secret.unlock(passphrase: nil) }
+        if keyPassphrases.isEmpty { sawLocked = true }
+        for passphrase in keyPassphrases {
+            do {
+                return try secret.unlock(passphrase: passphrase)
+            } catch {
+                sawWrong = true
+            }
+        }
+        return nil
+    }
+
+    /// Reads decrypted (or plain) packets: compressed data, one-pass signatures, literal data, signatures.
+    private func read(_ packets: [Packet], sessionKey: SessionKey?, depth: Int) throws -> Result {
+        guard depth < 8 else { throw PGPError.malformed("compressed data nested too deeply") }
+        var literal: LiteralData?
+        var signatures: [Signature] = []
+        for packet in packets {
+            switch packet.tag {
+            case .compressedData:
+                // A compressed packet holds the whole rest of the message.
+                guard literal == nil, signatures.isEmpty, packet == packets.last else {
+                    throw PGPError.malformed("packets beside compressed data")
+                }
+                let inner = try PacketParser.parse(Compression.decompress(packet.body, limit: decompressionLimit))
+                return try read(inner, sessionKey: sessionKey, depth: depth + 1)
+            case .onePassSignature:
+                continue
+            case .literalData:
+                guard literal == nil else { throw PGPError.malformed("more than one literal data packet") }
+                literal = try LiteralData(packetBody: packet.body)
+            case .signature:
+                signatures.append(try Signature(packetBody: packet.body))
+            case .marker:
+                continue
+            default:
+                throw PGPError.malformed("unexpected packet \(packet.tagNumber) in a message")
+            }
+        }
+        guard let literal else { throw PGPError.malformed("the message has no literal data") }
+        let verifications = signatures.map { Verification.check($0, data: literal.data, certificates: verifiers, now: now) }
+        return Result(literal: literal, sessionKey: sessionKey, verifications: verifications)
+    }
+}

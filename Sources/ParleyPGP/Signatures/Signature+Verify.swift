@@ -1,0 +1,91 @@
+import Crypto
+import _CryptoExtras
+import Foundation
+
+/// Signature verification for RSA (PKCS#1 v1.5), legacy EdDSA and ECDSA P-256.
+extension Signature {
+    /// The v4 hash trailer: the hashed header, then 0x04 0xFF and its length.
+    var trailer: [UInt8] {
+        var out = hashedHeader + [0x04, 0xFF]
+        out.appendU32(UInt32(hashedHeader.count))
+        return out
+    }
+
+    /// The bytes hashed for a signature over `data` (document, or key/user ID material).
+    func signedBytes(_ data: [UInt8]) -> [UInt8] {
+        (type == .text ? Signature.canonicalText(data) : data) + trailer
+    }
+
+    /// Converts bare LF line endings to CRLF, as text-mode signatures require.
+    static func canonicalText(_ data: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count + data.count / 32)
+        var previous: UInt8 = 0
+        for byte in data {
+            if byte == 0x0A && previous != 0x0D { out.append(0x0D) }
+            out.append(byte)
+            previous = byte
+        }
+        return out
+    }
+
+    /// Verifies this signature over `data` by `key`; throws `.badSignature` when it does not hold.
+    public func verify(data: [UInt8], by key: PublicKey) throws {
+        guard key.algorithm == publicKeyAlgorithm || (key.algorithm.isRSA && publicKeyAlgorithm.isRSA) else {
+            throw PGPError.badSignature("signature algorithm does not match the key")
+        }
+        guard !hasUnknownCriticalSubpacket else { throw PGPError.badSignature("unknown critical subpacket") }
+        let message = signedBytes(data)
+        let digest = hashAlgorithm.digest(message)
+        guard Array(digest.prefix(2)) == digestPrefix else { throw PGPError.badSignature("digest does not match") }
+        let valid: Bool
+        switch key.material {
+        case .rsa(let n, let e):
+            guard let publicKey = try? _RSA.Signing.PublicKey(n: n, e: e) else {
+                throw PGPError.unsupported("RSA key size (swift-crypto verifies 1024 to 16384-bit keys)")
+            }
+            let signature = _RSA.Signing.RSASignature(rawRepresentation: mpis[0].leftPadded(to: n.drop(while: { $0 == 0 }).count))
+            valid = Signature.withTypedDigest(hashAlgorithm, message) {
+                publicKey.isValidSignature(signature, for: $0, padding: .insecurePKCS1v1_5)
+            }
+        case .eddsa(let publicKeyBytes):
+            let publicKey = try Curve25519.Signing.PublicKey(rawRepresentation: publicKeyBytes)
+            let signature = mpis[0].leftPadded(to: 32) + mpis[1].leftPadded(to: 32)
+            // Legacy EdDSA signs the digest, not the message.
+            valid = publicKey.isValidSignature(signature, for: digest)
+        case .ecdsa(_, let point):
+            let publicKey = try P256.Signing.PublicKey(x963Representation: point)
+            let signature = try P256.Signing.ECDSASignature(rawRepresentation: mpis[0].leftPadded(to: 32) + mpis[1].leftPadded(to: 32))
+            valid = Signature.withTypedDigest(hashAlgorithm, message) { publicKey.isValidSignature(signature, for: $0) }
+        case .ecdh:
+            throw PGPError.badSignature("an encryption key cannot sign")
+        }
+        guard valid else { throw PGPError.badSignature("signature does not verify") }
+    }
+
+    /// Runs `body` with swift-crypto's typed digest of `message`, which the RSA and ECDSA APIs need.
+    static func withTypedDigest<R>(_ algorithm: HashAlgorithm, _ message: [UInt8], _ body: (any Digest) -> R) -> R {
+        switch algorithm {
+        case .sha1: body(Insecure.SHA1.hash(data: message))
+        case .sha256: body(SHA256.hash(data: message))
+        case .sha384: body(SHA384.hash(data: message))
+        case .sha512: body(SHA512.hash(data: message))
+        }
+    }
+
+    /// The data a certification over `userID` on `primary` signs.
+    static func certificationData(primary: PublicKey, userID: [UInt8]) -> [UInt8] {
+        var out = primary.hashPrefix + [0xB4]
+        out.appendU32(UInt32(userID.count))
+        return out + userID
+    }
+
+    /// The data a subkey binding, back-signature or subkey revocation signs.
+    static func bindingData(primary: PublicKey, subkey: PublicKey) -> [UInt8] {
+        primary.hashPrefix + subkey.hashPrefix
+    }
+}
+
+extension PublicKeyAlgorithm {
+    var isRSA: Bool { self == .rsaEncryptSign || self == .rsaSignOnly || self == .rsaEncryptOnly }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import ParleyPGP
+
+extension Parley.SOP {
+    /// `sop encrypt`.
+    struct Encrypt: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Encrypt standard input to certificates and/or passwords.")
+        @Flag(name: .customLong("no-armor"), help: "Binary output.") var noArmor = false
+        @Option(name: .customLong("as"), help: "binary or text.") var mode = "binary"
+        @Option(name: .customLong("with-password"), help: "File holding a password.") var passwords: [String] = []
+        @Option(name: .customLong("sign-with"), help: "Secret key to sign with.") var signWith: [String] = []
+        @Option(name: .customLong("with-key-password"), help: "File holding a key pass phrase.") var keyPasswords: [String] = []
+        @Argument(help: "Certificate files.") var certs: [String] = []
+
+        func run() throws {
+            guard !certs.isEmpty || !passwords.isEmpty else { throw SOPIO.fail(SOPIO.missingArgument, "give certificates or --with-password") }
+            guard mode == "binary" || mode == "text" else { throw SOPIO.fail(SOPIO.unsupportedOption, "--as=\(mode)") }
+            var encryptor = Encryptor(now: SOPIO.now)
+            encryptor.passwords = try passwords.map(SOPIO.password)
+            encryptor.recipients = try SOPIO.certificates(certs)
+            encryptor.format = mode == "text" ? 0x75 : 0x62
+            let passphrases = try keyPasswords.map(SOPIO.password)
+            do {
+                encryptor.signers = try SOPIO.certificates(signWith).map { try $0.unlockedSigningKey(passphrases: passphrases, now: SOPIO.now) }
+                SOPIO.output(try encryptor.encrypt(SOPIO.standardInput()), armor: !noArmor, kind: .message)
+            } catch let error as PGPError {
+                throw SOPIO.fail(error)
+            }
+        }
+    }
+
+    /// `sop decrypt`.
+    struct Decrypt: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Decrypt standard input with secret keys and/or passwords.")
+        @Option(name: .customLong("with-password"), help: "File holding a password.") var passwords: [String] = []
+        @Option(name: .customLong("with-key-password"), help: "File holding a key pass phrase.") var keyPasswords: [String] = []
+        @Option(name: .customLong("with-session-key"), help: "File holding a session key (ALGO:HEX).") var sessionKeys: [String] = []
+        @Option(name: .customLong("verify-with"), help: "Certificate to verify signatures with.") var verifyWith: [String] = []
+        @Option(name: .customLong("verifications-out"), help: "File to write verification lines to.") var verificationsOut: String?
+        @Option(name: .customLong("session-key-out"), help: "File to write the session key to.") var sessionKeyOut: String?
+        @Argument(help: "Secret key files.") var keys: [String] = []
+
+        func run() throws {
+            guard !keys.isEmpty || !passwords.isEmpty || !sessionKeys.isEmpty else {
+                throw SOPIO.fail(SOPIO.missingArgument, "give secret keys, --with-password or --with-session-key")
+            }
+            var decryptor = Decryptor(now: SOPIO.now)
+            do {
+                decryptor.sessionKeys = try sessionKeys.map { try SessionKey(sopString: String(decoding: SOPIO.input($0), as: UTF8.self)) }
+            } catch let error as PGPError {
+                throw SOPIO.fail(SOPIO.badData, error.description)
+            }
+            decryptor.keys = try SOPIO.certificates(keys)
+            decryptor.passwords = try passwords.map(SOPIO.password)
+            decryptor.keyPassphrases = try keyPasswords.map(SOPIO.password)
+            decryptor.verifiers = try SOPIO.certificates(verifyWith)
+            let result: Decryptor.Result
+            do {
+                result = try decryptor.decrypt(SOPIO.standardInput())
+            } catch let error as PGPError {
+                throw SOPIO.fail(error)
+            }
+            guard result.sessionKey != nil else { throw SOPIO.fail(SOPIO.cannotDecrypt, "the message is not encrypted") }
+            if let sessionKeyOut, let sessionKey = result.sessionKey {
+                try Data((sessionKey.sopString + "\n").utf8).write(to: URL(fileURLWithPath: sessionKeyOut))
+            }
+            if let verificationsOut {
+                let lines = result.verifications.compactMap(SOPIO.line).map { $0 + "\n" }.joined()
+                try Data(lines.utf8).write(to: URL(fileURLWithPath: verificationsOut))
+            }
+            SOPIO.output(result.literal.data)
+        }
+    }
+}

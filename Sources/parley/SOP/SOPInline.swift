@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import ParleyPGP
+
+extension Parley.SOP {
+    /// `sop inline-sign`: a signed message, or cleartext-signed text.
+    struct InlineSign: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "inline-sign", abstract: "Make an inline-signed message from standard input.")
+        @Flag(name: .customLong("no-armor"), help: "Binary output (not with --as=clearsigned).") var noArmor = false
+        @Option(name: .customLong("as"), help: "binary, text or clearsigned.") var mode = "binary"
+        @Option(name: .customLong("with-key-password"), help: "File holding a key pass phrase.") var keyPasswords: [String] = []
+        @Argument(help: "Secret key files.") var keys: [String] = []
+
+        func run() throws {
+            guard !keys.isEmpty else { throw SOPIO.fail(SOPIO.missingArgument, "give at least one secret key") }
+            guard ["binary", "text", "clearsigned"].contains(mode) else { throw SOPIO.fail(SOPIO.unsupportedOption, "--as=\(mode)") }
+            let passphrases = try keyPasswords.map(SOPIO.password)
+            let data = SOPIO.standardInput()
+            do {
+                let signers = try SOPIO.certificates(keys).map { try $0.unlockedSigningKey(passphrases: passphrases, now: SOPIO.now) }
+                if mode == "clearsigned" {
+                    guard let text = String(bytes: data, encoding: .utf8) else { throw SOPIO.fail(53, "--as=clearsigned needs UTF-8 text") }
+                    SOPIO.output(Array(try CleartextSignature.sign(text, signers: signers, now: SOPIO.now).utf8))
+                } else {
+                    SOPIO.output(try Signer.inline(data, signers: signers, text: mode == "text", now: SOPIO.now), armor: !noArmor, kind: .message)
+                }
+            } catch PGPError.unusableKey(let why) {
+                throw SOPIO.fail(SOPIO.keyCannotSign, why)
+            } catch let error as PGPError {
+                throw SOPIO.fail(error)
+            }
+        }
+    }
+
+    /// `sop inline-verify`: prints the signed data when at least one signature is good.
+    struct InlineVerify: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "inline-verify", abstract: "Verify an inline-signed message.")
+        @Option(name: .customLong("verifications-out"), help: "File to write verification lines to.") var verificationsOut: String?
+        @Argument(help: "Certificate files.") var certs: [String] = []
+
+        func run() throws {
+            guard !certs.isEmpty else { throw SOPIO.fail(SOPIO.missingArgument, "give at least one certificate") }
+            let certificates = try SOPIO.certificates(certs)
+            let (data, verifications) = try InlineMessage.read(SOPIO.standardInput(), certificates: certificates)
+            let lines = verifications.compactMap(SOPIO.line)
+            guard !lines.isEmpty else { throw SOPIO.fail(SOPIO.noSignature, "no valid signature") }
+            if let verificationsOut {
+                try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: verificationsOut))
+            }
+            SOPIO.output(data)
+        }
+    }
+
+    /// `sop inline-detach`: splits an inline-signed message into data and detached signatures.
+    struct InlineDetach: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "inline-detach", abstract: "Split signatures from an inline-signed message.")
+        @Flag(name: .customLong("no-armor"), help: "Binary signatures.") var noArmor = false
+        @Option(name: .customLong("signatures-out"), help: "File to write the signatures to.") var signaturesOut: String?
+
+        func run() throws {
+            guard let signaturesOut else { throw SOPIO.fail(SOPIO.missingArgument, "--signatures-out is required") }
+            let (data, verifications) = try InlineMessage.read(SOPIO.standardInput(), certificates: [])
+            let signatures = verifications.map { Packet(tagNumber: 2, body: $0.signature.body) }.encoded
+            let out = noArmor ? signatures : Array(Armor.encode(signatures, as: .signature).utf8)
+            try Data(out).write(to: URL(fileURLWithPath: signaturesOut))
+            SOPIO.output(data)
+        }
+    }
+}
+
+/// Reads either a cleartext-signed message or a (possibly armored) signed OpenPGP message.
+enum InlineMessage {
+    static func read(_ input: [UInt8], certificates: [Certificate]) throws -> ([UInt8], [Verification]) {
+        do {
+            if let text = String(bytes: input, encoding: .utf8), text.contains("-----BEGIN PGP SIGNED MESSAGE-----") {
+                let (body, verifications) = try CleartextSignature.verify(text, certificates: certificates, now: SOPIO.now)
+                return (Array(body.utf8), verifications)
+            }
+            var decryptor = Decryptor(now: SOPIO.now)
+            decryptor.verifiers = certificates
+            let result = try decryptor.decrypt(input)
+            guard result.sessionKey == nil else { throw SOPIO.fail(SOPIO.badData, "the message is encrypted; use decrypt") }
+            return (result.literal.data, result.verifications)
+        } catch let error as PGPError {
+            throw SOPIO.fail(SOPIO.badData, error.description)
+        }
+    }
+}
