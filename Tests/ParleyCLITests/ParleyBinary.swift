@@ -23,3 +23,19 @@ enum ParleyBinary {
         return Result(status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self), stderr: result.stderr)
     }
 }
+
+extension ParleyBinary {
+    /// `run` on a dispatch thread: a test that hosts a server in this process must not block one of
+    /// the two cooperative threads of a 2-core machine while the binary talks to that server.
+    static func runDetached(
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]
+    ) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result { try run(arguments, stdin: stdin, environment: environment) })
+            }
+        }
+    }
+}
+
+extension ParleyBinary.Result: @unchecked Sendable {}

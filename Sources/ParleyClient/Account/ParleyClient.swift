@@ -94,4 +94,5 @@ public actor ParleyClient {
 struct SyncState {
     var running = false
     var again = false
+    var waiters: [CheckedContinuation<Void, Never>] = []
 }

@@ -13,11 +13,18 @@ extension ParleyClient {
     @discardableResult
     public func sync() async throws(ClientError) -> [Message] {
         if syncState.running {
+            // One sync at a time; this caller waits for the running one, which goes round once more
+            // to pick up whatever made this caller ask.
             syncState.again = true
+            await withCheckedContinuation { syncState.waiters.append($0) }
             return []
         }
         syncState.running = true
-        defer { syncState.running = false }
+        defer {
+            syncState.running = false
+            for waiter in syncState.waiters { waiter.resume() }
+            syncState.waiters.removeAll()
+        }
         var arrived: [Message] = []
         repeat {
             syncState.again = false

@@ -26,6 +26,8 @@ final class ServerProcess {
             let port = Int(text[range].split(separator: ":")[1])
         else { throw LineSocket.Failure(description: "unexpected first line: \(text)") }
         self.port = port
+        // Keep reading the server's log so a full pipe can never stall it.
+        output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
     }
 
     /// Sends `signal` and waits for the process to end; returns its exit status.
@@ -33,6 +35,7 @@ final class ServerProcess {
     func stop(signal: Int32) -> Int32 {
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
         return process.terminationStatus
     }
 
