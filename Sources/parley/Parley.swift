@@ -7,6 +7,6 @@ struct Parley: AsyncParsableCommand {
         commandName: "parley",
         abstract: "Parley: end-to-end encrypted chat, files, location and mail.",
         version: ParleyVersion.current,
-        subcommands: [Server.self, Envelope.self, File.self, Bench.self]
+        subcommands: [Server.self, Envelope.self, File.self, Location.self, Bench.self]
     )
 }
