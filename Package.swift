@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "ParleyClient", targets: ["ParleyClient"]),
         .library(name: "ParleyVault", targets: ["ParleyVault"]),
         .library(name: "ParleyPGP", targets: ["ParleyPGP"]),
+        .library(name: "ParleyLocation", targets: ["ParleyLocation"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -88,6 +89,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "ParleyLocation",
+            dependencies: [
+                "ParleyCrypto",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         // The system zlib, for OpenPGP compressed data packets (ZIP = raw deflate, ZLIB).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(
@@ -108,6 +117,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 "ParleyFiles",
                 "ParleyPGP",
+                "ParleyLocation",
                 "ParleyClient",
                 "ParleyVault",
                 "ParleyWire",
@@ -129,6 +139,7 @@ let package = Package(
                 "ParleyServer",
                 "parley",
                 "ParleyWire",
+                "ParleyLocation",
                 "ParleyCrypto",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -146,6 +157,11 @@ let package = Package(
         .testTarget(
             name: "ParleyVaultTests",
             dependencies: ["ParleyVault", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Vectors")]
+        ),
+        .testTarget(
+            name: "ParleyLocationTests",
+            dependencies: ["ParleyLocation", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")]
         ),
         .testTarget(

@@ -52,6 +52,7 @@ public struct RequestRouter: Sendable {
         ProfileHandlers.register(in: &router)
         FileHandlers.register(in: &router)
         AccountHandlers.register(in: &router)
+        LocationHandlers.register(in: &router)
         return router
     }
 

@@ -166,6 +166,35 @@ enum SQLiteMigrations {
                 );
                 """)
         }
+        migrator.registerMigration("v6-location") { db in
+            try db.execute(sql: """
+                CREATE TABLE location_routes (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    owner_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    active INTEGER NOT NULL DEFAULT 1,
+                    started_at INTEGER NOT NULL,
+                    ended_at INTEGER,
+                    waypoint_count INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE INDEX location_routes_owner ON location_routes(owner_id, id);
+                CREATE TABLE location_waypoints (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    route_id INTEGER NOT NULL REFERENCES location_routes(id) ON DELETE CASCADE,
+                    ts INTEGER NOT NULL,
+                    data TEXT NOT NULL,
+                    received_at INTEGER NOT NULL,
+                    UNIQUE (route_id, ts)
+                );
+                CREATE INDEX location_waypoints_route ON location_waypoints(route_id, id);
+                CREATE TABLE location_followers (
+                    owner_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    follower_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    since INTEGER NOT NULL,
+                    PRIMARY KEY (owner_id, follower_id)
+                );
+                CREATE INDEX location_followers_follower ON location_followers(follower_id);
+                """)
+        }
         return migrator
     }
 }

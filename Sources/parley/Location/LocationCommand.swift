@@ -1,0 +1,48 @@
+import ArgumentParser
+
+extension Parley {
+    /// `parley location`: share and follow encrypted positions (Parley v2, Berry Picker Tracker).
+    struct Location: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "location",
+            abstract: "Encrypted location sharing: Parley v2 waypoints and Berry Picker Tracker compatibility.",
+            discussion: """
+                Positions come from --lat/--lon, a GPX file (replay) or gpsd (--gpsd HOST:PORT). With a key \
+                they are sealed as the `post_waypoints` entries of docs/API.md §12, one JSON object per line; \
+                without one they are printed as plain waypoint JSON. Formats: docs/FORMATS.md §13.
+                """,
+            subcommands: [Keygen.self, Post.self, Replay.self, Follow.self]
+        )
+    }
+}
+
+/// How positions are written: plain JSON, sealed v2 entries, or Berry Picker Tracker values.
+struct LocationSealOptions: ParsableArguments {
+    @Option(name: .customLong("key-file"), help: "A v2 key file from `parley location keygen`: seal as v2.")
+    var keyFile: String?
+
+    @Option(help: "Account id of the sharer, bound into every v2 waypoint (with --key-file).")
+    var owner: UInt64?
+
+    @Option(help: "Route id from start_route, bound into every v2 waypoint (with --key-file).")
+    var route: UInt64?
+
+    @Option(name: .customLong("legacy-key"), help: "A Berry Picker Tracker key (base64): encrypt as the app does.")
+    var legacyKey: String?
+
+    func validate() throws {
+        if keyFile != nil, legacyKey != nil { throw ValidationError("give --key-file or --legacy-key, not both") }
+        if keyFile != nil, owner == nil || route == nil {
+            throw ValidationError("--key-file needs --owner and --route: v2 binds every waypoint to both")
+        }
+    }
+
+    /// The writer these options describe.
+    func writer() throws -> WaypointWriter {
+        if let keyFile, let owner, let route {
+            return .v2(key: try LocationKeyFile.read(keyFile), owner: owner, route: route)
+        }
+        if let legacyKey { return .legacy(try LegacyKeyText.parse(legacyKey)) }
+        return .plain
+    }
+}

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import ParleyLocation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension Parley.Location {
+    /// `parley location follow`: read and decrypt a Berry Picker Tracker user's latest route.
+    struct Follow: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Follow someone from a bpt:// share link: print their latest route's decrypted positions.",
+            discussion: """
+                Reads GET /get-users-latest-route (header user-id) from the tracker's server and decrypts each \
+                waypoint with the link's key. Prints one position per line: time, latitude, longitude. \
+                Following a parley://location link needs a logged-in Parley client.
+                """)
+
+        @Argument(help: "The share link (bpt://?cryptoKey=…&userId=…), encoded once or twice.")
+        var link: String
+
+        @Option(name: .customLong("bpt-server"), help: "The Berry Picker Tracker server's base URL.")
+        var bptServer: String
+
+        @Option(help: "Also write the route as GPX 1.1 to this file.")
+        var gpx: String?
+
+        @Flag(help: "Keep polling and print new positions as they arrive.")
+        var follow = false
+
+        @Option(help: "Seconds between polls with --follow.")
+        var interval: Double = 10
+
+        @Flag(help: "Replace an existing --gpx file.")
+        var force = false
+
+        func validate() throws {
+            if interval < 0.1 { throw ValidationError("--interval must be at least 0.1 seconds") }
+            if link.lowercased().hasPrefix("parley:") {
+                throw ValidationError("a parley://location link is followed through a Parley server session, not --bpt-server")
+            }
+        }
+
+        func run() async throws {
+            let share: BPTShareLink
+            do {
+                share = try BPTShareLink(parsing: link)
+            } catch {
+                throw CommandFailure("\(error)")
+            }
+            guard let base = URL(string: bptServer), base.scheme == "http" || base.scheme == "https" else {
+                throw CommandFailure("--bpt-server must be an http:// or https:// URL")
+            }
+            let client = BPTClient(base: base)
+            var shownRoute: String?
+            var shown = 0
+            while true {
+                let route = try await client.latestRoute(userID: share.userID)
+                let (points, failed) = route.decrypt(with: share.key)
+                if route.routeID != shownRoute {
+                    let who = share.username.map { " of \($0)" } ?? ""
+                    FileHandle.standardError.write(Data("route \(route.routeID)\(who) (\(route.active ? "active" : "ended"))\n".utf8))
+                    shownRoute = route.routeID
+                    shown = 0
+                }
+                for point in points.dropFirst(shown) { LineOutput.write(Self.line(point)) }
+                shown = max(shown, points.count)
+                if failed > 0 {
+                    FileHandle.standardError.write(Data("\(failed) waypoint(s) could not be decrypted with this link's key\n".utf8))
+                }
+                if let gpx {
+                    let track = GPXTrack(name: share.username, points: points)
+                    try FileIO.write(Data(track.gpx.utf8), to: gpx, force: force || follow, private: false)
+                }
+                guard follow else { return }
+                try await Task.sleep(for: .milliseconds(Int(interval * 1000)))
+            }
+        }
+
+        /// `TIME LAT LON`, or `- LAT LON` when the tracker gave no usable time.
+        static func line(_ point: GPXTrack.Point) -> String {
+            "\(point.time.map(ISO8601Time.format) ?? "-") \(JSNumber.string(point.latitude)) \(JSNumber.string(point.longitude))"
+        }
+    }
+}
+
+/// The one call of Berry Picker Tracker's HTTP API that following needs.
+struct BPTClient {
+    let base: URL
+
+    /// `GET /get-users-latest-route` with header `user-id`.
+    func latestRoute(userID: String) async throws -> BPTRoute {
+        var request = URLRequest(url: base.appendingPathComponent("get-users-latest-route"))
+        request.setValue(userID, forHTTPHeaderField: "user-id")
+        request.timeoutInterval = 30
+        let (data, response): (Data, URLResponse)
+        do {
+            (data, response) = try await URLSession.shared.data(for: request)
+        } catch {
+            throw CommandFailure("cannot reach the tracker server at \(base.absoluteString) (\(error.localizedDescription))")
+        }
+        if let http = response as? HTTPURLResponse, http.statusCode != 200 {
+            throw CommandFailure("the tracker server answered HTTP \(http.statusCode) for this user")
+        }
+        do {
+            return try BPTRoute(json: data)
+        } catch {
+            throw CommandFailure("the tracker server's answer is not a route: \(error)")
+        }
+    }
+}

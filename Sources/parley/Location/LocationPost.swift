@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import ParleyLocation
+
+extension Parley.Location {
+    /// `parley location post`: one position from the command line, or live positions from gpsd.
+    struct Post: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Encrypt one position (--lat/--lon) or live fixes from gpsd (--gpsd HOST:PORT).")
+
+        @Option(help: "Latitude in degrees.")
+        var lat: Double?
+
+        @Option(help: "Longitude in degrees.")
+        var lon: Double?
+
+        @Option(help: "Horizontal accuracy in metres.")
+        var accuracy: Double = 0
+
+        @Option(help: "Altitude in metres.")
+        var altitude: Double?
+
+        @Option(help: "Time of the position, ms since the Unix epoch (default: now).")
+        var time: Int64?
+
+        @Option(help: "Read fixes from gpsd's JSON protocol at HOST:PORT (gpsd listens on 2947).")
+        var gpsd: String?
+
+        @Option(help: "With --gpsd: stop after this many fixes (default: run until gpsd closes).")
+        var count: Int?
+
+        @OptionGroup var seal: LocationSealOptions
+
+        func validate() throws {
+            if gpsd == nil, lat == nil || lon == nil { throw ValidationError("give --lat and --lon, or --gpsd HOST:PORT") }
+            if gpsd != nil, lat != nil || lon != nil { throw ValidationError("--gpsd reads positions itself; drop --lat/--lon") }
+            if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        }
+
+        func run() async throws {
+            let writer = try seal.writer()
+            guard let gpsd else {
+                let waypoint = Waypoint(latitude: lat!, longitude: lon!, timestamp: time ?? WallClock.nowMilliseconds(),
+                                        accuracy: accuracy, altitude: altitude)
+                LineOutput.write(try writer.line(waypoint))
+                return
+            }
+            let endpoint = try GPSDConnection.Endpoint(parsing: gpsd)
+            let connection = try await GPSDConnection.open(endpoint)
+            defer { connection.disconnect() }
+            var written = 0
+            var lastTimestamp: Int64 = -1
+            while count.map({ written < $0 }) ?? true, let waypoint = try await connection.nextFix() {
+                // gpsd may repeat a fix; a waypoint per timestamp is what the route stores anyway.
+                guard waypoint.timestamp != lastTimestamp else { continue }
+                lastTimestamp = waypoint.timestamp
+                LineOutput.write(try writer.line(waypoint))
+                written += 1
+            }
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+@Suite("parley location", .serialized)
+struct LocationCommandTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-location-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// The issue's key (bytes 00…0f) and its known-answer ciphertext of 24.962535.
+    static let key = "AAECAwQFBgcICQoLDA0ODw=="
+    static let knownLatitude = "gZa6zSEooB/lAAwRBzMAAA==EBESExQVFhcYGRobHB0eHw=="
+
+    @Test("post prints plain, v2 and legacy forms; v2 needs owner and route")
+    func post() throws {
+        let plain = try ParleyBinary.run(["location", "post", "--lat", "61.4978", "--lon", "23.761", "--time", "1800000000000", "--accuracy", "4.5"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stdout == "{\"lat\":61.4978,\"lon\":23.761,\"ts\":1800000000000,\"acc\":4.5}\n")
+
+        let keygen = try ParleyBinary.run(["location", "keygen", "-o", path("k"), "--owner", "7"])
+        #expect(keygen.status == 0 && keygen.stdout.hasPrefix("parley://location?v=2&owner=7&key="))
+        let sealed = try ParleyBinary.run(["location", "post", "--lat", "1", "--lon", "2", "--time", "5", "--key-file", path("k"), "--owner", "7", "--route", "3"])
+        #expect(sealed.status == 0 && sealed.stdout.hasPrefix("{\"ts\":5,\"data\":\"v2:"))
+        #expect(!sealed.stdout.contains("\"lat\""))
+
+        let missing = try ParleyBinary.run(["location", "post", "--lat", "1", "--lon", "2", "--key-file", path("k")])
+        #expect(missing.status != 0 && missing.stderr.contains("--owner and --route"))
+        let legacy = try ParleyBinary.run(["location", "post", "--lat", "24.962535", "--lon", "0", "--legacy-key", Self.key])
+        #expect(legacy.status == 0 && legacy.stdout.contains("\"latitude\":\""))
+        let badKey = try ParleyBinary.run(["location", "post", "--lat", "1", "--lon", "2", "--legacy-key", "c2VjcmV0"])
+        #expect(badKey.status != 0 && !badKey.stderr.contains("c2VjcmV0"))
+        let outOfRange = try ParleyBinary.run(["location", "post", "--lat", "91", "--lon", "2"])
+        #expect(outOfRange.status != 0 && outOfRange.stderr.contains("latitude"))
+    }
+
+    @Test("replay turns GPX track points into waypoints in order; a broken file is a clear error")
+    func replay() throws {
+        let gpx = """
+            <?xml version="1.0"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            <trkpt lat="61.5" lon="23.75"><ele>100</ele><time>2027-01-15T08:00:00Z</time></trkpt>
+            <trkpt lat="61.6" lon="23.8"><time>2027-01-15T08:00:05Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """
+        try Data(gpx.utf8).write(to: URL(fileURLWithPath: path("walk.gpx")))
+        let result = try ParleyBinary.run(["location", "replay", path("walk.gpx")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == """
+            {"lat":61.5,"lon":23.75,"ts":1800000000000,"acc":0,"alt":100}
+            {"lat":61.6,"lon":23.8,"ts":1800000005000,"acc":0}
+
+            """)
+        try Data("<gpx><trk><trkseg><trkpt lat=\"x\"".utf8).write(to: URL(fileURLWithPath: path("bad.gpx")))
+        let bad = try ParleyBinary.run(["location", "replay", path("bad.gpx")])
+        #expect(bad.status != 0 && bad.stderr.contains("GPX"))
+    }
+
+    @Test("follow reads a Berry Picker Tracker server, decrypts, and exports GPX")
+    func followBPT() throws {
+        let key: [UInt8] = Array(0..<16)
+        let waypoints: [[String: Any]] = [
+            ["route_id": "rrrrrrrrrrrr", "latitude": Self.knownLatitude, "longitude": try Self.legacy("23.761", key: key, iv: 1),
+             "mnc": "244", "ts": 1_800_000_000_000, "connection": "4g"],
+            ["route_id": "rrrrrrrrrrrr", "latitude": try Self.legacy("-33.86882", key: key, iv: 2), "longitude": try Self.legacy("151.20929", key: key, iv: 3),
+             "mnc": "244", "ts": 1_800_000_005_000, "connection": "wifi"],
+            ["route_id": "rrrrrrrrrrrr", "latitude": "tampered", "longitude": "x", "mnc": "0", "ts": 0, "connection": "none"],
+        ]
+        let body = try JSONSerialization.data(withJSONObject: ["rrrrrrrrrrrr", true, waypoints])
+        let server = try BPTTestServer(routes: ["abcdefghijkl": body])
+        defer { server.stop() }
+        // The app's own form of the link: every value percent-encoded twice.
+        let link = "bpt://?cryptoKey=AAECAwQFBgcICQoLDA0ODw%253D%253D&userId=abcdefghijkl&username=Ann%2520B"
+        let result = try ParleyBinary.run(["location", "follow", link, "--bpt-server", server.url, "--gpx", path("ann.gpx")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "2027-01-15T08:00:00.000Z 24.962535 23.761\n2027-01-15T08:00:05.000Z -33.86882 151.20929\n")
+        #expect(result.stderr.contains("route rrrrrrrrrrrr of Ann B (active)"))
+        #expect(result.stderr.contains("1 waypoint(s) could not be decrypted"))
+        let gpx = try String(contentsOfFile: path("ann.gpx"), encoding: .utf8)
+        #expect(gpx.contains("<name>Ann B</name>") && gpx.contains("lat=\"-33.86882\" lon=\"151.20929\""))
+        #expect(server.requestedUsers() == ["abcdefghijkl"])
+
+        // A link encoded once reads the same; an unknown user is a clear HTTP error.
+        let once = try ParleyBinary.run(["location", "follow", "bpt://?cryptoKey=AAECAwQFBgcICQoLDA0ODw%3D%3D&userId=abcdefghijkl", "--bpt-server", server.url])
+        #expect(once.stdout == result.stdout)
+        let unknown = try ParleyBinary.run(["location", "follow", "bpt://?cryptoKey=AAECAwQFBgcICQoLDA0ODw%3D%3D&userId=nobody", "--bpt-server", server.url])
+        #expect(unknown.status != 0 && unknown.stderr.contains("HTTP 404"))
+        let broken = try ParleyBinary.run(["location", "follow", "bpt://?userId=x", "--bpt-server", server.url])
+        #expect(broken.status != 0 && broken.stderr.contains("cryptoKey"))
+    }
+
+    @Test("post --gpsd reads live fixes from a real gpsd fed by gpsfake")
+    func gpsd() throws {
+        try Data(Self.nmeaLog().utf8).write(to: URL(fileURLWithPath: path("walk.nmea")))
+        let port = Int.random(in: 20_000...40_000)
+        let fake = Process()
+        fake.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
+        fake.arguments = ["-q", "-c", "0.05", "-P", String(port), path("walk.nmea")]
+        fake.standardOutput = FileHandle.nullDevice
+        fake.standardError = FileHandle.nullDevice
+        try fake.run()
+        defer {
+            // Children spawned from the test runner inherit a blocked SIGTERM, so stop them with SIGKILL:
+            // first the gpsd that gpsfake started, then gpsfake itself.
+            for child in Self.children(of: fake.processIdentifier) { kill(child, SIGKILL) }
+            kill(fake.processIdentifier, SIGKILL)
+            fake.waitUntilExit()
+        }
+        // gpsfake starts gpsd itself; give it a few tries to start listening.
+        var result = try ParleyBinary.run(["location", "post", "--gpsd", "127.0.0.1:\(port)", "--count", "3"])
+        for _ in 0..<30 where result.status != 0 {
+            Thread.sleep(forTimeInterval: 0.3)
+            result = try ParleyBinary.run(["location", "post", "--gpsd", "127.0.0.1:\(port)", "--count", "3"])
+        }
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["lat"] as? Double == 61.4978 && object["lon"] as? Double == 23.761)
+            let ts = try #require(object["ts"] as? Int)
+            #expect((1_800_000_000_000...1_800_000_010_000).contains(ts))
+        }
+        let refused = try ParleyBinary.run(["location", "post", "--gpsd", "127.0.0.1:1"])
+        #expect(refused.status != 0 && refused.stderr.contains("cannot connect to gpsd"))
+    }
+
+    /// Process ids whose parent is `parent`, from /proc.
+    static func children(of parent: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> Int32? in
+            guard let pid = Int32(entry),
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")")
+            else { return nil }
+            // Fields after the command name: state, then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && Int32(fields[1]) == parent ? pid : nil
+        }
+    }
+
+    /// Ten seconds of GGA + RMC at 61.4978 N 23.761 E on 2027-01-15 from 08:00:00 UTC.
+    static func nmeaLog() -> String {
+        func sentence(_ body: String) -> String {
+            let checksum = body.utf8.reduce(0) { $0 ^ $1 }
+            return "$\(body)*\(String(format: "%02X", checksum))\r\n"
+        }
+        return (0..<10).map { second in
+            let time = String(format: "0800%02d.00", second)
+            return sentence("GPGGA,\(time),6129.8680,N,02345.6600,E,1,08,0.9,120.5,M,17.0,M,,")
+                + sentence("GPRMC,\(time),A,6129.8680,N,02345.6600,E,0.0,0.0,150127,,,A")
+        }.joined()
+    }
+
+    /// A legacy value made by `openssl enc`, an implementation independent of ours.
+    static func legacy(_ text: String, key: [UInt8], iv seed: UInt8) throws -> String {
+        let iv = [UInt8](repeating: seed, count: 16)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = ["enc", "-aes-128-cbc", "-K", key.map { String(format: "%02x", $0) }.joined(),
+                             "-iv", iv.map { String(format: "%02x", $0) }.joined()]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.close()
+        let ciphertext = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ciphertext.base64EncodedString() + Data(iv).base64EncodedString()
+    }
+}
