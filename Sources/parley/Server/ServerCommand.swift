@@ -37,6 +37,13 @@ extension Parley {
         @Option(help: "Longest request line in bytes.")
         var maxLine = 1 << 20
 
+        @Option(help: "Seconds a connection may stay without logging in before it is closed.")
+        var loginTimeout: Int64 = 30
+
+        func validate() throws {
+            guard (1...3600).contains(loginTimeout) else { throw ValidationError("--login-timeout must be 1–3600 seconds") }
+        }
+
         func run() async throws {
             let (host, port) = try ListenAddress.parse(listen)
             let directory = URL(fileURLWithPath: data, isDirectory: true)
@@ -54,7 +61,7 @@ extension Parley {
             umask(0o077)
             let configuration = ServerConfiguration(
                 host: host, port: port, dataDirectory: directory, tlsCertificatePath: tlsCert, tlsKeyPath: tlsKey,
-                development: dev, maximumLineLength: maxLine)
+                development: dev, maximumLineLength: maxLine, loginTimeoutSeconds: loginTimeout)
             let context = ServerContext(
                 configuration: configuration, store: try SQLiteStore(path: configuration.databasePath),
                 clock: SystemServerClock(), random: SystemRandomSource(),

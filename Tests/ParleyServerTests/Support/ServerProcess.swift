@@ -10,7 +10,9 @@ final class ServerProcess {
     init(data: URL) throws {
         let binary = Self.productsDirectory.appendingPathComponent("parley")
         process.executableURL = binary
-        process.arguments = ["server", "--dev", "--listen", "127.0.0.1:0", "--data", data.path]
+        // A long login timeout: these tests are about crashes and signals, and when the whole suite runs
+        // in parallel on two cores, registering two people can take longer than the default 30 s.
+        process.arguments = ["server", "--dev", "--listen", "127.0.0.1:0", "--data", data.path, "--login-timeout", "600"]
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
