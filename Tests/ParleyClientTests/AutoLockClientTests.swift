@@ -24,8 +24,11 @@ struct AutoLockClientTests {
         try await ann.unlock(pin: "2468")
         #expect(try await ann.storedMessage(sent.id)?.text == "before the lock")
         // Setting the wall clock back (to dodge the timeout) is caught and locks at once.
+        // (Whoever touches the vault first — this test, the sweeper or a notification — sees clockTampered;
+        // ParleyVaultTests pin that error. Here what matters is that the vault is locked at once.)
         clock.setWall(by: -3600)
-        await #expect(throws: ClientError.vault(.clockTampered)) { try await ann.messages(in: chat.id) }
+        #expect(ann.isLocked, "setting the wall clock back locks the vault at once")
+        await #expect(throws: ClientError.self) { try await ann.messages(in: chat.id) }
         try await ann.unlock(pin: "2468")
         _ = try await ann.sync()
         #expect(try await ann.storedMessage(whileLocked.id)?.text == "while ann is locked")
