@@ -140,6 +140,7 @@ let package = Package(
                 "parley",
                 "ParleyWire",
                 "ParleyLocation",
+                "ParleyTestSupport",
                 "ParleyCrypto",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -2,28 +2,11 @@ import Foundation
 import NIOCore
 import NIOPosix
 import NIOSSL
+import ParleyTestSupport
 import Testing
 
 @Suite("TLS", .serialized)
 struct TLSTests {
-    /// A throwaway self-signed certificate for 127.0.0.1, made with openssl.
-    static func makeCertificate(in directory: URL) throws -> (cert: String, key: String) {
-        let cert = directory.appendingPathComponent("cert.pem").path
-        let key = directory.appendingPathComponent("key.pem").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = [
-            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert,
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw LineSocket.Failure(description: "openssl failed") }
-        return (cert, key)
-    }
-
     /// Connects with TLS trusting only `certificate`, sends one line, returns the first line back.
     static func tlsExchange(port: Int, certificate: String, line: String) async throws -> String {
         var configuration = TLSConfiguration.makeClientConfiguration()
@@ -53,7 +36,7 @@ struct TLSTests {
     func tls() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let (cert, key) = try Self.makeCertificate(in: directory)
+        let (cert, key) = try TestCertificate.make(in: directory)
         let server = try await TestServer.start {
             $0.tlsCertificatePath = cert
             $0.tlsKeyPath = key
@@ -72,7 +55,7 @@ struct TLSTests {
     func badConfiguration() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let (cert, _) = try Self.makeCertificate(in: directory)
+        let (cert, _) = try TestCertificate.make(in: directory)
         await #expect(throws: (any Error).self) { try await TestServer.start { $0.tlsCertificatePath = cert } }
         let junk = directory.appendingPathComponent("junk.pem").path
         try Data("not a pem".utf8).write(to: URL(fileURLWithPath: junk))

@@ -97,7 +97,7 @@ extension ParleyClient {
 
     /// How the MainKey is protected.
     public nonisolated func vaultProtection() throws(ClientError) -> VaultProtection {
-        do { return try MainKeyFile.protection(in: directory) } catch { throw .vault(error) }
+        try Self.protection(directory: directory)
     }
 }
 

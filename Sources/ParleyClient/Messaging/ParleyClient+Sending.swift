@@ -184,17 +184,9 @@ extension ParleyClient {
             }
         }
         let (me, _) = try identity()
+        // Our own new devices join the list here; `recipientDevices` fetches bundles for any without a session.
         for account in Set(addresses("missing_devices").map(\.0)) {
-            if account == me {
-                try await refreshOwnDevices()
-                for device in try knownDevices(of: me) ?? [] where try !hasSession(me, device) {
-                    _ = device
-                    try await fetchBundles(of: me)
-                    break
-                }
-            } else {
-                try await fetchBundles(of: account)
-            }
+            if account == me { try await refreshOwnDevices() } else { try await fetchBundles(of: account) }
         }
     }
 }

@@ -60,10 +60,8 @@ extension ParleyClient {
         var out: [Message] = []
         for id in ids {
             guard let message = try storedMessage(id), conversationID == nil || message.conversationID == conversationID else { continue }
-            // The blind index can only say a word occurs; check the phrase really matches.
-            if message.text.localizedCaseInsensitiveContains(query) || terms.allSatisfy({ SearchTerms.terms(in: message.text).contains($0) }) {
-                out.append(message)
-            }
+            // The index holds truncated HMACs; confirm on the opened text (it may have been deleted since).
+            if SearchTerms.terms(in: message.text).isSuperset(of: terms) { out.append(message) }
         }
         return Array(out.sorted { $0.timestamp > $1.timestamp }.prefix(limit))
     }

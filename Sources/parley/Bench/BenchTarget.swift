@@ -1,15 +1,12 @@
 import Foundation
-import Logging
-import ParleyCrypto
 import ParleyServer
-import ServiceLifecycle
 
 /// The server under load: an embedded one with its own temporary data, or an external one.
 struct BenchTarget: Sendable {
     let host: String
     let port: Int
     let codesFile: URL
-    let embedded: (group: ServiceGroup, task: Task<Void, any Error>, directory: URL)?
+    let embedded: EmbeddedServer?
 
     static func start(server: String?, codes: String?) async throws -> BenchTarget {
         if let server, let codes {
@@ -17,26 +14,15 @@ struct BenchTarget: Sendable {
             return BenchTarget(host: host, port: port, codesFile: URL(fileURLWithPath: codes), embedded: nil)
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory, development: true)
-        // The benchmark registers many accounts and sends fast on purpose.
-        configuration.registrationSurgeThreshold = .max
-        configuration.requestsPerSecond = 1_000_000
-        configuration.accountRequestsPerSecond = 1_000_000
-        configuration.loginTimeoutSeconds = 3_600
-        var logger = Logger(label: "parley.bench")
-        logger.logLevel = .error
-        let context = ServerContext(
-            configuration: configuration, store: try SQLiteStore(path: configuration.databasePath), clock: SystemServerClock(),
-            random: SystemRandomSource(), codeSender: DevelopmentCodeSender(file: configuration.developmentCodesFile, logger: logger),
-            logger: logger)
-        let server = try ParleyServer(context: context)
-        let group = ServiceGroup(services: [server], logger: logger)
-        let task = Task { try await group.run() }
-        let address = try await server.boundAddress()
+        let embedded = try await EmbeddedServer.start(dataDirectory: directory) { configuration in
+            // The benchmark registers many accounts and sends fast on purpose.
+            configuration.registrationSurgeThreshold = .max
+            configuration.requestsPerSecond = 1_000_000
+            configuration.accountRequestsPerSecond = 1_000_000
+            configuration.loginTimeoutSeconds = 3_600
+        }
         return BenchTarget(
-            host: "127.0.0.1", port: address.port ?? 0, codesFile: configuration.developmentCodesFile,
-            embedded: (group, task, directory))
+            host: "127.0.0.1", port: embedded.port, codesFile: directory.appendingPathComponent("dev-codes.log"), embedded: embedded)
     }
 
     /// Resident memory of this process (the embedded server and the load generator together).
@@ -49,14 +35,14 @@ struct BenchTarget: Sendable {
     }
 
     func code(for email: String) -> String? {
+        if let embedded { return embedded.latestCode(for: email) }
         let text = (try? String(contentsOf: codesFile, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").last { $0.hasPrefix("\(email) ") }.map { String($0.split(separator: " ")[1]) }
     }
 
     func stop() async throws {
         guard let embedded else { return }
-        await embedded.group.triggerGracefulShutdown()
-        try await embedded.task.value
-        try? FileManager.default.removeItem(at: embedded.directory)
+        try await embedded.stop()
+        try? FileManager.default.removeItem(at: embedded.dataDirectory)
     }
 }

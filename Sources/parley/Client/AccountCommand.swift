@@ -130,8 +130,8 @@ extension Parley.Account {
         @Flag(help: "Remove the PIN (the MainKey is then kept in a file only you can read).") var remove = false
 
         func run() async throws {
-            let client = try options.open()
-            let current: String? = if case .pin = try client.vaultProtection() { try SecretInput.pin(prompt: "Current PIN: ") } else { nil }
+            let current = try options.vaultPIN()
+            let client = try options.open(pin: current)
             let new: String? = remove ? nil : try {
                 if let value = ProcessInfo.processInfo.environment["PARLEY_NEW_PIN"], !value.isEmpty { return value }
                 return try SecretInput.readHidden(prompt: "New PIN: ")

@@ -34,12 +34,20 @@ struct ClientOptions: ParsableArguments {
 
     /// Opens the account, asking for the vault PIN when it has one (PARLEY_PIN or a prompt).
     func open() throws -> ParleyClient {
+        try open(pin: try vaultPIN())
+    }
+
+    /// The vault PIN of the account, when its vault has one (PARLEY_PIN or a prompt).
+    func vaultPIN() throws -> String? {
         let email = try accountEmail()
         let directory = ParleyClient.accountDirectory(home: homeURL, email: email)
-        let pin: String? = try {
-            guard case .pin = (try? ParleyClient.protection(directory: directory)) ?? .none else { return nil }
-            return try SecretInput.pin(prompt: "Vault PIN for \(email): ")
-        }()
+        guard case .pin = (try? ParleyClient.protection(directory: directory)) ?? .none else { return nil }
+        return try SecretInput.pin(prompt: "Vault PIN for \(email): ")
+    }
+
+    /// Opens the account with `pin`.
+    func open(pin: String?) throws -> ParleyClient {
+        let email = try accountEmail()
         do {
             return try ParleyClient.open(home: homeURL, email: email, pin: pin)
         } catch {
