@@ -69,3 +69,10 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 }
+
+extension JSONValue {
+    /// Standard base64 of `bytes`, as every binary field travels.
+    public static func base64(_ bytes: [UInt8]) -> JSONValue { .string(Data(bytes).base64EncodedString()) }
+    /// A whole number.
+    public static func int<I: BinaryInteger>(_ value: I) -> JSONValue { .number(Double(value)) }
+}

@@ -45,10 +45,3 @@ extension [String: JSONValue] {
         return items.compactMap { if case .number(let n) = $0 { Int64(exactly: n) } else { nil } }
     }
 }
-
-extension JSONValue {
-    /// Base64 of `bytes`.
-    static func base64(_ bytes: [UInt8]) -> JSONValue { .string(Data(bytes).base64EncodedString()) }
-    /// A whole number.
-    static func int<I: BinaryInteger>(_ value: I) -> JSONValue { .number(Double(value)) }
-}

@@ -7,6 +7,8 @@ import ParleyWire
 /// `online_users` with the contacts online at that moment.
 enum Presence {
     static func cameOnline(_ caller: Caller, wasOnline: Bool, context: ServerContext) async {
+        // `last_seen` of list_devices; losing one such update to a store failure is harmless.
+        try? await context.store.touchDevice(accountID: caller.accountID, deviceID: caller.deviceID, at: context.clock.now())
         guard let contacts = try? await context.store.contactIDs(accountID: caller.accountID) else { return }
         let online = contacts.filter { context.notifications.isOnline(accountID: $0) }
         context.notifications.notify(
@@ -19,6 +21,7 @@ enum Presence {
     }
 
     static func wentOffline(_ caller: Caller, context: ServerContext) async {
+        try? await context.store.touchDevice(accountID: caller.accountID, deviceID: caller.deviceID, at: context.clock.now())
         guard !context.notifications.isOnline(accountID: caller.accountID),
             let contacts = try? await context.store.contactIDs(accountID: caller.accountID)
         else { return }

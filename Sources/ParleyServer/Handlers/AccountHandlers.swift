@@ -59,6 +59,7 @@ enum AccountHandlers {
             guard device != nil else { throw WireError(.notFound, "no such device") }
             try await StoreCall.call(context) { try await context.store.removeDevice(accountID: caller.accountID, deviceID: deviceID) }
             context.notifications.disconnect(accountID: caller.accountID, deviceID: deviceID)
+            context.notifications.notify(accountID: caller.accountID, event: "device_removed", fields: ["device_id": .int(deviceID)])
             return HandlerResult()
         }
     }

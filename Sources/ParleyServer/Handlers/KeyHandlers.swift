@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 import ParleyWire
 
-/// `get_key_bundle`, `ensure_prekeys`, `get_prekey_count`, `list_devices`.
+/// `get_key_bundle`, `ensure_prekeys`, `get_prekey_count`.
 enum KeyHandlers {
     static func register(in router: inout RequestRouter) {
         router.add("get_key_bundle", requiresLogin: true) { request, _, context throws(WireError) in
@@ -17,13 +17,6 @@ enum KeyHandlers {
                 try await context.store.oneTimePreKeyCount(accountID: caller.accountID, deviceID: caller.deviceID)
             }
             return HandlerResult(["count": .number(Double(count))])
-        }
-        router.add("list_devices", requiresLogin: true) { _, environment, context throws(WireError) in
-            let devices = try await StoreCall.call(context) { try await context.store.devices(accountID: environment.caller!.accountID) }
-            return HandlerResult(["devices": .array(devices.map { device in
-                ["device_id": .number(Double(device.deviceID)), "name": .string(device.name),
-                 "created_at": .number(Double(device.createdAt))]
-            })])
         }
     }
 

@@ -7,15 +7,16 @@ import ParleyWire
 enum Login {
     static func start(_ request: WireRequest, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> HandlerResult {
         let email = try AuthHandlers.email(request)
-        let deviceID = UInt32(try request.integer("device_id", in: 1...Int64(UInt32.max)))
+        // Device 0 asks for a nonce to sign `add_device` with (docs/API.md §13).
+        let deviceID = UInt32(try request.integer("device_id", in: 0...Int64(UInt32.max)))
         let now = context.clock.now()
         let nonce = context.random.bytes(LoginChallenge.nonceLength)
         do {
             try await refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
             // Unknown accounts and devices get a nonce too, so login_start does not reveal who exists.
-            if let account = try await context.store.account(email: email), account.isActive,
-                try await context.store.device(accountID: account.id, deviceID: deviceID) != nil
-            {
+            if let account = try await context.store.account(email: email), account.isActive {
+                let deviceExists = try await context.store.device(accountID: account.id, deviceID: deviceID) != nil
+                guard deviceID == 0 || deviceExists else { return nonceResult(nonce) }
                 try await context.store.saveLoginNonce(
                     nonce, accountID: account.id, deviceID: deviceID, expiresAt: now + AuthHandlers.nonceLifetime)
             }
@@ -24,10 +25,11 @@ enum Login {
         } catch {
             throw AuthHandlers.storeFailure(error, context)
         }
-        return HandlerResult([
-            "nonce": .string(Data(nonce).base64EncodedString()),
-            "expires_in": .number(Double(AuthHandlers.nonceLifetime / 1000)),
-        ])
+        return nonceResult(nonce)
+    }
+
+    static func nonceResult(_ nonce: [UInt8]) -> HandlerResult {
+        HandlerResult(["nonce": .base64(nonce), "expires_in": .int(AuthHandlers.nonceLifetime / 1000)])
     }
 
     static func finish(_ request: WireRequest, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> HandlerResult {

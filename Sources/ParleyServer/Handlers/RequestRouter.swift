@@ -52,6 +52,8 @@ public struct RequestRouter: Sendable {
         ProfileHandlers.register(in: &router)
         FileHandlers.register(in: &router)
         AccountHandlers.register(in: &router)
+        DeviceHandlers.register(in: &router)
+        PairingHandlers.register(in: &router)
         LocationHandlers.register(in: &router)
         return router
     }

@@ -26,6 +26,8 @@ public struct DeviceRecord: Sendable, Equatable {
     public var name: String
     /// Milliseconds since the epoch when the device was added.
     public var createdAt: Int64
+    /// Milliseconds since the epoch of its last login or disconnect (its creation until then).
+    public var lastSeen: Int64
 }
 
 /// The public prekeys a device uploads so others can start sessions with it.

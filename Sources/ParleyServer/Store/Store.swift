@@ -2,7 +2,7 @@
 ///
 /// Every method that returns normally has committed its change durably: callers acknowledge to
 /// clients only after it returns. Implementations keep each method one transaction.
-public protocol Store: AccountStore, PreKeyStore, ConversationStore, GroupStore, MessageStore, MessageActionStore, ProfileStore, FileStore, LocationStore {}
+public protocol Store: AccountStore, PreKeyStore, ConversationStore, GroupStore, MessageStore, MessageActionStore, ProfileStore, FileStore, LocationStore, PairingStore {}
 
 /// Accounts, e-mail verification, login nonces and lockouts.
 public protocol AccountStore: Sendable {
@@ -55,6 +55,13 @@ public protocol AccountStore: Sendable {
     /// Replaces identity and auth keys; this device's prekeys are replaced and every other
     /// device's prekeys are deleted (they were signed by the old identity key).
     func rotateKeys(accountID: Int64, deviceID: UInt32, identityKey: [UInt8], authKey: [UInt8], preKeys: PreKeyUpload) async throws
+
+    /// Adds the account's next device (ids are never reused) with its prekeys, and records it on the
+    /// pairing `pairingID` names, in one transaction.
+    func addDevice(accountID: Int64, name: String, preKeys: PreKeyUpload, pairingID: UInt32?, now: Int64) async throws -> DeviceRecord
+
+    /// Records that a device logged in or disconnected at `at`.
+    func touchDevice(accountID: Int64, deviceID: UInt32, at: Int64) async throws
 
     /// Removes a device and its prekeys and envelopes.
     func removeDevice(accountID: Int64, deviceID: UInt32) async throws

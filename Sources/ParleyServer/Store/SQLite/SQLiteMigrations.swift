@@ -195,6 +195,34 @@ enum SQLiteMigrations {
                 CREATE INDEX location_followers_follower ON location_followers(follower_id);
                 """)
         }
+        migrator.registerMigration("v7-pairing") { db in
+            // Device ids are never reused: a removed device's id could otherwise meet old sessions.
+            try db.execute(sql: """
+                ALTER TABLE accounts ADD COLUMN next_device_id INTEGER NOT NULL DEFAULT 2;
+                CREATE TABLE pairings (
+                    id INTEGER PRIMARY KEY,
+                    email TEXT NOT NULL,
+                    device_name TEXT NOT NULL,
+                    new_device_key BLOB NOT NULL,
+                    token_hash BLOB NOT NULL,
+                    authorizing_key BLOB,
+                    keys_box BLOB,
+                    device_id INTEGER,
+                    chunk_count INTEGER NOT NULL DEFAULT 0,
+                    chunk_bytes INTEGER NOT NULL DEFAULT 0,
+                    complete INTEGER NOT NULL DEFAULT 0,
+                    expires_at INTEGER NOT NULL
+                );
+                CREATE INDEX pairings_email ON pairings(email, expires_at);
+                CREATE TABLE pairing_chunks (
+                    pairing_id INTEGER NOT NULL REFERENCES pairings(id) ON DELETE CASCADE,
+                    seq INTEGER NOT NULL,
+                    data BLOB NOT NULL,
+                    last INTEGER NOT NULL,
+                    PRIMARY KEY (pairing_id, seq)
+                );
+                """)
+        }
         return migrator
     }
 }

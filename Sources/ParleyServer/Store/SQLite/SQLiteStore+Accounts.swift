@@ -94,7 +94,7 @@ extension SQLiteStore {
             ).map { row in
                 DeviceRecord(
                     accountID: row["account_id"], deviceID: UInt32(row["device_id"] as Int64),
-                    name: row["name"], createdAt: row["created_at"])
+                    name: row["name"], createdAt: row["created_at"], lastSeen: row["last_seen"])
             }
         }
     }
@@ -104,7 +104,7 @@ extension SQLiteStore {
             try Row.fetchAll(db, sql: "SELECT * FROM devices WHERE account_id = ? ORDER BY device_id", arguments: [accountID]).map { row in
                 DeviceRecord(
                     accountID: row["account_id"], deviceID: UInt32(row["device_id"] as Int64),
-                    name: row["name"], createdAt: row["created_at"])
+                    name: row["name"], createdAt: row["created_at"], lastSeen: row["last_seen"])
             }
         }
     }
