@@ -24,6 +24,16 @@ extension ParleyClient {
         deviceName: String = "parley", autolockAfter: TimeInterval = 300,
         dependencies: any Dependencies = ClientDependencies(), reconnectPolicy: ReconnectPolicy = ReconnectPolicy()
     ) throws(ClientError) -> ParleyClient {
+        try create(home: home, email: email, displayName: displayName, server: server, pin: pin, deviceName: deviceName,
+                   seeds: nil, autolockAfter: autolockAfter, dependencies: dependencies, reconnectPolicy: reconnectPolicy)
+    }
+
+    /// `create`, with the identity and login seeds of an existing account when this device joins it.
+    static func create(
+        home: URL, email: String, displayName: String, server: ServerAddress, pin: String?, deviceName: String,
+        seeds: (identity: [UInt8], auth: [UInt8])?, autolockAfter: TimeInterval = 300,
+        dependencies: any Dependencies, reconnectPolicy: ReconnectPolicy = ReconnectPolicy()
+    ) throws(ClientError) -> ParleyClient {
         let email = email.trimmingCharacters(in: .whitespaces).lowercased()
         guard email.split(separator: "@").count == 2, email.contains(".") else {
             throw .invalidInput("'\(email)' is not an e-mail address like name@example.org")
@@ -43,7 +53,7 @@ extension ParleyClient {
         let random = dependencies.random
         let keys = AccountKeys(
             email: email, displayName: displayName, server: server,
-            identitySeed: random.bytes(32), authSeed: random.bytes(32), accountID: nil, deviceID: nil,
+            identitySeed: seeds?.identity ?? random.bytes(32), authSeed: seeds?.auth ?? random.bytes(32), accountID: nil, deviceID: nil,
             deviceName: deviceName, nextPreKeyID: 1, nextSignedPreKeyID: 1)
         let client = try open(directory: directory, email: email, key: key, keys: keys, autolockAfter: autolockAfter,
                               dependencies: dependencies, reconnectPolicy: reconnectPolicy)
