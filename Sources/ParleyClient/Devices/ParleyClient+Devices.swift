@@ -108,6 +108,7 @@ extension ParleyClient {
         try await refreshOwnDevices()
         // Everything received before the new device existed is in the archive; after, it gets its own copy.
         _ = try? await sync()
+        _ = try? await conversations()
         let archive = try exportHistory()
         try await sendHistory(archive.encoded(), channel: channel, pairID: code.pairID, progress: progress)
         return (name, deviceID)

@@ -8,7 +8,7 @@ extension Parley {
     struct Account: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register, confirm and manage your account.",
-            subcommands: [Register.self, Confirm.self, Status.self, ChangePassword.self, SetPIN.self, RotateKeys.self])
+            subcommands: [Register.self, Confirm.self, Pair.self, Authorize.self, Status.self, ChangePassword.self, SetPIN.self, RotateKeys.self])
     }
 }
 
@@ -22,18 +22,12 @@ extension Parley.Account {
         @OptionGroup var options: ClientOptions
         @Option(help: "Your e-mail address.") var email: String
         @Option(help: "The name others see.") var name: String
-        @Option(help: ArgumentHelp("The server, HOST:PORT.", valueName: "host:port")) var server: String
-        @Flag(help: "Connect with TLS.") var tls = false
-        @Option(help: ArgumentHelp("Trust only this server key: base64 SHA-256 of its SubjectPublicKeyInfo.", valueName: "base64"))
-        var pinKey: String?
-        @Option(help: ArgumentHelp("A PEM file of CA certificates to trust.", valueName: "file")) var ca: String?
+        @OptionGroup var server: ServerOptions
         @Flag(help: "Protect this device's vault with a PIN (asked for, or PARLEY_PIN).") var pin = false
         @Flag(help: "Read the password from standard input.") var passwordStdin = false
 
         func run() async throws {
-            var address = try ServerAddress(parsing: server, tls: tls || pinKey != nil || ca != nil)
-            address.pinnedKeySHA256 = pinKey
-            address.trustedCertificatesFile = ca
+            let address = try server.address()
             let password = try SecretInput.password(prompt: "Account password: ", fromStandardInput: passwordStdin)
             let vaultPIN = pin ? try SecretInput.pin(prompt: "New vault PIN: ") : nil
             do {

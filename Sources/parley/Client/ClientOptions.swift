@@ -79,11 +79,16 @@ struct ClientOptions: ParsableArguments {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             encoder.keyEncodingStrategy = .convertToSnakeCase
-            print(String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self))
+            Self.say(String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self))
         } else {
             let line = text()
-            if !line.isEmpty { print(line) }
+            if !line.isEmpty { Self.say(line) }
         }
+    }
+
+    /// Writes a line to standard output at once (unbuffered), so a waiting command's output reaches a pipe.
+    static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }
 

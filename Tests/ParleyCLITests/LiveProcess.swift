@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+
+/// A `parley` process that keeps running while the test reads what it has printed so far
+/// (for commands that wait, like `account pair`).
+final class LiveProcess: Sendable {
+    private let process: Process
+    private let output = OutputBuffer()
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        let process = Process()
+        process.executableURL = ParleyBinary.productsDirectory.appendingPathComponent("parley")
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        self.process = process
+        try process.run()
+        let output = self.output, finished = self.finished
+        // Read on a plain thread: never block the cooperative pool.
+        Thread {
+            let handle = pipe.fileHandleForReading
+            while case let chunk = handle.availableData, !chunk.isEmpty {
+                output.append(chunk)
+            }
+            finished.signal()
+        }.start()
+    }
+
+    /// Everything printed so far (standard output and error).
+    var text: String { output.text }
+
+    /// Waits until the output contains a match for `pattern`, and returns the match.
+    func waitFor(_ pattern: String, seconds: Double = 60) async throws -> String {
+        let regex = try NSRegularExpression(pattern: pattern)
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let text = self.text
+            if let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+                let range = Range(match.range, in: text)
+            {
+                return String(text[range])
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw LiveProcessTimeout(pattern: pattern, output: text)
+    }
+
+    /// Waits for the process to exit and returns its status.
+    func exitStatus() async -> Int32 {
+        let process = self.process, finished = self.finished
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                finished.wait()
+                process.waitUntilExit()
+                continuation.resume(returning: process.terminationStatus)
+            }
+        }
+    }
+}
+
+struct LiveProcessTimeout: Error, CustomStringConvertible {
+    let pattern: String, output: String
+    var description: String { "timed out waiting for /\(pattern)/; output so far:\n\(output)" }
+}
+
+/// What the process printed, appended by the reading thread and read by the test.
+private final class OutputBuffer: Sendable {
+    private let data = Mutex<Data>(Data())
+    func append(_ chunk: Data) { data.withLock { $0.append(chunk) } }
+    var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
+}
