@@ -23,7 +23,7 @@ struct DeviceCommandTests {
         ])
         let code = try await pairing.waitFor("[0-9A-Z]{4}(-[0-9A-Z]{4}){4}")
         // A mistyped code is caught before anything is sent.
-        let typo = try await ParleyBinary.runDetached(["account", "authorize", "--home", laptop.path, "XXXX-" + code.dropFirst(5)])
+        let typo = try await ParleyBinary.runDetached(["account", "authorize", "--home", laptop.path, "U" + code.dropFirst()])
         #expect(typo.status != 0)
         #expect(typo.stderr.contains("not a pairing code"))
         let authorized = try await ParleyBinary.runDetached(["account", "authorize", "--home", laptop.path, code])

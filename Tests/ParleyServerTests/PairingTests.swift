@@ -8,7 +8,7 @@ struct PairingRelayTests {
     static func key() -> String { Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation.base64EncodedString() }
 
     static func create(_ socket: LineSocket, email: String = "ann@example.org") async throws -> (id: Int, token: String) {
-        let created = try await socket.call("pair_create", ["email": email, "device_name": "phone", "ephemeral_key": key()])
+        let created = try await socket.call("pairing_start", ["email": email, "device_name": "phone", "ephemeral_key": key()])
         return (try #require(created["pair_id"] as? Int), try #require(created["token"] as? String))
     }
 
@@ -32,41 +32,41 @@ struct PairingRelayTests {
         let people = try await TwoPeople.start()
         let newDevice = try people.server.connect()
         let (id, token) = try await Self.create(newDevice)
-        #expect(try await newDevice.call("pair_status", ["pair_id": id, "token": token])["state"] as? String == "waiting")
+        #expect(try await newDevice.call("pairing_wait", ["pair_id": id, "token": token])["state"] as? String == "waiting")
         let otherToken = Data(repeating: 7, count: 32).base64EncodedString()
-        #expect(try await newDevice.call("pair_status", ["pair_id": id, "token": otherToken]).errorCode == "not_found")
-        #expect(try await people.bobSocket.call("pair_lookup", ["pair_id": id]).errorCode == "not_found")
-        #expect(try await people.bobSocket.call("pair_complete", ["pair_id": id, "ephemeral_key": Self.key(), "keys": "AAAA"]).errorCode == "not_found")
-        let lookup = try await people.annSocket.call("pair_lookup", ["pair_id": id])
+        #expect(try await newDevice.call("pairing_wait", ["pair_id": id, "token": otherToken]).errorCode == "not_found")
+        #expect(try await people.bobSocket.call("pairing_lookup", ["pair_id": id]).errorCode == "not_found")
+        #expect(try await people.bobSocket.call("authorize_device", ["pair_id": id, "ephemeral_key": Self.key(), "keys": "AAAA"]).errorCode == "not_found")
+        let lookup = try await people.annSocket.call("pairing_lookup", ["pair_id": id])
         #expect(lookup["device_name"] as? String == "phone" && lookup["state"] as? String == "waiting")
-        #expect(try await people.annSocket.call("pair_history_put", ["pair_id": id, "seq": 0, "chunk": "AAAA", "last": true]).errorCode == "conflict")
+        #expect(try await people.annSocket.call("pairing_history_put", ["pair_id": id, "seq": 0, "chunk": "AAAA", "last": true]).errorCode == "conflict")
 
         let oversize = Data(repeating: 1, count: 64 * 1024 + 1).base64EncodedString()
-        #expect(try await people.annSocket.call("pair_complete", ["pair_id": id, "ephemeral_key": Self.key(), "keys": oversize]).errorCode == "invalid_field")
-        #expect(try await people.annSocket.call("pair_complete", ["pair_id": id, "ephemeral_key": "AAAA", "keys": "AAAA"]).errorCode == "invalid_field")
+        #expect(try await people.annSocket.call("authorize_device", ["pair_id": id, "ephemeral_key": Self.key(), "keys": oversize]).errorCode == "invalid_field")
+        #expect(try await people.annSocket.call("authorize_device", ["pair_id": id, "ephemeral_key": "AAAA", "keys": "AAAA"]).errorCode == "invalid_field")
         let authorizing = Self.key()
-        #expect(try await people.annSocket.call("pair_complete", ["pair_id": id, "ephemeral_key": authorizing, "keys": "c2VhbGVk"]).ok)
-        #expect(try await people.annSocket.call("pair_complete", ["pair_id": id, "ephemeral_key": Self.key(), "keys": "b3RoZXI="]).errorCode == "conflict")
-        let sealed = try await newDevice.call("pair_status", ["pair_id": id, "token": token])
+        #expect(try await people.annSocket.call("authorize_device", ["pair_id": id, "ephemeral_key": authorizing, "keys": "c2VhbGVk"]).ok)
+        #expect(try await people.annSocket.call("authorize_device", ["pair_id": id, "ephemeral_key": Self.key(), "keys": "b3RoZXI="]).errorCode == "conflict")
+        let sealed = try await newDevice.call("pairing_wait", ["pair_id": id, "token": token])
         #expect(sealed["state"] as? String == "sealed" && sealed["keys"] as? String == "c2VhbGVk" && sealed["ephemeral_key"] as? String == authorizing)
 
         // History: in order, resumable, bounded, closed after the last chunk.
-        let skipped = try await people.annSocket.call("pair_history_put", ["pair_id": id, "seq": 1, "chunk": "AAAA", "last": false])
+        let skipped = try await people.annSocket.call("pairing_history_put", ["pair_id": id, "seq": 1, "chunk": "AAAA", "last": false])
         #expect(skipped.errorCode == "conflict")
         #expect(((skipped["error"] as? [String: Any])?["details"] as? [String: Any])?["stored"] as? Int == 0)
         let big = Data(repeating: 2, count: 256 * 1024 + 1).base64EncodedString()
-        #expect(try await people.annSocket.call("pair_history_put", ["pair_id": id, "seq": 0, "chunk": big, "last": false]).errorCode == "invalid_field")
-        #expect(try await people.annSocket.call("pair_history_put", ["pair_id": id, "seq": 0, "chunk": "Zmlyc3Q=", "last": false])["stored"] as? Int == 1)
-        #expect(try await people.annSocket.call("pair_history_put", ["pair_id": id, "seq": 1, "chunk": "bGFzdA==", "last": true])["stored"] as? Int == 2)
-        #expect(try await people.annSocket.call("pair_history_put", ["pair_id": id, "seq": 2, "chunk": "bW9yZQ==", "last": true]).errorCode == "conflict")
-        #expect(try await newDevice.call("pair_status", ["pair_id": id, "token": token])["state"] as? String == "ready")
-        let chunk = try await newDevice.call("pair_history_get", ["pair_id": id, "token": token, "seq": 1])
+        #expect(try await people.annSocket.call("pairing_history_put", ["pair_id": id, "seq": 0, "chunk": big, "last": false]).errorCode == "invalid_field")
+        #expect(try await people.annSocket.call("pairing_history_put", ["pair_id": id, "seq": 0, "chunk": "Zmlyc3Q=", "last": false])["stored"] as? Int == 1)
+        #expect(try await people.annSocket.call("pairing_history_put", ["pair_id": id, "seq": 1, "chunk": "bGFzdA==", "last": true])["stored"] as? Int == 2)
+        #expect(try await people.annSocket.call("pairing_history_put", ["pair_id": id, "seq": 2, "chunk": "bW9yZQ==", "last": true]).errorCode == "conflict")
+        #expect(try await newDevice.call("pairing_wait", ["pair_id": id, "token": token])["state"] as? String == "ready")
+        let chunk = try await newDevice.call("pairing_history_get", ["pair_id": id, "token": token, "seq": 1])
         #expect(chunk["chunk"] as? String == "bGFzdA==" && chunk["last"] as? Bool == true)
-        #expect(try await newDevice.call("pair_history_get", ["pair_id": id, "token": token, "seq": 2]).errorCode == "not_found")
-        #expect(try await newDevice.call("pair_history_get", ["pair_id": id, "token": otherToken, "seq": 0]).errorCode == "not_found")
-        #expect(try await newDevice.call("pair_finish", ["pair_id": id, "token": otherToken]).errorCode == "not_found")
-        #expect(try await newDevice.call("pair_finish", ["pair_id": id, "token": token]).ok)
-        #expect(try await newDevice.call("pair_status", ["pair_id": id, "token": token]).errorCode == "not_found")
+        #expect(try await newDevice.call("pairing_history_get", ["pair_id": id, "token": token, "seq": 2]).errorCode == "not_found")
+        #expect(try await newDevice.call("pairing_history_get", ["pair_id": id, "token": otherToken, "seq": 0]).errorCode == "not_found")
+        #expect(try await newDevice.call("pairing_finish", ["pair_id": id, "token": otherToken]).errorCode == "not_found")
+        #expect(try await newDevice.call("pairing_finish", ["pair_id": id, "token": token]).ok)
+        #expect(try await newDevice.call("pairing_wait", ["pair_id": id, "token": token]).errorCode == "not_found")
         try await people.server.stop()
     }
 
@@ -83,16 +83,16 @@ struct PairingRelayTests {
             (["email": "ann@example.org", "device_name": 7, "ephemeral_key": Self.key()], "device_name"),
         ]
         for (fields, field) in cases {
-            let answer = try await socket.call("pair_create", fields)
+            let answer = try await socket.call("pairing_start", fields)
             #expect(answer.errorCode == "invalid_field" || answer.errorCode == "missing_field", "\(fields)")
             #expect("\(answer)".contains(field))
         }
         for fields: [String: Any] in [["pair_id": -1, "token": Self.key()], ["pair_id": "1", "token": Self.key()],
                                       ["pair_id": 1 << 40, "token": Self.key()], ["pair_id": 1, "token": "AAAA"], ["pair_id": 1]] {
-            let answer = try await socket.call("pair_status", fields)
+            let answer = try await socket.call("pairing_wait", fields)
             #expect(["invalid_field", "missing_field"].contains(answer.errorCode ?? ""), "\(fields)")
         }
-        #expect(try await socket.call("pair_lookup", ["pair_id": 1]).errorCode == "unauthenticated")
+        #expect(try await socket.call("pairing_lookup", ["pair_id": 1]).errorCode == "unauthenticated")
         #expect(try await socket.call("ping").ok)
         try await server.stop()
     }
@@ -103,11 +103,11 @@ struct PairingRelayTests {
         let socket = try server.connect()
         var first: (id: Int, token: String)?
         for _ in 0..<5 { let made = try await Self.create(socket); first = first ?? made }
-        #expect(try await socket.call("pair_create", ["email": "ann@example.org", "device_name": "phone", "ephemeral_key": Self.key()]).errorCode == "rate_limited")
-        #expect(try await socket.call("pair_create", ["email": "bob@example.org", "device_name": "phone", "ephemeral_key": Self.key()]).ok)
+        #expect(try await socket.call("pairing_start", ["email": "ann@example.org", "device_name": "phone", "ephemeral_key": Self.key()]).errorCode == "rate_limited")
+        #expect(try await socket.call("pairing_start", ["email": "bob@example.org", "device_name": "phone", "ephemeral_key": Self.key()]).ok)
         server.clock.advance(milliseconds: 15 * 60 * 1000 + 1)
-        #expect(try await socket.call("pair_status", ["pair_id": first!.id, "token": first!.token]).errorCode == "not_found")
-        #expect(try await socket.call("pair_create", ["email": "ann@example.org", "device_name": "phone", "ephemeral_key": Self.key()]).ok)
+        #expect(try await socket.call("pairing_wait", ["pair_id": first!.id, "token": first!.token]).errorCode == "not_found")
+        #expect(try await socket.call("pairing_start", ["email": "ann@example.org", "device_name": "phone", "ephemeral_key": Self.key()]).ok)
         try await server.stop()
     }
 
@@ -149,7 +149,7 @@ struct PairingRelayTests {
         #expect(added["device_id"] as? Int == 2 && added["account_id"] as? Int == people.annID)
         #expect(try await newDevice.call("whoami")["device_id"] as? Int == 2)
         #expect(try await people.annSocket.nextNotification(named: "device_added")["device_id"] as? Int == 2)
-        #expect(try await people.annSocket.call("pair_lookup", ["pair_id": id])["device_id"] as? Int == 2)
+        #expect(try await people.annSocket.call("pairing_lookup", ["pair_id": id])["device_id"] as? Int == 2)
         let devices = try #require(try await people.annSocket.call("list_devices")["devices"] as? [[String: Any]])
         #expect(devices.map { $0["device_id"] as? Int } == [1, 2])
         #expect(devices.allSatisfy { $0["last_seen"] is Int })

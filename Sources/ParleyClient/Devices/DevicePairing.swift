@@ -17,7 +17,8 @@ public actor DevicePairing {
     let deviceName: String
     let token: [UInt8]
     let ephemeral: Curve25519.KeyAgreement.PrivateKey
-    let connection: WireConnection
+    /// Not logged in, so the server closes it after its login timeout: `call` reopens it as needed.
+    var connection: WireConnection
     let dependencies: any ParleyClient.Dependencies
 
     init(code: PairingCode, email: String, expiresAt: Date, server: ServerAddress, deviceName: String, token: [UInt8],
@@ -43,7 +44,7 @@ public actor DevicePairing {
             to: server, group: dependencies.eventLoopGroup, onNotification: { _, _ in }, onClose: {})
         let ephemeral = Curve25519.KeyAgreement.PrivateKey()
         do throws(ClientError) {
-            let answer = try await connection.call("pair_create", [
+            let answer = try await connection.call("pairing_start", [
                 "email": .string(email), "device_name": .string(deviceName),
                 "ephemeral_key": .base64(Array(ephemeral.publicKey.rawRepresentation)),
             ])
@@ -79,7 +80,7 @@ public actor DevicePairing {
         home: URL, pin: String?, timeout: Duration = .seconds(900), historyTimeout: Duration = .seconds(120),
         progress: @escaping @Sendable (Progress) -> Void = { _ in }
     ) async throws(ClientError) -> ParleyClient {
-        defer { Task { await self.connection.close() } }
+        defer { Task { await self.close() } }
         let (authorizingKey, keysBox) = try await waitForKeys(timeout: timeout)
         let channel: PairingChannel
         let keys: PairingKeys
@@ -100,21 +101,20 @@ public actor DevicePairing {
         progress(.added(deviceID: added))
         let archive = try await receiveHistory(channel: channel, timeout: historyTimeout, progress: progress)
         if let archive { try await client.importHistory(archive) }
-        _ = try? await connection.call("pair_finish", ["pair_id": .int(code.pairID), "token": .base64(token)])
+        _ = try? await call("pairing_finish", ["pair_id": .int(code.pairID), "token": .base64(token)])
         return client
     }
 
-    /// Polls `pair_status` until the keys box is there.
+    /// Polls `pairing_wait` until the keys box is there.
     private func waitForKeys(timeout: Duration) async throws(ClientError) -> (key: [UInt8], box: [UInt8]) {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            let status = try await connection.call("pair_status", ["pair_id": .int(code.pairID), "token": .base64(token)])
+            guard let status = try await wait(["after_state": "waiting", "wait_ms": 20_000]) else { continue }
             if status.optionalString("state") != "waiting" {
                 return (try status.bytes("ephemeral_key"), try status.bytes("keys"))
             }
-            try? await Task.sleep(for: .milliseconds(500))
         }
-        throw .timeout("pair_status: no signed-in device authorized the code")
+        throw .timeout("pairing_wait: no signed-in device authorized the code")
     }
 
     /// Waits for the history to be complete and reads it; nil when the other device sent none in time.
@@ -124,11 +124,11 @@ public actor DevicePairing {
         let deadline = ContinuousClock.now + timeout
         var bytes: [UInt8] = [], seq = 0
         while ContinuousClock.now < deadline {
-            let status = try await connection.call("pair_status", ["pair_id": .int(code.pairID), "token": .base64(token)])
+            guard let status = try await wait(["after_chunks": .int(seq), "wait_ms": 5_000]) else { continue }
             let available = Int(status.optionalInt("history_chunks") ?? 0)
             while seq < available {
-                let answer = try await connection.call(
-                    "pair_history_get", ["pair_id": .int(code.pairID), "token": .base64(token), "seq": .int(seq)])
+                let answer = try await call(
+                    "pairing_history_get", ["pair_id": .int(code.pairID), "token": .base64(token), "seq": .int(seq)])
                 let last = answer.bool("last")
                 do {
                     bytes += try channel.openChunk(try answer.bytes("chunk"), index: UInt32(seq), last: last)
@@ -139,8 +139,31 @@ public actor DevicePairing {
                 progress(.history(received: seq))
                 if last { return try HistoryArchive.decode(bytes) }
             }
-            try? await Task.sleep(for: .milliseconds(500))
         }
         return nil
     }
+
+    /// One request on the pairing connection, reopened first when the server closed it.
+    private func call(_ method: String, _ fields: [String: JSONValue]) async throws(ClientError) -> [String: JSONValue] {
+        if !connection.isOpen {
+            connection = try await WireConnection.connect(
+                to: server, group: dependencies.eventLoopGroup, onNotification: { _, _ in }, onClose: {})
+        }
+        return try await connection.call(method, fields)
+    }
+
+    /// `pairing_wait`; a connection the server closed mid-wait (its login timeout) is an empty answer.
+    private func wait(_ fields: [String: JSONValue]) async throws(ClientError) -> [String: JSONValue]? {
+        var fields = fields
+        fields["pair_id"] = .int(code.pairID)
+        fields["token"] = .base64(token)
+        do {
+            return try await call("pairing_wait", fields)
+        } catch .disconnected, .notConnected {
+            try? await Task.sleep(for: .milliseconds(200))
+            return nil
+        }
+    }
+
+    private func close() async { await connection.close() }
 }

@@ -80,7 +80,7 @@ extension ParleyClient {
         let code: PairingCode
         do { code = try PairingCode(parsing: codeText) } catch { throw .invalidInput("\(error)") }
         let (accountID, _) = try identity()
-        let lookup = try await call("pair_lookup", ["pair_id": .int(code.pairID)])
+        let lookup = try await call("pairing_lookup", ["pair_id": .int(code.pairID)])
         guard lookup.optionalString("state") == "waiting" else {
             throw .invalidInput("this code was already used; start pairing again on the new device")
         }
@@ -98,7 +98,7 @@ extension ParleyClient {
         let payload = PairingKeys(
             accountID: accountID, email: email, displayName: keys.displayName, identitySeed: keys.identitySeed,
             authSeed: keys.authSeed)
-        _ = try await call("pair_complete", [
+        _ = try await call("authorize_device", [
             "pair_id": .int(code.pairID), "ephemeral_key": .base64(Array(ephemeral.publicKey.rawRepresentation)),
             "keys": .base64(channel.sealKeys(payload.encoded(), random: dependencies.random)),
         ])
@@ -127,11 +127,11 @@ extension ParleyClient {
     private func waitUntilJoined(_ pairID: UInt32, timeout: Duration) async throws(ClientError) -> UInt32 {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            let lookup = try await call("pair_lookup", ["pair_id": .int(pairID)])
+            let lookup = try await call("pairing_lookup", ["pair_id": .int(pairID)])
             if let device = lookup.optionalInt("device_id") { return UInt32(truncatingIfNeeded: device) }
             try? await Task.sleep(for: .milliseconds(300))
         }
-        throw .timeout("pair_lookup: the new device did not add itself")
+        throw .timeout("pairing_lookup: the new device did not add itself")
     }
 
     private func sendHistory(
@@ -145,7 +145,7 @@ extension ParleyClient {
             let last = seq == count - 1
             let sealed = channel.sealChunk(piece, index: UInt32(seq), last: last, random: dependencies.random)
             do {
-                _ = try await call("pair_history_put", ["pair_id": .int(pairID), "seq": .int(seq), "chunk": .base64(sealed), "last": .bool(last)])
+                _ = try await call("pairing_history_put", ["pair_id": .int(pairID), "seq": .int(seq), "chunk": .base64(sealed), "last": .bool(last)])
             } catch .server(let error) where error.code == .conflict {
                 // A retry after a lost answer: continue where the server is.
                 guard case .number(let stored)? = error.details["stored"], Int(stored) > seq else { throw .server(error) }

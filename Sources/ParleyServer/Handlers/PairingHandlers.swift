@@ -13,9 +13,9 @@ enum PairingHandlers {
     static let maximumHistoryBytes = 32 * 1024 * 1024
 
     static func register(in router: inout RequestRouter) {
-        router.add("pair_create", requiresLogin: false) { request, _, context throws(WireError) in try await create(request, context) }
-        router.add("pair_status", requiresLogin: false) { request, _, context throws(WireError) in try await status(request, context) }
-        router.add("pair_lookup", requiresLogin: true) { request, environment, context throws(WireError) in
+        router.add("pairing_start", requiresLogin: false) { request, _, context throws(WireError) in try await create(request, context) }
+        router.add("pairing_wait", requiresLogin: false) { request, _, context throws(WireError) in try await status(request, context) }
+        router.add("pairing_lookup", requiresLogin: true) { request, environment, context throws(WireError) in
             let pairing = try await ownPairing(request, environment.caller!, context)
             var fields: [String: JSONValue] = [
                 "device_name": .string(pairing.deviceName), "state": .string(pairing.state.rawValue),
@@ -24,7 +24,7 @@ enum PairingHandlers {
             if let device = pairing.deviceID { fields["device_id"] = .number(Double(device)) }
             return HandlerResult(fields)
         }
-        router.add("pair_complete", requiresLogin: true) { request, environment, context throws(WireError) in
+        router.add("authorize_device", requiresLogin: true) { request, environment, context throws(WireError) in
             let pairing = try await ownPairing(request, environment.caller!, context)
             let key = try request.bytes("ephemeral_key", count: 32)
             let keys = try request.bytes("keys", maxBytes: maximumKeysBox)
@@ -34,10 +34,10 @@ enum PairingHandlers {
             guard sealed else { throw WireError(.conflict, "this pairing was already authorized") }
             return HandlerResult()
         }
-        router.add("pair_history_put", requiresLogin: true) { request, environment, context throws(WireError) in
+        router.add("pairing_history_put", requiresLogin: true) { request, environment, context throws(WireError) in
             try await putHistory(request, environment.caller!, context)
         }
-        router.add("pair_history_get", requiresLogin: false) { request, _, context throws(WireError) in
+        router.add("pairing_history_get", requiresLogin: false) { request, _, context throws(WireError) in
             let pairing = try await admitted(request, context)
             let seq = Int(try request.integer("seq", in: 0...Int64(maximumHistoryBytes)))
             guard let (chunk, last) = try await StoreCall.call(context, { try await context.store.pairingChunk(id: pairing.id, seq: seq, now: context.clock.now()) }) else {
@@ -45,7 +45,7 @@ enum PairingHandlers {
             }
             return HandlerResult(["chunk": .base64(chunk), "last": .bool(last)])
         }
-        router.add("pair_finish", requiresLogin: false) { request, _, context throws(WireError) in
+        router.add("pairing_finish", requiresLogin: false) { request, _, context throws(WireError) in
             let pairing = try await admitted(request, context)
             try await StoreCall.call(context) { try await context.store.deletePairing(id: pairing.id) }
             return HandlerResult()
@@ -82,9 +82,25 @@ enum PairingHandlers {
         throw WireError(.unavailable, "could not allocate a pairing id; try again")
     }
 
+    /// `pairing_wait`: the pairing's state, answered when it moved past `after_state` / `after_chunks`
+    /// or after `wait_ms` (≤ 25 s, under the login timeout of the unauthenticated connection asking).
     static func status(_ request: WireRequest, _ context: ServerContext) async throws(WireError) -> HandlerResult {
-        let pairing = try await admitted(request, context)
-        var fields: [String: JSONValue] = ["state": .string(pairing.state.rawValue), "history_chunks": .number(Double(pairing.chunkCount))]
+        var pairing = try await admitted(request, context)
+        let afterState = try request.optionalString("after_state", maxBytes: 16)
+        let afterChunks = try request.optionalInteger("after_chunks", in: 0...Int64(maximumHistoryBytes))
+        let wait = try request.optionalInteger("wait_ms", in: 0...25_000) ?? 0
+        let deadline = ContinuousClock.now + .milliseconds(wait)
+        func moved(_ pairing: PairingRecord) -> Bool {
+            if let afterState, pairing.state.rawValue != afterState { return true }
+            if let afterChunks, pairing.chunkCount > afterChunks { return true }
+            return afterState == nil && afterChunks == nil
+        }
+        // Polling the store (not a node's memory) lets any node answer, whichever node was written to.
+        while !moved(pairing), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(100))
+            pairing = try await admitted(request, context)
+        }
+        var fields: [String: JSONValue] = ["state": .string(pairing.state.rawValue), "history_chunks": .int(pairing.chunkCount)]
         if let key = pairing.authorizingKey, let keys = pairing.keysBox {
             fields["ephemeral_key"] = .base64(key)
             fields["keys"] = .base64(keys)

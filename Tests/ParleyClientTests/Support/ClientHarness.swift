@@ -10,11 +10,12 @@ final class ClientHarness: Sendable {
     let root: URL
     let server: EmbeddedServer
 
-    static func start() async throws -> ClientHarness {
+    static func start(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ClientHarness {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-client-\(UUID().uuidString)")
         let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server")) { configuration in
             configuration.requestsPerSecond = 10_000
             configuration.accountRequestsPerSecond = 10_000
+            adjust(&configuration)
         }
         return ClientHarness(root: root, server: server)
     }
