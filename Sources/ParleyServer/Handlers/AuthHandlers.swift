@@ -28,7 +28,10 @@ enum AuthHandlers {
     static func email(_ request: WireRequest) throws(WireError) -> String {
         let email = try request.string("email", maxBytes: 254).trimmingCharacters(in: .whitespaces).lowercased()
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !email.contains(" ") else {
+        // No spaces or control characters: the address ends up in mail headers and SMTP commands.
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+            email.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) })
+        else {
             throw .invalid("email", "must be an e-mail address like name@example.org")
         }
         return email

@@ -34,6 +34,8 @@ extension Parley {
         @Flag(help: "Development mode: verification codes go to the log and DATA/dev-codes.log instead of e-mail.")
         var dev = false
 
+        @OptionGroup(title: "E-mail (verification codes, unless --dev)") var smtp: SMTPOptions
+
         @Option(help: "Longest request line in bytes.")
         var maxLine = 1 << 20
 
@@ -50,13 +52,7 @@ extension Parley {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             var logger = Logger(label: "parley.server")
             logger.logLevel = .info
-            guard dev else {
-                throw CommandFailure("""
-                    no mailer is configured, so verification codes could not be delivered. \
-                    E-mail delivery (SMTP) is not in this build yet: run with --dev to receive codes in \
-                    \(directory.appendingPathComponent("dev-codes.log").path) and the log.
-                    """)
-            }
+            let codeSender = try await Self.codeSender(dev: dev, smtp: smtp, directory: directory, logger: logger)
             // Everything the server writes (database, WAL, code log) is for its owner only.
             umask(0o077)
             let configuration = ServerConfiguration(
@@ -65,7 +61,7 @@ extension Parley {
             let context = ServerContext(
                 configuration: configuration, store: try SQLiteStore(path: configuration.databasePath),
                 clock: SystemServerClock(), random: SystemRandomSource(),
-                codeSender: DevelopmentCodeSender(file: configuration.developmentCodesFile, logger: logger), logger: logger)
+                codeSender: codeSender, logger: logger)
             let server = try ParleyServer(context: context)
             let group = ServiceGroup(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
             let tls = tlsCert != nil
@@ -75,6 +71,26 @@ extension Parley {
                 FileHandle.standardOutput.write(Data(line.utf8))
             }
             try await group.run()
+        }
+
+        /// Development codes, or a mailer checked now: one that cannot deliver stops the start.
+        static func codeSender(dev: Bool, smtp: SMTPOptions, directory: URL, logger: Logger) async throws -> any VerificationCodeSender {
+            if dev { return DevelopmentCodeSender(file: directory.appendingPathComponent("dev-codes.log"), logger: logger) }
+            guard let configuration = try smtp.configuration() else {
+                throw CommandFailure("""
+                    no mailer is configured, so verification codes could not be delivered: give --smtp HOST:PORT \
+                    --smtp-from ADDRESS (see --help), or run with --dev to receive codes in \
+                    \(directory.appendingPathComponent("dev-codes.log").path) and the log.
+                    """)
+            }
+            do {
+                let mailer = try SMTPMailer(configuration: configuration, logger: logger)
+                try await mailer.verify()
+                logger.info("mailer ready", metadata: ["smtp": "\(configuration)"])
+                return mailer
+            } catch {
+                throw CommandFailure("the mailer \(configuration) cannot deliver: \(error)")
+            }
         }
     }
 }
