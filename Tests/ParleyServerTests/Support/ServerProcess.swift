@@ -6,13 +6,13 @@ final class ServerProcess {
     let port: Int
     private let output = Pipe()
 
-    /// Starts `parley server --dev` on a free port with `data` as its data directory.
-    init(data: URL) throws {
+    /// Starts `parley server --dev` on a free port with `data` as its data directory (and any `extraArguments`).
+    init(data: URL, extraArguments: [String] = []) throws {
         let binary = Self.productsDirectory.appendingPathComponent("parley")
         process.executableURL = binary
         // A long login timeout: these tests are about crashes and signals, and when the whole suite runs
         // in parallel on two cores, registering two people can take longer than the default 30 s.
-        process.arguments = ["server", "--dev", "--listen", "127.0.0.1:0", "--data", data.path, "--login-timeout", "600"]
+        process.arguments = ["server", "--dev", "--listen", "127.0.0.1:0", "--data", data.path, "--login-timeout", "600"] + extraArguments
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
