@@ -61,6 +61,8 @@ extension Parley {
             if let text = database ?? ProcessInfo.processInfo.environment["PARLEY_DATABASE_URL"], !text.isEmpty {
                 do {
                     configuration.databaseURL = try PostgresURL(text)
+                } catch .unavailable(let why) {
+                    throw ValidationError("--database: \(why)")
                 } catch {
                     throw ValidationError("--database: \(error)")
                 }
@@ -90,7 +92,13 @@ extension Parley {
                 configuration: configuration, store: opened.store,
                 clock: SystemServerClock(), random: SystemRandomSource(),
                 codeSender: DevelopmentCodeSender(file: configuration.developmentCodesFile, logger: logger), logger: logger)
-            let server = try ParleyServer(context: context)
+            let server: ParleyServer
+            do {
+                server = try ParleyServer(context: context)
+            } catch {
+                await opened.close()
+                throw error
+            }
             let group = ServiceGroup(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
             let tls = tlsCert != nil
             let databaseNote = configuration.databaseURL.map { ", database: \($0)" } ?? ""
