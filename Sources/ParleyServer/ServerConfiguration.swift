@@ -29,6 +29,8 @@ public struct ServerConfiguration: Sendable {
     public var maximumFileSize: Int64 = 64 << 20
     /// Bytes of encrypted files one account may keep.
     public var fileQuota: Int64 = 1 << 30
+    /// PostgreSQL instead of the SQLite file in `dataDirectory`, when set (`--database`).
+    public var databaseURL: PostgresURL?
 
     /// A configuration with the documented defaults.
     public init(

@@ -3,9 +3,9 @@ import Testing
 
 @Suite("Conversations and messages", .serialized)
 struct MessagingTests {
-    @Test("a sent message is acknowledged, pushed to the peer, fetched, and its delivery reported back")
-    func sendReceiveConfirm() async throws {
-        let people = try await TwoPeople.start()
+    @Test("a sent message is acknowledged, pushed to the peer, fetched, and its delivery reported back", arguments: StoreBackend.allCases)
+    func sendReceiveConfirm(_ backend: StoreBackend) async throws {
+        let people = try await TwoPeople.start(backend: backend)
         let conversation = try await people.directConversation()
         let created = try await people.bobSocket.nextNotification(named: "conversation_created")
         #expect(created["conversation_id"] as? Int == conversation)

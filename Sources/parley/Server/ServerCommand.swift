@@ -42,35 +42,94 @@ extension Parley {
         @Option(help: "Seconds a connection may stay without logging in before it is closed.")
         var loginTimeout: Int64 = 30
 
+        @Option(help: ArgumentHelp(
+            "PostgreSQL instead of SQLite: postgres://USER[:PASSWORD]@HOST[:PORT]/DB or postgres:///DB?host=/socket/dir&user=USER.",
+            discussion: "Defaults to $PARLEY_DATABASE_URL; without either, SQLite in --data."))
+        var database: String?
+
+        @Flag(help: "Check the configuration (TLS files, data directory, database reachable and migrated), print one line per problem, and exit 0 or 1.")
+        var check = false
+
         func validate() throws {
             guard (1...3600).contains(loginTimeout) else { throw ValidationError("--login-timeout must be 1–3600 seconds") }
         }
 
-        func run() async throws {
+        /// The configuration the flags (and `PARLEY_DATABASE_URL`) describe.
+        func serverConfiguration() throws -> ServerConfiguration {
             let (host, port) = try ListenAddress.parse(listen)
-            let directory = URL(fileURLWithPath: data, isDirectory: true)
+            var configuration = ServerConfiguration(
+                host: host, port: port, dataDirectory: URL(fileURLWithPath: data, isDirectory: true), tlsCertificatePath: tlsCert,
+                tlsKeyPath: tlsKey, development: dev, maximumLineLength: maxLine, loginTimeoutSeconds: loginTimeout)
+            if let text = database ?? ProcessInfo.processInfo.environment["PARLEY_DATABASE_URL"], !text.isEmpty {
+                do {
+                    configuration.databaseURL = try PostgresURL(text)
+                } catch .unavailable(let why) {
+                    throw ValidationError("--database: \(why)")
+                } catch {
+                    throw ValidationError("--database: \(error)")
+                }
+            }
+            return configuration
+        }
+
+        func run() async throws {
+            if check { return try await runCheck() }
+            let configuration = try serverConfiguration()
+            let (host, port) = (configuration.host, configuration.port)
+            let directory = configuration.dataDirectory
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             var logger = Logger(label: "parley.server")
             logger.logLevel = .info
             let codeSender = try await Self.codeSender(dev: dev, smtp: smtp, directory: directory, logger: logger)
             // Everything the server writes (database, WAL, code log) is for its owner only.
             umask(0o077)
-            let configuration = ServerConfiguration(
-                host: host, port: port, dataDirectory: directory, tlsCertificatePath: tlsCert, tlsKeyPath: tlsKey,
-                development: dev, maximumLineLength: maxLine, loginTimeoutSeconds: loginTimeout)
+            let opened = try await configuration.openStore(logger: logger)
             let context = ServerContext(
-                configuration: configuration, store: try SQLiteStore(path: configuration.databasePath),
+                configuration: configuration, store: opened.store,
                 clock: SystemServerClock(), random: SystemRandomSource(),
                 codeSender: codeSender, logger: logger)
-            let server = try ParleyServer(context: context)
+            let server: ParleyServer
+            do {
+                server = try ParleyServer(context: context)
+            } catch {
+                await opened.close()
+                throw error
+            }
             let group = ServiceGroup(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
             let tls = tlsCert != nil
+            let databaseNote = configuration.databaseURL.map { ", database: \($0)" } ?? ""
             Task {
                 let address = try await server.boundAddress()
-                let line = "parley server listening on \(tls ? "tls" : "tcp")://\(address.ipAddress ?? host):\(address.port ?? port) (data: \(directory.path))\n"
+                let line = "parley server listening on \(tls ? "tls" : "tcp")://\(address.ipAddress ?? host):\(address.port ?? port) (data: \(directory.path)\(databaseNote))\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
             }
-            try await group.run()
+            do {
+                try await group.run()
+            } catch {
+                await opened.close()
+                throw error
+            }
+            await opened.close()
+        }
+
+        /// `--check`: one line per problem on standard error, exit status 1 if there is any.
+        func runCheck() async throws {
+            let configuration = try serverConfiguration()
+            var logger = Logger(label: "parley.server-check")
+            logger.logLevel = .critical
+            var problems = await ServerCheck.problems(configuration, logger: logger)
+            if !dev {
+                do {
+                    _ = try await Self.codeSender(dev: false, smtp: smtp, directory: configuration.dataDirectory, logger: logger)
+                } catch {
+                    problems.append("mailer: \(error)")
+                }
+            }
+            guard problems.isEmpty else {
+                for problem in problems { FileHandle.standardError.write(Data("parley server --check: \(problem)\n".utf8)) }
+                throw ExitCode.failure
+            }
+            FileHandle.standardOutput.write(Data("parley server --check: configuration OK\n".utf8))
         }
 
         /// Development codes, or a mailer checked now: one that cannot deliver stops the start.

@@ -7,13 +7,14 @@ final class ServerProcess {
     private let output = Pipe()
 
     /// Starts `parley server` on a free port with `data` as its data directory: `--dev`, or with
-    /// `mailer` arguments (`--smtp …`) instead.
-    init(data: URL, mailer: [String]? = nil) throws {
+    /// `mailer` arguments (`--smtp …`) instead, and any `extraArguments`.
+    init(data: URL, mailer: [String]? = nil, extraArguments: [String] = []) throws {
         let binary = Self.productsDirectory.appendingPathComponent("parley")
         process.executableURL = binary
         // A long login timeout: these tests are about crashes and signals, and when the whole suite runs
         // in parallel on two cores, registering two people can take longer than the default 30 s.
-        process.arguments = ["server"] + (mailer ?? ["--dev"]) + ["--listen", "127.0.0.1:0", "--data", data.path, "--login-timeout", "600"]
+        process.arguments = ["server"] + (mailer ?? ["--dev"])
+            + ["--listen", "127.0.0.1:0", "--data", data.path, "--login-timeout", "600"] + extraArguments
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -5,20 +5,26 @@ import ParleyCrypto
 import ParleyServer
 import ServiceLifecycle
 
-/// A real server on 127.0.0.1, port 0, with SQLite in a fresh temporary directory.
+/// A real server on 127.0.0.1, port 0, with SQLite in a fresh temporary directory (or, for
+/// `.postgres`, a fresh database on the test process's throwaway PostgreSQL cluster).
 final class TestServer: Sendable {
     let directory: URL
+    let opened: OpenedStore
+    let databaseURL: PostgresURL?
     let server: ParleyServer
     let group: ServiceGroup
     let clock: ManualServerClock
     let port: Int
     let runner: Task<Void, any Error>
 
-    static func start(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
+    static func start(
+        backend: StoreBackend = .sqlite, _ adjust: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory, development: true)
         configuration.requestsPerSecond = 10_000
+        if backend == .postgres { configuration.databaseURL = try await PostgresCluster.newDatabase() }
         adjust(&configuration)
         return try await TestServer(configuration: configuration)
     }
@@ -28,8 +34,10 @@ final class TestServer: Sendable {
         clock = ManualServerClock()
         var logger = Logger(label: "parley.test-server")
         logger.logLevel = .critical
+        databaseURL = configuration.databaseURL
+        opened = try await configuration.openStore(logger: logger)
         let context = ServerContext(
-            configuration: configuration, store: try SQLiteStore(path: configuration.databasePath), clock: clock,
+            configuration: configuration, store: opened.store, clock: clock,
             random: SystemRandomSource(),
             codeSender: DevelopmentCodeSender(file: configuration.developmentCodesFile, logger: logger), logger: logger)
         server = try ParleyServer(context: context)
@@ -50,7 +58,10 @@ final class TestServer: Sendable {
     /// Stops the server gracefully and waits for it.
     func stop() async throws {
         await group.triggerGracefulShutdown()
-        try await runner.value
+        let result = await runner.result
+        await opened.close()
+        if let databaseURL { await PostgresCluster.dropDatabase(databaseURL) }
         try? FileManager.default.removeItem(at: directory)
+        try result.get()
     }
 }

@@ -10,8 +10,8 @@ struct TwoPeople {
     let annID: Int
     let bobID: Int
 
-    static func start() async throws -> TwoPeople {
-        let server = try await TestServer.start()
+    static func start(backend: StoreBackend = .sqlite) async throws -> TwoPeople {
+        let server = try await TestServer.start(backend: backend)
         let ann = TestAccount("ann@example.org")
         let bob = TestAccount("bob@example.org")
         let annSocket = try server.connect()

@@ -218,7 +218,7 @@ enum SQLiteMigrations {
                     pairing_id INTEGER NOT NULL REFERENCES pairings(id) ON DELETE CASCADE,
                     seq INTEGER NOT NULL,
                     data BLOB NOT NULL,
-                    last INTEGER NOT NULL,
+                    is_last INTEGER NOT NULL,
                     PRIMARY KEY (pairing_id, seq)
                 );
                 """)

@@ -47,7 +47,7 @@ extension SQLiteStore {
             guard seq == pairing.chunkCount else { return .outOfOrder(stored: pairing.chunkCount) }
             guard pairing.chunkBytes + chunk.count <= maximumBytes else { return .tooLarge }
             try db.execute(
-                sql: "INSERT INTO pairing_chunks (pairing_id, seq, data, last) VALUES (?, ?, ?, ?)",
+                sql: "INSERT INTO pairing_chunks (pairing_id, seq, data, is_last) VALUES (?, ?, ?, ?)",
                 arguments: [Int64(id), seq, Data(chunk), last])
             try db.execute(
                 sql: "UPDATE pairings SET chunk_count = chunk_count + 1, chunk_bytes = chunk_bytes + ?, complete = ? WHERE id = ?",
@@ -61,11 +61,11 @@ extension SQLiteStore {
             try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT c.data, c.last FROM pairing_chunks c JOIN pairings p ON p.id = c.pairing_id
+                    SELECT c.data, c.is_last FROM pairing_chunks c JOIN pairings p ON p.id = c.pairing_id
                     WHERE c.pairing_id = ? AND c.seq = ? AND p.expires_at >= ?
                     """,
                 arguments: [Int64(id), seq, now]
-            ).map { ($0["data"], $0["last"]) }
+            ).map { ($0["data"], $0["is_last"]) }
         }
         return found.map { (Array($0.0), $0.1) }
     }

@@ -1,0 +1,118 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    public func createConversation(
+        kind: ConversationRecord.Kind, creatorID: Int64, memberIDs: [Int64], title: [UInt8]?, now: Int64
+    ) async throws -> (conversation: ConversationRecord, created: Bool) {
+        // Two people opening the same direct conversation at once: the second insert hits the unique
+        // direct key and is retried, where it finds and returns the first one.
+        try await transaction("conversation", retryOnConflict: true) { db, log in
+            var directKey: String?
+            if kind == .direct, let other = memberIDs.first {
+                let key = "\(min(creatorID, other)):\(max(creatorID, other))"
+                directKey = key
+                if let existing = try await db.row(
+                    "SELECT * FROM conversations WHERE direct_key = \(key) AND deleted_at IS NULL", log)
+                {
+                    return (try Self.conversationRecord(existing), false)
+                }
+                // Only a deleted one frees the key. (A bare DELETE by key, as on SQLite's single writer,
+                // would here remove a live conversation another transaction committed since the SELECT.)
+                try await db.run("DELETE FROM conversations WHERE direct_key = \(key) AND deleted_at IS NOT NULL", log)
+            }
+            guard let id = try await db.scalar(
+                """
+                INSERT INTO conversations (kind, title, creator_id, direct_key, created_at)
+                VALUES (\(kind.rawValue), \(title.map { Data($0) }), \(creatorID), \(directKey), \(now)) RETURNING id
+                """, log, as: Int64.self)
+            else { throw StoreError.unavailable("conversation insert returned no id") }
+            let memberStatus = kind == .direct ? MemberStatus.active : .invited
+            for (account, status) in [(creatorID, MemberStatus.active)] + memberIDs.map({ ($0, memberStatus) }) {
+                try await db.run(
+                    "INSERT INTO members (conversation_id, account_id, status, joined_at) VALUES (\(id), \(account), \(status.rawValue), \(now))",
+                    log)
+            }
+            return (ConversationRecord(id: id, kind: kind, title: title, creatorID: creatorID, createdAt: now), true)
+        }
+    }
+
+    static func conversationRecord(_ row: PostgresRandomAccessRow) throws -> ConversationRecord {
+        ConversationRecord(
+            id: try row.get("id"), kind: ConversationRecord.Kind(rawValue: try row.get("kind")) ?? .group,
+            title: try row.optionalBytes("title"), creatorID: try row.get("creator_id"), createdAt: try row.get("created_at"))
+    }
+
+    public func conversation(id: Int64) async throws -> ConversationRecord? {
+        try await read { db, log in
+            try await db.row("SELECT * FROM conversations WHERE id = \(id) AND deleted_at IS NULL", log).map(Self.conversationRecord)
+        }
+    }
+
+    public func memberStatus(conversationID: Int64, accountID: Int64) async throws -> MemberStatus? {
+        try await read { db, log in
+            try await db.scalar(
+                "SELECT status FROM members WHERE conversation_id = \(conversationID) AND account_id = \(accountID)", log, as: String.self
+            ).flatMap(MemberStatus.init(rawValue:))
+        }
+    }
+
+    public func activeMemberIDs(conversationID: Int64) async throws -> [Int64] {
+        try await read { db, log in
+            try await db.column(
+                "SELECT account_id FROM members WHERE conversation_id = \(conversationID) AND status = 'active' ORDER BY account_id",
+                log, as: Int64.self)
+        }
+    }
+
+    public func activeMemberDevices(conversationID: Int64) async throws -> [(accountID: Int64, deviceID: UInt32?)] {
+        try await read { db, log in
+            try await db.rows(
+                """
+                SELECT m.account_id, d.device_id FROM members m
+                JOIN conversations c ON c.id = m.conversation_id AND c.deleted_at IS NULL
+                LEFT JOIN devices d ON d.account_id = m.account_id
+                WHERE m.conversation_id = \(conversationID) AND m.status = 'active'
+                ORDER BY m.account_id, d.device_id
+                """, log
+            ).map { row in
+                (try row.get("account_id", as: Int64.self), try row.get("device_id", as: Int64?.self).map { UInt32(truncatingIfNeeded: $0) })
+            }
+        }
+    }
+
+    public func conversations(accountID: Int64) async throws -> [ConversationSummary] {
+        try await read { db, log in
+            let rows = try await db.rows(
+                """
+                SELECT * FROM (
+                    SELECT c.*, m.last_read_at,
+                        (SELECT MAX(created_at) FROM messages WHERE conversation_id = c.id) AS last_message_at,
+                        (SELECT COUNT(*) FROM messages WHERE conversation_id = c.id AND sender_id != \(accountID)
+                            AND created_at > m.last_read_at AND deleted_at IS NULL) AS unread
+                    FROM conversations c JOIN members m ON m.conversation_id = c.id
+                    WHERE m.account_id = \(accountID) AND m.status = 'active' AND c.deleted_at IS NULL
+                ) s ORDER BY COALESCE(last_message_at, created_at) DESC
+                """, log)
+            var summaries: [ConversationSummary] = []
+            for row in rows {
+                let id: Int64 = try row.get("id")
+                let members = try await db.column(
+                    "SELECT account_id FROM members WHERE conversation_id = \(id) AND status = 'active' ORDER BY account_id",
+                    log, as: Int64.self)
+                summaries.append(ConversationSummary(
+                    conversation: try Self.conversationRecord(row), memberIDs: members,
+                    unreadCount: Int(try row.get("unread", as: Int64.self)), lastMessageAt: try row.get("last_message_at")))
+            }
+            return summaries
+        }
+    }
+
+    public func directConversation(between first: Int64, and second: Int64) async throws -> ConversationRecord? {
+        try await read { db, log in
+            let key = "\(min(first, second)):\(max(first, second))"
+            return try await db.row("SELECT * FROM conversations WHERE direct_key = \(key) AND deleted_at IS NULL", log)
+                .map(Self.conversationRecord)
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    public func setMemberStatus(conversationID: Int64, accountID: Int64, status: MemberStatus, now: Int64) async throws {
+        try await transaction("membership") { db, log in
+            try await db.run(
+                """
+                INSERT INTO members (conversation_id, account_id, status, joined_at)
+                VALUES (\(conversationID), \(accountID), \(status.rawValue), \(now))
+                ON CONFLICT (conversation_id, account_id) DO UPDATE SET status = excluded.status, joined_at = excluded.joined_at
+                """, log)
+        }
+    }
+
+    public func deleteMember(conversationID: Int64, accountID: Int64) async throws {
+        try await transaction("membership") { db, log in
+            try await db.run("DELETE FROM members WHERE conversation_id = \(conversationID) AND account_id = \(accountID)", log)
+        }
+    }
+
+    public func invitations(accountID: Int64) async throws -> [ConversationRecord] {
+        try await read { db, log in
+            try await db.rows(
+                """
+                SELECT c.* FROM conversations c JOIN members m ON m.conversation_id = c.id
+                WHERE m.account_id = \(accountID) AND m.status = 'invited' AND c.deleted_at IS NULL ORDER BY c.id
+                """, log
+            ).map(Self.conversationRecord)
+        }
+    }
+
+    public func setTitle(conversationID: Int64, title: [UInt8]) async throws {
+        try await transaction("conversation") { db, log in
+            try await db.run("UPDATE conversations SET title = \(Data(title)) WHERE id = \(conversationID)", log)
+        }
+    }
+
+    public func deleteConversation(conversationID: Int64, now: Int64) async throws {
+        try await transaction("conversation") { db, log in
+            try await db.run("UPDATE conversations SET deleted_at = \(now) WHERE id = \(conversationID)", log)
+            try await db.run(
+                "DELETE FROM envelopes WHERE message_id IN (SELECT id FROM messages WHERE conversation_id = \(conversationID))", log)
+        }
+    }
+
+    public func contactIDs(accountID: Int64) async throws -> [Int64] {
+        try await read { db, log in
+            try await db.column(
+                """
+                SELECT DISTINCT other.account_id FROM members mine
+                JOIN members other ON other.conversation_id = mine.conversation_id
+                JOIN conversations c ON c.id = mine.conversation_id
+                WHERE mine.account_id = \(accountID) AND mine.status = 'active' AND other.status = 'active'
+                    AND other.account_id != \(accountID) AND c.deleted_at IS NULL
+                ORDER BY other.account_id
+                """, log, as: Int64.self)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    static func metadata(_ row: PostgresRandomAccessRow) throws -> MessageMetadata {
+        MessageMetadata(
+            id: try row.get("id"), conversationID: try row.get("conversation_id"), senderID: try row.get("sender_id"),
+            timestamp: try row.get("created_at"), kind: try row.get("kind"), deletedAt: try row.get("deleted_at"),
+            pinnedAt: try row.get("pinned_at"))
+    }
+
+    public func messageMetadata(id: Int64) async throws -> MessageMetadata? {
+        try await read { db, log in try await db.row("SELECT * FROM messages WHERE id = \(id)", log).map(Self.metadata) }
+    }
+
+    public func markRead(conversationID: Int64, accountID: Int64, upTo timestamp: Int64) async throws -> Int64 {
+        try await transaction("read mark") { db, log in
+            try await db.scalar(
+                """
+                UPDATE members SET last_read_at = GREATEST(last_read_at, \(timestamp))
+                WHERE conversation_id = \(conversationID) AND account_id = \(accountID) RETURNING last_read_at
+                """, log, as: Int64.self) ?? 0
+        }
+    }
+
+    public func latestTimestamp(conversationID: Int64) async throws -> Int64 {
+        try await read { db, log in
+            try await db.scalar("SELECT MAX(created_at) FROM messages WHERE conversation_id = \(conversationID)", log, as: Int64.self) ?? 0
+        }
+    }
+
+    public func toggleReaction(messageID: Int64, accountID: Int64, emoji: String, now: Int64) async throws -> Bool {
+        try await transaction("reaction") { db, log in
+            let removed = try await db.row(
+                "DELETE FROM reactions WHERE message_id = \(messageID) AND account_id = \(accountID) AND emoji = \(emoji) RETURNING 1", log)
+            if removed != nil { return false }
+            try await db.run(
+                """
+                INSERT INTO reactions (message_id, account_id, emoji, created_at) VALUES (\(messageID), \(accountID), \(emoji), \(now))
+                ON CONFLICT DO NOTHING
+                """, log)
+            return true
+        }
+    }
+
+    public func reactions(messageID: Int64) async throws -> [(Int64, String)] {
+        try await read { db, log in
+            try await db.rows(
+                "SELECT account_id, emoji FROM reactions WHERE message_id = \(messageID) ORDER BY created_at, account_id", log
+            ).map { (try $0.get("account_id", as: Int64.self), try $0.get("emoji", as: String.self)) }
+        }
+    }
+
+    public func setPinned(messageID: Int64, by accountID: Int64?, now: Int64) async throws {
+        let pinnedAt: Int64? = accountID == nil ? nil : now
+        try await transaction("pin") { db, log in
+            try await db.run("UPDATE messages SET pinned_at = \(pinnedAt), pinned_by = \(accountID) WHERE id = \(messageID)", log)
+        }
+    }
+
+    public func pinnedMessages(conversationID: Int64) async throws -> [MessageMetadata] {
+        try await read { db, log in
+            try await db.rows(
+                """
+                SELECT * FROM messages WHERE conversation_id = \(conversationID) AND pinned_at IS NOT NULL AND deleted_at IS NULL
+                ORDER BY pinned_at
+                """, log
+            ).map(Self.metadata)
+        }
+    }
+
+    public func softDelete(messageID: Int64, now: Int64) async throws {
+        try await transaction("message") { db, log in
+            try await db.run(
+                "UPDATE messages SET deleted_at = \(now), pinned_at = NULL, pinned_by = NULL WHERE id = \(messageID) AND deleted_at IS NULL",
+                log)
+            try await db.run("DELETE FROM envelopes WHERE message_id = \(messageID)", log)
+            try await db.run("DELETE FROM reactions WHERE message_id = \(messageID)", log)
+        }
+    }
+
+    public func deletedMessages(accountID: Int64, since: Int64) async throws -> [MessageMetadata] {
+        try await read { db, log in
+            try await db.rows(
+                """
+                SELECT m.* FROM messages m JOIN members mb ON mb.conversation_id = m.conversation_id
+                WHERE mb.account_id = \(accountID) AND mb.status = 'active' AND m.deleted_at > \(since)
+                ORDER BY m.deleted_at LIMIT 1000
+                """, log
+            ).map(Self.metadata)
+        }
+    }
+
+    public func searchMessages(accountID: Int64, query: MessageQuery) async throws -> [MessageMetadata] {
+        try await read { db, log in
+            // One statement for every filter combination: an absent filter is a NULL that matches all.
+            try await db.rows(
+                """
+                SELECT m.* FROM messages m JOIN members mb ON mb.conversation_id = m.conversation_id
+                WHERE mb.account_id = \(accountID) AND mb.status = 'active' AND m.deleted_at IS NULL
+                    AND (\(query.conversationID)::BIGINT IS NULL OR m.conversation_id = \(query.conversationID))
+                    AND (\(query.senderID)::BIGINT IS NULL OR m.sender_id = \(query.senderID))
+                    AND (\(query.kind)::TEXT IS NULL OR m.kind = \(query.kind))
+                    AND (\(query.from)::BIGINT IS NULL OR m.created_at >= \(query.from))
+                    AND (\(query.to)::BIGINT IS NULL OR m.created_at <= \(query.to))
+                ORDER BY m.created_at DESC LIMIT \(Self.sqlLimit(query.limit))
+                """, log
+            ).map(Self.metadata)
+        }
+    }
+
+    public func setForwardedFrom(messageID: Int64, source: Int64) async throws {
+        try await transaction("message") { db, log in
+            try await db.run("UPDATE messages SET forwarded_from = \(source) WHERE id = \(messageID)", log)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    public func insertMessage(_ message: NewMessage, now: Int64) async throws -> StoredMessage {
+        try await transaction("message") { db, log in
+            // Lock the clock row first: message inserts then run one after another, so the idempotency
+            // check below sees any committed retry, and timestamps commit in increasing order.
+            guard let last = try await db.scalar("SELECT last FROM message_clock FOR UPDATE", log, as: Int64.self) else {
+                throw StoreError.unavailable("message clock missing")
+            }
+            if let existing = try await db.row(
+                "SELECT id, created_at FROM messages WHERE sender_id = \(message.senderID) AND client_id = \(message.clientMessageID)", log)
+            {
+                return StoredMessage(id: try existing.get("id"), timestamp: try existing.get("created_at"), created: false)
+            }
+            let timestamp = max(now, last + 1)
+            try await db.run("UPDATE message_clock SET last = \(timestamp)", log)
+            guard let id = try await db.scalar(
+                """
+                INSERT INTO messages (conversation_id, sender_id, sender_device, client_id, created_at, kind, reply_to)
+                VALUES (\(message.conversationID), \(message.senderID), \(Int64(message.senderDevice)), \(message.clientMessageID),
+                    \(timestamp), \(message.kind), \(message.replyTo))
+                RETURNING id
+                """, log, as: Int64.self)
+            else { throw StoreError.unavailable("message insert returned no id") }
+            for envelope in message.envelopes {
+                try await db.run(
+                    """
+                    INSERT INTO envelopes (message_id, account_id, device_id, ciphertext)
+                    VALUES (\(id), \(envelope.accountID), \(Int64(envelope.deviceID)), \(Data(envelope.ciphertext)))
+                    """, log)
+            }
+            return StoredMessage(id: id, timestamp: timestamp, created: true)
+        }
+    }
+
+    public func messages(accountID: Int64, deviceID: UInt32, afterTimestamp: Int64, limit: Int) async throws -> [DeliverableMessage] {
+        try await read { db, log in
+            // The device's own envelope wins; the self copy (device 0) stands in when there is none.
+            try await db.rows(
+                """
+                SELECT m.*, e.ciphertext, e.device_id AS envelope_device FROM envelopes e
+                JOIN messages m ON m.id = e.message_id
+                WHERE e.account_id = \(accountID)
+                    AND (e.device_id = \(Int64(deviceID)) OR (e.device_id = 0 AND NOT EXISTS (
+                        SELECT 1 FROM envelopes own WHERE own.message_id = e.message_id
+                            AND own.account_id = e.account_id AND own.device_id = \(Int64(deviceID)))))
+                    AND m.created_at > \(afterTimestamp)
+                ORDER BY m.created_at LIMIT \(Self.sqlLimit(limit))
+                """, log
+            ).map { row in
+                DeliverableMessage(
+                    id: try row.get("id"), conversationID: try row.get("conversation_id"), senderID: try row.get("sender_id"),
+                    senderDevice: UInt32(truncatingIfNeeded: try row.get("sender_device", as: Int64.self)),
+                    timestamp: try row.get("created_at"), kind: try row.get("kind"), replyTo: try row.get("reply_to"),
+                    ciphertext: try row.bytes("ciphertext"), isSelfCopy: try row.get("envelope_device", as: Int64.self) == 0)
+            }
+        }
+    }
+
+    public func conversationID(ofMessage messageID: Int64) async throws -> Int64? {
+        try await read { db, log in
+            try await db.scalar("SELECT conversation_id FROM messages WHERE id = \(messageID)", log, as: Int64.self)
+        }
+    }
+
+    public func confirmDelivery(accountID: Int64, deviceID: UInt32, messageIDs: [Int64], now: Int64) async throws -> [(Int64, Int64)] {
+        try await transaction("delivery") { db, log in
+            var confirmed: [(Int64, Int64)] = []
+            // One UPDATE per id, in the caller's order, like SQLite; only rows not yet delivered count.
+            for id in messageIDs {
+                if let row = try await db.row(
+                    """
+                    UPDATE envelopes e SET delivered_at = \(now) FROM messages m
+                    WHERE m.id = e.message_id AND e.account_id = \(accountID) AND e.device_id = \(Int64(deviceID))
+                        AND e.message_id = \(id) AND e.delivered_at IS NULL
+                    RETURNING e.message_id, m.sender_id
+                    """, log)
+                {
+                    confirmed.append((try row.get("message_id", as: Int64.self), try row.get("sender_id", as: Int64.self)))
+                }
+            }
+            return confirmed
+        }
+    }
+}

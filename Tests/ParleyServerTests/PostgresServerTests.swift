@@ -1,0 +1,96 @@
+import Foundation
+@testable import ParleyServer
+import Testing
+
+/// The real `parley` binary on PostgreSQL: `--database`, `--check`, and durability across kill -9.
+@Suite("parley server on PostgreSQL", .serialized)
+struct PostgresServerTests {
+    let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-pg-server-\(UUID().uuidString)")
+
+    /// Runs `parley server --check ARGS`; returns the exit status and standard error.
+    func check(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = ServerProcess.productsDirectory.appendingPathComponent("parley")
+        process.arguments = ["server", "--check", "--data", data.path] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test("--check reports an unmigrated database, then passes once the server migrated it")
+    func checkDatabase() async throws {
+        let url = try await PostgresCluster.newDatabase()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let (fresh, freshErrors) = try check(["--dev", "--database", "\(url)"])
+        #expect(fresh == 1)
+        #expect(freshErrors.contains("lacks 6 migration(s)"), "\(freshErrors)")
+        #expect(freshErrors.split(separator: "\n").count == 1)
+
+        let store = try await PostgresStore.connect(url, logger: .init(label: "test"))
+        await store.close()
+        let (migrated, migratedErrors) = try check(["--dev"], environment: ["PARLEY_DATABASE_URL": "\(url)"])
+        #expect(migrated == 0, "\(migratedErrors)")
+        await PostgresCluster.dropDatabase(url)
+    }
+
+    @Test("--check gives one line per problem: unreachable database, missing TLS file, no mailer")
+    func checkProblems() throws {
+        let missingSocket = "postgres:///nowhere?host=/nonexistent-\(UUID().uuidString)&user=parley&password=hunter2-secret"
+        let (status, errors) = try check(["--database", missingSocket, "--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"])
+        #expect(status == 1)
+        let lines = errors.split(separator: "\n")
+        #expect(lines.count == 3, "\(errors)")
+        #expect(lines.contains { $0.contains("TLS: /nonexistent/cert.pem is not a readable file") })
+        #expect(lines.contains { $0.contains("database:") && $0.contains("cannot connect") })
+        #expect(lines.contains { $0.contains("mailer:") })
+        #expect(!errors.contains("hunter2-secret"))
+
+        let (badURL, badErrors) = try check(["--dev", "--database", "mysql://x@y/z"])
+        #expect(badURL != 0)
+        #expect(badErrors.contains("postgres://"))
+    }
+
+    @Test("the real binary on PostgreSQL keeps every acknowledged message across kill -9")
+    func killNineOnPostgres() async throws {
+        let url = try await PostgresCluster.newDatabase()
+        defer { try? FileManager.default.removeItem(at: data) }
+        var server = try ServerProcess(data: data, extraArguments: ["--database", "\(url)"])
+        let ann = TestAccount("ann@example.org")
+        let bob = TestAccount("bob@example.org")
+        let socket = try LineSocket(port: server.port)
+        let codes = data.appendingPathComponent("dev-codes.log")
+        try await socket.register(ann) { latestCode(in: codes, for: $0) }
+        try await socket.register(bob) { latestCode(in: codes, for: $0) }
+        let bobID = try #require(try await socket.login(bob)["account_id"] as? Int)
+        let annSocket = try LineSocket(port: server.port)
+        let annID = try #require(try await annSocket.login(ann)["account_id"] as? Int)
+        let conversation = try #require(
+            try await annSocket.call("create_conversation", ["kind": "direct", "members": [bob.email]])["conversation_id"] as? Int)
+        var acknowledged: [Int] = []
+        for index in 0..<10 {
+            let sent = try await annSocket.call("send_message", [
+                "conversation_id": conversation, "client_message_id": "k\(index)",
+                "envelopes": [
+                    ["account_id": bobID, "device_id": 1, "ciphertext": Data("to-bob:\(index)".utf8).base64EncodedString()],
+                    ["account_id": annID, "device_id": 0, "ciphertext": Data("self:\(index)".utf8).base64EncodedString()],
+                ],
+            ])
+            acknowledged.append(try #require(sent["message_id"] as? Int, "\(sent)"))
+        }
+        server.stop(signal: SIGKILL)
+
+        server = try ServerProcess(data: data, extraArguments: ["--database", "\(url)"])
+        let again = try LineSocket(port: server.port)
+        _ = try await again.login(bob)
+        let fetched = try await again.call("get_messages", ["after_ts": 0])
+        let ids = try #require(fetched["messages"] as? [[String: Any]]).compactMap { $0["message_id"] as? Int }
+        #expect(ids == acknowledged)
+        #expect(server.stop(signal: SIGTERM) == 0)
+        await PostgresCluster.dropDatabase(url)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+@testable import ParleyServer
+import Testing
+
+/// `ConversationStore` and `GroupStore` behaviour, identical on every backend.
+@Suite("Store conformance: conversations and groups")
+struct ConversationConformanceTests {
+    @Test("a direct conversation is made once per pair, both members active", arguments: StoreBackend.allCases)
+    func direct(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let ann = try await Sample.activeAccount(store, "ann@example.org")
+            let bob = try await Sample.activeAccount(store, "bob@example.org")
+            let (first, created) = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], title: nil, now: 10)
+            #expect(created)
+            let (again, createdAgain) = try await store.createConversation(kind: .direct, creatorID: bob, memberIDs: [ann], title: nil, now: 11)
+            #expect(!createdAgain && again == first)
+            #expect(try await store.directConversation(between: bob, and: ann) == first)
+            #expect(try await store.conversation(id: first.id) == first)
+            #expect(try await store.activeMemberIDs(conversationID: first.id) == [ann, bob].sorted())
+            #expect(try await store.memberStatus(conversationID: first.id, accountID: bob) == .active)
+            #expect(try await store.contactIDs(accountID: ann) == [bob])
+            let devices = try await store.activeMemberDevices(conversationID: first.id)
+            #expect(devices.map(\.accountID).sorted() == [ann, bob].sorted() && devices.allSatisfy { $0.deviceID == 1 })
+
+            // Deleted, it is gone for everyone; opening it again makes a new one.
+            try await store.deleteConversation(conversationID: first.id, now: 12)
+            #expect(try await store.conversation(id: first.id) == nil)
+            #expect(try await store.directConversation(between: ann, and: bob) == nil)
+            #expect(try await store.activeMemberDevices(conversationID: first.id).isEmpty)
+            let (fresh, createdFresh) = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], title: nil, now: 13)
+            #expect(createdFresh && fresh.id != first.id)
+        }
+    }
+
+    @Test("two people opening the same direct conversation at once get one conversation", arguments: StoreBackend.allCases)
+    func directRace(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let ann = try await Sample.activeAccount(store, "ann@example.org")
+            let bob = try await Sample.activeAccount(store, "bob@example.org")
+            let ids = try await withThrowingTaskGroup(of: Int64.self) { group in
+                for index in 0..<6 {
+                    group.addTask {
+                        let (creator, other) = index.isMultiple(of: 2) ? (ann, bob) : (bob, ann)
+                        return try await store.createConversation(kind: .direct, creatorID: creator, memberIDs: [other], title: nil, now: 5).conversation.id
+                    }
+                }
+                return try await group.reduce(into: Set<Int64>()) { $0.insert($1) }
+            }
+            #expect(ids.count == 1)
+        }
+    }
+
+    @Test("group members are invited, accept, leave; invitations, titles and summaries follow", arguments: StoreBackend.allCases)
+    func groups(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let ann = try await Sample.activeAccount(store, "ann@example.org")
+            let bob = try await Sample.activeAccount(store, "bob@example.org")
+            let cy = try await Sample.activeAccount(store, "cy@example.org")
+            let (group, _) = try await store.createConversation(kind: .group, creatorID: ann, memberIDs: [bob, cy], title: [1, 2], now: 20)
+            #expect(group.title == [1, 2] && group.kind == .group)
+            #expect(try await store.activeMemberIDs(conversationID: group.id) == [ann])
+            #expect(try await store.invitations(accountID: bob) == [group])
+            try await store.setMemberStatus(conversationID: group.id, accountID: bob, status: .active, now: 21)
+            try await store.deleteMember(conversationID: group.id, accountID: cy)
+            #expect(try await store.memberStatus(conversationID: group.id, accountID: cy) == nil)
+            #expect(try await store.invitations(accountID: bob).isEmpty)
+            #expect(try await store.activeMemberIDs(conversationID: group.id) == [ann, bob].sorted())
+            try await store.setTitle(conversationID: group.id, title: [3, 4, 5])
+            #expect(try await store.conversation(id: group.id)?.title == [3, 4, 5])
+
+            _ = try await store.insertMessage(Sample.message(group.id, from: ann, to: [(bob, 1)], clientID: "g1"), now: 30)
+            _ = try await store.insertMessage(Sample.message(group.id, from: ann, to: [(bob, 1)], clientID: "g2"), now: 31)
+            let summary = try #require(try await store.conversations(accountID: bob).first)
+            #expect(summary.conversation.id == group.id && summary.memberIDs == [ann, bob].sorted())
+            #expect(summary.unreadCount == 2 && summary.lastMessageAt == 31)
+            #expect(try await store.markRead(conversationID: group.id, accountID: bob, upTo: 30) == 30)
+            #expect(try await store.markRead(conversationID: group.id, accountID: bob, upTo: 5) == 30)
+            #expect(try await store.conversations(accountID: bob).first?.unreadCount == 1)
+            // The sender's own messages are never unread to her.
+            #expect(try await store.conversations(accountID: ann).first?.unreadCount == 0)
+
+            try await store.setMemberStatus(conversationID: group.id, accountID: bob, status: .left, now: 40)
+            #expect(try await store.conversations(accountID: bob).isEmpty)
+            #expect(try await store.contactIDs(accountID: ann).isEmpty)
+            #expect(try await store.memberStatus(conversationID: group.id, accountID: bob) == .left)
+        }
+    }
+
+    @Test("conversation summaries come most recent activity first", arguments: StoreBackend.allCases)
+    func summaryOrder(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let ann = try await Sample.activeAccount(store, "ann@example.org")
+            let bob = try await Sample.activeAccount(store, "bob@example.org")
+            let cy = try await Sample.activeAccount(store, "cy@example.org")
+            let withBob = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], title: nil, now: 1).conversation
+            let withCy = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [cy], title: nil, now: 2).conversation
+            #expect(try await store.conversations(accountID: ann).map(\.conversation.id) == [withCy.id, withBob.id])
+            _ = try await store.insertMessage(Sample.message(withBob.id, from: bob, to: [(ann, 1)], clientID: "b1"), now: 50)
+            #expect(try await store.conversations(accountID: ann).map(\.conversation.id) == [withBob.id, withCy.id])
+        }
+    }
+}

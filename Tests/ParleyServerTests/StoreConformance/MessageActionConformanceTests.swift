@@ -1,0 +1,69 @@
+import Foundation
+@testable import ParleyServer
+import Testing
+
+/// `MessageActionStore` behaviour, identical on every backend.
+@Suite("Store conformance: message actions")
+struct MessageActionConformanceTests {
+    @Test("reactions toggle; pins list oldest first; a soft delete drops ciphertexts, pins and reactions", arguments: StoreBackend.allCases)
+    func actions(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let p = try await MessageConformanceTests.pair(store)
+            let first = try await store.insertMessage(Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1)], clientID: "x1"), now: 10)
+            let second = try await store.insertMessage(Sample.message(p.conversation, from: p.bob, to: [(p.ann, 1)], clientID: "x2"), now: 11)
+
+            #expect(try await store.toggleReaction(messageID: first.id, accountID: p.bob, emoji: "👍", now: 20))
+            #expect(try await store.toggleReaction(messageID: first.id, accountID: p.ann, emoji: "🎉", now: 21))
+            #expect(try await !store.toggleReaction(messageID: first.id, accountID: p.bob, emoji: "👍", now: 22))
+            #expect(try await store.toggleReaction(messageID: first.id, accountID: p.bob, emoji: "👍", now: 23))
+            let reactions = try await store.reactions(messageID: first.id)
+            #expect(reactions.map(\.0) == [p.ann, p.bob] && reactions.map(\.1) == ["🎉", "👍"])
+
+            try await store.setPinned(messageID: second.id, by: p.ann, now: 30)
+            try await store.setPinned(messageID: first.id, by: p.bob, now: 31)
+            #expect(try await store.pinnedMessages(conversationID: p.conversation).map(\.id) == [second.id, first.id])
+            try await store.setPinned(messageID: second.id, by: nil, now: 32)
+            #expect(try await store.pinnedMessages(conversationID: p.conversation).map(\.id) == [first.id])
+            #expect(try await store.messageMetadata(id: first.id)?.pinnedAt == 31)
+
+            try await store.softDelete(messageID: first.id, now: 40)
+            let deleted = try #require(try await store.messageMetadata(id: first.id))
+            #expect(deleted.deletedAt == 40 && deleted.pinnedAt == nil && deleted.senderID == p.ann)
+            #expect(try await store.reactions(messageID: first.id).isEmpty)
+            #expect(try await store.pinnedMessages(conversationID: p.conversation).isEmpty)
+            // Bob's ciphertext of the deleted message is gone; only his self copy of his own message is left.
+            #expect(try await store.messages(accountID: p.bob, deviceID: 1, afterTimestamp: 0, limit: 10).map(\.id) == [second.id])
+            #expect(try await store.deletedMessages(accountID: p.bob, since: 39).map(\.id) == [first.id])
+            #expect(try await store.deletedMessages(accountID: p.bob, since: 40).isEmpty)
+            // Deleting twice keeps the first deletion time.
+            try await store.softDelete(messageID: first.id, now: 50)
+            #expect(try await store.messageMetadata(id: first.id)?.deletedAt == 40)
+            try await store.setForwardedFrom(messageID: second.id, source: first.id)
+            #expect(try await store.messageMetadata(id: 999_999) == nil)
+        }
+    }
+
+    @Test("metadata search filters by conversation, sender, kind and time, newest first, only where the account is a member", arguments: StoreBackend.allCases)
+    func search(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let p = try await MessageConformanceTests.pair(store)
+            let cy = try await Sample.activeAccount(store, "cy@example.org")
+            let other = try await store.createConversation(kind: .direct, creatorID: cy, memberIDs: [p.bob], title: nil, now: 2).conversation.id
+            _ = try await store.insertMessage(Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1)], clientID: "s1"), now: 10)
+            _ = try await store.insertMessage(Sample.message(p.conversation, from: p.bob, to: [(p.ann, 1)], clientID: "s2", kind: "file"), now: 20)
+            _ = try await store.insertMessage(Sample.message(other, from: cy, to: [(p.bob, 1)], clientID: "s3"), now: 30)
+            func search(_ account: Int64, _ adjust: (inout MessageQuery) -> Void = { _ in }) async throws -> [Int64] {
+                var query = MessageQuery(conversationID: nil, senderID: nil, kind: nil, from: nil, to: nil, limit: 50)
+                adjust(&query)
+                return try await store.searchMessages(accountID: account, query: query).map(\.timestamp)
+            }
+            #expect(try await search(p.bob) == [30, 20, 10])
+            #expect(try await search(p.ann) == [20, 10])
+            #expect(try await search(p.bob) { $0.conversationID = p.conversation } == [20, 10])
+            #expect(try await search(p.bob) { $0.senderID = cy } == [30])
+            #expect(try await search(p.bob) { $0.kind = "file" } == [20])
+            #expect(try await search(p.bob) { $0.from = 15; $0.to = 25 } == [20])
+            #expect(try await search(p.bob) { $0.limit = 1 } == [30])
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+@testable import ParleyServer
+import Testing
+
+/// `MessageStore` behaviour, identical on every backend.
+@Suite("Store conformance: messages")
+struct MessageConformanceTests {
+    struct Pair {
+        let ann: Int64
+        let bob: Int64
+        let conversation: Int64
+    }
+
+    static func pair(_ store: any Store) async throws -> Pair {
+        let ann = try await Sample.activeAccount(store, "ann@example.org")
+        let bob = try await Sample.activeAccount(store, "bob@example.org")
+        let conversation = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], title: nil, now: 1)
+        return Pair(ann: ann, bob: bob, conversation: conversation.conversation.id)
+    }
+
+    @Test("each device gets its own ciphertext; the sender gets her self copy; retries store once", arguments: StoreBackend.allCases)
+    func perDevice(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let p = try await Self.pair(store)
+            let message = Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1), (p.bob, 2)], clientID: "m1")
+            let stored = try await store.insertMessage(message, now: 100)
+            #expect(stored.created && stored.timestamp == 100)
+            let retry = try await store.insertMessage(message, now: 500)
+            #expect(retry == StoredMessage(id: stored.id, timestamp: 100, created: false))
+
+            let bobPhone = try await store.messages(accountID: p.bob, deviceID: 2, afterTimestamp: 0, limit: 10)
+            #expect(bobPhone.map(\.ciphertext) == [Array("to-\(p.bob)-2:m1".utf8)])
+            #expect(bobPhone.first?.isSelfCopy == false && bobPhone.first?.senderDevice == 1 && bobPhone.first?.kind == "text")
+            let annOwn = try await store.messages(accountID: p.ann, deviceID: 1, afterTimestamp: 0, limit: 10)
+            #expect(annOwn.map(\.ciphertext) == [Array("self:m1".utf8)] && annOwn.first?.isSelfCopy == true)
+            // A device nobody addressed (and not the sender) gets nothing.
+            #expect(try await store.messages(accountID: p.bob, deviceID: 3, afterTimestamp: 0, limit: 10).isEmpty)
+            #expect(try await store.conversationID(ofMessage: stored.id) == p.conversation)
+            #expect(try await store.conversationID(ofMessage: 999_999) == nil)
+        }
+    }
+
+    @Test("timestamps strictly increase even when the clock stands still or goes back; paging by timestamp", arguments: StoreBackend.allCases)
+    func ordering(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let p = try await Self.pair(store)
+            var stamps: [Int64] = []
+            for (index, now) in [100, 100, 90, 200].enumerated() {
+                let stored = try await store.insertMessage(
+                    Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1)], clientID: "o\(index)"), now: Int64(now))
+                stamps.append(stored.timestamp)
+            }
+            #expect(stamps == [100, 101, 102, 200])
+            let page = try await store.messages(accountID: p.bob, deviceID: 1, afterTimestamp: 100, limit: 2)
+            #expect(page.map(\.timestamp) == [101, 102])
+            #expect(try await store.messages(accountID: p.bob, deviceID: 1, afterTimestamp: 102, limit: 10).map(\.timestamp) == [200])
+            #expect(try await store.latestTimestamp(conversationID: p.conversation) == 200)
+            #expect(try await store.latestTimestamp(conversationID: 999_999) == 0)
+        }
+    }
+
+    @Test("concurrent sends get distinct, increasing timestamps and a retried key is stored once", arguments: StoreBackend.allCases)
+    func concurrentSends(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let p = try await Self.pair(store)
+            let results = try await withThrowingTaskGroup(of: StoredMessage.self) { group in
+                for index in 0..<24 {
+                    // Every third send repeats the key of the one before it: a client retrying.
+                    let key = "c\(index - (index % 3 == 2 ? 1 : 0))"
+                    group.addTask {
+                        try await store.insertMessage(Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1)], clientID: key), now: 1_000)
+                    }
+                }
+                return try await group.reduce(into: [StoredMessage]()) { $0.append($1) }
+            }
+            let created = results.filter(\.created)
+            #expect(created.count == 16)
+            #expect(Set(created.map(\.timestamp)).count == 16)
+            #expect(Set(results.map(\.id)).count == 16)
+            let fetched = try await store.messages(accountID: p.bob, deviceID: 1, afterTimestamp: 0, limit: 100)
+            #expect(fetched.count == 16 && fetched.map(\.timestamp) == fetched.map(\.timestamp).sorted())
+        }
+    }
+
+    @Test("delivery is confirmed once per device and reports the sender", arguments: StoreBackend.allCases)
+    func acknowledge(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let p = try await Self.pair(store)
+            let first = try await store.insertMessage(Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1)], clientID: "a1"), now: 10)
+            let second = try await store.insertMessage(Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1)], clientID: "a2"), now: 11)
+            let confirmed = try await store.confirmDelivery(accountID: p.bob, deviceID: 1, messageIDs: [second.id, first.id, 999_999], now: 20)
+            #expect(confirmed.map(\.0) == [second.id, first.id] && confirmed.allSatisfy { $0.1 == p.ann })
+            #expect(try await store.confirmDelivery(accountID: p.bob, deviceID: 1, messageIDs: [first.id], now: 21).isEmpty)
+            // Another device's envelope is its own business.
+            #expect(try await store.confirmDelivery(accountID: p.bob, deviceID: 2, messageIDs: [first.id], now: 21).isEmpty)
+        }
+    }
+
+    @Test("a removed device's envelopes go with it", arguments: StoreBackend.allCases)
+    func removedDevice(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let p = try await Self.pair(store)
+            _ = try await store.insertMessage(Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1)], clientID: "r1"), now: 10)
+            try await store.removeDevice(accountID: p.bob, deviceID: 1)
+            #expect(try await store.messages(accountID: p.bob, deviceID: 1, afterTimestamp: 0, limit: 10).isEmpty)
+        }
+    }
+}
