@@ -101,4 +101,39 @@ struct VerifyCommandTests {
         #expect(try await ParleyBinary.runDetached(["verify", "--home", ann.path, "bob@example.org"]).stdout.contains("Status: trusted"))
         try await server.stop()
     }
+
+    @Test func aVerifiedContactsNewKeyHoldsTheirMessagesAndBlocksSendingUntilAccepted() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-verify-change-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
+        let ann = root.appendingPathComponent("ann"), bob = root.appendingPathComponent("bob")
+        try await register("ann", home: ann, server: server)
+        try await register("bob", home: bob, server: server)
+        #expect(try await ParleyBinary.runDetached(["send", "--home", ann.path, "--to", "bob@example.org", "hi"]).status == 0)
+        #expect(try await ParleyBinary.runDetached(["read", "--home", bob.path]).status == 0)
+        #expect(try await ParleyBinary.runDetached(["verify", "mark", "--home", ann.path, "bob@example.org", "--yes"]).status == 0)
+
+        let rotated = try await ParleyBinary.runDetached(["account", "rotate-keys", "--home", bob.path], environment: environment)
+        #expect(rotated.status == 0, "\(rotated.stderr)")
+        #expect(try await ParleyBinary.runDetached(["send", "--home", bob.path, "--to", "ann@example.org", "new keys, same bob"]).status == 0)
+
+        let held = try await ParleyBinary.runDetached(["read", "--home", ann.path])
+        #expect(held.stdout.contains("(held: bob@example.org's identity key changed"), "\(held.stdout)")
+        #expect(!held.stdout.contains("new keys, same bob"))
+        let history = try await ParleyBinary.runDetached(["read", "--home", ann.path, "--conversation", "1"])
+        #expect(history.stdout.contains("#local "), "\(history.stdout)")
+        #expect(history.stdout.contains("⚠ The identity key of bob@example.org changed after you verified it."))
+        let blocked = try await ParleyBinary.runDetached(["send", "--home", ann.path, "--to", "bob@example.org", "still there?"])
+        #expect(blocked.status == 1)
+        #expect(blocked.stderr.contains("the identity key of bob@example.org changed after you verified it, so nothing was sent"))
+        let status = try await ParleyBinary.runDetached(["verify", "--home", ann.path, "bob@example.org"])
+        #expect(status.stdout.contains("Status: unverified") && status.stdout.contains("sending to them is blocked"))
+
+        let accepted = try await ParleyBinary.runDetached(["verify", "accept", "--home", ann.path, "bob@example.org"])
+        #expect(accepted.stdout.contains("Accepted the new identity key of bob@example.org; status: trusted."), "\(accepted.stderr)")
+        #expect(try await ParleyBinary.runDetached(["read", "--home", ann.path, "--conversation", "1"]).stdout.contains("bob@example.org: new keys, same bob"))
+        #expect(try await ParleyBinary.runDetached(["send", "--home", ann.path, "--to", "bob@example.org", "welcome back"]).status == 0)
+        #expect(try await ParleyBinary.runDetached(["read", "--home", bob.path]).stdout.contains("welcome back"))
+        try await server.stop()
+    }
 }
