@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ParleyVault", targets: ["ParleyVault"]),
         .library(name: "ParleyPGP", targets: ["ParleyPGP"]),
         .library(name: "ParleyLocation", targets: ["ParleyLocation"]),
+        .library(name: "ParleyQR", targets: ["ParleyQR"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -101,6 +102,11 @@ let package = Package(
         ),
         // The system zlib, for OpenPGP compressed data packets (ZIP = raw deflate, ZLIB).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // Debian's QR and PNG libraries, for the contact-verification code (encode, draw, read back).
+        .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CZBar", path: "Sources/CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .target(name: "ParleyQR", dependencies: ["CQREncode", "CZBar", "CPNG"]),
         .target(
             name: "ParleyPGP",
             dependencies: [
@@ -120,6 +126,7 @@ let package = Package(
                 "ParleyFiles",
                 "ParleyPGP",
                 "ParleyLocation",
+                "ParleyQR",
                 "ParleyClient",
                 "ParleyVault",
                 "ParleyWire",
@@ -167,6 +174,7 @@ let package = Package(
             dependencies: ["ParleyLocation", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")]
         ),
+        .testTarget(name: "ParleyQRTests", dependencies: ["ParleyQR"]),
         .testTarget(
             name: "ParleyPGPTests",
             dependencies: ["ParleyPGP", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],

@@ -12,6 +12,11 @@ public enum ClientEvent: Sendable, Equatable {
     case notification(event: String, fields: [String: JSONValue])
     /// This device was signed out (keys rotated elsewhere).
     case signedOut
+    /// A contact's identity key changed: their status dropped to unverified and a warning entry was added
+    /// to each conversation with them; `sendingBlocked` when they had been verified (docs/CLIENT.md §9).
+    case identityKeyChanged(accountID: Int64, sendingBlocked: Bool)
+    /// The user verified a contact or accepted their changed key.
+    case trustChanged(accountID: Int64, status: TrustStatus)
 }
 
 /// Whether the client is talking to its server.

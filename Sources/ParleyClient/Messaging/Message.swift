@@ -28,6 +28,8 @@ public struct Message: Codable, Sendable, Equatable, Identifiable {
     public var deliveredTo: [Int64]
     /// Whether this device could not decrypt it (a session reset was asked for).
     public var undecryptable: Bool
+    /// True while it waits for the user to accept its sender's changed identity key (then it is decrypted).
+    public var heldForKeyChange: Bool? = nil
 
     /// Whether `account` reacted with `emoji`.
     public func hasReaction(_ emoji: String, from account: Int64) -> Bool {

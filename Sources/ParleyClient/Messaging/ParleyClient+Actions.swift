@@ -43,12 +43,13 @@ extension ParleyClient {
     /// Re-reads reactions, pins and deletions of the newest `limit` stored messages (of one conversation,
     /// or all), catching up on what happened while this device was away.
     public func refreshMessageStates(in conversationID: Int64? = nil, limit: Int = 100) async throws(ClientError) {
+        // Local entries (key-change warnings, negative ids) are unknown to the server.
         let ids: [Int64] = try database.read { reader in
             if let conversationID {
-                try Int64.fetchAll(reader.db, sql: "SELECT message_id FROM messages WHERE conversation_id = ? ORDER BY timestamp DESC LIMIT ?",
+                try Int64.fetchAll(reader.db, sql: "SELECT message_id FROM messages WHERE conversation_id = ? AND message_id > 0 ORDER BY timestamp DESC LIMIT ?",
                                    arguments: [conversationID, min(limit, 100)])
             } else {
-                try Int64.fetchAll(reader.db, sql: "SELECT message_id FROM messages ORDER BY timestamp DESC LIMIT ?", arguments: [min(limit, 100)])
+                try Int64.fetchAll(reader.db, sql: "SELECT message_id FROM messages WHERE message_id > 0 ORDER BY timestamp DESC LIMIT ?", arguments: [min(limit, 100)])
             }
         }
         guard !ids.isEmpty else { return }

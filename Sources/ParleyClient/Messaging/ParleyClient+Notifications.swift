@@ -50,6 +50,8 @@ extension ParleyClient {
                         try protocolStore.deleteSession(for: try ProtocolAddress(accountId: String(account), deviceId: device))
                     }
                     try database.write { try $0.delete(Namespace.devices, String(account)) }
+                    // Learn the new key now, so the warning appears when the change happens, not at the next message.
+                    if account != keys.accountID { _ = try? await fetchBundles(of: account) }
                 }
             default:
                 break

@@ -42,13 +42,16 @@ extension ParleyClient {
                     }
                     confirm.append(try item.int("message_id"))
                 }
-                try await requestSessionResets(for: arrived.filter(\.undecryptable))
+                // Held messages wait for the user, not for a new session.
+                try await requestSessionResets(for: arrived.filter { $0.undecryptable && $0.heldForKeyChange != true })
                 if !confirm.isEmpty {
                     _ = try await call("confirm_delivery", ["message_ids": .array(confirm.map { .int($0) })])
                 }
                 more = page.bool("has_more") && !items.isEmpty
             }
         } while syncState.again
+        try noticeIdentityChanges()
+        try noticeHeldKeyChanges(arrived)
         for sender in Set(arrived.map(\.senderID)) where try contact(sender)?.displayName == nil {
             _ = try? await learnProfile(sender)
         }
@@ -89,20 +92,28 @@ extension ParleyClient {
                 text: "", kind: kind, replyTo: item.optionalInt("reply_to"), forwardedFrom: nil, reactions: [:],
                 pinned: false, deleted: false, deliveredTo: [], undecryptable: false)
             do {
-                let content = try self.decrypt(ciphertext, conversationID: conversationID, sender: sender, device: senderDevice)
-                message.text = content.text ?? ""
-                message.replyTo = content.replyTo ?? message.replyTo
-                message.forwardedFrom = content.forward
-                if content.type == "group_title" {
-                    try self.setTitle(content.text, of: conversationID, in: writer)
-                    message.kind = "group_title"
-                }
+                try self.open(ciphertext, into: &message, in: writer)
+            } catch ProtocolError.untrustedIdentity {
+                // A verified contact's key changed: held, not dropped, until the user accepts it (docs/CLIENT.md §9).
+                if try !Self.storage({ try self.hold(&message, ciphertext: ciphertext, in: writer) }) { message.undecryptable = true }
             } catch {
                 // Kept as a visible "cannot decrypt" so the user knows something is missing.
                 message.undecryptable = true
             }
             try Self.storage { try self.storeMessage(message, in: writer) }
             return message
+        }
+    }
+
+    /// Decrypts `ciphertext` and fills `message` with its content (a group title also renames the group).
+    func open(_ ciphertext: [UInt8], into message: inout Message, in writer: ClientDatabase.Writer) throws {
+        let content = try decrypt(ciphertext, conversationID: message.conversationID, sender: message.senderID, device: message.senderDevice)
+        message.text = content.text ?? ""
+        message.replyTo = content.replyTo ?? message.replyTo
+        message.forwardedFrom = content.forward
+        if content.type == "group_title" {
+            try setTitle(content.text, of: message.conversationID, in: writer)
+            message.kind = "group_title"
         }
     }
 

@@ -15,7 +15,7 @@ extension ParleyClient {
 
     /// Forwards a message to another conversation; the copy names its original sender and time.
     public func forward(_ messageID: Int64, to conversationID: Int64) async throws(ClientError) -> SendOutcome {
-        guard let source = try storedMessage(messageID), !source.deleted, !source.undecryptable else {
+        guard let source = try storedMessage(messageID), !source.deleted, !source.undecryptable, !source.isLocalEntry else {
             throw .invalidInput("message \(messageID) is not in this device's history")
         }
         let content = MessageContent(id: newClientMessageID(), type: "text", text: source.text,
@@ -35,6 +35,7 @@ extension ParleyClient {
 
     private func enqueue(_ entry: OutboxEntry) async throws(ClientError) -> SendOutcome {
         let id = entry.content.id
+        if let conversation = try storedConversation(entry.conversationID) { try ensureSendable(conversation) }
         let body = Array(try! JSONEncoder().encode(entry))
         try database.write { writer in
             try writer.db.execute(sql: "INSERT INTO outbox (client_message_id, created, body) VALUES (?, ?, ?)",
@@ -66,6 +67,8 @@ extension ParleyClient {
                 _ = try await deliver(entry)
             } catch .notConnected, .disconnected, .timeout {
                 return
+            } catch .identityKeyChanged {
+                continue   // kept: it goes out once the user accepts the contact's new key
             } catch {
                 logger.warning("dropping an outbox message the server refused", metadata: ["error": "\(error)"])
                 try database.write { try $0.db.execute(sql: "DELETE FROM outbox WHERE client_message_id = ?", arguments: [entry.content.id]) }
@@ -77,6 +80,7 @@ extension ParleyClient {
     func deliver(_ entry: OutboxEntry) async throws(ClientError) -> Message {
         let (me, myDevice) = try identity()
         var conversation = try await conversationInfo(entry.conversationID)
+        try ensureSendable(conversation)
         var answer: [String: JSONValue]?
         var sentTo: [ProtocolAddress] = []
         for _ in 0..<4 where answer == nil {
@@ -140,6 +144,19 @@ extension ParleyClient {
     @discardableResult
     func fetchBundles(of account: Int64) async throws(ClientError) -> [UInt32] {
         let answer = try await call("get_key_bundle", ["account_id": .int(account)])
+        return try startSessions(from: answer, account: account)
+    }
+
+    /// Fetches the bundles of the account with `email` (starting sessions) and returns its account id.
+    func fetchBundles(email: String) async throws(ClientError) -> Int64 {
+        let answer = try await call("get_key_bundle", ["email": .string(email)])
+        let account = try answer.int("account_id")
+        try startSessions(from: answer, account: account)
+        return account
+    }
+
+    @discardableResult
+    private func startSessions(from answer: [String: JSONValue], account: Int64) throws(ClientError) -> [UInt32] {
         let identityKey = try answer.bytes("identity_key")
         var devices: [UInt32] = []
         let cipher = SessionCipher(stores: protocolStore.stores)
@@ -158,12 +175,14 @@ extension ParleyClient {
             do {
                 try cipher.startSession(with: address, bundle: bundle, random: dependencies.random)
             } catch ProtocolError.untrustedIdentity {
-                throw .invalidInput("the identity key of account \(account) changed after you verified it; verify it again before sending")
+                try noticeBlockedKeyChange(of: account, offeredKey: identityKey, conversation: nil)
+                throw .identityKeyChanged(try contactName(account))
             } catch {
                 throw .invalidInput("account \(account) published an invalid key bundle for device \(id)")
             }
         }
         try setDevices(devices, of: account)
+        try noticeIdentityChanges()
         return devices
     }
 

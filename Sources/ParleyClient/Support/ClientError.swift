@@ -33,6 +33,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case storage(String)
     /// Another device rotated the account keys: this device is signed out.
     case signedOut
+    /// The contact (named by e-mail or name, never by key) changed their identity key after the user
+    /// verified it: nothing is sent to them until the user accepts or verifies the new key.
+    case identityKeyChanged(String)
 
     public var description: String {
         switch self {
@@ -50,6 +53,8 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cannotDecrypt: "could not decrypt or authenticate a message"
         case .storage(let why): "local storage failed: \(why)"
         case .signedOut: "this device was signed out because the account keys were rotated on another device; register this device again"
+        case .identityKeyChanged(let contact):
+            "the identity key of \(contact) changed after you verified it, so nothing was sent; compare the new safety number ('parley verify \(contact)') and accept it ('parley verify accept \(contact)')"
         }
     }
 }

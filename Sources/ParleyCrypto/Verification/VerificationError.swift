@@ -8,6 +8,8 @@ public enum VerificationError: Error, Equatable, Sendable, CustomStringConvertib
     case malformedPayload
     /// The account id in the QR payload is empty, too long or not UTF-8.
     case invalidAccountID
+    /// The scanned text is not a Parley verification code (another app's QR code, or damaged text).
+    case notAVerificationCode
 
     public var description: String {
         switch self {
@@ -19,6 +21,8 @@ public enum VerificationError: Error, Equatable, Sendable, CustomStringConvertib
             "the verification code is damaged or incomplete (scan it again)"
         case .invalidAccountID:
             "the verification code holds an invalid account id (scan it again)"
+        case .notAVerificationCode:
+            "this QR code is not a Parley verification code; scan the code 'parley verify EMAIL --qr' shows"
         }
     }
 }

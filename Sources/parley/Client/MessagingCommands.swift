@@ -75,11 +75,23 @@ extension Parley {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            let list = try await options.withClient { client in try await client.conversations() }
-            options.output(list) {
-                list.isEmpty ? "No conversations yet: start one with 'parley send --to EMAIL TEXT'." : list.map { c in
+            let rows = try await options.withClient { client in
+                let me = await client.accountID
+                var rows: [ConversationRow] = []
+                for conversation in try await client.conversations() {
+                    // A direct conversation shows the other person's trust status (docs/CLIENT.md §9).
+                    let other = conversation.kind == "direct" ? conversation.members.first { $0 != me } : nil
+                    var trust: TrustStatus?
+                    if let other { trust = try await client.trustStatus(of: other) }
+                    rows.append(ConversationRow(conversation: conversation, trust: trust))
+                }
+                return rows
+            }
+            options.output(rows) {
+                rows.isEmpty ? "No conversations yet: start one with 'parley send --to EMAIL TEXT'." : rows.map { row in
+                    let c = row.conversation
                     let name = c.title ?? (c.kind == "direct" ? "direct" : "group")
-                    return "\(c.id)\t\(c.kind)\t\(name)\t\(c.members.count) members\t\(c.unread) unread\(c.favourite ? "\t★" : "")"
+                    return "\(c.id)\t\(c.kind)\t\(name)\t\(c.members.count) members\t\(c.unread) unread\(c.favourite ? "\t★" : "")\(row.trust.map { "\t\($0.label)" } ?? "")"
                 }.joined(separator: "\n")
             }
         }
@@ -103,6 +115,20 @@ extension Parley {
     }
 }
 
+/// A conversation as `conversations` lists it: its fields plus, for a direct one, the contact's trust status.
+struct ConversationRow: Encodable {
+    let conversation: Conversation
+    let trust: TrustStatus?
+
+    private enum Keys: String, CodingKey { case trust }
+
+    func encode(to encoder: any Encoder) throws {
+        try conversation.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encodeIfPresent(trust, forKey: .trust)
+    }
+}
+
 /// One message as a line of text.
 enum MessageLine {
     static func format(_ message: Message, client: ParleyClient) async -> String {
@@ -110,7 +136,11 @@ enum MessageLine {
         let contact = (try? await client.contact(message.senderID)) ?? nil
         let who = message.senderID == me ? "me" : (contact?.email ?? contact?.displayName ?? "account \(message.senderID)")
         let time = Date(timeIntervalSince1970: Double(message.timestamp) / 1000).formatted(date: .omitted, time: .shortened)
-        var text = message.deleted ? "(deleted)" : message.undecryptable ? "(could not decrypt — ask the sender to resend)" : message.text
+        var text = message.deleted ? "(deleted)"
+            : message.heldForKeyChange == true ? "(held: \(who)'s identity key changed — run 'parley verify \(who)', then 'parley verify accept \(who)')"
+            : message.undecryptable ? "(could not decrypt — ask the sender to resend)" : message.text
+        // A key-change warning is the client's own entry, not something the contact wrote.
+        if message.kind == Message.keyChangeKind { return "[\(message.conversationID)#local \(time)] \(message.text)" }
         if let reply = message.replyTo { text = "↪ \(reply) " + text }
         if let source = message.forwardedFrom { text = "[forwarded from account \(source.senderID)] " + text }
         let reactions = message.reactions.sorted { $0.key < $1.key }.map { "\($0.key)\($0.value.count)" }.joined(separator: " ")

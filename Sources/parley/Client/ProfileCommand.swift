@@ -18,11 +18,15 @@ extension Parley {
             let client = try options.open()
             let list: [(contact: Contact, identityKey: [UInt8]?)]
             do { list = try await client.contacts() } catch { throw CommandFailure("\(error)") }
-            let rows = list.map { ContactRow(accountID: $0.contact.accountID, email: $0.contact.email, name: $0.contact.displayName,
-                                             identityFingerprint: $0.identityKey.map(Parley.Account.fingerprint)) }
+            var rows: [ContactRow] = []
+            for entry in list {
+                let trust = ((try? await client.trustStatus(of: entry.contact.accountID)) ?? .unverified).rawValue
+                rows.append(ContactRow(accountID: entry.contact.accountID, email: entry.contact.email, name: entry.contact.displayName,
+                                       identityFingerprint: entry.identityKey.map(Parley.Account.fingerprint), trust: trust))
+            }
             options.output(rows) {
                 rows.isEmpty ? "No contacts yet." : rows.map { row in
-                    "\(row.accountID)\t\(row.email ?? "-")\t\(row.name ?? "-")\t\(row.identityFingerprint ?? "(no session yet)")"
+                    "\(row.accountID)\t\(row.email ?? "-")\t\(row.name ?? "-")\t\(row.identityFingerprint ?? "(no session yet)")\t\(row.trust)"
                 }.joined(separator: "\n")
             }
         }
@@ -32,6 +36,8 @@ extension Parley {
             let email: String?
             let name: String?
             let identityFingerprint: String?
+            /// `unverified`, `trusted` or `verified` (docs/CLIENT.md §9).
+            let trust: String
         }
     }
 }
@@ -43,9 +49,14 @@ extension Parley.ProfileCommand {
         @Argument(help: "An account id (default: yours).") var account: Int64?
 
         func run() async throws {
-            let profile = try await options.withClient { client in try await client.profile(of: account) }
-            options.output(profile) {
-                (["account \(profile.accountID): \(profile.displayName ?? "-")"] + profile.fields.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)" })
+            let (profile, trust) = try await options.withClient { client in
+                let profile = try await client.profile(of: account)
+                let trust: TrustStatus? = profile.accountID == (await client.accountID) ? nil : try await client.trustStatus(of: profile.accountID)
+                return (profile, trust)
+            }
+            options.output(ProfileOutput(profile: profile, trust: trust?.rawValue)) {
+                (["account \(profile.accountID): \(profile.displayName ?? "-")"] + profile.fields.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)" }
+                    + (trust.map { ["  trust: \($0.label)"] } ?? []))
                     .joined(separator: "\n")
             }
         }
@@ -75,5 +86,19 @@ extension Parley.ProfileCommand {
             try await options.withClient { client in try await client.updateProfile(displayName: name, fields: fields) }
             options.output(["updated": true]) { "Profile updated." }
         }
+    }
+}
+
+/// `profile show --json`: the profile's fields plus, for someone else, the trust status of their key.
+struct ProfileOutput: Encodable {
+    let profile: Profile
+    let trust: String?
+
+    private enum Keys: String, CodingKey { case trust }
+
+    func encode(to encoder: any Encoder) throws {
+        try profile.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encodeIfPresent(trust, forKey: .trust)
     }
 }

@@ -1,0 +1,2 @@
+// zbar (Debian libzbar-dev): finds and decodes QR codes in a grayscale image.
+#include <zbar.h>

@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+import ParleyProtocol
+
+extension ParleyClient {
+    /// Reports identity keys that changed under trust on first use (the protocol store noted them in
+    /// `identity_changed`): status drops to unverified, each conversation with the contact gets a warning
+    /// entry, subscribers get an event. The note is deleted in the same transaction, so a crash in between
+    /// reports the change again rather than never.
+    func noticeIdentityChanges() throws(ClientError) {
+        let changed = try database.read { try $0.all(Namespace.identityChanged) }
+        for (key, previous) in changed {
+            guard let account = Int64(key), account != keys.accountID else {
+                try database.write { try $0.delete(Namespace.identityChanged, key) }
+                continue
+            }
+            var record = try trustRecord(account) ?? TrustRecord(status: .trusted)
+            record.status = .unverified
+            record.previousKey = previous
+            try reportKeyChange(of: account, record: record, conversation: nil) { writer in
+                try writer.delete(Namespace.identityChanged, key)
+            }
+        }
+    }
+
+    /// A contact the user verified offers a different key: block sending and hold their messages until
+    /// the user accepts or verifies it. Reported once per new key; returns whether it was new.
+    @discardableResult
+    func noticeBlockedKeyChange(of account: Int64, offeredKey: [UInt8], conversation: Int64?) throws(ClientError) -> Bool {
+        guard let pinned = try database.read({ try $0.get(Namespace.verified, String(account)) }), pinned != offeredKey else { return false }
+        if try trustRecord(account)?.pendingKey == offeredKey { return false }
+        let record = TrustRecord(status: .unverified, previousKey: pinned, pendingKey: offeredKey)
+        try reportKeyChange(of: account, record: record, conversation: conversation) { _ in }
+        return true
+    }
+
+    /// Refuses to send to a conversation with a contact whose verified key changed.
+    func ensureSendable(_ conversation: Conversation) throws(ClientError) {
+        for member in conversation.members where member != keys.accountID {
+            if try trustRecord(member)?.sendingBlocked == true { throw .identityKeyChanged(try contactName(member)) }
+        }
+    }
+
+    /// Stores the record and a warning entry in every conversation with `account` (and `conversation`),
+    /// plus whatever `alsoWrite` does, in one transaction; then tells subscribers.
+    private func reportKeyChange(
+        of account: Int64, record: TrustRecord, conversation: Int64?, alsoWrite: (ClientDatabase.Writer) throws -> Void
+    ) throws(ClientError) {
+        let name = try contactName(account)
+        var conversations = try database.read { try $0.all(Namespace.conversation) }
+            .compactMap { try? JSONDecoder().decode(Conversation.self, from: Data($0.value)) }
+            .filter { $0.members.contains(account) }.map(\.id)
+        if let conversation, !conversations.contains(conversation) { conversations.append(conversation) }
+        let text = record.sendingBlocked
+            ? "⚠ The identity key of \(name) changed after you verified it. Messages to and from them are held until you compare the new safety number ('parley verify \(name)') and accept it ('parley verify accept \(name)')."
+            : "⚠ The identity key of \(name) changed. Compare the new safety number with them: 'parley verify \(name)'."
+        let encoded = Array(try! JSONEncoder().encode(record))
+        let now = dependencies.clock.now()
+        let entries: [Message] = try database.write { writer in
+            try writer.put(Namespace.trust, String(account), encoded)
+            try alsoWrite(writer)
+            var next = min(try Int64.fetchOne(writer.db, sql: "SELECT MIN(message_id) FROM messages") ?? 0, 0)
+            return try conversations.sorted().map { conversation in
+                // Local entries take negative ids, which the server never uses.
+                next -= 1
+                let entry = Message(
+                    id: next, conversationID: conversation, senderID: account, senderDevice: 0, timestamp: now, text: text,
+                    kind: Message.keyChangeKind, replyTo: nil, forwardedFrom: nil, reactions: [:], pinned: false, deleted: false,
+                    deliveredTo: [], undecryptable: false)
+                try self.storeMessage(entry, in: writer)
+                return entry
+            }
+        }
+        for entry in entries { broadcaster.yield(.message(entry)) }
+        broadcaster.yield(.identityKeyChanged(accountID: account, sendingBlocked: record.sendingBlocked))
+    }
+}
+
+extension Message {
+    /// The `kind` of the local warning entry a key change adds to a conversation (never sent anywhere).
+    public static let keyChangeKind = "key_change"
+
+    /// Whether this is a local entry the client wrote (a key-change warning), not a message from the server.
+    public var isLocalEntry: Bool { id < 0 }
+}
