@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ParleyVault", targets: ["ParleyVault"]),
         .library(name: "ParleyPGP", targets: ["ParleyPGP"]),
         .library(name: "ParleyLocation", targets: ["ParleyLocation"]),
+        .library(name: "ParleyImage", targets: ["ParleyImage"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -74,10 +75,17 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // libjpeg-turbo and libpng behind a tiny C shim whose error handlers longjmp back instead of exit().
+        .target(
+            name: "CParleyImage",
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+        ),
+        .target(name: "ParleyImage", dependencies: ["CParleyImage"]),
         .target(
             name: "ParleyClient",
             dependencies: [
                 "ParleyCrypto",
+                "ParleyImage",
                 "ParleyProtocol",
                 "ParleyWire",
                 "ParleyVault",
@@ -192,6 +200,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            resources: [.copy("Vectors")]
+        ),
+        .testTarget(
+            name: "ParleyImageTests",
+            dependencies: ["ParleyImage", "ParleyTestSupport"],
             resources: [.copy("Vectors")]
         ),
         .testTarget(
