@@ -28,6 +28,8 @@ public struct Message: Codable, Sendable, Equatable, Identifiable {
     public var deliveredTo: [Int64]
     /// Whether this device could not decrypt it (a session reset was asked for).
     public var undecryptable: Bool
+    /// The file or image it carries (`parley download`), if any.
+    public var attachment: Attachment? = nil
 
     /// Whether `account` reacted with `emoji`.
     public func hasReaction(_ emoji: String, from account: Int64) -> Bool {

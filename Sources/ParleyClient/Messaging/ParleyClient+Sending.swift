@@ -33,7 +33,7 @@ extension ParleyClient {
         dependencies.random.bytes(16).map { String(format: "%02x", $0) }.joined()
     }
 
-    private func enqueue(_ entry: OutboxEntry) async throws(ClientError) -> SendOutcome {
+    func enqueue(_ entry: OutboxEntry) async throws(ClientError) -> SendOutcome {
         let id = entry.content.id
         let body = Array(try! JSONEncoder().encode(entry))
         try database.write { writer in
@@ -103,7 +103,8 @@ extension ParleyClient {
             id: try answer.int("message_id"), conversationID: entry.conversationID, senderID: me, senderDevice: myDevice,
             timestamp: try answer.int("timestamp"), text: entry.content.text ?? "", kind: entry.kind,
             replyTo: entry.content.replyTo, forwardedFrom: entry.content.forward, reactions: [:], pinned: false,
-            deleted: false, deliveredTo: [], undecryptable: false)
+            deleted: false, deliveredTo: [], undecryptable: false,
+            attachment: entry.content.type == "file" ? entry.content.file : nil)
         try database.write { writer in
             try self.storeMessage(message, in: writer)
             try writer.db.execute(sql: "DELETE FROM outbox WHERE client_message_id = ?", arguments: [entry.content.id])

@@ -33,6 +33,8 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case storage(String)
     /// Another device rotated the account keys: this device is signed out.
     case signedOut
+    /// Sending or downloading a file failed (explained).
+    case attachment(AttachmentError)
 
     public var description: String {
         switch self {
@@ -50,6 +52,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cannotDecrypt: "could not decrypt or authenticate a message"
         case .storage(let why): "local storage failed: \(why)"
         case .signedOut: "this device was signed out because the account keys were rotated on another device; register this device again"
+        case .attachment(let error): error.description
         }
     }
 }

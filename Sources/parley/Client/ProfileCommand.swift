@@ -58,6 +58,7 @@ extension Parley.ProfileCommand {
         @OptionGroup var options: ClientOptions
         @Option(help: "Your display name.") var name: String?
         @Option(help: ArgumentHelp("NAME=VALUE[:VISIBILITY] (repeat).", valueName: "field")) var field: [String] = []
+        @Option(help: ArgumentHelp("Your picture (JPEG or PNG), encrypted for your contacts.", valueName: "path")) var avatar: String?
 
         func run() async throws {
             var fields: [String: (value: String, visibility: FieldVisibility)] = [:]
@@ -71,8 +72,11 @@ extension Parley.ProfileCommand {
                 }
                 fields[String(item[..<equals])] = (value, visibility)
             }
-            guard name != nil || !fields.isEmpty else { throw ValidationError("give --name and/or --field") }
-            try await options.withClient { client in try await client.updateProfile(displayName: name, fields: fields) }
+            guard name != nil || !fields.isEmpty || avatar != nil else { throw ValidationError("give --name, --field and/or --avatar") }
+            try await options.withClient { client in
+                if name != nil || !fields.isEmpty { try await client.updateProfile(displayName: name, fields: fields) }
+                if let avatar { try await client.setAvatar(image: URL(fileURLWithPath: (avatar as NSString).expandingTildeInPath)) }
+            }
             options.output(["updated": true]) { "Profile updated." }
         }
     }
