@@ -209,7 +209,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyCLITests",
-            dependencies: ["parley", "ParleyServer"]
+            dependencies: ["parley", "ParleyServer", "ParleyImage"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyImage
 import ParleyServer
 import Testing
 
@@ -47,6 +48,18 @@ struct FileMessageCommandTests {
         #expect(try Data(contentsOf: target) == (try Data(contentsOf: source)))
         let again = try await ParleyBinary.runDetached(["download", "--home", bob.path, "1", "-o", target.path])
         #expect(again.status == 1 && again.stderr.contains("pass --force"))
+
+        var pixels = [UInt8](repeating: 60, count: 480 * 320 * 3)
+        for i in 0..<(480 * 320) { pixels[i * 3] = UInt8(i % 480 / 2) }
+        let photo = root.appendingPathComponent("crag.jpg")
+        try Data(try ImageCodec.encodeJPEG(try #require(RGBImage(width: 480, height: 320, pixels: pixels)))).write(to: photo)
+        let image = try await ParleyBinary.runDetached(["send", "--home", ann.path, "--conversation", "1", "--file", photo.path])
+        #expect(image.status == 0, "\(image.stderr)")
+        let imageLine = try await ParleyBinary.runDetached(["read", "--home", bob.path])
+        #expect(imageLine.stdout.contains("[image crag.jpg] (480×320, "), "\(imageLine.stdout)")
+        #expect(imageLine.stdout.contains(", image/jpeg) (thumbnail ") && imageLine.stdout.contains("— parley download 2 -o PATH"))
+        let forwarded = try await ParleyBinary.runDetached(["forward", "--home", bob.path, "2", "--conversation", "1"])
+        #expect(forwarded.status != 0 && forwarded.stderr.contains("a file cannot be forwarded"), "\(forwarded.stderr)")
 
         let tooBig = try await ParleyBinary.runDetached(
             ["send", "--home", ann.path, "--conversation", "1", "--file", source.path, "--max-size", "0"])

@@ -18,6 +18,8 @@ extension ParleyClient {
         guard let source = try storedMessage(messageID), !source.deleted, !source.undecryptable else {
             throw .invalidInput("message \(messageID) is not in this device's history")
         }
+        // The server lets only the original conversation's members download a file.
+        guard source.attachment == nil else { throw .invalidInput("a file cannot be forwarded; download it and send it again") }
         let content = MessageContent(id: newClientMessageID(), type: "text", text: source.text,
                                      forward: source.forwardedFrom ?? ForwardSource(senderID: source.senderID, timestamp: source.timestamp))
         return try await enqueue(OutboxEntry(conversationID: conversationID, content: content, kind: source.kind,
