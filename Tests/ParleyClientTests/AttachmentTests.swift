@@ -136,6 +136,38 @@ struct AttachmentTests {
         try await harness.stop()
     }
 
+    @Test func sendingTheSameFileAgainAfterAFailedAttemptResumesWithTheSameKeyAndMessageID() async throws {
+        let harness = try await ClientHarness.start()
+        let ann = try await harness.person("ann"), bob = try await harness.person("bob")
+        let chat = try await ann.startConversation(with: "bob@example.org")
+        let original = Self.randomBytes(150_000)
+        let source = try Self.write(original, "notes.bin", in: harness.root.appendingPathComponent("ann-files"))
+
+        // The first attempt loses its connection for good after two pieces (as when the process is stopped).
+        var first = AttachmentOptions()
+        first.progress = { report in if report.done == 2 * 24_576 { await ann.disconnect() } }
+        await #expect(throws: ClientError.notConnected) { try await ann.send(file: source, to: chat.id, options: first) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: ann.directory.path).contains { $0.hasPrefix("upload-") },
+                "the encrypted copy is kept for the next attempt")
+
+        try await ann.connect()
+        let reports = Shared<[TransferProgress]>([])
+        var second = AttachmentOptions()
+        second.progress = { report in reports.withLock { $0.append(report) } }
+        let sent = try #require(try await ann.send(file: source, to: chat.id, options: second).message)
+        #expect(reports.withLock { $0.first } == TransferProgress(done: 2 * 24_576, total: reports.withLock { $0.first!.total }, resumedAt: 2 * 24_576))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: ann.directory.path).allSatisfy { !$0.hasPrefix("upload-") })
+        let uploads = try await serverDatabase(harness).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM files") }
+        #expect(uploads == 1, "the second attempt continued the first upload")
+
+        try await eventually("bob has it") { try await bob.storedMessage(sent.id) != nil }
+        let target = harness.root.appendingPathComponent("bob-notes.bin")
+        try await bob.download(messageID: sent.id, to: target)
+        #expect(Array(try Data(contentsOf: target)) == original)
+        for client in [ann, bob] { await client.disconnect() }
+        try await harness.stop()
+    }
+
     @Test func anUploadInterruptedByAServerRestartResumesAtTheServersOffset() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-resume-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }

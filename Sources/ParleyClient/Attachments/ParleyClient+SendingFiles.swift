@@ -12,53 +12,99 @@ extension ParleyClient {
         let size = try Self.regularFileSize(file)
         guard size <= options.maximumSize else { throw .attachment(.tooLarge(size: size, limit: options.maximumSize)) }
         guard isConnected else { throw .notConnected }
-        let name = options.name ?? file.lastPathComponent
-        let prefix = Self.prefix(of: file, count: 4096)
-        let mimeType = MimeType.detect(prefix: prefix, fileName: name)
-        let thumbnail = Self.thumbnail(of: file, size: size, side: options.thumbnailSide)
-
-        let key = dependencies.random.bytes(AttachmentFormat.keyLength)
-        let salt = dependencies.random.bytes(AttachmentFormat.saltLength)
-        let id = newClientMessageID()
-        let temporary = directory.appendingPathComponent("upload-\(id).prla")
-        defer { try? FileManager.default.removeItem(at: temporary) }
-        let sealed: AttachmentSealer.Sealed
-        do { sealed = try AttachmentSealer.seal(file, plaintextSize: size, key: key, salt: salt, to: temporary) } catch { throw .attachment(error) }
-
-        let fileID = try await upload(sealed, conversationID: conversationID, options: options)
+        let recordKey = PendingUpload.recordKey(file: file, size: size, conversationID: conversationID)
+        var pending: PendingUpload
+        if let saved = try loadPendingUpload(recordKey) {
+            pending = saved
+        } else {
+            pending = try seal(file, size: size, options: options)
+            try savePendingUpload(pending, recordKey)
+        }
+        let fileID: Int64
+        do {
+            fileID = try await upload(&pending, recordKey: recordKey, conversationID: conversationID, options: options)
+        } catch {
+            // A connection problem keeps the encrypted copy and the record: sending again resumes.
+            switch error {
+            case .notConnected, .disconnected, .timeout: break
+            default: discardPendingUpload(pending, recordKey)
+            }
+            throw error
+        }
         let attachment = Attachment(
-            fileID: fileID, key: Data(key), sha256: Data(sealed.sha256), size: size, name: name, mimeType: mimeType,
-            thumbnail: thumbnail.map { Data($0.jpeg) }, width: thumbnail?.sourceWidth, height: thumbnail?.sourceHeight)
-        guard attachment.isValid else { throw .invalidInput("the file name must be 1–255 bytes without control characters") }
-        let content = MessageContent(id: id, type: "file", text: options.caption, file: attachment)
+            fileID: fileID, key: pending.key, sha256: pending.sha256, size: size, name: pending.name, mimeType: pending.mimeType,
+            thumbnail: pending.thumbnail, width: pending.width, height: pending.height)
+        let content = MessageContent(id: pending.id, type: "file", text: options.caption, file: attachment)
+        discardPendingUpload(pending, recordKey)
         return try await enqueue(OutboxEntry(conversationID: conversationID, content: content,
                                              kind: attachment.isImage ? "image" : "file", forwardOf: nil, created: dependencies.clock.now()))
     }
 
-    /// Uploads an encrypted file; returns its server id.
-    private func upload(_ sealed: AttachmentSealer.Sealed, conversationID: Int64, options: AttachmentOptions) async throws(ClientError) -> Int64 {
-        let start = try await call("upload_start", ["conversation_id": .int(conversationID), "size": .int(sealed.size),
-                                                    "sha256": .base64(sealed.sha256)])
-        let fileID = try start.int("file_id")
-        let chunkSize = Int(min(max(start.optionalInt("chunk_size") ?? 24_576, 1024), 24_576))
-        guard let input = try? FileHandle(forReadingFrom: sealed.path) else { throw .attachment(.unreadable("the encrypted copy vanished")) }
-        defer { try? input.close() }
+    /// Labels, previews and encrypts `file` under a fresh key into the account directory.
+    private func seal(_ file: URL, size: Int64, options: AttachmentOptions) throws(ClientError) -> PendingUpload {
+        let name = options.name ?? file.lastPathComponent
+        let mimeType = MimeType.detect(prefix: Self.prefix(of: file, count: 4096), fileName: name)
+        let thumbnail = Self.thumbnail(of: file, size: size, side: options.thumbnailSide)
+        let key = dependencies.random.bytes(AttachmentFormat.keyLength)
+        var pending = PendingUpload(
+            id: newClientMessageID(), key: Data(key), sha256: Data(), ciphertextSize: 0, plaintextSize: size, name: name,
+            mimeType: mimeType, thumbnail: thumbnail.map { Data($0.jpeg) }, width: thumbnail?.sourceWidth, height: thumbnail?.sourceHeight)
+        // Checked before anything is encrypted or uploaded, with a placeholder digest of the right length.
+        let probe = Attachment(fileID: 0, key: pending.key, sha256: Data(count: 32), size: size, name: name, mimeType: mimeType,
+                               thumbnail: pending.thumbnail, width: pending.width, height: pending.height)
+        guard probe.isValid else { throw .invalidInput("the file name must be 1–255 bytes without control characters") }
+        let target = pending.ciphertextPath(in: directory)
+        do {
+            let sealed = try AttachmentSealer.seal(file, plaintextSize: size, key: key,
+                                                   salt: dependencies.random.bytes(AttachmentFormat.saltLength), to: target)
+            pending.sha256 = Data(sealed.sha256)
+            pending.ciphertextSize = sealed.size
+        } catch {
+            try? FileManager.default.removeItem(at: target)
+            throw .attachment(error)
+        }
+        return pending
+    }
+
+    /// Uploads the encrypted copy, starting or resuming; returns the server's file id.
+    private func upload(_ pending: inout PendingUpload, recordKey: String, conversationID: Int64,
+                        options: AttachmentOptions) async throws(ClientError) -> Int64 {
+        let total = pending.ciphertextSize
         var offset: Int64 = 0
-        while offset < sealed.size {
+        if let known = pending.fileID {
+            do {
+                offset = try await call("upload_status", ["file_id": .int(known)]).int("received")
+                await options.progress?(TransferProgress(done: offset, total: total, resumedAt: offset))
+            } catch .server(let error) where error.code == .notFound {
+                pending.fileID = nil   // the server dropped it (a digest mismatch, a cleanup): start again
+            }
+        }
+        if pending.fileID == nil {
+            let start = try await call("upload_start", ["conversation_id": .int(conversationID), "size": .int(total),
+                                                        "sha256": .base64(Array(pending.sha256))])
+            pending.fileID = try start.int("file_id")
+            try savePendingUpload(pending, recordKey)
+        }
+        let fileID = pending.fileID!
+        guard let input = try? FileHandle(forReadingFrom: pending.ciphertextPath(in: directory)) else {
+            throw .attachment(.unreadable("the encrypted copy vanished"))
+        }
+        defer { try? input.close() }
+        while offset < total {
             let chunk: Data
             do {
                 try input.seek(toOffset: UInt64(offset))
-                chunk = try input.read(upToCount: Int(min(Int64(chunkSize), sealed.size - offset))) ?? Data()
+                chunk = try input.read(upToCount: Int(min(Int64(Self.uploadPiece), total - offset))) ?? Data()
             } catch {
                 throw .attachment(.unreadable("reading the encrypted copy failed"))
             }
             do {
                 let answer = try await call("upload_file", ["file_id": .int(fileID), "offset": .int(offset), "chunk": .base64(Array(chunk))])
                 offset = try answer.int("received")
-                await options.progress?(TransferProgress(done: offset, total: sealed.size))
+                await options.progress?(TransferProgress(done: offset, total: total))
             } catch .notConnected, .disconnected, .timeout {
                 offset = try await resumeOffset(fileID: fileID, options: options)
-                await options.progress?(TransferProgress(done: offset, total: sealed.size, resumedAt: offset))
+                await options.progress?(TransferProgress(done: offset, total: total, resumedAt: offset))
             } catch .server(let error) where error.code == .conflict {
                 // Another attempt got further than we knew (an answer lost with the connection).
                 guard case .number(let received)? = error.details["received"], let at = Int64(exactly: received) else { throw .server(error) }
@@ -67,6 +113,9 @@ extension ParleyClient {
         }
         return fileID
     }
+
+    /// The largest piece per `upload_file` (API.md §8).
+    static let uploadPiece = 24 * 1024
 
     /// Waits for the connection to come back, then asks the server how much of the upload it has.
     private func resumeOffset(fileID: Int64, options: AttachmentOptions) async throws(ClientError) -> Int64 {

@@ -24,7 +24,11 @@ struct FileSendOptions: ParsableArguments {
                 ProgressLine.write("uploading \(name): \(FileLabel.size(report.done)) of \(FileLabel.size(report.total)) (\(report.done * 100 / max(1, report.total))%)")
             }
         }
-        return try await client.send(file: URL(fileURLWithPath: (path as NSString).expandingTildeInPath), to: conversationID, options: options)
+        do {
+            return try await client.send(file: URL(fileURLWithPath: (path as NSString).expandingTildeInPath), to: conversationID, options: options)
+        } catch .notConnected, .disconnected, .timeout(_) {
+            throw CommandFailure("the connection was lost and did not come back; what was uploaded is kept: run the same command again to resume")
+        }
     }
 }
 
