@@ -53,7 +53,7 @@ struct AvatarTests {
         try await harness.stop()
     }
 
-    @Test func aGroupPictureReachesItsMembers() async throws {
+    @Test func aGroupPictureAndAFileReachTheMembers() async throws {
         let harness = try await ClientHarness.start()
         let ann = try await harness.person("ann"), bob = try await harness.person("bob")
         let group = try await ann.createGroup(title: "Crag", inviting: ["bob@example.org"])
@@ -62,6 +62,14 @@ struct AvatarTests {
         try await eventually("bob learns the group picture") { try await bob.groupAvatar(of: group.id) != nil }
         let decoded = try ImageCodec.decode(try #require(try await bob.groupAvatar(of: group.id)))
         #expect(decoded.width == 85 && decoded.height == 256)   // shrunk to 256 px on its longest side
+
+        // Files work in groups too: every member downloads what one member sent.
+        let photo = try Self.picture(width: 300, height: 200, in: harness.root, name: "route.jpg")
+        let sent = try #require(try await ann.send(file: photo, to: group.id).message)
+        try await eventually("bob has the group's image") { try await bob.storedMessage(sent.id)?.attachment != nil }
+        let copy = harness.root.appendingPathComponent("bob-route.jpg")
+        try await bob.download(messageID: sent.id, to: copy)
+        #expect(try Data(contentsOf: copy) == (try Data(contentsOf: photo)))
         for client in [ann, bob] { await client.disconnect() }
         try await harness.stop()
     }
