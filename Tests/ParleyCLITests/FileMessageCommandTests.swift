@@ -61,6 +61,15 @@ struct FileMessageCommandTests {
         let forwarded = try await ParleyBinary.runDetached(["forward", "--home", bob.path, "2", "--conversation", "1"])
         #expect(forwarded.status != 0 && forwarded.stderr.contains("a file cannot be forwarded"), "\(forwarded.stderr)")
 
+        let avatar = try await ParleyBinary.runDetached(["profile", "set", "--home", ann.path, "--avatar", photo.path])
+        #expect(avatar.status == 0 && avatar.stdout == "Profile updated.\n", "\(avatar.stderr)")
+        #expect(try await ParleyBinary.runDetached(["read", "--home", bob.path]).stdout.contains("(new picture)"))
+        let picturePath = root.appendingPathComponent("ann-avatar.jpg")
+        let picture = try await ParleyBinary.runDetached(["profile", "avatar", "--home", bob.path, "1", "-o", picturePath.path])
+        #expect(picture.status == 0 && picture.stdout.contains("Wrote the picture"), "\(picture.stderr)")
+        let decoded = try ImageCodec.decode(Array(try Data(contentsOf: picturePath)))
+        #expect(decoded.width == 256 && decoded.height == 170)
+
         let tooBig = try await ParleyBinary.runDetached(
             ["send", "--home", ann.path, "--conversation", "1", "--file", source.path, "--max-size", "0"])
         #expect(tooBig.status == 1 && tooBig.stderr.contains("over the limit of 0 bytes; nothing was uploaded"), "\(tooBig.stderr)")

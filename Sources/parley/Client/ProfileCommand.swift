@@ -6,7 +6,7 @@ extension Parley {
     /// `parley profile …`.
     struct ProfileCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "profile", abstract: "Show or change profiles.", subcommands: [Show.self, Set.self])
+            commandName: "profile", abstract: "Show or change profiles.", subcommands: [Show.self, Set.self, Avatar.self])
     }
 
     /// `parley contacts`.
@@ -78,6 +78,32 @@ extension Parley.ProfileCommand {
                 if let avatar { try await client.setAvatar(image: URL(fileURLWithPath: (avatar as NSString).expandingTildeInPath)) }
             }
             options.output(["updated": true]) { "Profile updated." }
+        }
+    }
+}
+
+extension Parley.ProfileCommand {
+    /// `parley profile avatar`.
+    struct Avatar: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write someone's picture (or yours) as JPEG: fetched once, checked against the digest they sent, cached encrypted.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "An account id (default: yours).") var account: Int64?
+        @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the JPEG.", valueName: "path")) var output: String
+
+        func run() async throws {
+            let picture = try await options.withClient { client -> [UInt8]? in
+                let id: Int64
+                if let account { id = account } else { id = await client.accountID ?? 0 }
+                return try await client.avatar(of: id)
+            }
+            guard let picture else { throw CommandFailure("no picture known for this account (it arrives with a message from them)") }
+            do {
+                try Data(picture).write(to: URL(fileURLWithPath: (output as NSString).expandingTildeInPath), options: .atomic)
+            } catch {
+                throw CommandFailure("cannot write \(output)")
+            }
+            options.output(["bytes": picture.count]) { "Wrote the picture (\(picture.count) bytes, JPEG) to \(output)." }
         }
     }
 }
