@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "ParleyPGP", targets: ["ParleyPGP"]),
         .library(name: "ParleyLocation", targets: ["ParleyLocation"]),
         .library(name: "ParleyQR", targets: ["ParleyQR"]),
+        .library(name: "ParleyImage", targets: ["ParleyImage"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -77,10 +78,17 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // libjpeg-turbo and libpng behind a tiny C shim whose error handlers longjmp back instead of exit().
+        .target(
+            name: "CParleyImage",
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+        ),
+        .target(name: "ParleyImage", dependencies: ["CParleyImage"]),
         .target(
             name: "ParleyClient",
             dependencies: [
                 "ParleyCrypto",
+                "ParleyImage",
                 "ParleyProtocol",
                 "ParleyWire",
                 "ParleyVault",
@@ -205,8 +213,13 @@ let package = Package(
             resources: [.copy("Vectors")]
         ),
         .testTarget(
+            name: "ParleyImageTests",
+            dependencies: ["ParleyImage", "ParleyTestSupport"],
+            resources: [.copy("Vectors")]
+        ),
+        .testTarget(
             name: "ParleyCLITests",
-            dependencies: ["parley", "ParleyServer"]
+            dependencies: ["parley", "ParleyServer", "ParleyImage"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -54,6 +54,51 @@ contents_invalid = [
     {"name": "json array", "json": b"[1,2,3]"},
     {"name": "truncated", "json": content(v=1, id="00" * 16, type="text", text="hello")[:-3]},
 ]
+# Files (CLIENT.md §3, key `file`): binary fields are standard base64 with padding.
+import base64
+def b64(b): return base64.b64encode(b).decode()
+def file_object(**over):
+    f = {"id": 3, "key": b64(rand(32)), "sha256": b64(rand(32)), "size": 60000, "name": "report.pdf", "mime": "application/pdf"}
+    f.update(over)
+    return {k: v for k, v in f.items() if v is not None}
+contents_valid += [
+    {"name": "file", "json": content(v=1, id="12" * 16, type="file", file=file_object())},
+    {"name": "image with caption and thumbnail", "json": content(v=1, id="34" * 16, type="file", text="the summit ⛰",
+        file=file_object(name="summit.jpg", mime="image/jpeg", size=2400000, thumbnail=b64(rand(300)), width=4000, height=3000))},
+    {"name": "empty file with a slash in its type", "json": content(v=1, id="56" * 16, type="file",
+        file=file_object(id=0, size=0, name="empty", mime="application/vnd.openxmlformats-officedocument.wordprocessingml.document"))},
+]
+contents_invalid += [
+    {"name": "file type without file", "json": content(v=1, id="00" * 16, type="file", text="x")},
+    {"name": "file on a text message", "json": content(v=1, id="00" * 16, type="text", text="x", file=file_object())},
+    {"name": "file key of 31 bytes", "json": content(v=1, id="00" * 16, type="file", file=file_object(key=b64(rand(31))))},
+    {"name": "file digest of 33 bytes", "json": content(v=1, id="00" * 16, type="file", file=file_object(sha256=b64(rand(33))))},
+    {"name": "file key not base64", "json": content(v=1, id="00" * 16, type="file", file=file_object(key="not base64!"))},
+    {"name": "file without id", "json": content(v=1, id="00" * 16, type="file", file=file_object(id=None))},
+    {"name": "file negative size", "json": content(v=1, id="00" * 16, type="file", file=file_object(size=-1))},
+    {"name": "file empty name", "json": content(v=1, id="00" * 16, type="file", file=file_object(name=""))},
+    {"name": "file name with a control character", "json": content(v=1, id="00" * 16, type="file", file=file_object(name="a\nb"))},
+    {"name": "file name over 255 bytes", "json": content(v=1, id="00" * 16, type="file", file=file_object(name="é" * 128))},
+    {"name": "file type in capitals", "json": content(v=1, id="00" * 16, type="file", file=file_object(mime="Image/JPEG"))},
+    {"name": "file type without a slash", "json": content(v=1, id="00" * 16, type="file", file=file_object(mime="imagejpeg"))},
+    {"name": "file empty thumbnail", "json": content(v=1, id="00" * 16, type="file", file=file_object(thumbnail=""))},
+    {"name": "file thumbnail over 48 KiB", "json": content(v=1, id="00" * 16, type="file", file=file_object(thumbnail=b64(bytes(49153))))},
+    {"name": "file width 0", "json": content(v=1, id="00" * 16, type="file", file=file_object(width=0, height=10))},
+]
+
+# Pictures (CLIENT.md §3): `avatar` / `group_avatar` carry the key of the blob in a `file` object.
+contents_valid += [
+    {"name": "avatar", "json": content(v=1, id="78" * 16, type="avatar",
+        file=file_object(id=0, name="avatar.jpg", mime="image/jpeg", size=9000, width=256, height=192))},
+    {"name": "group avatar", "json": content(v=1, id="9a" * 16, type="group_avatar",
+        file=file_object(id=0, name="avatar.jpg", mime="image/jpeg", size=7000, width=200, height=200))},
+]
+contents_invalid += [
+    {"name": "avatar without file", "json": content(v=1, id="00" * 16, type="avatar")},
+    {"name": "group avatar with a short key", "json": content(v=1, id="00" * 16, type="group_avatar",
+        file=file_object(id=0, name="avatar.jpg", mime="image/jpeg", key=b64(rand(16))))},
+]
+
 for c in contents_valid + contents_invalid:
     c["json"] = c["json"].hex()
 

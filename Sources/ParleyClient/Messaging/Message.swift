@@ -30,6 +30,8 @@ public struct Message: Codable, Sendable, Equatable, Identifiable {
     public var undecryptable: Bool
     /// True while it waits for the user to accept its sender's changed identity key (then it is decrypted).
     public var heldForKeyChange: Bool? = nil
+    /// The file or image it carries (`parley download`), if any.
+    public var attachment: Attachment? = nil
 
     /// Whether `account` reacted with `emoji`.
     public func hasReaction(_ emoji: String, from account: Int64) -> Bool {

@@ -6,19 +6,24 @@ struct MessageContent: Codable, Sendable, Equatable {
     var v: Int = 1
     /// The sender's client message id (also the idempotency key on the server).
     var id: String
-    /// `text` for what a person wrote; `group_title` for a group (re)naming.
+    /// `text` for what a person wrote; `group_title` for a group (re)naming; `file` for a file (its caption in `text`);
+    /// `avatar` / `group_avatar` for a new picture of the sender / the group (its key in `file`).
     var type: String
     var text: String?
     var replyTo: Int64?
     var forward: ForwardSource?
+    /// The file of a `file` message (added compatibly in v1: older readers ignore it).
+    var file: Attachment?
 
     enum CodingKeys: String, CodingKey {
         case v, id, type, text
         case replyTo = "reply_to"
-        case forward
+        case forward, file
     }
 
     static let supportedVersion = 1
+    /// The types that carry a `file` object (and the only ones that may).
+    static let typesWithFile: Set<String> = ["file", "avatar", "group_avatar"]
 
     func encoded() -> [UInt8] {
         let encoder = JSONEncoder()
@@ -29,7 +34,8 @@ struct MessageContent: Codable, Sendable, Equatable {
     /// Reads content; anything not version 1 JSON of this shape is refused.
     static func decode(_ bytes: [UInt8]) throws(ClientError) -> MessageContent {
         guard let content = try? JSONDecoder().decode(MessageContent.self, from: Data(bytes)),
-              content.v == supportedVersion, !content.id.isEmpty, content.id.utf8.count <= 64
+              content.v == supportedVersion, !content.id.isEmpty, content.id.utf8.count <= 64,
+              Self.typesWithFile.contains(content.type) == (content.file != nil), content.file?.isValid ?? true
         else { throw .cannotDecrypt }
         return content
     }

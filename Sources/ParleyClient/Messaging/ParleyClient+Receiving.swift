@@ -111,6 +111,12 @@ extension ParleyClient {
         message.text = content.text ?? ""
         message.replyTo = content.replyTo ?? message.replyTo
         message.forwardedFrom = content.forward
+        message.attachment = content.type == "file" ? content.file : nil
+        if let pointer = content.file, content.type == "avatar" || content.type == "group_avatar" {
+            let record = content.type == "avatar" ? Self.avatarRecord(account: message.senderID) : Self.avatarRecord(group: message.conversationID)
+            try rememberAvatar(pointer, for: record, in: writer)
+            message.kind = content.type
+        }
         if content.type == "group_title" {
             try setTitle(content.text, of: message.conversationID, in: writer)
             message.kind = "group_title"

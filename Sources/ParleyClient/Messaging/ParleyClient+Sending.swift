@@ -18,6 +18,8 @@ extension ParleyClient {
         guard let source = try storedMessage(messageID), !source.deleted, !source.undecryptable, !source.isLocalEntry else {
             throw .invalidInput("message \(messageID) is not in this device's history")
         }
+        // The server lets only the original conversation's members download a file.
+        guard source.attachment == nil else { throw .invalidInput("a file cannot be forwarded; download it and send it again") }
         let content = MessageContent(id: newClientMessageID(), type: "text", text: source.text,
                                      forward: source.forwardedFrom ?? ForwardSource(senderID: source.senderID, timestamp: source.timestamp))
         return try await enqueue(OutboxEntry(conversationID: conversationID, content: content, kind: source.kind,
@@ -33,7 +35,7 @@ extension ParleyClient {
         dependencies.random.bytes(16).map { String(format: "%02x", $0) }.joined()
     }
 
-    private func enqueue(_ entry: OutboxEntry) async throws(ClientError) -> SendOutcome {
+    func enqueue(_ entry: OutboxEntry) async throws(ClientError) -> SendOutcome {
         let id = entry.content.id
         if let conversation = try storedConversation(entry.conversationID) { try ensureSendable(conversation) }
         let body = Array(try! JSONEncoder().encode(entry))
@@ -107,7 +109,8 @@ extension ParleyClient {
             id: try answer.int("message_id"), conversationID: entry.conversationID, senderID: me, senderDevice: myDevice,
             timestamp: try answer.int("timestamp"), text: entry.content.text ?? "", kind: entry.kind,
             replyTo: entry.content.replyTo, forwardedFrom: entry.content.forward, reactions: [:], pinned: false,
-            deleted: false, deliveredTo: [], undecryptable: false)
+            deleted: false, deliveredTo: [], undecryptable: false,
+            attachment: entry.content.type == "file" ? entry.content.file : nil)
         try database.write { writer in
             try self.storeMessage(message, in: writer)
             try writer.db.execute(sql: "DELETE FROM outbox WHERE client_message_id = ?", arguments: [entry.content.id])

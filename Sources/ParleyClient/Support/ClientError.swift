@@ -36,6 +36,8 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The contact (named by e-mail or name, never by key) changed their identity key after the user
     /// verified it: nothing is sent to them until the user accepts or verifies the new key.
     case identityKeyChanged(String)
+    /// Sending or downloading a file failed (explained).
+    case attachment(AttachmentError)
 
     public var description: String {
         switch self {
@@ -55,6 +57,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .signedOut: "this device was signed out because the account keys were rotated on another device; register this device again"
         case .identityKeyChanged(let contact):
             "the identity key of \(contact) changed after you verified it, so nothing was sent; compare the new safety number ('parley verify \(contact)') and accept it ('parley verify accept \(contact)')"
+        case .attachment(let error): error.description
         }
     }
 }

@@ -55,11 +55,12 @@ struct ClientOptions: ParsableArguments {
         }
     }
 
-    /// Opens the account, connects, runs `body`, disconnects.
-    func withClient<T>(_ body: (ParleyClient) async throws -> T) async throws -> T {
+    /// Opens the account, connects, runs `body`, disconnects. With `reconnect` a dropped connection is
+    /// re-established while `body` runs (long transfers resume).
+    func withClient<T>(reconnect: Bool = false, _ body: (ParleyClient) async throws -> T) async throws -> T {
         let client = try open()
         do {
-            try await client.connect(reconnect: false)
+            try await client.connect(reconnect: reconnect)
         } catch {
             throw CommandFailure("\(error)")
         }
@@ -79,6 +80,7 @@ struct ClientOptions: ParsableArguments {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             encoder.keyEncodingStrategy = .convertToSnakeCase
+            encoder.userInfo[Attachment.redactSecrets] = true   // file keys stay out of scripts' output
             Self.say(String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self))
         } else {
             let line = text()

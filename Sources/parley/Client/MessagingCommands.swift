@@ -5,21 +5,26 @@ import ParleyClient
 extension Parley {
     /// `parley send`.
     struct Send: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Send a message to a person (--to) or a conversation (--conversation).")
+        static let configuration = CommandConfiguration(
+            abstract: "Send a message or a file to a person (--to) or a conversation (--conversation).")
         @OptionGroup var options: ClientOptions
         @Option(help: "The person's e-mail (opens the direct conversation).") var to: String?
         @Option(help: "A conversation id (see 'parley conversations').") var conversation: Int64?
         @Option(help: "Reply to this message id.") var replyTo: Int64?
-        @Argument(help: "The text.") var text: String
+        @OptionGroup var attachment: FileSendOptions
+        @Argument(help: "The text (with --file: an optional caption).") var text: String?
 
         func validate() throws {
             guard (to == nil) != (conversation == nil) else { throw ValidationError("give exactly one of --to or --conversation") }
+            guard text != nil || attachment.file != nil else { throw ValidationError("give the text to send, or --file PATH") }
+            guard attachment.file == nil || replyTo == nil else { throw ValidationError("--reply-to cannot be combined with --file") }
         }
 
         func run() async throws {
-            let outcome = try await options.withClient { client in
+            let outcome = try await options.withClient(reconnect: attachment.file != nil) { client in
                 let id = if let conversation { conversation } else { try await client.startConversation(with: to!).id }
-                return try await client.send(text, to: id, replyTo: replyTo)
+                if let file = attachment.file { return try await attachment.send(file, caption: text, to: id, client: client) }
+                return try await client.send(text!, to: id, replyTo: replyTo)
             }
             switch outcome {
             case .sent(let message):
@@ -143,6 +148,8 @@ enum MessageLine {
         if message.kind == Message.keyChangeKind { return "[\(message.conversationID)#local \(time)] \(message.text)" }
         if let reply = message.replyTo { text = "↪ \(reply) " + text }
         if let source = message.forwardedFrom { text = "[forwarded from account \(source.senderID)] " + text }
+        if let attachment = message.attachment, !message.deleted { text = FileLabel.line(attachment, messageID: message.id, caption: text) }
+        if message.kind == "avatar" || message.kind == "group_avatar" { text = message.kind == "avatar" ? "(new picture)" : "(new group picture)" }
         let reactions = message.reactions.sorted { $0.key < $1.key }.map { "\($0.key)\($0.value.count)" }.joined(separator: " ")
         return "[\(message.conversationID)#\(message.id) \(time)] \(who): \(text)\(message.pinned ? " 📌" : "")\(reactions.isEmpty ? "" : "  \(reactions)")"
     }

@@ -6,7 +6,7 @@ extension Parley {
     /// `parley profile …`.
     struct ProfileCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "profile", abstract: "Show or change profiles.", subcommands: [Show.self, Set.self])
+            commandName: "profile", abstract: "Show or change profiles.", subcommands: [Show.self, Set.self, Avatar.self])
     }
 
     /// `parley contacts`.
@@ -69,6 +69,7 @@ extension Parley.ProfileCommand {
         @OptionGroup var options: ClientOptions
         @Option(help: "Your display name.") var name: String?
         @Option(help: ArgumentHelp("NAME=VALUE[:VISIBILITY] (repeat).", valueName: "field")) var field: [String] = []
+        @Option(help: ArgumentHelp("Your picture (JPEG or PNG), encrypted for your contacts.", valueName: "path")) var avatar: String?
 
         func run() async throws {
             var fields: [String: (value: String, visibility: FieldVisibility)] = [:]
@@ -82,8 +83,11 @@ extension Parley.ProfileCommand {
                 }
                 fields[String(item[..<equals])] = (value, visibility)
             }
-            guard name != nil || !fields.isEmpty else { throw ValidationError("give --name and/or --field") }
-            try await options.withClient { client in try await client.updateProfile(displayName: name, fields: fields) }
+            guard name != nil || !fields.isEmpty || avatar != nil else { throw ValidationError("give --name, --field and/or --avatar") }
+            try await options.withClient { client in
+                if name != nil || !fields.isEmpty { try await client.updateProfile(displayName: name, fields: fields) }
+                if let avatar { try await client.setAvatar(image: URL(fileURLWithPath: (avatar as NSString).expandingTildeInPath)) }
+            }
             options.output(["updated": true]) { "Profile updated." }
         }
     }
@@ -100,5 +104,31 @@ struct ProfileOutput: Encodable {
         try profile.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
         try container.encodeIfPresent(trust, forKey: .trust)
+    }
+}
+
+extension Parley.ProfileCommand {
+    /// `parley profile avatar`.
+    struct Avatar: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write someone's picture (or yours) as JPEG: fetched once, checked against the digest they sent, cached encrypted.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "An account id (default: yours).") var account: Int64?
+        @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the JPEG.", valueName: "path")) var output: String
+
+        func run() async throws {
+            let picture = try await options.withClient { client -> [UInt8]? in
+                let id: Int64
+                if let account { id = account } else { id = await client.accountID ?? 0 }
+                return try await client.avatar(of: id)
+            }
+            guard let picture else { throw CommandFailure("no picture known for this account (it arrives with a message from them)") }
+            do {
+                try Data(picture).write(to: URL(fileURLWithPath: (output as NSString).expandingTildeInPath), options: .atomic)
+            } catch {
+                throw CommandFailure("cannot write \(output)")
+            }
+            options.output(["bytes": picture.count]) { "Wrote the picture (\(picture.count) bytes, JPEG) to \(output)." }
+        }
     }
 }

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import ParleyClient
+
+/// The `--file` options of `parley send`.
+struct FileSendOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Send this file (encrypted on this device, uploaded in chunks, resumed if the connection drops).",
+                               valueName: "path"))
+    var file: String?
+
+    @Option(help: ArgumentHelp("Refuse files larger than this many MiB before uploading anything.", valueName: "MiB"))
+    var maxSize: Int64 = 60
+
+    /// Sends `path` with an optional caption, printing progress to standard error.
+    func send(_ path: String, caption: String?, to conversationID: Int64, client: ParleyClient) async throws -> SendOutcome {
+        var options = AttachmentOptions()
+        options.maximumSize = maxSize * 1024 * 1024
+        options.caption = caption
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        options.progress = { report in
+            if let offset = report.resumedAt {
+                ProgressLine.write("connection restored; resuming \(name) at \(FileLabel.size(offset)) (the server's offset)")
+            } else {
+                ProgressLine.write("uploading \(name): \(FileLabel.size(report.done)) of \(FileLabel.size(report.total)) (\(report.done * 100 / max(1, report.total))%)")
+            }
+        }
+        do {
+            return try await client.send(file: URL(fileURLWithPath: (path as NSString).expandingTildeInPath), to: conversationID, options: options)
+        } catch .notConnected, .disconnected, .timeout(_) {
+            throw CommandFailure("the connection was lost and did not come back; what was uploaded is kept: run the same command again to resume")
+        }
+    }
+}
+
+extension Parley {
+    /// `parley download`.
+    struct Download: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Download the file of a message, check its digest and authentication, and write it.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The message id (from 'parley read').") var messageID: Int64
+        @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the file.", valueName: "path")) var output: String
+        @Flag(help: "Replace an existing file.") var force = false
+
+        func run() async throws {
+            let target = URL(fileURLWithPath: (output as NSString).expandingTildeInPath)
+            guard force || !FileManager.default.fileExists(atPath: target.path) else {
+                throw CommandFailure("\(target.path) exists; pass --force to replace it")
+            }
+            let attachment = try await options.withClient(reconnect: true) { client in
+                var transfer = AttachmentOptions()
+                transfer.progress = { report in
+                    if report.resumedAt != nil { ProgressLine.write("connection restored; resuming the download") }
+                }
+                return try await client.download(messageID: messageID, to: target, options: transfer)
+            }
+            options.output(["message_id": "\(messageID)", "path": target.path, "name": attachment.name, "size": "\(attachment.size)",
+                            "mime_type": attachment.mimeType]) {
+                "Wrote \(attachment.name) (\(FileLabel.size(attachment.size)), \(attachment.mimeType)) to \(target.path); digest and authentication checked."
+            }
+        }
+    }
+}
+
+/// How a file or image message reads in `parley read`.
+enum FileLabel {
+    /// `[file] name (size, type) — parley download ID -o PATH`, or the image form with its thumbnail.
+    static func line(_ attachment: Attachment, messageID: Int64, caption: String) -> String {
+        // The name comes from the sender: keep it printable so it cannot drive the terminal.
+        let name = String(attachment.name.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }.map(Character.init))
+        let how = "— parley download \(messageID) -o PATH"
+        let head: String
+        if attachment.isImage {
+            let dimensions = attachment.width.flatMap { w in attachment.height.map { "\(w)×\($0), " } } ?? ""
+            let thumbnail = attachment.thumbnail.map { " (thumbnail \($0.count) bytes)" } ?? ""
+            head = "[image \(name)] (\(dimensions)\(size(attachment.size)), \(attachment.mimeType))\(thumbnail)"
+        } else {
+            head = "[file] \(name) (\(size(attachment.size)), \(attachment.mimeType))"
+        }
+        return caption.isEmpty ? "\(head) \(how)" : "\(caption) \(head) \(how)"
+    }
+
+    /// A byte count for people: 512 B, 12.5 KiB, 3.2 MiB.
+    static func size(_ bytes: Int64) -> String {
+        if bytes < 1024 { return "\(bytes) B" }
+        if bytes < 1024 * 1024 { return String(format: "%.1f KiB", Double(bytes) / 1024) }
+        return String(format: "%.1f MiB", Double(bytes) / 1_048_576)
+    }
+}
+
+/// Progress lines on standard error, so standard output stays the command's result.
+enum ProgressLine {
+    static func write(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import ParleyImage
+import ParleyServer
+import Testing
+
+/// `parley send --file`, `parley read` and `parley download` as a user runs them.
+@Suite("parley send --file / read / download", .serialized)
+struct FileMessageCommandTests {
+    let environment = ["PARLEY_PASSWORD": "a long enough password"]
+
+    func register(_ name: String, home: URL, server: EmbeddedServer) async throws {
+        let email = "\(name)@example.org"
+        let registered = try await ParleyBinary.runDetached(
+            ["account", "register", "--home", home.path, "--email", email, "--name", name, "--server", "127.0.0.1:\(server.port)"],
+            environment: environment)
+        #expect(registered.status == 0, "\(registered.stderr)")
+        let confirmed = try await ParleyBinary.runDetached(["account", "confirm", "--home", home.path, try #require(server.latestCode(for: email))])
+        #expect(confirmed.status == 0, "\(confirmed.stderr)")
+    }
+
+    @Test func aFileTravelsFromSendThroughReadToDownload() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-file-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
+        let ann = root.appendingPathComponent("ann"), bob = root.appendingPathComponent("bob")
+        try await register("ann", home: ann, server: server)
+        try await register("bob", home: bob, server: server)
+        let original = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        let source = root.appendingPathComponent("minutes.pdf")
+        try (Data("%PDF-1.7\n".utf8) + original).write(to: source)
+
+        let sent = try await ParleyBinary.runDetached(["send", "--home", ann.path, "--to", "bob@example.org", "--file", source.path, "minutes"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stdout.contains("Sent message 1 to conversation 1."))
+        #expect(sent.stderr.contains("uploading minutes.pdf:") && sent.stderr.contains("(100%)"), "\(sent.stderr)")
+
+        let read = try await ParleyBinary.runDetached(["read", "--home", bob.path])
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(read.stdout.contains("minutes [file] minutes.pdf (68.4 KiB, application/pdf) — parley download 1 -o PATH"), "\(read.stdout)")
+        let json = try await ParleyBinary.runDetached(["read", "--home", bob.path, "--conversation", "1", "--json"])
+        #expect(json.stdout.contains(#""mime":"application/pdf""#), "\(json.stdout)")
+        #expect(!json.stdout.contains(#""key""#) && !json.stdout.contains(#""sha256""#), "file keys must not be printed")
+
+        let target = root.appendingPathComponent("copy.pdf")
+        let downloaded = try await ParleyBinary.runDetached(["download", "--home", bob.path, "1", "-o", target.path])
+        #expect(downloaded.status == 0, "\(downloaded.stderr)")
+        #expect(downloaded.stdout.contains("Wrote minutes.pdf (68.4 KiB, application/pdf)"))
+        #expect(try Data(contentsOf: target) == (try Data(contentsOf: source)))
+        let again = try await ParleyBinary.runDetached(["download", "--home", bob.path, "1", "-o", target.path])
+        #expect(again.status == 1 && again.stderr.contains("pass --force"))
+
+        var pixels = [UInt8](repeating: 60, count: 480 * 320 * 3)
+        for i in 0..<(480 * 320) { pixels[i * 3] = UInt8(i % 480 / 2) }
+        let photo = root.appendingPathComponent("crag.jpg")
+        try Data(try ImageCodec.encodeJPEG(try #require(RGBImage(width: 480, height: 320, pixels: pixels)))).write(to: photo)
+        let image = try await ParleyBinary.runDetached(["send", "--home", ann.path, "--conversation", "1", "--file", photo.path])
+        #expect(image.status == 0, "\(image.stderr)")
+        let imageLine = try await ParleyBinary.runDetached(["read", "--home", bob.path])
+        #expect(imageLine.stdout.contains("[image crag.jpg] (480×320, "), "\(imageLine.stdout)")
+        #expect(imageLine.stdout.contains(", image/jpeg) (thumbnail ") && imageLine.stdout.contains("— parley download 2 -o PATH"))
+        let forwarded = try await ParleyBinary.runDetached(["forward", "--home", bob.path, "2", "--conversation", "1"])
+        #expect(forwarded.status != 0 && forwarded.stderr.contains("a file cannot be forwarded"), "\(forwarded.stderr)")
+
+        let avatar = try await ParleyBinary.runDetached(["profile", "set", "--home", ann.path, "--avatar", photo.path])
+        #expect(avatar.status == 0 && avatar.stdout == "Profile updated.\n", "\(avatar.stderr)")
+        #expect(try await ParleyBinary.runDetached(["read", "--home", bob.path]).stdout.contains("(new picture)"))
+        let picturePath = root.appendingPathComponent("ann-avatar.jpg")
+        let picture = try await ParleyBinary.runDetached(["profile", "avatar", "--home", bob.path, "1", "-o", picturePath.path])
+        #expect(picture.status == 0 && picture.stdout.contains("Wrote the picture"), "\(picture.stderr)")
+        let decoded = try ImageCodec.decode(Array(try Data(contentsOf: picturePath)))
+        #expect(decoded.width == 256 && decoded.height == 170)
+
+        let tooBig = try await ParleyBinary.runDetached(
+            ["send", "--home", ann.path, "--conversation", "1", "--file", source.path, "--max-size", "0"])
+        #expect(tooBig.status == 1 && tooBig.stderr.contains("over the limit of 0 bytes; nothing was uploaded"), "\(tooBig.stderr)")
+        let noFile = try await ParleyBinary.runDetached(["download", "--home", bob.path, "99", "-o", root.appendingPathComponent("x").path])
+        #expect(noFile.status == 1 && noFile.stderr.contains("not in this device's history"), "\(noFile.stderr)")
+        let nothing = try await ParleyBinary.runDetached(["send", "--home", ann.path, "--conversation", "1"])
+        #expect(nothing.status == 64 && nothing.stderr.contains("--file PATH"))
+        try await server.stop()
+    }
+}
