@@ -99,6 +99,10 @@ struct Tmux: Sendable {
 
     /// Stops the private server and everything in it.
     func stop() async {
+        // `kill-server` alone was seen to leave the server running here; end it by its pid as well.
+        let pid = (try? await run(["display-message", "-p", "#{pid}"]))?.trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try? await run(["kill-server"])
+        if let pid, let number = Int32(pid), number > 1 { kill(number, SIGTERM) }
+        try? FileManager.default.removeItem(atPath: "/tmp/tmux-\(getuid())/\(socket)")
     }
 }
