@@ -22,7 +22,7 @@ struct ChatTUITests {
 
     /// The terminal after the chat ended: normal screen back, the shell's text visible, cooked mode.
     func expectRestored(_ tmux: Tmux, _ session: String, status: String) async throws {
-        let after = try await tmux.waitFor(session, "the chat to exit") { $0.contains { $0.hasPrefix("chat-exited-") } }
+        let after = try await tmux.waitFor(session, "the chat to exit and the tty check") { $0.contains { $0.hasPrefix("tty-") } }
         #expect(after.contains("chat-exited-\(status)"), "\(after)")
         #expect(after.contains("shell-before"))
         #expect(after.contains("tty-sane"))

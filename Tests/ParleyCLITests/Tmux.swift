@@ -101,6 +101,9 @@ struct Tmux: Sendable {
     func stop() async {
         // `kill-server` alone was seen to leave the server running here; end it by its pid as well.
         let pid = (try? await run(["display-message", "-p", "#{pid}"]))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        // The panes' programs (the shells' final `sleep`) too, so nothing outlives the test.
+        let panes = (try? await run(["list-panes", "-a", "-F", "#{pane_pid}"]))?.split(separator: "\n").compactMap { Int32($0) } ?? []
+        for pane in panes where pane > 1 { kill(pane, SIGTERM) }
         _ = try? await run(["kill-server"])
         if let pid, let number = Int32(pid), number > 1 { kill(number, SIGTERM) }
         try? FileManager.default.removeItem(atPath: "/tmp/tmux-\(getuid())/\(socket)")
