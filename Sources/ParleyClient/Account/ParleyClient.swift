@@ -24,6 +24,7 @@ public actor ParleyClient {
     var connection: WireConnection?
     var connectionGeneration = 0
     let broadcaster = EventBroadcaster<ClientEvent>()
+    let presence = PresenceBook()
     var wantsConnection = false
     var reconnectTask: Task<Void, Never>?
     var syncState = SyncState()

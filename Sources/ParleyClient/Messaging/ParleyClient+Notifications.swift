@@ -6,6 +6,8 @@ extension ParleyClient {
     /// Acts on one server notification (they are hints: the store stays the truth).
     func handleNotification(_ event: String, _ fields: [String: JSONValue]) async {
         let message = fields.optionalInt("message_id")
+        // Presence first, so a subscriber that reads `onlineContacts` on this event sees it applied.
+        presence.apply(event, fields)
         do {
             switch event {
             case "new_message":

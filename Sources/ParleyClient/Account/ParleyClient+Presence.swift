@@ -1,0 +1,11 @@
+extension ParleyClient {
+    /// Contacts (people who share a conversation with this account) online now, as the server last
+    /// said; empty while disconnected, since nothing is known then. Changes arrive as `.notification`
+    /// events `online_users`, `user_online` and `user_offline`: read this again when one comes.
+    public var onlineContacts: Set<Int64> { isConnected ? presence.accounts : [] }
+
+    /// Whether a contact is online now (see `onlineContacts`).
+    public func isOnline(_ accountID: Int64) -> Bool {
+        onlineContacts.contains(accountID)
+    }
+}

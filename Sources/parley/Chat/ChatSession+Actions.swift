@@ -1,0 +1,176 @@
+import Foundation
+import ParleyClient
+
+extension ChatSession {
+    /// Acts on one key.
+    func press(_ key: Key) async {
+        switch key {
+        case .text(let text): state.input.insert(text)
+        case .enter: await perform(ChatInput.parse(state.input.submit()))
+        case .backspace: state.input.backspace()
+        case .delete: state.input.deleteForward()
+        case .left: state.input.move(by: -1)
+        case .right: state.input.move(by: 1)
+        case .home: state.input.moveTo(start: true)
+        case .end: state.input.moveTo(start: false)
+        case .up: state.input.historyUp()
+        case .down: state.input.historyDown()
+        case .tab, .nextConversation: await open(state.neighbour(1))
+        case .backTab, .previousConversation: await open(state.neighbour(-1))
+        case .pageUp: state.scroll += pageHeight - 1
+        case .pageDown: state.scroll = max(0, state.scroll - (pageHeight - 1))
+        case .escape:
+            state.showHelp = false
+            state.notice = nil
+        case .control(let letter):
+            switch letter {
+            case "c": running = false
+            case "d": if state.input.text.isEmpty { running = false } else { state.input.deleteForward() }
+            case "a": state.input.moveTo(start: true)
+            case "e": state.input.moveTo(start: false)
+            case "u": state.input.clear()
+            case "w": state.input.deleteWord()
+            case "l": needsClear = true
+            case "n": await open(state.neighbour(1))
+            case "p": await open(state.neighbour(-1))
+            default: break
+            }
+        }
+    }
+
+    /// Runs a typed line. Errors become the notice line (ClientError descriptions carry no secrets).
+    func perform(_ input: ChatInput) async {
+        state.notice = nil
+        do {
+            switch input {
+            case .none:
+                break
+            case .send(let text):
+                try await send(text, replyTo: nil)
+            case .reply(let id, let text):
+                try await send(text, replyTo: id)
+            case .react(let id, let emoji):
+                let present = try await client.react(emoji, to: id)
+                state.notice = present ? "reacted \(emoji) to #\(id)" : "removed \(emoji) from #\(id)"
+            case .pin(let id, let pinned):
+                try await client.pin(id, pinned)
+                state.notice = pinned ? "pinned #\(id)" : "unpinned #\(id)"
+            case .delete(let id):
+                guard let message = try await client.storedMessage(id), message.senderID == state.me else {
+                    state.notice = "#\(id) is not one of your messages; you can only delete your own"
+                    return
+                }
+                try await client.delete(id)
+                state.notice = "deleted #\(id)"
+            case .open(let email):
+                let conversation = try await client.startConversation(with: email)
+                await reload(select: false)
+                await open(conversation.id)
+            case .favourite:
+                guard let conversation = state.selected else { state.notice = "open a conversation first (Tab)"; return }
+                try await client.setFavourite(!conversation.favourite, conversationID: conversation.id)
+                await reload(select: false)
+            case .help:
+                state.showHelp.toggle()
+            case .quit:
+                running = false
+            case .invalid(let why):
+                state.notice = why
+            }
+        } catch {
+            state.notice = "\(error)"
+        }
+    }
+
+    /// Sends to the open conversation; a message sent without a connection waits in the outbox.
+    private func send(_ text: String, replyTo: Int64?) async throws {
+        guard let conversation = state.selectedID else {
+            state.notice = "no conversation open: press Tab, or /open EMAIL"
+            return
+        }
+        switch try await client.send(text, to: conversation, replyTo: replyTo) {
+        case .sent(let message):
+            state.receive(message, isNew: true)
+            state.scroll = 0
+        case .queued:
+            state.notice = "not connected: the message waits in the outbox and goes out on reconnect"
+        }
+    }
+
+    /// Opens a conversation: loads its history from the local store, marks it read, and refreshes
+    /// reactions and pins from the server in the background.
+    func open(_ id: Int64?) async {
+        guard let id else { return }
+        state.selectedID = id
+        state.scroll = 0
+        state.showHelp = false
+        state.messages = (try? await client.messages(in: id, limit: ChatState.window)) ?? []
+        state.quoted = [:]
+        for reply in Set(state.messages.compactMap(\.replyTo)) where !state.messages.contains(where: { $0.id == reply }) {
+            if let original = try? await client.storedMessage(reply) { state.quoted[reply] = original }
+        }
+        markOpenConversationRead()
+        let client = self.client
+        Task { try? await client.refreshMessageStates(in: id) }
+        learnNames()
+    }
+
+    /// Re-reads the conversation list (from the server when connected) and presence.
+    func reload(select: Bool) async {
+        do {
+            state.conversations = try await client.conversations()
+        } catch {
+            state.notice = "\(error)"
+        }
+        state.online = await client.onlineContacts
+        if let selected = state.selectedID, !state.conversations.contains(where: { $0.id == selected }) {
+            state.selectedID = nil
+            state.messages = []
+        }
+        if select, state.selectedID == nil, let first = state.ordered.first {
+            await open(first.id)
+        }
+        markOpenConversationRead()
+        learnNames()
+        await refreshShields()
+    }
+
+    /// The trust shield of each direct conversation's peer: ✓ verified, ! unverified (a new or changed
+    /// key), nothing for trust on first use.
+    func refreshShields() async {
+        for conversation in state.conversations {
+            guard let peer = state.peer(of: conversation), let status = try? await client.trustStatus(of: peer) else { continue }
+            state.shields[peer] = switch status {
+            case .verified: "✓"
+            case .unverified: "!"
+            case .trusted: nil
+            }
+        }
+    }
+
+    /// The open conversation is being read: its count goes to zero here and at the server (where the
+    /// other members see the read mark). Offline, the server keeps its count until the next reload.
+    func markOpenConversationRead() {
+        guard let id = state.selectedID, let index = state.conversations.firstIndex(where: { $0.id == id }),
+              state.conversations[index].unread > 0 else { return }
+        state.conversations[index].unread = 0
+        let client = self.client
+        Task { try? await client.markRead(conversation: id) }
+    }
+
+    /// Fills in names: from the local contact list at once, from the server's profiles in the background.
+    func learnNames() {
+        let client = self.client, post = self.post
+        for account in state.unknownAccounts where !asked.contains(account) {
+            asked.insert(account)
+            Task {
+                if let known = try? await client.contact(account), let name = known.displayName ?? known.email {
+                    post.yield(.learned(account, name))
+                }
+                if let learned = try? await client.learnProfile(account), let name = learned.displayName ?? learned.email {
+                    post.yield(.learned(account, name))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import ParleyClient
+import ParleyWire
+
+/// Something the chat loop reacts to. Keys, client events, signals and background results all
+/// arrive through one stream, so the state is only ever changed by the loop, one event at a time.
+enum ChatEvent: Sendable {
+    case keys([Key])
+    case client(ClientEvent)
+    case resize
+    case terminate
+    case inputEnded
+    case connected(error: String?)
+    case retryConnect
+    case learned(Int64, String)
+}
+
+/// The running `parley chat`: owns the terminal, the state and the loop; draws after every event.
+final class ChatSession {
+    let client: ParleyClient
+    let terminal: Terminal
+    var state: ChatState
+    let events: AsyncStream<ChatEvent>
+    let post: AsyncStream<ChatEvent>.Continuation
+    var running = true
+    /// A resize or Ctrl-L: clear the whole screen before the next frame.
+    var needsClear = false
+    /// Accounts whose profile was asked for (once each).
+    var asked: Set<Int64> = []
+    private var signalSources: [any DispatchSourceSignal] = []
+
+    init(client: ParleyClient, terminal: Terminal) {
+        self.client = client
+        self.terminal = terminal
+        state = ChatState(account: client.email)
+        let (stream, continuation) = AsyncStream<ChatEvent>.makeStream()
+        events = stream
+        post = continuation
+    }
+
+    /// Runs until /quit, Ctrl-C, SIGTERM/SIGHUP or the end of input; leaves the terminal as it was.
+    func run() async {
+        let post = self.post
+        let clientEvents = client.events()   // before connecting, so nothing from the login is missed
+        let forwarder = Task { for await event in clientEvents { post.yield(.client(event)) } }
+        Terminal.startReading(deliver: { post.yield(.keys($0)) }, ended: { post.yield(.inputEnded) })
+        watch(SIGWINCH, as: .resize)
+        for number in [SIGTERM, SIGHUP, SIGINT] { watch(number, as: .terminate) }
+
+        state.me = await client.accountID
+        await reload(select: true)
+        draw()
+        connect()
+        for await event in events {
+            await handle(event)
+            guard running else { break }
+            draw()
+        }
+        forwarder.cancel()
+        for source in signalSources { source.cancel() }
+        terminal.restore()
+        await client.disconnect()
+    }
+
+    /// Turns a signal into an event (the signal's own action is switched off first).
+    private func watch(_ number: Int32, as event: ChatEvent) {
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        let post = self.post
+        source.setEventHandler { post.yield(event) }
+        source.resume()
+        signalSources.append(source)
+    }
+
+    /// Connects in the background (the screen works from the local store meanwhile); the client
+    /// reconnects by itself once connected, and a first failure is retried every 5 s.
+    func connect() {
+        let client = self.client, post = self.post
+        Task {
+            do {
+                try await client.connect(reconnect: true)
+                post.yield(.connected(error: nil))
+            } catch {
+                post.yield(.connected(error: "\(error)"))
+                try? await Task.sleep(for: .seconds(5))
+                post.yield(.retryConnect)
+            }
+        }
+    }
+
+    /// Draws the current state at the terminal's current size.
+    func draw() {
+        let (width, height) = terminal.size()
+        let rendered = state.screen(width: width, height: height).render()
+        state.scroll = rendered.scroll
+        terminal.draw(rendered, clear: needsClear)
+        needsClear = false
+    }
+
+    /// The message pane's height at the current size (for paging).
+    var pageHeight: Int { max(1, terminal.size().height - 6) }
+
+    /// Applies one event.
+    func handle(_ event: ChatEvent) async {
+        switch event {
+        case .keys(let keys):
+            for key in keys where running { await press(key) }
+        case .client(let clientEvent):
+            await apply(clientEvent)
+        case .resize:
+            needsClear = true
+        case .terminate, .inputEnded:
+            running = false
+        case .connected(let error):
+            if let error {
+                state.link = .offline
+                state.notice = error
+            } else {
+                state.notice = nil
+                await reload(select: state.selectedID == nil)
+            }
+        case .retryConnect:
+            state.link = .connecting
+            connect()
+        case .learned(let account, let name):
+            state.names[account] = name
+        }
+    }
+
+    /// Applies what the client reports.
+    func apply(_ event: ClientEvent) async {
+        switch event {
+        case .message(let message):
+            if state.receive(message, isNew: true) { await reload(select: false) }
+            if message.conversationID == state.selectedID, message.senderID != state.me {
+                try? await client.markRead(message.id)
+            }
+            learnNames()
+        case .messageUpdated(let message):
+            state.receive(message, isNew: false)
+        case .connection(let status):
+            switch status {
+            case .connected:
+                state.link = .connected
+                state.online = await client.onlineContacts
+                asked = []   // profiles asked for while offline could not be fetched: ask again
+            case .disconnected:
+                state.link = .offline
+                state.online = []
+            case .reconnecting(let attempt, _):
+                state.link = .reconnecting(attempt: attempt)
+            }
+        case .notification(let name, let fields):
+            await apply(notification: name, fields: fields)
+        case .signedOut:
+            state.link = .offline
+            state.notice = ClientError.signedOut.description
+        case .identityKeyChanged(let account, let blocked):
+            let who = state.names[account] ?? "a contact"
+            state.notice = blocked
+                ? "\(who)'s key changed after you verified it: sending is blocked until 'parley verify accept'"
+                : "\(who)'s key changed: compare safety numbers with 'parley verify'"
+            await refreshShields()
+        case .trustChanged:
+            await refreshShields()
+        }
+    }
+
+    private func apply(notification name: String, fields: [String: JSONValue]) async {
+        switch name {
+        case "online_users", "user_online", "user_offline":
+            state.online = await client.onlineContacts
+        case "messages_read":
+            if case .number(let conversation)? = fields["conversation_id"], case .number(let account)? = fields["account_id"],
+               case .number(let upTo)? = fields["up_to"], let c = Int64(exactly: conversation), let a = Int64(exactly: account),
+               let u = Int64(exactly: upTo) {
+                state.markRead(conversation: c, account: a, upTo: u)
+            }
+        case "conversation_created", "conversation_deleted", "conversation_renamed", "group_invitation", "member_added", "member_removed":
+            await reload(select: state.selectedID == nil)
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+@testable import parley
+import ParleyServer
+import Testing
+
+/// `parley chat` used the way a person uses it: in a real terminal (tmux), typing, reading the screen.
+@Suite("parley chat in a terminal (tmux)", .serialized)
+struct ChatTUITests {
+    /// A shell line that shows a marker, runs the chat, then reports how it ended and whether the
+    /// terminal is back in cooked mode, and stays open so the screen can be read.
+    func script(_ arguments: String, environment: String = "") -> String {
+        let binary = ParleyBinary.productsDirectory.appendingPathComponent("parley").path
+        return "printf 'shell-before\\n'; \(environment) \(binary) chat \(arguments); echo \"chat-exited-$?\"; "
+            + "if stty -a | grep -Eq -- '-icanon|-echo( |$)'; then echo tty-raw; else echo tty-sane; fi; exec sleep 600"
+    }
+
+    /// The cell column of the first `│` (where the conversation list ends).
+    func separatorColumn(_ screen: [String]) -> Int? {
+        guard let row = screen.first(where: { $0.contains("│") }), let index = row.firstIndex(of: "│") else { return nil }
+        return DisplayWidth.cells(row[..<index])
+    }
+
+    /// The terminal after the chat ended: normal screen back, the shell's text visible, cooked mode.
+    func expectRestored(_ tmux: Tmux, _ session: String, status: String) async throws {
+        let after = try await tmux.waitFor(session, "the chat to exit and the tty check") { $0.contains { $0.hasPrefix("tty-") } }
+        #expect(after.contains("chat-exited-\(status)"), "\(after)")
+        #expect(after.contains("shell-before"))
+        #expect(after.contains("tty-sane"))
+        #expect(try await tmux.value(session, "#{alternate_on}") == "0")
+        #expect(try await tmux.value(session, "#{cursor_flag}") == "1")
+    }
+
+    @Test func sendReceiveResizeAndQuit() async throws {
+        try #require(Tmux.isInstalled, "tmux is missing: run scripts/install-test-tools")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-tui-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
+        let ann = root.appendingPathComponent("ann"), bob = root.appendingPathComponent("bob")
+        let registrar = ChatCommandTests()
+        try await registrar.register("ann", home: ann, server: server)
+        try await registrar.register("bob", home: bob, server: server)
+        let first = try await ParleyBinary.runDetached(["send", "--home", ann.path, "--to", "bob@example.org", "Lunch at noon?"])
+        #expect(first.status == 0, "\(first.stderr)")
+
+        // Without a terminal the chat says what to use instead, and leaves no mess behind.
+        let piped = try await ParleyBinary.runDetached(["chat", "--home", bob.path])
+        #expect(piped.status == 1)
+        #expect(piped.stderr.contains("needs a terminal"), "\(piped.stderr)")
+        #expect(!piped.stdout.contains("\u{1B}"))
+
+        let tmux = Tmux()
+        do {
+            try await drive(tmux, ann: ann, bob: bob)
+        } catch {
+            await tmux.stop()   // never leave a tmux server (and chats) behind a failed test
+            try await server.stop()
+            throw error
+        }
+        await tmux.stop()
+        try await server.stop()
+    }
+
+    /// The person at the keyboard: everything after both accounts exist and ann has written.
+    func drive(_ tmux: Tmux, ann: URL, bob: URL) async throws {
+        try await tmux.start("chat", width: 120, height: 40, command: script("--home \(bob.path)"))
+
+        // Bob's screen: connected, the conversation with ann open, her message in it.
+        var screen = try await tmux.waitFor("chat", "the conversation to show") { screen in
+            screen.first?.hasSuffix("● connected") == true && screen.contains { $0.contains("ann: Lunch at noon?") }
+                && screen.contains { $0.hasPrefix("▶") && $0.contains("ann") }
+        }
+        #expect(DisplayWidth.cells(screen[0]) == 119)   // the indicator sits at the right edge (trailing space trimmed)
+        #expect(separatorColumn(screen) == ChatScreen.listWidth(for: 120))
+        #expect(screen.contains { $0.contains("Tab/Shift-Tab") })
+
+        // Typing a line sends it; ann reads it with the plain CLI.
+        try await tmux.type("chat", "Sounds good")
+        try await tmux.press("chat", "Enter")
+        try await tmux.waitFor("chat", "the sent message") { $0.contains { $0.contains("me: Sounds good") } }
+        let read = try await ParleyBinary.runDetached(["read", "--home", ann.path])
+        #expect(read.stdout.contains("Sounds good"), "\(read.stdout)\(read.stderr)")
+        // Ann's device confirmed delivery: the tick on bob's message turns double, live.
+        try await tmux.waitFor("chat", "the delivery tick") { $0.contains { $0.contains("me: Sounds good ✓✓") } }
+
+        // Ann replies from the command line; it arrives live, quoting what it answers.
+        let reply = try await ParleyBinary.runDetached(["send", "--home", ann.path, "--conversation", "1", "--reply-to", "2", "See you there"])
+        #expect(reply.status == 0, "\(reply.stderr)")
+        screen = try await tmux.waitFor("chat", "ann's reply") { $0.contains { $0.contains("ann: See you there") } }
+        #expect(screen.contains { $0.contains("┌ ↪ #2 me: Sounds good") })
+
+        // A command with a mistake says what to type; /react works on the message number.
+        try await tmux.type("chat", "/react 3 👍")
+        try await tmux.press("chat", "Enter")
+        try await tmux.waitFor("chat", "the reaction") { $0.contains { $0.contains("👍 1") } }
+        try await tmux.type("chat", "/reply x")
+        try await tmux.press("chat", "Enter")
+        try await tmux.waitFor("chat", "the usage hint") { $0.contains { $0.contains("! usage: /reply N text") } }
+
+        // Up brings the last line back from history.
+        try await tmux.press("chat", "Up")
+        try await tmux.waitFor("chat", "history") { $0.last { !$0.isEmpty } == "> /reply x" }
+        try await tmux.press("chat", "C-u")
+
+        // Resize: the screen is redrawn for the new size.
+        try await tmux.run(["resize-window", "-t", "chat", "-x", "70", "-y", "20"])
+        screen = try await tmux.waitFor("chat", "the redraw at 70×20") { screen in
+            screen.first.map { DisplayWidth.cells($0) == 69 && $0.hasSuffix("● connected") } == true
+                && screen.contains { $0.contains("ann: See you there") }
+        }
+        #expect(separatorColumn(screen) == ChatScreen.listWidth(for: 70))
+        #expect(screen.allSatisfy { DisplayWidth.cells($0) <= 70 })
+        #expect(screen.filter { !$0.isEmpty }.count >= 5)
+
+        // /quit leaves the alternate screen and puts the terminal back.
+        try await tmux.type("chat", "/quit")
+        try await tmux.press("chat", "Enter")
+        try await expectRestored(tmux, "chat", status: "0")
+
+        // Ctrl-C quits cleanly too.
+        try await tmux.start("ctrl-c", width: 80, height: 24, command: script("--home \(bob.path)"))
+        try await tmux.waitFor("ctrl-c", "the second chat") { $0.first?.hasSuffix("● connected") == true }
+        try await tmux.press("ctrl-c", "C-c")
+        try await expectRestored(tmux, "ctrl-c", status: "0")
+
+        // A crash (SIGABRT, as a failed precondition raises) still restores the terminal before dying.
+        // Swift's backtracer (which runs after our handler) is switched off: symbolicating takes minutes under load.
+        try await tmux.start("crash", width: 80, height: 24, command: script("--home \(bob.path)", environment: "SWIFT_BACKTRACE=enable=no"))
+        try await tmux.waitFor("crash", "the third chat") { $0.first?.hasSuffix("● connected") == true }
+        let shell = try await tmux.value("crash", "#{pane_pid}")
+        let chatPID = try await Tmux.tool("/usr/bin/pgrep", ["-P", shell]).trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try await Tmux.tool("/bin/kill", ["-ABRT", chatPID])
+        try await expectRestored(tmux, "crash", status: "134")
+    }
+
+    @Test func withoutAnAccountItSaysHowToMakeOne() async throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("parley-tui-none-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let noAccount = try await ParleyBinary.runDetached(["chat", "--home", home.path])
+        #expect(noAccount.status == 1)
+        #expect(noAccount.stderr.contains("parley account register"))
+    }
+}
