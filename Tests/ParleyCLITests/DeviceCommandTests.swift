@@ -19,14 +19,17 @@ struct DeviceCommandTests {
 
         let pairing = try LiveProcess([
             "account", "pair", "--home", phone.path, "--email", "ann@example.org", "--server", "127.0.0.1:\(server.port)",
-            "--name", "phone",
+            "--name", "phone", "--png", root.appendingPathComponent("pair.png").path,
         ])
         let code = try await pairing.waitFor("[0-9A-Z]{4}(-[0-9A-Z]{4}){4}")
         // A mistyped code is caught before anything is sent.
         let typo = try await ParleyBinary.runDetached(["account", "authorize", "--home", laptop.path, "U" + code.dropFirst()])
         #expect(typo.status != 0)
         #expect(typo.stderr.contains("not a pairing code"))
-        let authorized = try await ParleyBinary.runDetached(["account", "authorize", "--home", laptop.path, code])
+        #expect(pairing.text.contains("█") || pairing.text.contains("▀"), "the QR code is drawn in the terminal")
+        // The laptop scans the phone's QR code (here: the PNG it wrote) instead of typing the code.
+        let authorized = try await ParleyBinary.runDetached(
+            ["account", "authorize", "--home", laptop.path, "--scan", root.appendingPathComponent("pair.png").path])
         #expect(authorized.status == 0, "\(authorized.stderr)")
         #expect(authorized.stdout.contains("Authorized “phone” as device 2."))
         #expect(await pairing.exitStatus() == 0, "\(pairing.text)")

@@ -46,11 +46,33 @@ struct Tmux: Sendable {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
+        // The child starts with no signals blocked and default handlers: a test thread's mask (NIO and
+        // Dispatch block some) would otherwise be inherited by tmux and its server, which rely on signals.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let started = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        let started = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         guard started == 0 else { throw Failure(description: "cannot start \(path): error \(started)") }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // A tmux command that does not end in 60 s is a failure to report, not a test run that hangs.
+        let deadline = Date().addingTimeInterval(60)
+        while true {
+            let ended = waitpid(pid, &status, WNOHANG)
+            if ended == pid || (ended < 0 && errno != EINTR) { break }
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                throw Failure(description: "\(path) \(arguments.joined(separator: " ")) did not finish in 60 s")
+            }
+            usleep(20_000)
+        }
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         // Exited normally with 0: the low 7 bits (the signal) and the exit code byte are all zero.
         guard status == 0 else {

@@ -41,6 +41,8 @@ def code_text(pair_id, secret):
 
 def parse_code(text):
     """None unless `text` reads as a valid code; (pair_id, secret) otherwise."""
+    if text.lower().startswith("parley-pair:"):
+        text = text[len("parley-pair:"):]
     cleaned = text.upper().replace("-", "").replace(" ", "").replace("O", "0").replace("I", "1").replace("L", "1")
     if len(cleaned) != 20 or any(c not in ALPHABET for c in cleaned):
         return None
@@ -94,7 +96,8 @@ def main():
     sample = next(c["text"] for c in codes if "0" in c["text"] and "1" in c["text"])
     # Spellings that read as the same code: lower case, no dashes, spaces, O for 0, I/L for 1.
     lenient = [sample.lower(), sample.replace("-", ""), sample.replace("-", " "),
-               sample.replace("0", "O"), sample.replace("1", "l"), sample.replace("1", "I")]
+               sample.replace("0", "O"), sample.replace("1", "l"), sample.replace("1", "I"),
+               "parley-pair:" + sample, "PARLEY-PAIR:" + sample.lower()]
     flipped = list(sample.replace("-", ""))
     step = 1
     while True:  # a one-character typo the 4-bit check catches (it misses 1 in 16)
@@ -104,7 +107,7 @@ def main():
             break
         step += 1
     invalid = ["", sample[:-1], sample + "0", "".join(flipped), sample.replace(sample[0], "U", 1),
-               sample.replace(sample[2], "*", 1), "ABCD-EFGH-JKMN-PQRS-TVWX-YZ01"]
+               sample.replace(sample[2], "*", 1), "ABCD-EFGH-JKMN-PQRS-TVWX-YZ01", "parley-pair:", "parley-verify:" + sample, "parley-pair:parley-pair:" + sample]
 
     assert all(parse_code(t) == parse_code(sample) for t in lenient)
     assert all(parse_code(c["text"]) == (c["pairID"], bytes.fromhex(c["secret"])) for c in codes)

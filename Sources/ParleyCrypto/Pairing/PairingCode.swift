@@ -27,8 +27,15 @@ public struct PairingCode: Sendable, Equatable {
         PairingCode(pairID: pairID, secret: random.bytes(secretLength))
     }
 
-    /// Reads a typed code: case-insensitive, `-` and spaces ignored, O read as 0, I and L as 1.
+    /// What the new device's QR code says: `parley-pair:` and the code as shown.
+    public var qrText: String { Self.qrPrefix + text }
+    static let qrPrefix = "parley-pair:"
+
+    /// Reads a typed code (or a scanned `parley-pair:` text): case-insensitive, `-` and spaces ignored,
+    /// O read as 0, I and L as 1.
     public init(parsing text: String) throws(PairingError) {
+        var text = Substring(text)
+        if text.lowercased().hasPrefix(Self.qrPrefix) { text = text.dropFirst(Self.qrPrefix.count) }
         var value: [UInt8] = []  // 5-bit digits
         for character in text.uppercased() {
             switch character {

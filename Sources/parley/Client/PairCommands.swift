@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyClient
+import ParleyQR
 
 extension Parley.Account {
     /// `parley account pair`: this device joins an account that is signed in elsewhere.
@@ -18,6 +19,9 @@ extension Parley.Account {
         @OptionGroup var server: ServerOptions
         @Option(help: "A name for this device (default: the host name).") var name: String?
         @Flag(help: "Protect this device's vault with a PIN (asked for, or PARLEY_PIN).") var pin = false
+        @Flag(help: "Do not draw the code as a QR code in the terminal.") var noQR = false
+        @Option(help: ArgumentHelp("Also write the QR code as a PNG here (for 'authorize --scan').", valueName: "path"))
+        var png: String?
 
         func run() async throws {
             let address = try server.address()
@@ -26,9 +30,17 @@ extension Parley.Account {
             let json = options.json
             do {
                 let pairing = try await DevicePairing.begin(email: email, server: address, deviceName: deviceName)
+                let qr = try? QRMatrix.encode(Array(pairing.code.qrText.utf8))
+                if let png {
+                    guard let bytes = try? qr?.png() else { throw CommandFailure("cannot draw the pairing QR code") }
+                    do { try Data(bytes).write(to: URL(fileURLWithPath: (png as NSString).expandingTildeInPath), options: .atomic) } catch {
+                        throw CommandFailure("cannot write \(png)")
+                    }
+                }
+                let drawing = noQR || json ? "" : (qr?.terminalText() ?? "") + "\n"
                 options.output(["code": pairing.code.text, "email": pairing.email]) {
                     """
-                    Pairing code for \(pairing.email): \(pairing.code.text)
+                    \(drawing)Pairing code for \(pairing.email): \(pairing.code.text)
 
                     On a device where you are signed in, run:
                         parley account authorize \(pairing.code.text)
@@ -63,9 +75,30 @@ extension Parley.Account {
             abstract: "Authorize a new device showing a pairing code; it receives your keys and history.",
             discussion: "Only type a code shown by a device you hold: whoever has the code gets your account.")
         @OptionGroup var options: ClientOptions
-        @Argument(help: "The code the new device shows (e.g. 4V2K-J8QZ-…).") var code: String
+        @Argument(help: "The code the new device shows (e.g. 4V2K-J8QZ-…).") var code: String?
+        @Option(help: ArgumentHelp("Read the code from a PNG of the new device's QR code instead.", valueName: "image"))
+        var scan: String?
+
+        func validate() throws {
+            guard (code == nil) != (scan == nil) else { throw ValidationError("give the CODE the new device shows, or --scan IMAGE") }
+        }
+
+        /// The typed code, or the `parley-pair:` text of the first QR code in the image.
+        func codeText() throws -> String {
+            if let code { return code }
+            guard let data = FileManager.default.contents(atPath: (scan! as NSString).expandingTildeInPath) else {
+                throw CommandFailure("cannot read \(scan!)")
+            }
+            let texts: [[UInt8]]
+            do { texts = try QRScanner.decode(png: Array(data)) } catch { throw CommandFailure("\(scan!): \(error)") }
+            guard let text = texts.map({ String(decoding: $0, as: UTF8.self) }).first(where: { $0.lowercased().hasPrefix("parley-pair:") }) else {
+                throw CommandFailure("\(scan!) holds no Parley pairing code")
+            }
+            return text
+        }
 
         func run() async throws {
+            let code = try codeText()
             let json = options.json
             let (name, id) = try await options.withClient { client in
                 try await client.authorizeDevice(code: code) { step in
