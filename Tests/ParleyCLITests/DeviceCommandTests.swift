@@ -46,8 +46,7 @@ struct DeviceCommandTests {
         #expect(try await ParleyBinary.runDetached(["devices", "remove", "--home", laptop.path, "2"]).stdout.contains("Removed device 2."))
         let removed = try await ParleyBinary.runDetached(["read", "--home", phone.path])
         #expect(removed.status != 0)
-        // The removed phone's failed login locks the e-mail for 2 s (docs/API.md §3): wait it out.
-        try await Task.sleep(for: .seconds(2.5))
+        // The removed phone's failed login does not lock the laptop out.
         let json = try await ParleyBinary.runDetached(["devices", "--home", laptop.path, "--json"])
         #expect(json.stdout.contains("\"id\":1") && !json.stdout.contains("\"id\":2"), "\(json.stdout) \(json.stderr)")
         try await server.stop()

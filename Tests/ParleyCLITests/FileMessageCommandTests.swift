@@ -9,13 +9,7 @@ struct FileMessageCommandTests {
     let environment = ["PARLEY_PASSWORD": "a long enough password"]
 
     func register(_ name: String, home: URL, server: EmbeddedServer) async throws {
-        let email = "\(name)@example.org"
-        let registered = try await ParleyBinary.runDetached(
-            ["account", "register", "--home", home.path, "--email", email, "--name", name, "--server", "127.0.0.1:\(server.port)"],
-            environment: environment)
-        #expect(registered.status == 0, "\(registered.stderr)")
-        let confirmed = try await ParleyBinary.runDetached(["account", "confirm", "--home", home.path, try #require(server.latestCode(for: email))])
-        #expect(confirmed.status == 0, "\(confirmed.stderr)")
+        try await CLIAccounts.register(name, home: home, server: server)
     }
 
     @Test func aFileTravelsFromSendThroughReadToDownload() async throws {

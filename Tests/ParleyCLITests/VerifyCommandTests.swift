@@ -8,13 +8,7 @@ struct VerifyCommandTests {
     let environment = ["PARLEY_PASSWORD": "a long enough password"]
 
     func register(_ name: String, home: URL, server: EmbeddedServer) async throws {
-        let email = "\(name)@example.org"
-        let registered = try await ParleyBinary.runDetached(
-            ["account", "register", "--home", home.path, "--email", email, "--name", name, "--server", "127.0.0.1:\(server.port)"],
-            environment: environment)
-        #expect(registered.status == 0, "\(registered.stderr)")
-        let code = try #require(server.latestCode(for: email))
-        #expect(try await ParleyBinary.runDetached(["account", "confirm", "--home", home.path, code]).status == 0)
+        try await CLIAccounts.register(name, home: home, server: server)
     }
 
     /// The 12 groups of the safety number in `verify` output (three indented lines of four).

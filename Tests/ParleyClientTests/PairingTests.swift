@@ -71,11 +71,11 @@ struct DevicePairingClientTests {
     }
 
     @Test func theNewDeviceOutlastsTheServersLoginTimeoutWhileTheUserTypesTheCode() async throws {
-        let harness = try await ClientHarness.start { $0.loginTimeoutSeconds = 2 }
+        let harness = try await ClientHarness.start { $0.loginTimeoutSeconds = 4 }
         let ann = try await harness.person("ann")
         let pairing = try await DevicePairing.begin(email: ann.email, server: harness.address, deviceName: "phone")
         async let joined = pairing.complete(home: harness.home("ann-phone"), pin: nil)
-        try await Task.sleep(for: .seconds(5))  // the pairing connection is closed twice meanwhile
+        try await Task.sleep(for: .seconds(9))  // the pairing connection is closed twice meanwhile
         _ = try await ann.authorizeDevice(code: pairing.code.text)
         #expect(try await joined.deviceID == 2)
         await ann.disconnect()

@@ -135,18 +135,11 @@ struct ServerMailerTests {
         #expect(try await socket.call("register_confirm", ["email": ann.email, "code": String(code)]).ok)
 
         // Nobody listening at the mail address: the server refuses to start, and says why.
-        let refused = try await Self.detached { () throws -> (Int32, String) in
-            let process = Process()
-            process.executableURL = ServerProcess.productsDirectory.appendingPathComponent("parley")
-            process.arguments = ["server", "--listen", "127.0.0.1:0", "--data", root.appendingPathComponent("other").path,
-                                 "--smtp", "127.0.0.1:1", "--smtp-security", "none", "--smtp-from", "codes@parley.example"]
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            return (process.terminationStatus, text)
+        let refused = try await Self.detached {
+            try ServerProcess.runToExit([
+                "server", "--listen", "127.0.0.1:0", "--data", root.appendingPathComponent("other").path,
+                "--smtp", "127.0.0.1:1", "--smtp-security", "none", "--smtp-from", "codes@parley.example",
+            ])
         }
         #expect(refused.0 != 0)
         #expect(refused.1.contains("cannot deliver"), "\(refused.1)")

@@ -9,17 +9,7 @@ struct PostgresServerTests {
 
     /// Runs `parley server --check ARGS`; returns the exit status and standard error.
     func check(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = ServerProcess.productsDirectory.appendingPathComponent("parley")
-        process.arguments = ["server", "--check", "--data", data.path] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        try ServerProcess.runToExit(["server", "--check", "--data", data.path] + arguments, environment: environment)
     }
 
     @Test("--check reports an unmigrated database, then passes once the server migrated it")
@@ -28,7 +18,7 @@ struct PostgresServerTests {
         defer { try? FileManager.default.removeItem(at: data) }
         let (fresh, freshErrors) = try check(["--dev", "--database", "\(url)"])
         #expect(fresh == 1)
-        #expect(freshErrors.contains("lacks 6 migration(s)"), "\(freshErrors)")
+        #expect(freshErrors.contains("lacks 7 migration(s)"), "\(freshErrors)")
         #expect(freshErrors.split(separator: "\n").count == 1)
 
         let store = try await PostgresStore.connect(url, logger: .init(label: "test"))

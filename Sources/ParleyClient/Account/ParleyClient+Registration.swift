@@ -110,8 +110,9 @@ extension ParleyClient {
                 "email": .string(email), "device_id": .int(device), "nonce": .base64(nonce),
                 "signature": .base64(Array(signature)),
             ])
-        } catch .server(let error) where error.code == .authenticationFailed && !error.message.contains("second") {
-            // Our auth key is no longer the account's: another device rotated the keys.
+        } catch .server(let error) where error.code == .authenticationFailed && error.details["retry_after"] == nil {
+            // Our auth key is no longer the account's: another device rotated the keys (or removed this
+            // device). A lockout (`retry_after`) is only a pause: the reconnect loop tries again later.
             broadcaster.yield(.signedOut)
             throw .signedOut
         }

@@ -143,13 +143,22 @@ public actor DevicePairing {
         return nil
     }
 
-    /// One request on the pairing connection, reopened first when the server closed it.
+    /// One request on the pairing connection, reopened when the server closed it (its login timeout);
+    /// every pairing request is safe to repeat.
     private func call(_ method: String, _ fields: [String: JSONValue]) async throws(ClientError) -> [String: JSONValue] {
-        if !connection.isOpen {
-            connection = try await WireConnection.connect(
-                to: server, group: dependencies.eventLoopGroup, onNotification: { _, _ in }, onClose: {})
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                if !connection.isOpen {
+                    connection = try await WireConnection.connect(
+                        to: server, group: dependencies.eventLoopGroup, onNotification: { _, _ in }, onClose: {})
+                }
+                return try await connection.call(method, fields)
+            } catch {
+                guard error == .disconnected || error == .notConnected, attempt < 3 else { throw error }
+            }
         }
-        return try await connection.call(method, fields)
     }
 
     /// `pairing_wait`; a connection the server closed mid-wait (its login timeout) is an empty answer.

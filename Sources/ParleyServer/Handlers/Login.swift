@@ -41,15 +41,20 @@ enum Login {
         do {
             try await refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
             let account = try await context.store.account(email: email)
-            var valid = false
-            if let account, account.isActive,
-                try await context.store.consumeLoginNonce(nonce, accountID: account.id, deviceID: deviceID, now: now),
-                let key = try? Curve25519.Signing.PublicKey(rawRepresentation: account.authKey)
-            {
-                valid = key.isValidSignature(signature, for: LoginChallenge.message(nonce: nonce, email: email, deviceID: deviceID))
+            var valid = false, deviceExists = false
+            if let account, account.isActive {
+                deviceExists = try await context.store.device(accountID: account.id, deviceID: deviceID) != nil
+                if try await context.store.consumeLoginNonce(nonce, accountID: account.id, deviceID: deviceID, now: now),
+                    let key = try? Curve25519.Signing.PublicKey(rawRepresentation: account.authKey)
+                {
+                    valid = key.isValidSignature(signature, for: LoginChallenge.message(nonce: nonce, email: email, deviceID: deviceID))
+                }
             }
             guard let account, valid else {
-                let wait = try await recordFailure(email: email, environment: environment, context: context, now: now)
+                // Only a wrong signature for a real device counts toward the lockout: there is no key to
+                // guess for a removed or unknown device, and its retries must not lock out the account's
+                // other devices. The answer is the same either way.
+                let wait = deviceExists ? try await recordFailure(email: email, environment: environment, context: context, now: now) : 0
                 throw WireError(.authenticationFailed, "login failed; you can try again in \(wait) s")
             }
             for subject in subjects(email: email, environment: environment) {
@@ -73,7 +78,9 @@ enum Login {
     static func refuseIfLockedOut(email: String, environment: RequestEnvironment, context: ServerContext, now: Int64) async throws {
         for subject in subjects(email: email, environment: environment) {
             if let seconds = LockoutPolicy.secondsRemaining(try await context.store.lockout(subject: subject), now: now) {
-                throw WireError(.authenticationFailed, "too many failed logins; try again in \(seconds) s")
+                // `retry_after` tells a client this is a lockout, not a wrong key: wait, do not give up.
+                throw WireError(.authenticationFailed, "too many failed logins; try again in \(seconds) s",
+                                details: ["retry_after": .int(seconds)])
             }
         }
     }

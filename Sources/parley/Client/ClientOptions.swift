@@ -90,6 +90,7 @@ struct ClientOptions: ParsableArguments {
 
     /// Writes a line to standard output at once (unbuffered), so a waiting command's output reaches a pipe.
     static func say(_ line: String) {
+        fflush(nil)  // whatever `print` buffered comes first, so output keeps its order
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 }

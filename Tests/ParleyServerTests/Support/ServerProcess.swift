@@ -43,6 +43,22 @@ final class ServerProcess {
         return process.terminationStatus
     }
 
+    /// Runs `parley ARGUMENTS` to its end (a command that exits by itself, like `server --check` or a
+    /// refused start); returns the exit status and standard error.
+    static func runToExit(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("parley")
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
     static var productsDirectory: URL {
         if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
             return bundle.bundleURL.deletingLastPathComponent()
