@@ -183,12 +183,22 @@ struct AttachmentTests {
             return client
         }
         let ann = try await person("ann"), bob = try await person("bob")
+        // What ann's connection did, for the failure message if the resume does not happen.
+        let connectionLog = Shared<[String]>([])
+        let watcher = Task {
+            for await event in ann.events() {
+                if case .connection(let status) = event { connectionLog.withLock { $0.append("\(status)") } }
+                if case .signedOut = event { connectionLog.withLock { $0.append("signed out") } }
+            }
+        }
+        defer { watcher.cancel() }
         let chat = try await ann.startConversation(with: "bob@example.org")
         let original = Self.randomBytes(300_000)
         let source = try Self.write(original, "big.bin", in: root.appendingPathComponent("files"))
 
         let reports = Shared<[TransferProgress]>([])
         var options = AttachmentOptions()
+        options.reconnectWait = .seconds(180)  // the whole suite on two cores can make a reconnect slow
         options.progress = { report in
             reports.withLock { $0.append(report) }
             // After the third chunk the server goes away; it comes back shortly on the same port and data.
@@ -205,7 +215,14 @@ struct AttachmentTests {
                 }
             }
         }
-        let sent = try #require(try await ann.send(file: source, to: chat.id, options: options).message)
+        let outcome: SendOutcome
+        do {
+            outcome = try await ann.send(file: source, to: chat.id, options: options)
+        } catch {
+            Issue.record("the upload did not resume: \(error); ann's connection: \(connectionLog.withLock { $0 })")
+            throw error
+        }
+        let sent = try #require(outcome.message)
         let resumed = reports.withLock { $0.compactMap(\.resumedAt) }
         #expect(resumed == [3 * 24_576], "resumed at \(resumed)")
         // Nothing was sent twice: after the resume the offsets continue from the server's.
