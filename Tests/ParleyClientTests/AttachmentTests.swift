@@ -197,6 +197,7 @@ struct AttachmentTests {
         let source = try Self.write(original, "big.bin", in: root.appendingPathComponent("files"))
 
         let reports = Shared<[TransferProgress]>([])
+        let stopped = Shared<Bool>(false)
         var options = AttachmentOptions()
         options.reconnectWait = .seconds(180)  // the whole suite on two cores can make a reconnect slow
         options.progress = { report in
@@ -205,19 +206,30 @@ struct AttachmentTests {
             guard report.resumedAt == nil, report.done == 3 * 24_576 else { return }
             let old = server.withLock { server in defer { server = nil }; return server }
             try? await old?.stop()
-            Task {
-                try await Task.sleep(for: .milliseconds(300))
+            stopped.withLock { $0 = true }
+        }
+        // The restart runs as a child task of the test, not from inside the client's progress callback.
+        let restarter = Task {
+            // Only once the old server has fully stopped (its listener closed) can a new one bind the port.
+            while !stopped.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
+            try await Task.sleep(for: .milliseconds(300))
+            for attempt in 1...30 {
                 do {
                     let restarted = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"), port: port)
                     server.withLock { $0 = restarted }
+                    connectionLog.withLock { $0.append("(server restarted)") }
+                    return
                 } catch {
-                    Issue.record("the server could not restart on its port: \(error)")
+                    connectionLog.withLock { $0.append("(server restart \(attempt) failed: \(error))") }
+                    try await Task.sleep(for: .seconds(1))
                 }
             }
+            throw ClientError.unreachable("the server could not restart on port \(port)")
         }
         let outcome: SendOutcome
         do {
             outcome = try await ann.send(file: source, to: chat.id, options: options)
+            try await restarter.value
         } catch {
             Issue.record("the upload did not resume: \(error); ann's connection: \(connectionLog.withLock { $0 })")
             throw error

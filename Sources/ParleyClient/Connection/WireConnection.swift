@@ -49,6 +49,12 @@ final class WireConnection: Sendable {
             }
         do {
             let channel = try await bootstrap.connect(host: address.host, port: address.port).get()
+            if let local = channel.localAddress, local == channel.remoteAddress {
+                // TCP simultaneous open: with no server listening, a connection to a local port in the ephemeral range
+                // can be given that same port and connect to itself. It would echo our requests and hold the port.
+                try? await channel.close()
+                throw ClientError.unreachable("\(address): nothing is listening")
+            }
             let connection = WireConnection(channel: channel, pending: pending)
             // A TLS failure (a pin mismatch included) surfaces on the first request, so make one now.
             if tls != nil { _ = try await connection.call("ping", [:]) }

@@ -109,6 +109,7 @@ public actor DevicePairing {
     private func waitForKeys(timeout: Duration) async throws(ClientError) -> (key: [UInt8], box: [UInt8]) {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
+            guard !Task.isCancelled else { throw .timeout("pairing_wait: cancelled") }
             guard let status = try await wait(["after_state": "waiting", "wait_ms": 20_000]) else { continue }
             if status.optionalString("state") != "waiting" {
                 return (try status.bytes("ephemeral_key"), try status.bytes("keys"))
@@ -124,6 +125,7 @@ public actor DevicePairing {
         let deadline = ContinuousClock.now + timeout
         var bytes: [UInt8] = [], seq = 0
         while ContinuousClock.now < deadline {
+            guard !Task.isCancelled else { throw .timeout("pairing_wait: cancelled") }
             guard let status = try await wait(["after_chunks": .int(seq), "wait_ms": 5_000]) else { continue }
             let available = Int(status.optionalInt("history_chunks") ?? 0)
             while seq < available {

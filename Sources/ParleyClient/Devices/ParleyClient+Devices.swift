@@ -127,6 +127,7 @@ extension ParleyClient {
     private func waitUntilJoined(_ pairID: UInt32, timeout: Duration) async throws(ClientError) -> UInt32 {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
+            guard !Task.isCancelled else { throw .timeout("pairing_lookup: cancelled") }
             let lookup = try await call("pairing_lookup", ["pair_id": .int(pairID)])
             if let device = lookup.optionalInt("device_id") { return UInt32(truncatingIfNeeded: device) }
             try? await Task.sleep(for: .milliseconds(300))

@@ -13,7 +13,7 @@ public final class ParleyServer: Service, Sendable {
     let router: RequestRouter
     let tls: NIOSSLContext?
     private let connections = Mutex<[ObjectIdentifier: ConnectionState]>([:])
-    private let listening = Mutex<(channel: (any Channel)?, waiters: [CheckedContinuation<SocketAddress, any Error>])>((nil, []))
+    private let listening = Mutex<(channel: (any Channel)?, failure: (any Error)?, waiters: [CheckedContinuation<SocketAddress, any Error>])>((nil, nil, []))
 
     /// A server with its dependencies passed in.
     public init(context: ServerContext, router: RequestRouter = .standard) throws {
@@ -28,6 +28,8 @@ public final class ParleyServer: Service, Sendable {
             listening.withLock { state in
                 if let address = state.channel?.localAddress {
                     continuation.resume(returning: address)
+                } else if let failure = state.failure {
+                    continuation.resume(throwing: failure)
                 } else {
                     state.waiters.append(continuation)
                 }
@@ -35,10 +37,11 @@ public final class ParleyServer: Service, Sendable {
         }
     }
 
-    public func run() async throws {
-        let tls = self.tls
-        let configuration = context.configuration
-        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+    /// Binds the listening socket.
+    private func bind(
+        configuration: ServerConfiguration, tls: NIOSSLContext?
+    ) async throws -> NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never> {
+        try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.maxMessagesPerRead, value: 64)
@@ -52,6 +55,24 @@ public final class ParleyServer: Service, Sendable {
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
+    }
+
+    public func run() async throws {
+        let tls = self.tls
+        let configuration = context.configuration
+        let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
+        do {
+            server = try await bind(configuration: configuration, tls: tls)
+        } catch {
+            // Whoever waits for the address (the embedded server, the start-up line) hears why, instead of waiting forever.
+            let waiters = listening.withLock { state in
+                state.failure = error
+                defer { state.waiters = [] }
+                return state.waiters
+            }
+            waiters.forEach { $0.resume(throwing: error) }
+            throw error
+        }
         let waiters = listening.withLock { state in
             state.channel = server.channel
             defer { state.waiters = [] }
