@@ -15,7 +15,7 @@ struct ChatInputTests {
         ("/pin 4", .pin(4, true)), ("/unpin 4", .pin(4, false)),
         ("/delete 5", .delete(5)),
         ("/open bob@example.org", .open("bob@example.org")),
-        ("/fav", .favourite), ("/help", .help), ("/quit", .quit), ("/QUIT", .quit),
+        ("/fav", .favourite), ("/help", .help), ("/lock", .lock), ("/quit", .quit), ("/QUIT", .quit),
     ])
     func commands(line: String, expected: ChatInput) {
         #expect(ChatInput.parse(line) == expected)

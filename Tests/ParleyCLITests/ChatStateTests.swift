@@ -126,4 +126,20 @@ struct ChatStateTests {
         let lines = screen.render().lines
         #expect(lines.contains { $0.contains("┌ ↪ #30 Bob: Lunch at noon?") && !$0.contains("or later") })
     }
+
+    @Test func aLockedScreenShowsNothingDecryptedAndThePINAsDots() {
+        var state = state()
+        state.selectedID = 2
+        state.messages = [message(7, in: 2, from: 2, "the secret plan", at: 2_000)]
+        state.locked = true
+        state.input.insert("4711")
+        let rendered = state.screen(width: 80, height: 16).render()
+        let text = rendered.lines.joined(separator: "\n")
+        for secret in ["the secret plan", "Trip", "Bob", "Carol", "4711"] {
+            #expect(!text.contains(secret), "\(secret) is on the locked screen:\n\(text)")
+        }
+        #expect(text.contains("Locked"))
+        #expect(text.contains("Type your vault PIN"))
+        #expect(text.contains("••••"))
+    }
 }

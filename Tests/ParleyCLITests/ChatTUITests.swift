@@ -101,6 +101,11 @@ struct ChatTUITests {
         try await tmux.waitFor("chat", "history") { $0.last { !$0.isEmpty } == "> /reply x" }
         try await tmux.press("chat", "C-u")
 
+        // Without a PIN there is nothing to unlock with, so /lock says so instead of locking the user out.
+        try await tmux.type("chat", "/lock")
+        try await tmux.press("chat", "Enter")
+        try await tmux.waitFor("chat", "the no-PIN notice") { $0.contains { $0.contains("this vault has no PIN") } }
+
         // Resize: the screen is redrawn for the new size.
         try await tmux.run(["resize-window", "-t", "chat", "-x", "70", "-y", "20"])
         screen = try await tmux.waitFor("chat", "the redraw at 70×20") { screen in
@@ -116,15 +121,32 @@ struct ChatTUITests {
         try await tmux.press("chat", "Enter")
         try await expectRestored(tmux, "chat", status: "0")
 
+        // With a PIN, /lock clears the screen until the PIN is typed (shown as dots); a wrong one is refused.
+        let pinned = try await ParleyBinary.runDetached(["account", "set-pin", "--home", bob.path], environment: ["PARLEY_NEW_PIN": "739146"])
+        #expect(pinned.status == 0, "\(pinned.stderr)")
+        try await tmux.start("ctrl-c", width: 80, height: 24, command: script("--home \(bob.path)", environment: "PARLEY_PIN=739146"))
+        try await tmux.waitFor("ctrl-c", "the second chat") { screen in
+            screen.first?.hasSuffix("● connected") == true && screen.contains { $0.contains("ann: See you there") }
+        }
+        try await tmux.type("ctrl-c", "/lock")
+        try await tmux.press("ctrl-c", "Enter")
+        screen = try await tmux.waitFor("ctrl-c", "the locked screen") { $0.contains { $0.contains("Type your vault PIN") } }
+        #expect(!screen.contains { $0.contains("See you there") || $0.contains("ann") }, "\(screen)")
+        try await tmux.type("ctrl-c", "1111")
+        try await tmux.waitFor("ctrl-c", "the PIN as dots") { $0.contains { $0.contains("••••") && !$0.contains("1111") } }
+        try await tmux.press("ctrl-c", "Enter")
+        try await tmux.waitFor("ctrl-c", "the wrong-PIN notice") { $0.contains { $0.contains("wrong PIN") || $0.contains("attempts left") } }
+        try await tmux.type("ctrl-c", "739146")
+        try await tmux.press("ctrl-c", "Enter")
+        try await tmux.waitFor("ctrl-c", "the unlocked conversation") { $0.contains { $0.contains("ann: See you there") } }
+
         // Ctrl-C quits cleanly too.
-        try await tmux.start("ctrl-c", width: 80, height: 24, command: script("--home \(bob.path)"))
-        try await tmux.waitFor("ctrl-c", "the second chat") { $0.first?.hasSuffix("● connected") == true }
         try await tmux.press("ctrl-c", "C-c")
         try await expectRestored(tmux, "ctrl-c", status: "0")
 
         // A crash (SIGABRT, as a failed precondition raises) still restores the terminal before dying.
         // Swift's backtracer (which runs after our handler) is switched off: symbolicating takes minutes under load.
-        try await tmux.start("crash", width: 80, height: 24, command: script("--home \(bob.path)", environment: "SWIFT_BACKTRACE=enable=no"))
+        try await tmux.start("crash", width: 80, height: 24, command: script("--home \(bob.path)", environment: "SWIFT_BACKTRACE=enable=no PARLEY_PIN=739146"))
         try await tmux.waitFor("crash", "the third chat") { $0.first?.hasSuffix("● connected") == true }
         let shell = try await tmux.value("crash", "#{pane_pid}")
         let chatPID = try await Tmux.tool("/usr/bin/pgrep", ["-P", shell]).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -49,6 +49,11 @@ final class LiveProcess: Sendable {
         throw LiveProcessTimeout(pattern: pattern, output: text)
     }
 
+    /// Ends the process at once (SIGKILL: a child may inherit a blocked SIGTERM).
+    func kill() {
+        if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
+    }
+
     /// Waits for the process to exit and returns its status.
     func exitStatus() async -> Int32 {
         let process = self.process, finished = self.finished

@@ -213,18 +213,14 @@ struct AttachmentTests {
             // Only once the old server has fully stopped (its listener closed) can a new one bind the port.
             while !stopped.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(20)) }
             try await Task.sleep(for: .milliseconds(300))
-            for attempt in 1...30 {
-                do {
-                    let restarted = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"), port: port)
-                    server.withLock { $0 = restarted }
-                    connectionLog.withLock { $0.append("(server restarted)") }
-                    return
-                } catch {
-                    connectionLog.withLock { $0.append("(server restart \(attempt) failed: \(error))") }
-                    try await Task.sleep(for: .seconds(1))
-                }
+            do {
+                let restarted = try await EmbeddedServer.restart(dataDirectory: root.appendingPathComponent("server"), port: port)
+                server.withLock { $0 = restarted }
+                connectionLog.withLock { $0.append("(server restarted)") }
+            } catch {
+                connectionLog.withLock { $0.append("(\(error))") }
+                throw error
             }
-            throw ClientError.unreachable("the server could not restart on port \(port)")
         }
         let outcome: SendOutcome
         do {

@@ -30,7 +30,7 @@ struct ResilienceTests {
         guard case .queued = queued else { Issue.record("expected the message to be queued"); return }
         #expect(try await ann.pendingCount() == 1)
 
-        server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"), port: port)
+        server = try await EmbeddedServer.restart(dataDirectory: root.appendingPathComponent("server"), port: port)
         try await eventually("ann's outbox drains", seconds: 20) { try await ann.pendingCount() == 0 }
         try await eventually("bob reconnects and receives", seconds: 20) {
             try await bob.messages(in: chat.id).map(\.text) == ["before the restart", "while the server is down"]

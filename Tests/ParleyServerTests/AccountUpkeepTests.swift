@@ -75,4 +75,26 @@ struct AccountUpkeepTests {
         #expect(try await people.annSocket.call("remove_device", ["device_id": 7]).errorCode == "not_found")
         try await people.server.stop()
     }
+
+    @Test("sign_out: the answer arrives, then the device is gone, its connection closed and its login refused")
+    func signOut() async throws {
+        let people = try await TwoPeople.start()
+        let conversation = try await people.directConversation()
+        let stranger = try people.server.connect()
+        #expect(try await stranger.call("sign_out", [:]).errorCode == "unauthenticated")
+        #expect(try await people.annSocket.call("sign_out", ["device_id": 1, "extra": String(repeating: "x", count: 1000)]).ok)
+        await #expect(throws: (any Error).self, "the signed-out connection is closed") {
+            _ = try await people.annSocket.call("whoami", [:])
+        }
+        // Bob's next envelope for ann's old device is refused as stale: nobody encrypts to it any more.
+        let refused = try await people.bobSocket.call("send_message", [
+            "conversation_id": conversation, "client_message_id": "after-sign-out",
+            "envelopes": [["account_id": people.annID, "device_id": 1, "ciphertext": "AAAA"],
+                          ["account_id": people.bobID, "device_id": 0, "ciphertext": "AAAA"]],
+        ])
+        #expect(refused.errorCode == "stale_devices", "\(refused)")
+        let again = try people.server.connect()
+        #expect(try await again.login(people.ann).errorCode == "authentication_failed")
+        try await people.server.stop()
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTestSupport
 @testable import ParleyServer
 import Testing
 
@@ -8,30 +9,31 @@ struct PostgresServerTests {
     let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-pg-server-\(UUID().uuidString)")
 
     /// Runs `parley server --check ARGS`; returns the exit status and standard error.
-    func check(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
-        try ServerProcess.runToExit(["server", "--check", "--data", data.path] + arguments, environment: environment)
+    func check(_ arguments: [String], environment: [String: String] = [:]) async throws -> (Int32, String) {
+        let path = data.path
+        return try await Blocking.run { try ServerProcess.runToExit(["server", "--check", "--data", path] + arguments, environment: environment) }
     }
 
     @Test("--check reports an unmigrated database, then passes once the server migrated it")
     func checkDatabase() async throws {
         let url = try await PostgresCluster.newDatabase()
         defer { try? FileManager.default.removeItem(at: data) }
-        let (fresh, freshErrors) = try check(["--dev", "--database", "\(url)"])
+        let (fresh, freshErrors) = try await check(["--dev", "--database", "\(url)"])
         #expect(fresh == 1)
         #expect(freshErrors.contains("lacks 7 migration(s)"), "\(freshErrors)")
         #expect(freshErrors.split(separator: "\n").count == 1)
 
         let store = try await PostgresStore.connect(url, logger: .init(label: "test"))
         await store.close()
-        let (migrated, migratedErrors) = try check(["--dev"], environment: ["PARLEY_DATABASE_URL": "\(url)"])
+        let (migrated, migratedErrors) = try await check(["--dev"], environment: ["PARLEY_DATABASE_URL": "\(url)"])
         #expect(migrated == 0, "\(migratedErrors)")
         await PostgresCluster.dropDatabase(url)
     }
 
     @Test("--check gives one line per problem: unreachable database, missing TLS file, no mailer")
-    func checkProblems() throws {
+    func checkProblems() async throws {
         let missingSocket = "postgres:///nowhere?host=/nonexistent-\(UUID().uuidString)&user=parley&password=hunter2-secret"
-        let (status, errors) = try check(["--database", missingSocket, "--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"])
+        let (status, errors) = try await check(["--database", missingSocket, "--tls-cert", "/nonexistent/cert.pem", "--tls-key", "/nonexistent/key.pem"])
         #expect(status == 1)
         let lines = errors.split(separator: "\n")
         #expect(lines.count == 3, "\(errors)")
@@ -40,7 +42,7 @@ struct PostgresServerTests {
         #expect(lines.contains { $0.contains("mailer:") })
         #expect(!errors.contains("hunter2-secret"))
 
-        let (badURL, badErrors) = try check(["--dev", "--database", "mysql://x@y/z"])
+        let (badURL, badErrors) = try await check(["--dev", "--database", "mysql://x@y/z"])
         #expect(badURL != 0)
         #expect(badErrors.contains("postgres://"))
     }

@@ -48,6 +48,7 @@ extension ParleyClient {
         } catch {
             throw .storage("cannot create \(directory.path)")
         }
+        let processLock = try AccountLock(directory: directory, wait: .zero)
         let key = MainKey.generate()
         do { try MainKeyFile.create(in: directory, key: key, pin: pin) } catch { throw .vault(error) }
         let random = dependencies.random
@@ -55,19 +56,24 @@ extension ParleyClient {
             email: email, displayName: displayName, server: server,
             identitySeed: seeds?.identity ?? random.bytes(32), authSeed: seeds?.auth ?? random.bytes(32), accountID: nil, deviceID: nil,
             deviceName: deviceName, nextPreKeyID: 1, nextSignedPreKeyID: 1)
-        let client = try open(directory: directory, email: email, key: key, keys: keys, autolockAfter: autolockAfter,
-                              dependencies: dependencies, reconnectPolicy: reconnectPolicy)
+        let client = try open(directory: directory, email: email, key: key, keys: keys, processLock: processLock,
+                              autolockAfter: autolockAfter, dependencies: dependencies, reconnectPolicy: reconnectPolicy)
         try client.database.write { try $0.put(Namespace.account, "keys", keys.encoded()) }
         return client
     }
 
     /// Opens an existing account: unlocks the MainKey with `pin` (nil for mode none).
+    ///
+    /// One process at a time has an account open; another one waits up to `waitForOtherProcess`, then fails
+    /// with `accountInUse`. The account is released when the client is released or the process ends.
     public static func open(
         home: URL, email: String, pin: String?, autolockAfter: TimeInterval = 300,
-        dependencies: any Dependencies = ClientDependencies(), reconnectPolicy: ReconnectPolicy = ReconnectPolicy()
+        dependencies: any Dependencies = ClientDependencies(), reconnectPolicy: ReconnectPolicy = ReconnectPolicy(),
+        waitForOtherProcess: Duration = .seconds(2)
     ) throws(ClientError) -> ParleyClient {
         let directory = accountDirectory(home: home, email: email)
         guard MainKeyFile.exists(in: directory) else { throw .noAccount(email) }
+        let processLock = try AccountLock(directory: directory, wait: waitForOtherProcess)
         let key: MainKey
         do { key = try MainKeyFile.unlock(in: directory, pin: pin) } catch { throw .vault(error) }
         let lock = AutoLock(key: key, idleTimeout: autolockAfter, clock: dependencies.vaultClock)
@@ -77,17 +83,17 @@ extension ParleyClient {
         }
         let keys = try AccountKeys.decode(stored)
         return ParleyClient(email: keys.email, directory: directory, keys: keys, database: database, lock: lock,
-                            dependencies: dependencies, reconnectPolicy: reconnectPolicy)
+                            processLock: processLock, dependencies: dependencies, reconnectPolicy: reconnectPolicy)
     }
 
     private static func open(
-        directory: URL, email: String, key: MainKey, keys: AccountKeys, autolockAfter: TimeInterval,
+        directory: URL, email: String, key: MainKey, keys: AccountKeys, processLock: AccountLock, autolockAfter: TimeInterval,
         dependencies: any Dependencies, reconnectPolicy: ReconnectPolicy
     ) throws(ClientError) -> ParleyClient {
         let lock = AutoLock(key: key, idleTimeout: autolockAfter, clock: dependencies.vaultClock)
         let database = try ClientDatabase(path: directory.appendingPathComponent("client.sqlite"), lock: lock)
         return ParleyClient(email: email, directory: directory, keys: keys, database: database, lock: lock,
-                            dependencies: dependencies, reconnectPolicy: reconnectPolicy)
+                            processLock: processLock, dependencies: dependencies, reconnectPolicy: reconnectPolicy)
     }
 
     /// Unlocks again after autolock with the PIN (or nil for mode none).

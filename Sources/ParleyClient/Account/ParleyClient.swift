@@ -20,6 +20,8 @@ public actor ParleyClient {
     let database: ClientDatabase
     var protocolStore: VaultProtocolStore
     let lock: AutoLock
+    /// Held for the client's lifetime: no other process steps this account's ratchets meanwhile.
+    let processLock: AccountLock
     var keys: AccountKeys
     var connection: WireConnection?
     var connectionGeneration = 0
@@ -31,8 +33,9 @@ public actor ParleyClient {
     let reconnectPolicy: ReconnectPolicy
     let logger = Logger(label: "parley.client")
 
-    init(email: String, directory: URL, keys: AccountKeys, database: ClientDatabase, lock: AutoLock,
+    init(email: String, directory: URL, keys: AccountKeys, database: ClientDatabase, lock: AutoLock, processLock: AccountLock,
          dependencies: any Dependencies, reconnectPolicy: ReconnectPolicy) {
+        self.processLock = processLock
         self.email = email
         self.directory = directory
         self.keys = keys

@@ -23,8 +23,14 @@ extension ParleyClient {
         return try await refreshConversation(id)
     }
 
-    /// Renames a group: the title travels end-to-end to the members as a control message.
+    /// Renames a group (its creator only): the title travels end-to-end to the members as a control message.
     public func setGroupTitle(_ title: String, of conversationID: Int64) async throws(ClientError) {
+        guard !title.isEmpty, title.utf8.count <= 256 else { throw .invalidInput("a group title has 1–256 bytes") }
+        let conversation = try await conversationInfo(conversationID)
+        guard conversation.kind == "group" else { throw .invalidInput("conversation \(conversationID) is not a group") }
+        guard conversation.creatorID == keys.accountID else {
+            throw .invalidInput("only the group's creator renames it")
+        }
         let content = MessageContent(id: newClientMessageID(), type: "group_title", text: title)
         let entry = OutboxEntry(conversationID: conversationID, content: content, kind: "group_title", forwardOf: nil,
                                 created: dependencies.clock.now())

@@ -118,8 +118,16 @@ extension ParleyClient {
             message.kind = content.type
         }
         if content.type == "group_title" {
-            try setTitle(content.text, of: message.conversationID, in: writer)
-            message.kind = "group_title"
+            // Only the creator names a group (as the server enforces for its own copy); anyone else's title is
+            // shown as what it is, a message, and renames nothing.
+            let creator = try writer.reader.get(Namespace.conversation, String(message.conversationID))
+                .flatMap { try? JSONDecoder().decode(Conversation.self, from: Data($0)) }?.creatorID
+            if creator == nil || creator == message.senderID {
+                try setTitle(content.text, of: message.conversationID, in: writer)
+                message.kind = "group_title"
+            } else {
+                message.kind = "text"
+            }
         }
     }
 

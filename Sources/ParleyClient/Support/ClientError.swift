@@ -38,6 +38,8 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case identityKeyChanged(String)
     /// Sending or downloading a file failed (explained).
     case attachment(AttachmentError)
+    /// Another process has this account open ("pid command").
+    case accountInUse(String)
 
     public var description: String {
         switch self {
@@ -58,6 +60,8 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .identityKeyChanged(let contact):
             "the identity key of \(contact) changed after you verified it, so nothing was sent; compare the new safety number ('parley verify \(contact)') and accept it ('parley verify accept \(contact)')"
         case .attachment(let error): error.description
+        case .accountInUse(let holder):
+            "this account is open in another parley process (\(holder)); close that one, or use it, then try again"
         }
     }
 }

@@ -9,6 +9,7 @@ final class ConnectionState: Sendable {
     private struct Fields {
         var phase: Phase = .idle
         var loggedIn = false
+        var loginDeadlinePassed = false
     }
 
     let channel: any Channel
@@ -31,14 +32,25 @@ final class ConnectionState: Sendable {
         }
     }
 
-    /// Marks the end of a request; closes the channel if a drain was requested meanwhile.
+    /// Marks the end of a request; closes the channel if a drain was requested meanwhile, or if the login
+    /// deadline passed during a request that did not log in.
     func endRequest() {
         let drain = fields.withLock { fields in
-            if fields.phase == .draining { return true }
+            if fields.phase == .draining || (fields.loginDeadlinePassed && !fields.loggedIn) { return true }
             fields.phase = .idle
             return false
         }
         if drain { channel.close(promise: nil) }
+    }
+
+    /// The login timeout fired: close now if idle and not logged in. A request in flight (a slow
+    /// `login_finish` on a busy server) is answered first, and the connection stays if it logged in.
+    func loginDeadlinePassed() {
+        let close = fields.withLock { fields in
+            fields.loginDeadlinePassed = true
+            return !fields.loggedIn && fields.phase == .idle
+        }
+        if close { channel.close(promise: nil) }
     }
 
     /// Asks the connection to close once its in-flight request (if any) has been answered.

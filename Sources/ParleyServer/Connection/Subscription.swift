@@ -17,10 +17,11 @@ final class Subscription: Sendable {
     func start(_ caller: Caller) -> AsyncStream<WireMessage> {
         cancel()
         current.withLock { $0 = caller }
-        let channel = state.channel
+        let state = self.state
+        // Drain rather than close: a request in flight on this connection (a `sign_out`, say) still gets its answer.
         return hub.subscribe(
             accountID: caller.accountID, deviceID: caller.deviceID, connection: ObjectIdentifier(state),
-            disconnect: { channel.close(promise: nil) })
+            disconnect: { state.drain() })
     }
 
     /// Unsubscribes, which ends the stream and so the writer task; returns who was subscribed.

@@ -62,6 +62,15 @@ enum AccountHandlers {
             context.notifications.notify(accountID: caller.accountID, event: "device_removed", fields: ["device_id": .int(deviceID)])
             return HandlerResult()
         }
+        router.add("sign_out", requiresLogin: true) { _, environment, context throws(WireError) in
+            // The device leaves the account for good: its prekeys and pending ciphertexts go, and senders stop
+            // encrypting to it (`stale_devices`). Its connections close once this answer is written.
+            let caller = environment.caller!
+            try await StoreCall.call(context) { try await context.store.removeDevice(accountID: caller.accountID, deviceID: caller.deviceID) }
+            context.notifications.disconnect(accountID: caller.accountID, deviceID: caller.deviceID)  // after this answer
+            context.notifications.notify(accountID: caller.accountID, event: "device_removed", fields: ["device_id": .int(caller.deviceID)])
+            return HandlerResult()
+        }
     }
 
     /// New identity and auth keys: other devices are logged out and must re-upload prekeys signed by

@@ -105,9 +105,7 @@ public final class ParleyServer: Service, Sendable {
         defer { connections.withLock { _ = $0.removeValue(forKey: key) } }
         let remote = child.channel.remoteAddress?.ipAddress ?? "unknown"
         let timeout = TimeAmount.seconds(context.configuration.loginTimeoutSeconds)
-        let timer = child.channel.eventLoop.scheduleTask(in: timeout) {
-            if !state.isLoggedIn { child.channel.close(promise: nil) }
-        }
+        let timer = child.channel.eventLoop.scheduleTask(in: timeout) { state.loginDeadlinePassed() }
         defer { timer.cancel() }
         let handler = ConnectionHandler(context: context, router: router, state: state, remoteAddress: remote)
         do {

@@ -20,6 +20,8 @@ enum ChatInput: Equatable, Sendable {
     case favourite
     /// `/help`: show the commands.
     case help
+    /// `/lock`: drop the vault key now; the PIN unlocks again.
+    case lock
     /// `/quit`: leave.
     case quit
     /// A command that is not right, with what to type instead.
@@ -34,6 +36,7 @@ enum ChatInput: Equatable, Sendable {
         "/delete N       delete your message #N for everyone",
         "/open EMAIL     open the conversation with someone",
         "/fav            mark or unmark the open conversation as favourite",
+        "/lock           lock now: the screen clears until you type your vault PIN",
         "/help           show or hide this help;  /quit (or Ctrl-C) to leave",
     ]
 
@@ -49,6 +52,7 @@ enum ChatInput: Equatable, Sendable {
         switch command {
         case "quit", "q", "exit": return .quit
         case "help", "h", "?": return .help
+        case "lock": return .lock
         case "fav", "favourite", "favorite": return .favourite
         case "reply", "r":
             guard let id = messageID(rest.first) else { return .invalid("usage: /reply N text (N is the #number of a message)") }

@@ -87,11 +87,15 @@ extension ChatScreen {
 
     /// The message pane: a title line, then the newest messages that fit (or the help, or an empty state).
     func paneLines(width: Int, height: Int) -> (lines: [String], scroll: Int) {
-        var title = selectedID == nil ? " No conversation open" : " " + DisplayWidth.sanitized(self.title)
+        var title = selectedID == nil && !locked ? " No conversation open" : " " + DisplayWidth.sanitized(self.title)
         let body = height - 1
         var content: [String]
         var usedScroll = 0
-        if showHelp {
+        if locked {
+            content = [" The vault is locked (idle for a while, or /lock): nothing decrypted is in memory.",
+                       " Type your vault PIN and press Enter to go on; Ctrl-C quits."]
+            content = Array(content.flatMap { DisplayWidth.wrapped($0, width: width) }.prefix(body))
+        } else if showHelp {
             content = [" Commands"] + ChatInput.usage.map { "  " + $0 } + ["", " Keys"] + Self.keyHelp.map { "  " + $0 }
             content = content.flatMap { DisplayWidth.wrapped($0, width: width) }
             content = Array(content.prefix(body))

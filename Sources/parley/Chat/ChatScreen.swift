@@ -91,6 +91,8 @@ struct ChatScreen: Equatable, Sendable {
     var notice: String?
     /// Whether the help pane replaces the messages.
     var showHelp: Bool = false
+    /// Whether the vault is locked: the pane asks for the PIN instead of showing messages.
+    var locked: Bool = false
 
     /// The key bindings, for the help bar.
     static let helpBar = "Tab/Shift-Tab or Ctrl-↑↓ switch · ↑↓ history · PgUp/PgDn scroll · /help · Ctrl-C quit"

@@ -4,6 +4,7 @@ import ParleyClient
 extension ChatSession {
     /// Acts on one key.
     func press(_ key: Key) async {
+        if state.locked { return await pressWhileLocked(key) }
         switch key {
         case .text(let text): state.input.insert(text)
         case .enter: await perform(ChatInput.parse(state.input.submit()))
@@ -72,6 +73,8 @@ extension ChatSession {
                 await reload(select: false)
             case .help:
                 state.showHelp.toggle()
+            case .lock:
+                await lockNow()
             case .quit:
                 running = false
             case .invalid(let why):

@@ -13,6 +13,8 @@ enum ChatEvent: Sendable {
     case connected(error: String?)
     case retryConnect
     case learned(Int64, String)
+    /// Every 2 s: has the vault locked itself?
+    case tick
 }
 
 /// The running `parley chat`: owns the terminal, the state and the loop; draws after every event.
@@ -46,6 +48,12 @@ final class ChatSession {
         Terminal.startReading(deliver: { post.yield(.keys($0)) }, ended: { post.yield(.inputEnded) })
         watch(SIGWINCH, as: .resize)
         for number in [SIGTERM, SIGHUP, SIGINT] { watch(number, as: .terminate) }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(2))
+                post.yield(.tick)
+            }
+        }
 
         state.me = await client.accountID
         await reload(select: true)
@@ -57,6 +65,7 @@ final class ChatSession {
             draw()
         }
         forwarder.cancel()
+        ticker.cancel()
         for source in signalSources { source.cancel() }
         terminal.restore()
         await client.disconnect()
@@ -115,7 +124,7 @@ final class ChatSession {
             if let error {
                 state.link = .offline
                 state.notice = error
-            } else {
+            } else if !state.locked {
                 state.notice = nil
                 await reload(select: state.selectedID == nil)
             }
@@ -123,12 +132,17 @@ final class ChatSession {
             state.link = .connecting
             connect()
         case .learned(let account, let name):
-            state.names[account] = name
+            if !state.locked { state.names[account] = name }
+        case .tick:
+            await checkLock()
         }
     }
 
     /// Applies what the client reports.
     func apply(_ event: ClientEvent) async {
+        // While locked the screen holds nothing decrypted; only the connection indicator follows events.
+        if state.locked, case .message = event { return }
+        if state.locked, case .messageUpdated = event { return }
         switch event {
         case .message(let message):
             if state.receive(message, isNew: true) { await reload(select: false) }

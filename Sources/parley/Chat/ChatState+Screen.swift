@@ -6,6 +6,14 @@ extension ChatState {
     func screen(width: Int, height: Int, timeZone: TimeZone = .current) -> ChatScreen {
         var screen = ChatScreen(width: width, height: height, account: account)
         screen.link = link
+        if locked {
+            // Nothing decrypted while locked: no names, titles or messages, and the PIN shows as dots.
+            screen.locked = true
+            screen.title = "Locked"
+            screen.input.insert(String(repeating: "•", count: input.text.count))
+            screen.notice = notice
+            return screen
+        }
         screen.conversations = ordered.map { conversation in
             let peer = peer(of: conversation)
             return ChatScreen.ConversationRow(

@@ -32,6 +32,8 @@ struct ChatState: Sendable {
     var notice: String?
     /// Whether the help pane is shown.
     var showHelp = false
+    /// Whether the vault is locked (idle timeout or /lock): nothing decrypted is shown, the input takes the PIN.
+    var locked = false
     /// Lines scrolled up in the message pane.
     var scroll = 0
     /// How many messages the pane keeps loaded.

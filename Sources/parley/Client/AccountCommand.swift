@@ -8,7 +8,8 @@ extension Parley {
     struct Account: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register, confirm and manage your account.",
-            subcommands: [Register.self, Confirm.self, Pair.self, Authorize.self, Status.self, ChangePassword.self, SetPIN.self, RotateKeys.self])
+            subcommands: [Register.self, Confirm.self, Pair.self, Authorize.self, Status.self, ChangePassword.self, SetPIN.self, RotateKeys.self,
+                          Logout.self])
     }
 }
 

@@ -46,10 +46,10 @@ struct ClientOptions: ParsableArguments {
     }
 
     /// Opens the account with `pin`.
-    func open(pin: String?) throws -> ParleyClient {
+    func open(pin: String?, autolockAfter: TimeInterval = 300) throws -> ParleyClient {
         let email = try accountEmail()
         do {
-            return try ParleyClient.open(home: homeURL, email: email, pin: pin)
+            return try ParleyClient.open(home: homeURL, email: email, pin: pin, autolockAfter: autolockAfter)
         } catch {
             throw CommandFailure("\(error)")
         }

@@ -6,8 +6,8 @@ extension Parley {
     /// `parley group …`.
     struct Group: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Create groups, invite, accept, remove and leave.",
-            subcommands: [Create.self, Invitations.self, Accept.self, Add.self, Remove.self, Leave.self])
+            abstract: "Create and rename groups, invite, accept, remove and leave.",
+            subcommands: [Create.self, Rename.self, Invitations.self, Accept.self, Add.self, Remove.self, Leave.self])
     }
 }
 
@@ -21,6 +21,18 @@ extension Parley.Group {
         func run() async throws {
             let group = try await options.withClient { client in try await client.createGroup(title: title, inviting: invite) }
             options.output(group) { "Created group \(group.id) “\(title)”; \(invite.count) invited." }
+        }
+    }
+
+    struct Rename: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Rename a group (creator only); the title travels end-to-end.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The group id.") var group: Int64
+        @Argument(help: "The new title (1–256 bytes).") var title: String
+
+        func run() async throws {
+            try await options.withClient { client in try await client.setGroupTitle(title, of: group) }
+            options.output(["renamed": group]) { "Renamed group \(group) to “\(title)”." }
         }
     }
 

@@ -63,13 +63,14 @@ extension Parley {
             if options.json {
                 for message in shown { options.output(message) { "" } }
             } else {
-                if shown.isEmpty && !follow { print("No new messages.") }
-                for message in shown { print(await MessageLine.format(message, client: client)) }
+                if shown.isEmpty && !follow { ClientOptions.say("No new messages.") }
+                for message in shown { ClientOptions.say(await MessageLine.format(message, client: client)) }
             }
             guard follow else { return await client.disconnect() }
             for await event in events {
                 guard case .message(let message) = event, conversation == nil || message.conversationID == conversation else { continue }
-                if options.json { options.output(message) { "" } } else { print(await MessageLine.format(message, client: client)) }
+                // Line by line even into a pipe (`parley read --follow | grep …`).
+                if options.json { options.output(message) { "" } } else { ClientOptions.say(await MessageLine.format(message, client: client)) }
             }
         }
     }

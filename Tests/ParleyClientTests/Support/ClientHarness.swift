@@ -77,3 +77,34 @@ final class ManualVaultClock: VaultClock {
     /// Only the wall clock moves (someone set the system time).
     func setWall(by seconds: TimeInterval) { times.withLock { $0.wall += seconds } }
 }
+
+extension EmbeddedServer {
+    /// Starts a server on `port` again after a stop. Under a loaded machine the port can be briefly taken (by an
+    /// outgoing connection's ephemeral port, say), so this retries for up to 60 s and, if it never binds, says
+    /// which sockets held the port.
+    static func restart(dataDirectory: URL, port: Int) async throws -> EmbeddedServer {
+        var lastError: (any Error)?
+        for _ in 0..<120 {
+            do {
+                return try await EmbeddedServer.start(dataDirectory: dataDirectory, port: port)
+            } catch {
+                lastError = error
+                try await Task.sleep(for: .milliseconds(500))
+            }
+        }
+        let holders = (try? Self.sockets(on: port)) ?? "(ss failed)"
+        throw HarnessError("the server could not restart on port \(port): \(lastError.map { "\($0)" } ?? ""); sockets on it:\n\(holders)")
+    }
+
+    private static func sockets(on port: Int) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ss")
+        process.arguments = ["-tanp", "( sport = :\(port) or dport = :\(port) )"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,17 +16,19 @@ final class PostgresCluster: Sendable {
     let binaries: String
 
     /// The one cluster of this process.
-    static let shared = Task { try PostgresCluster.start() }
+    /// (initdb and pg_ctl take seconds: they run off the cooperative pool, see `Blocking`.)
+    static let shared = Task { try await Blocking.run { try PostgresCluster.start() } }
 
     /// A fresh, empty database on the shared cluster.
     static func newDatabase() async throws -> PostgresURL {
-        try await shared.value.createDatabase()
+        let cluster = try await shared.value
+        return try await Blocking.run { try cluster.createDatabase() }
     }
 
     /// Drops a database made by `newDatabase` (its connections must be closed).
     static func dropDatabase(_ url: PostgresURL) async {
         guard let cluster = try? await shared.value else { return }
-        _ = try? cluster.psql("DROP DATABASE IF EXISTS \(url.database) WITH (FORCE)")
+        _ = try? await Blocking.run { try cluster.psql("DROP DATABASE IF EXISTS \(url.database) WITH (FORCE)") }
     }
 
     private init(directory: String, binaries: String) {

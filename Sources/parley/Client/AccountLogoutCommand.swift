@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import ParleyClient
+
+extension Parley.Account {
+    /// `parley account logout`: this device leaves the account and its local data is erased.
+    struct Logout: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Sign this device out of the account and erase its local data.",
+            discussion: """
+                The server forgets this device (your other devices see it removed) and everything this device \
+                stored for the account is deleted, its messages included. The account itself and your other \
+                devices stay. To use the account here again, pair this device from another one \
+                ('parley account pair'). Asks you to type the account's e-mail to confirm, unless --yes.
+                """)
+        @OptionGroup var options: ClientOptions
+        @Flag(help: "Do not ask for confirmation (for scripts).") var yes = false
+
+        func run() async throws {
+            let email = try options.accountEmail()
+            if !yes {
+                guard isatty(STDIN_FILENO) == 1 else {
+                    throw CommandFailure("logout erases this device's copy of \(email); confirm with --yes when not at a terminal")
+                }
+                FileHandle.standardError.write(Data("This erases everything this device holds for \(email). Type the e-mail to confirm: ".utf8))
+                guard readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased() == email else {
+                    throw CommandFailure("not confirmed; nothing was changed")
+                }
+            }
+            let device = try await options.withClient { client in
+                let device = await client.deviceID
+                try await client.signOut()
+                return device
+            }
+            options.output(["signed_out": email]) {
+                "Signed out: device \(device ?? 0) left \(email) and its local data was erased."
+            }
+        }
+    }
+}

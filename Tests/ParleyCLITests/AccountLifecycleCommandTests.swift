@@ -1,0 +1,57 @@
+import Foundation
+import ParleyServer
+import Testing
+
+/// `parley group rename`, one process per account, and `parley account logout`, as a user runs them.
+@Suite("parley group rename, account in use, account logout", .serialized)
+struct AccountLifecycleCommandTests {
+    @Test func renameThenBusyAccountThenLogout() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-life-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
+        let ann = root.appendingPathComponent("ann"), bob = root.appendingPathComponent("bob")
+        try await CLIAccounts.register("ann", home: ann, server: server)
+        try await CLIAccounts.register("bob", home: bob, server: server)
+
+        // Renaming: the creator may, a member may not, and the member sees the new title.
+        let created = try await ParleyBinary.runDetached(["group", "create", "--home", ann.path, "Trip", "--invite", "bob@example.org"])
+        let group = try #require(created.stdout.firstMatch(of: /Created group (\d+)/)?.1)
+        #expect(try await ParleyBinary.runDetached(["group", "accept", "--home", bob.path, String(group)]).status == 0)
+        let renamed = try await ParleyBinary.runDetached(["group", "rename", "--home", ann.path, String(group), "Lisbon"])
+        #expect(renamed.stdout.contains("Renamed group \(group) to “Lisbon”."), "\(renamed.stderr)")
+        let refused = try await ParleyBinary.runDetached(["group", "rename", "--home", bob.path, String(group), "Bob's party"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("only the group's creator renames it"), "\(refused.stderr)")
+        _ = try await ParleyBinary.runDetached(["read", "--home", bob.path])
+        #expect(try await ParleyBinary.runDetached(["conversations", "--home", bob.path]).stdout.contains("Lisbon"))
+
+        // While `read --follow` has ann's account open, a second command is turned away and told by whom.
+        let follower = try LiveProcess(["read", "--home", ann.path, "--follow"])
+        let lockFile = ann.appendingPathComponent("accounts/ann@example.org/in-use.lock")
+        let deadline = Date().addingTimeInterval(60)
+        while !((try? String(contentsOf: lockFile, encoding: .utf8)) ?? "").contains("parley read"), Date() < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let busy = try await ParleyBinary.runDetached(["send", "--home", ann.path, "--to", "bob@example.org", "while busy"])
+        #expect(busy.status != 0)
+        #expect(busy.stderr.contains("open in another parley process") && busy.stderr.contains("parley read"), "\(busy.stderr)")
+        follower.kill()
+        _ = await follower.exitStatus()
+        let sent = try await ParleyBinary.runDetached(["send", "--home", ann.path, "--to", "bob@example.org", "after the follower quit"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+
+        // Logging out: refused without a confirmation, then the device leaves and the home is empty.
+        let unconfirmed = try await ParleyBinary.runDetached(["account", "logout", "--home", ann.path])
+        #expect(unconfirmed.status != 0)
+        #expect(unconfirmed.stderr.contains("--yes"), "\(unconfirmed.stderr)")
+        let out = try await ParleyBinary.runDetached(["account", "logout", "--home", ann.path, "--yes"])
+        #expect(out.stdout.contains("Signed out: device 1 left ann@example.org"), "\(out.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ann.appendingPathComponent("accounts/ann@example.org").path))
+        let status = try await ParleyBinary.runDetached(["account", "status", "--home", ann.path])
+        #expect(status.status != 0)
+        // Bob's client drops ann's old device: his message goes out, to nobody's device of hers.
+        let toGone = try await ParleyBinary.runDetached(["send", "--home", bob.path, "--to", "ann@example.org", "anyone there?"])
+        #expect(toGone.status == 0, "\(toGone.stderr)")
+        try await server.stop()
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+@testable import ParleyClient
+import ParleyVault
+import Testing
+
+@Suite("Client: signing a device out, one process per account, renaming groups")
+struct AccountLifecycleTests {
+    @Test func aSignedOutDeviceLeavesTheAccountAndItsLocalDataIsErased() async throws {
+        let harness = try await ClientHarness.start()
+        let ann = try await harness.person("ann")
+        let bob = try await harness.person("bob")
+        let chat = try await ann.startConversation(with: "bob@example.org")
+        let (phone, phoneID) = try await DevicePairingClientTests.pair(ann, name: "phone", home: harness.home("ann-phone"), harness: harness)
+        try await phone.connect()
+        let before = try #require(try await bob.send("to both devices", to: chat.id).message)
+        try await eventually("the phone receives") { try await phone.storedMessage(before.id) != nil }
+
+        let phoneDirectory = phone.directory
+        try await phone.signOut()
+        #expect(!FileManager.default.fileExists(atPath: phoneDirectory.path), "the phone's local data is erased")
+        #expect(ParleyClient.accounts(in: harness.home("ann-phone")).isEmpty)
+        #expect(try await ann.devices().map(\.id) == [1])
+        #expect(!(try await ann.devices().map(\.id)).contains(phoneID))
+        // Bob's next message still reaches the laptop (the stale phone is dropped from his device list).
+        let after = try #require(try await bob.send("only the laptop now", to: chat.id).message)
+        try await eventually("the laptop receives") { try await ann.storedMessage(after.id)?.text == "only the laptop now" }
+        // A signed-out client is finished: it can neither log in nor read.
+        await #expect(throws: ClientError.self) { try await phone.connect(reconnect: false) }
+        for client in [ann, bob] { await client.disconnect() }
+        try await harness.stop()
+    }
+
+    @Test func anAccountIsOpenInOneClientAtATime() async throws {
+        let harness = try await ClientHarness.start()
+        var ann: ParleyClient? = try await harness.person("ann")
+        let email = try #require(ann?.email)
+        let clock = ContinuousClock.now
+        let refusal: ClientError? = Self.failure { () throws(ClientError) in
+            _ = try ParleyClient.open(home: harness.home("ann"), email: email, pin: nil, waitForOtherProcess: .milliseconds(300))
+        }
+        guard case .accountInUse(let holder)? = refusal else {
+            Issue.record("a second client opened an account that is in use: \(String(describing: refusal))")
+            return
+        }
+        #expect(holder.hasPrefix("\(getpid()) "), "the holder is named by pid: \(holder)")
+        #expect(ContinuousClock.now - clock >= .milliseconds(300), "it waited before giving up")
+        #expect(ClientError.accountInUse(holder).description.contains("open in another parley process"))
+        await ann?.disconnect()
+        ann = nil  // the last reference goes: the account is free again
+        let again = try ParleyClient.open(home: harness.home("ann"), email: email, pin: nil, waitForOtherProcess: .seconds(5))
+        #expect(await again.accountID != nil)
+        try await harness.stop()
+    }
+
+    /// The error `body` throws, or nil.
+    static func failure(_ body: () throws(ClientError) -> Void) -> ClientError? {
+        do { try body(); return nil } catch { return error }
+    }
+
+    @Test func onlyTheCreatorRenamesAGroupAndAMembersTitleRenamesNothing() async throws {
+        let harness = try await ClientHarness.start()
+        let ann = try await harness.person("ann")
+        let bob = try await harness.person("bob")
+        let group = try await ann.createGroup(title: "Trip", inviting: ["bob@example.org"])
+        _ = try await bob.accept(group.id)
+        try await eventually("bob learns the title") { try await bob.conversations().first { $0.id == group.id }?.title == "Trip" }
+
+        try await ann.setGroupTitle("Trip to Lisbon", of: group.id)
+        try await eventually("bob sees the new title") {
+            try await bob.conversations().first { $0.id == group.id }?.title == "Trip to Lisbon"
+        }
+        await #expect(throws: ClientError.invalidInput("only the group's creator renames it")) {
+            try await bob.setGroupTitle("Bob's party", of: group.id)
+        }
+        await #expect(throws: ClientError.invalidInput("a group title has 1–256 bytes")) {
+            try await ann.setGroupTitle("", of: group.id)
+        }
+        // A modified client of bob's sends a title anyway: ann shows it as a message and keeps the name.
+        let forged = OutboxEntry(
+            conversationID: group.id, content: MessageContent(id: "forged-title", type: "group_title", text: "Bob's party"),
+            kind: "group_title", forwardOf: nil, created: Int64(Date().timeIntervalSince1970 * 1000))
+        let sent = try await bob.deliver(forged)
+        try await eventually("ann receives bob's title message") { try await ann.storedMessage(sent.id) != nil }
+        #expect(try await ann.conversations().first { $0.id == group.id }?.title == "Trip to Lisbon")
+        #expect(try await ann.storedMessage(sent.id)?.kind != "group_title")
+        for client in [ann, bob] { await client.disconnect() }
+        try await harness.stop()
+    }
+}
