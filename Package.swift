@@ -219,7 +219,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyCLITests",
-            dependencies: ["parley", "ParleyServer", "ParleyImage"]
+            dependencies: ["parley", "ParleyServer", "ParleyImage", "ParleyTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -52,6 +52,22 @@ struct AccountLifecycleCommandTests {
         // Bob's client drops ann's old device: his message goes out, to nobody's device of hers.
         let toGone = try await ParleyBinary.runDetached(["send", "--home", bob.path, "--to", "ann@example.org", "anyone there?"])
         #expect(toGone.status == 0, "\(toGone.stderr)")
+
+        // Back in with an e-mailed code and the password: a new device of the same account.
+        let login = ["account", "login", "--home", ann.path, "--email", "ann@example.org", "--server", "127.0.0.1:\(server.port)"]
+        let asked = try await ParleyBinary.runDetached(login)
+        #expect(asked.stdout.contains("a code is on its way"), "\(asked.stdout)\(asked.stderr)")
+        let code = try #require(server.latestCode(for: "ann@example.org"))
+        let wrong = try await ParleyBinary.runDetached(login + ["--code", code], environment: ["PARLEY_PASSWORD": "not the password"])
+        #expect(wrong.status != 0)
+        #expect(wrong.stderr.contains("not the account password") && !wrong.stderr.contains("not the password\""), "\(wrong.stderr)")
+        _ = try await ParleyBinary.runDetached(login)
+        let second = try #require(server.latestCode(for: "ann@example.org"))
+        let back = try await ParleyBinary.runDetached(login + ["--code", second], environment: CLIAccounts.environment)
+        #expect(back.stdout.contains("Signed in: ann@example.org on this device (device 2)"), "\(back.stdout)\(back.stderr)")
+        #expect(try await ParleyBinary.runDetached(["send", "--home", bob.path, "--to", "ann@example.org", "welcome back"]).status == 0)
+        let read = try await ParleyBinary.runDetached(["read", "--home", ann.path])
+        #expect(read.stdout.contains("welcome back") && !read.stdout.contains("anyone there?"), "\(read.stdout)\(read.stderr)")
         try await server.stop()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTestSupport
 
 /// A private tmux server (its own socket) that runs programs in a real terminal for tests: type into
 /// them with `send-keys`, read the screen with `capture-pane`.
@@ -41,6 +42,7 @@ struct Tmux: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        SpawnActions.closeInheritedDescriptors(&actions)  // no test server's socket goes along
         var environment = ProcessInfo.processInfo.environment
         environment["TMUX"] = nil   // a test run from inside tmux must not talk to the user's server
         let argv = ([path] + arguments).map { strdup($0) } + [nil]

@@ -30,6 +30,52 @@ struct AccountLifecycleTests {
         try await harness.stop()
     }
 
+    @Test func afterLosingEveryDeviceTheCodeAndThePasswordBringTheAccountBack() async throws {
+        let harness = try await ClientHarness.start()
+        let ann = try await harness.person("ann")
+        let bob = try await harness.person("bob")
+        let chat = try await ann.startConversation(with: "bob@example.org")
+        _ = try await ann.send("before the laptop was stolen", to: chat.id)
+        let identity = await ann.identityKey
+        await ann.close()
+        try FileManager.default.removeItem(at: harness.home("ann"))
+        let home = harness.home("ann-new")
+
+        // A wrong password: nothing is created here, and the used code is gone.
+        try await AccountRecovery.sendCode(email: "Ann@example.org", server: harness.address)
+        let first = try #require(harness.server.latestCode(for: "ann@example.org"))
+        await #expect(throws: ClientError.invalidInput("that is not the account password (the code is used up: ask for a new one)")) {
+            _ = try await AccountRecovery.restore(home: home, email: "ann@example.org", server: harness.address, code: first,
+                                                  password: "not it", pin: nil, deviceName: "new laptop")
+        }
+        #expect(ParleyClient.accounts(in: home).isEmpty)
+        await #expect(throws: ClientError.self) {
+            _ = try await AccountRecovery.restore(home: home, email: "ann@example.org", server: harness.address, code: first,
+                                                  password: "correct horse ann", pin: nil, deviceName: "new laptop")
+        }
+
+        try await AccountRecovery.sendCode(email: "ann@example.org", server: harness.address)
+        let code = try #require(harness.server.latestCode(for: "ann@example.org"))
+        let restored = try await AccountRecovery.restore(
+            home: home, email: "ann@example.org", server: harness.address, code: code, password: "correct horse ann",
+            pin: "8642", deviceName: "new laptop")
+        try await restored.connect()
+        #expect(await restored.identityKey == identity, "the same identity: contacts see no key change")
+        #expect(await restored.deviceID == 2)
+        #expect(try await restored.checkPassword("correct horse ann"))
+        #expect(try restored.vaultProtection() == .pin)
+        // From now on the conversation works both ways; the stolen laptop can be revoked from here.
+        let fromBob = try #require(try await bob.send("welcome back", to: chat.id).message)
+        try await eventually("the restored device receives") { try await restored.storedMessage(fromBob.id)?.text == "welcome back" }
+        #expect(try await bob.trustStatus(of: try #require(await restored.accountID)) == .trusted)
+        let fromAnn = try #require(try await restored.send("thanks, new laptop", to: chat.id).message)
+        try await eventually("bob receives") { try await bob.storedMessage(fromAnn.id)?.text == "thanks, new laptop" }
+        try await restored.removeDevice(1)
+        #expect(try await restored.devices().map(\.id) == [2])
+        for client in [restored, bob] { await client.disconnect() }
+        try await harness.stop()
+    }
+
     @Test func anAccountIsOpenInOneClientAtATime() async throws {
         let harness = try await ClientHarness.start()
         var ann: ParleyClient? = try await harness.person("ann")

@@ -119,7 +119,7 @@ struct TrustTests {
 
         // The status survives a restart of the client (it lives in the sealed store).
         #expect(try await ann.markVerified("bob@example.org").status == .verified)
-        await ann.disconnect()
+        await ann.close()
         let reopened = try ParleyClient.open(home: harness.home("ann"), email: "ann@example.org", pin: nil)
         #expect(try await reopened.trustStatus(of: bobID) == .verified)
         await bob.disconnect()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -15,7 +16,8 @@ import Darwin
 final class AccountLock: Sendable {
     /// The lock file's name inside the account directory.
     static let fileName = "in-use.lock"
-    private let descriptor: Int32
+    /// The open lock file; nil once released.
+    private let descriptor: Mutex<Int32?>
 
     /// Takes the lock, waiting up to `wait` for another process to let go.
     init(directory: URL, wait: Duration) throws(ClientError) {
@@ -31,11 +33,16 @@ final class AccountLock: Sendable {
             }
             usleep(50_000)
         }
-        self.descriptor = descriptor
+        self.descriptor = Mutex(descriptor)
         Self.recordHolder(descriptor)
     }
 
-    deinit { close(descriptor) }  // closing the last descriptor releases the flock
+    /// Lets go early (`ParleyClient.close()`); otherwise the lock goes with this object or the process.
+    func release() {
+        if let open = descriptor.withLock({ value in defer { value = nil }; return value }) { close(open) }
+    }
+
+    deinit { release() }  // closing the last descriptor releases the flock
 
     /// Writes "pid command" so a process that finds the account busy can say who holds it.
     private static func recordHolder(_ descriptor: Int32) {

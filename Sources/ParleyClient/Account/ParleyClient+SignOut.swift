@@ -11,8 +11,26 @@ extension ParleyClient {
     public func signOut() async throws(ClientError) {
         _ = try await call("sign_out")
         await disconnect()
+        try eraseLocalData()
+        broadcaster.yield(.signedOut)
+    }
+
+    /// Closes the client: disconnects, drops the MainKey and lets another process (or a new client in this
+    /// one) open the account. The client cannot be used afterwards.
+    public func close() async {
+        await disconnect()
+        lockVault()
+        processLock.release()
+    }
+
+    /// Drops the key and deletes this account's directory, the MainKey file first.
+    func eraseLocalData() throws(ClientError) {
         lockVault()
         do { try MainKeyFile.erase(directory: directory) } catch { throw .vault(error) }
-        broadcaster.yield(.signedOut)
+    }
+
+    /// Keeps the password envelope of the keys (as registration does), for `checkPassword` and key rotation.
+    func rememberEnvelope(_ envelope: [UInt8]) throws(ClientError) {
+        try database.write { try $0.put(Namespace.account, "envelope", envelope) }
     }
 }

@@ -37,36 +37,55 @@ extension ParleyClient {
     }
 
     /// On the new device: asks the server for a device id with fresh prekeys, proving the account's
-    /// login key, bound to the pairing. Leaves the connection closed; `connect()` logs in as usual.
-    func addThisDevice(accountID: Int64, pairID: UInt32, token: [UInt8]) async throws(ClientError) -> UInt32 {
-        try await openConnection()
-        do throws(ClientError) {
-            let start = try await call("login_start", ["email": .string(email), "device_id": 0])
-            let nonce = try start.bytes("nonce")
-            let message = Array("Parley-add-device-v1".utf8) + nonce + Array(email.utf8) + Array(keys.deviceName.utf8)
-            let signature: Data
-            do { signature = try keys.authKey.signature(for: message) } catch { throw ClientError.storage("cannot sign") }
-            var fields = try freshPreKeyFields(includeOneTime: true)
-            fields["email"] = .string(email)
-            fields["name"] = .string(keys.deviceName)
-            fields["nonce"] = .base64(nonce)
-            fields["signature"] = .base64(Array(signature))
+    /// login key (bound to the pairing, when there is one). Leaves the connection closed; `connect()` logs in.
+    ///
+    /// The connection is not logged in, so the server closes it after its login timeout. The prekeys (the slow
+    /// part) are made before connecting, and a connection that closed before `add_device` went out is
+    /// replaced (fresh nonce) up to three times. Once `add_device` was sent, it is never repeated: a lost answer
+    /// might mean the device exists, and a second one must not be made.
+    func addThisDevice(accountID: Int64, pairID: UInt32?, token: [UInt8]?) async throws(ClientError) -> UInt32 {
+        var fields = try freshPreKeyFields(includeOneTime: true)
+        fields["email"] = .string(email)
+        fields["name"] = .string(keys.deviceName)
+        if let pairID, let token {
             fields["pair_id"] = .int(pairID)
             fields["token"] = .base64(token)
-            let answer = try await call("add_device", fields)
-            guard try answer.int("account_id") == accountID else { throw ClientError.badResponse("add_device answered for another account") }
-            let device = UInt32(truncatingIfNeeded: try answer.int("device_id"))
-            let createdAt = try answer.int("created_at")
-            keys.accountID = accountID
-            keys.deviceID = device
-            try saveKeys()
-            // Only what was sent to this device from now on is fetched; older history comes from the archive.
-            try database.write { try $0.put(Namespace.state, "cursor", Array(String(createdAt - 1).utf8)) }
-            await closeConnection()
-            return device
-        } catch {
-            await closeConnection()
-            throw error
+        }
+        var attempt = 0
+        while true {
+            attempt += 1
+            var sent = false
+            do throws(ClientError) {
+                try await openConnection()
+                let nonce = try (await call("login_start", ["email": .string(email), "device_id": 0])).bytes("nonce")
+                let message = Array("Parley-add-device-v1".utf8) + nonce + Array(email.utf8) + Array(keys.deviceName.utf8)
+                let signature: Data
+                do { signature = try keys.authKey.signature(for: message) } catch { throw ClientError.storage("cannot sign") }
+                fields["nonce"] = .base64(nonce)
+                fields["signature"] = .base64(Array(signature))
+                sent = true
+                let answer: [String: JSONValue]
+                do throws(ClientError) {
+                    answer = try await call("add_device", fields)
+                } catch .notConnected {
+                    sent = false  // `call` refused before writing anything
+                    throw .notConnected
+                }
+                guard try answer.int("account_id") == accountID else { throw ClientError.badResponse("add_device answered for another account") }
+                let device = UInt32(truncatingIfNeeded: try answer.int("device_id"))
+                let createdAt = try answer.int("created_at")
+                keys.accountID = accountID
+                keys.deviceID = device
+                try saveKeys()
+                // Only what was sent to this device from now on is fetched; older history comes from the archive.
+                try database.write { try $0.put(Namespace.state, "cursor", Array(String(createdAt - 1).utf8)) }
+                await closeConnection()
+                return device
+            } catch {
+                await closeConnection()
+                let dropped = error == .notConnected || error == .disconnected || error == .timeout("login_start")
+                guard !sent, dropped, attempt < 3 else { throw error }
+            }
         }
     }
 

@@ -45,6 +45,10 @@ enum Registration {
         let code = try request.string("code", maxBytes: 16)
         let now = context.clock.now()
         do {
+            // An active account's only pending code is a recovery code: wrong tries here must not use it up.
+            if try await context.store.account(email: email)?.isActive == true {
+                throw WireError(.conflict, "this account is already confirmed")
+            }
             guard let pending = try await context.store.verification(email: email) else {
                 throw WireError(.notFound, "no registration is waiting for this e-mail (register first, or again)")
             }

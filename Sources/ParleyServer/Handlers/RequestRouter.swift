@@ -44,6 +44,7 @@ public struct RequestRouter: Sendable {
             ])
         }
         AuthHandlers.register(in: &router)
+        Recovery.register(in: &router)
         KeyHandlers.register(in: &router)
         ConversationHandlers.register(in: &router)
         MessageHandlers.register(in: &router)

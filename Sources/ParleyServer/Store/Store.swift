@@ -13,6 +13,9 @@ public protocol AccountStore: Sendable {
     /// The pending verification for `email`, if any.
     func verification(email: String) async throws -> VerificationRecord?
 
+    /// Starts (or restarts, attempts reset) the code check for an active account's key recovery.
+    func saveRecoveryCode(email: String, _ verification: VerificationRecord) async throws
+
     /// Counts a wrong code; returns the new count.
     func recordWrongCode(email: String) async throws -> Int
 

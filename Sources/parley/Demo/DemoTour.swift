@@ -59,12 +59,12 @@ final class DemoTour: @unchecked Sendable {
         try await ann.changePIN(current: "2468", new: "1357")
         narrator.say("ann changed her PIN from 2468 to 1357 (only the MainKey is re-wrapped; no data is re-encrypted)")
         do {
-            _ = try ParleyClient.open(home: home("ann"), email: "ann@example.org", pin: "2468")
+            try await ann.unlock(pin: "2468")
             throw CommandFailure("the old PIN still opened the vault")
         } catch let error as ClientError {
             narrator.ok("the old PIN is refused: \(error)")
         }
-        _ = try ParleyClient.open(home: home("ann"), email: "ann@example.org", pin: "1357")
+        try await ann.unlock(pin: "1357")
         narrator.ok("the new PIN opens it")
 
         narrator.chapter(6, "The server restarts; nothing is lost")

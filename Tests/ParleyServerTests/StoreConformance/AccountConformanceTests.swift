@@ -33,6 +33,20 @@ struct AccountConformanceTests {
         }
     }
 
+    @Test("a recovery code is saved for an active account, and a new one replaces it with the tries reset", arguments: StoreBackend.allCases)
+    func recoveryCode(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            _ = try await Sample.activeAccount(store, "ann@example.org", now: 5)
+            try await store.saveRecoveryCode(email: "ann@example.org", VerificationRecord(codeHash: [1, 2, 3], expiresAt: 100, failedAttempts: 0))
+            #expect(try await store.recordWrongCode(email: "ann@example.org") == 1)
+            try await store.saveRecoveryCode(email: "ann@example.org", VerificationRecord(codeHash: [4, 5, 6], expiresAt: 200, failedAttempts: 0))
+            #expect(try await store.verification(email: "ann@example.org") == VerificationRecord(codeHash: [4, 5, 6], expiresAt: 200, failedAttempts: 0))
+            #expect(try await store.account(email: "ann@example.org")?.isActive == true)
+            try await store.deleteVerification(email: "ann@example.org")
+            #expect(try await store.verification(email: "ann@example.org") == nil)
+        }
+    }
+
     @Test("an account keeps its keys, envelope and first device", arguments: StoreBackend.allCases)
     func accountRecordRoundTrip(_ backend: StoreBackend) async throws {
         try await backend.withStore { store in

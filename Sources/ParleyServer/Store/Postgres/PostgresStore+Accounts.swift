@@ -67,6 +67,18 @@ extension PostgresStore {
         }
     }
 
+    public func saveRecoveryCode(email: String, _ verification: VerificationRecord) async throws {
+        try await transaction("verification") { db, log in
+            try await db.run(
+                """
+                INSERT INTO verifications (email, code_hash, expires_at, failed_attempts)
+                VALUES (\(email), \(Data(verification.codeHash)), \(verification.expiresAt), 0)
+                ON CONFLICT (email) DO UPDATE SET code_hash = excluded.code_hash,
+                    expires_at = excluded.expires_at, failed_attempts = 0
+                """, log)
+        }
+    }
+
     public func recordWrongCode(email: String) async throws -> Int {
         try await transaction("verification") { db, log in
             // One statement: concurrent wrong codes each count (no lost update).

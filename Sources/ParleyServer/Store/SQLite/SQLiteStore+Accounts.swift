@@ -60,6 +60,18 @@ extension SQLiteStore {
         }
     }
 
+    public func saveRecoveryCode(email: String, _ verification: VerificationRecord) async throws {
+        try await write("verification") { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO verifications (email, code_hash, expires_at, failed_attempts) VALUES (?, ?, ?, 0)
+                    ON CONFLICT (email) DO UPDATE SET code_hash = excluded.code_hash,
+                        expires_at = excluded.expires_at, failed_attempts = 0
+                    """,
+                arguments: [email, Data(verification.codeHash), verification.expiresAt])
+        }
+    }
+
     public func recordWrongCode(email: String) async throws -> Int {
         try await write("verification") { db in
             try db.execute(sql: "UPDATE verifications SET failed_attempts = failed_attempts + 1 WHERE email = ?", arguments: [email])

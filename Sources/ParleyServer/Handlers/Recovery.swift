@@ -1,0 +1,96 @@
+import Crypto
+import Foundation
+import ParleyCrypto
+import ParleyWire
+
+/// Key recovery for a person who lost every device: `recovery_start` e-mails a code, `recovery_finish`
+/// trades the code for the account's password-sealed key envelope (docs/API.md §3). The envelope opens
+/// only with the password; with the keys inside, the client proves the login key in `add_device`.
+///
+/// So the server hands an envelope only to someone who reads the account's e-mail, never to whoever merely
+/// knows the address: offline guessing of the password needs the mailbox first.
+enum Recovery {
+    static func register(in router: inout RequestRouter) {
+        router.add("recovery_start", requiresLogin: false) { request, environment, context throws(WireError) in
+            try await start(request, environment, context)
+        }
+        router.add("recovery_finish", requiresLogin: false) { request, environment, context throws(WireError) in
+            try await finish(request, environment, context)
+        }
+    }
+
+    /// A recovery code is hashed with its own label, so it can never pass as a registration code.
+    static func codeHash(email: String, code: String) -> [UInt8] {
+        Array(SHA256.hash(data: Array("recovery:\(email):\(code)".utf8)))
+    }
+
+    /// Sends a code when the account exists, is active and keeps a key envelope; answers the same either way.
+    static func start(_ request: WireRequest, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> HandlerResult {
+        let email = try AuthHandlers.email(request)
+        let now = context.clock.now()
+        let answer = HandlerResult(["status": "code_sent", "expires_in": .int(AuthHandlers.codeLifetime / 1000)])
+        do {
+            try await Login.refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
+            guard let account = try await context.store.account(email: email), account.isActive, account.keyEnvelope != nil else {
+                return answer
+            }
+            // One code a minute per account: the mailbox is not a target for flooding.
+            if let pending = try await context.store.verification(email: email),
+               pending.expiresAt - AuthHandlers.codeLifetime > now - 60_000 {
+                throw WireError(.rateLimited, "a code was sent less than a minute ago; use it, or ask again in a minute",
+                                details: ["retry_after": .int(60)])
+            }
+            let code = Registration.verificationCode(context.random)
+            try await context.store.saveRecoveryCode(email: email, VerificationRecord(
+                codeHash: codeHash(email: email, code: code), expiresAt: now + AuthHandlers.codeLifetime, failedAttempts: 0))
+            do {
+                try await context.codeSender.send(code: code, to: email)
+            } catch {
+                context.logger.error("recovery code delivery failed", metadata: ["email": "\(email)"])
+                throw WireError(.internal, "the e-mail with the code could not be sent; try again later")
+            }
+            return answer
+        } catch let error as WireError {
+            throw error
+        } catch {
+            throw AuthHandlers.storeFailure(error, context)
+        }
+    }
+
+    /// Checks the code (five tries, 15 minutes) and returns the account id, name, identity key and envelope.
+    static func finish(_ request: WireRequest, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> HandlerResult {
+        let email = try AuthHandlers.email(request)
+        let code = try request.string("code", maxBytes: 16)
+        let now = context.clock.now()
+        do {
+            try await Login.refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
+            let account = try await context.store.account(email: email)
+            guard let account, account.isActive, let envelope = account.keyEnvelope,
+                  let pending = try await context.store.verification(email: email) else {
+                throw WireError(.notFound, "no recovery is waiting for this e-mail (ask for a code with recovery_start)")
+            }
+            guard pending.expiresAt >= now else {
+                try await context.store.deleteVerification(email: email)
+                throw WireError(.authenticationFailed, "the code has expired; ask for a new one")
+            }
+            guard ConstantTime.equals(codeHash(email: email, code: code), pending.codeHash) else {
+                let failures = try await context.store.recordWrongCode(email: email)
+                if failures >= AuthHandlers.maximumWrongCodes {
+                    try await context.store.deleteVerification(email: email)
+                    throw WireError(.authenticationFailed, "too many wrong codes; ask for a new one")
+                }
+                throw WireError(.authenticationFailed, "wrong code (\(AuthHandlers.maximumWrongCodes - failures) attempts left)",
+                                details: ["attempts_left": .int(AuthHandlers.maximumWrongCodes - failures)])
+            }
+            try await context.store.deleteVerification(email: email)
+            return HandlerResult([
+                "account_id": .int(account.id), "display_name": .string(account.displayName),
+                "identity_key": .base64(account.identityKey), "key_envelope": .base64(envelope),
+            ])
+        } catch let error as WireError {
+            throw error
+        } catch {
+            throw AuthHandlers.storeFailure(error, context)
+        }
+    }
+}
