@@ -37,7 +37,8 @@ struct LocationKeyContent: Codable, Sendable, Equatable {
     func checked() -> Result<(key: LocationKey, epoch: Int64), LocationKeyContentError> {
         guard v == Self.version else { return .failure(.init("unsupported version \(v.map(String.init) ?? "none") (made by a newer Parley?)")) }
         guard let epoch, (1...Self.maximumEpoch).contains(epoch) else { return .failure(.init("epoch must be 1…2^53-1")) }
-        guard let key, key.utf8.count == 44, let bytes = Data(base64Encoded: key) else {
+        // Canonical only (re-encoding gives the same text), so one key has exactly one form.
+        guard let key, key.utf8.count == 44, let bytes = Data(base64Encoded: key), bytes.base64EncodedString() == key else {
             return .failure(.init("the key is not 44 characters of standard base64"))
         }
         guard let parsed = try? LocationKey(bytes: bytes) else { return .failure(.init("the key is not 32 bytes")) }
