@@ -133,6 +133,7 @@ extension ParleyClient {
 
     /// The error for reading someone who does not (or no longer) share with this account.
     func notFollowing(_ owner: Int64) throws(ClientError) -> ClientError {
-        .invalidInput("\(try contactName(owner)) does not share their location with you (never, or not any more), or has no route yet")
+        .invalidInput("\(try contactName(owner)) does not share their location with you (never, or not any more), or has no route yet; "
+            + "ask them to run 'parley location share \(email)'")
     }
 }

@@ -105,12 +105,14 @@ extension ParleyClient {
     /// cannot decrypt them even from a copy of the ciphertexts.
     public func revokeLocation(from email: String) async throws(ClientError) -> LocationShareResult {
         let follower = try await locationSharer(email)
-        guard try await call("revoke_follower", ["account_id": .int(follower)]).bool("removed") else {
-            throw .invalidInput("\(email) does not follow your location; nothing changed")
-        }
+        let followers = try await locationFollowers()
+        guard followers.contains(follower) else { throw .invalidInput("\(email) does not follow your location; nothing changed") }
+        // The new key is in force before the server is asked: whatever happens next, nothing posted from
+        // now on is sealed with a key the revoked person holds (at worst the others need 'share' again).
         let (key, epoch) = try rotateOwnLocationKey()
+        _ = try await call("revoke_follower", ["account_id": .int(follower)])
         var sent: [Int64] = [], notSent: [Int64] = []
-        for other in try await locationFollowers() {
+        for other in followers where other != follower {
             do {
                 guard let conversation = try await directConversation(with: other) else { notSent.append(other); continue }
                 try await sendLocationKey(key, epoch: epoch, to: conversation)
