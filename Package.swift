@@ -89,6 +89,7 @@ let package = Package(
             dependencies: [
                 "ParleyCrypto",
                 "ParleyImage",
+                "ParleyLocation",
                 "ParleyProtocol",
                 "ParleyWire",
                 "ParleyVault",
@@ -201,6 +202,7 @@ let package = Package(
             name: "ParleyClientTests",
             dependencies: [
                 "ParleyClient",
+                "ParleyLocation",
                 "ParleyServer",
                 "ParleyVault",
                 "ParleyWire",

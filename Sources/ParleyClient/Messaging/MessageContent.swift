@@ -7,18 +7,21 @@ struct MessageContent: Codable, Sendable, Equatable {
     /// The sender's client message id (also the idempotency key on the server).
     var id: String
     /// `text` for what a person wrote; `group_title` for a group (re)naming; `file` for a file (its caption in `text`);
-    /// `avatar` / `group_avatar` for a new picture of the sender / the group (its key in `file`).
+    /// `avatar` / `group_avatar` for a new picture of the sender / the group (its key in `file`);
+    /// `location_key` for the sender's location key (in `location`, docs/CLIENT.md §11).
     var type: String
     var text: String?
     var replyTo: Int64?
     var forward: ForwardSource?
     /// The file of a `file` message (added compatibly in v1: older readers ignore it).
     var file: Attachment?
+    /// The key of a `location_key` message (added compatibly in v1; checked when it arrives, not here).
+    var location: LocationKeyContent?
 
     enum CodingKeys: String, CodingKey {
         case v, id, type, text
         case replyTo = "reply_to"
-        case forward, file
+        case forward, file, location
     }
 
     static let supportedVersion = 1
@@ -35,7 +38,8 @@ struct MessageContent: Codable, Sendable, Equatable {
     static func decode(_ bytes: [UInt8]) throws(ClientError) -> MessageContent {
         guard let content = try? JSONDecoder().decode(MessageContent.self, from: Data(bytes)),
               content.v == supportedVersion, !content.id.isEmpty, content.id.utf8.count <= 64,
-              Self.typesWithFile.contains(content.type) == (content.file != nil), content.file?.isValid ?? true
+              Self.typesWithFile.contains(content.type) == (content.file != nil), content.file?.isValid ?? true,
+              (content.type == LocationKeyContent.type) == (content.location != nil)
         else { throw .cannotDecrypt }
         return content
     }

@@ -35,7 +35,7 @@ extension ParleyClient {
                 let items = try page.objects("messages")
                 var confirm: [Int64] = []
                 for item in items {
-                    if let message = try receive(item) {
+                    if let message = try receive(item), !message.isHiddenControl {
                         arrived.append(message)
                         // Stored durably already: show it now rather than after the confirmation round trip.
                         broadcaster.yield(.message(message))
@@ -116,6 +116,9 @@ extension ParleyClient {
             let record = content.type == "avatar" ? Self.avatarRecord(account: message.senderID) : Self.avatarRecord(group: message.conversationID)
             try rememberAvatar(pointer, for: record, in: writer)
             message.kind = content.type
+        }
+        if content.type == LocationKeyContent.type {
+            try receiveLocationKey(content.location, into: &message, in: writer)
         }
         if content.type == "group_title" {
             // Only the creator names a group (as the server enforces for its own copy); anyone else's title is

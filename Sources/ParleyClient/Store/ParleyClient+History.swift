@@ -38,6 +38,7 @@ extension ParleyClient {
                     let id: Int64 = row["message_id"]
                     return try JSONDecoder().decode(Message.self, from: Data(reader.open(Array(row["body"] as Data), binding: "message/\(id)")))
                 }
+                .filter { !$0.isHiddenControl }   // a stored location key is not something to read
                 .reversed()
         }
     }

@@ -7,11 +7,14 @@ extension Parley {
             commandName: "location",
             abstract: "Encrypted location sharing: Parley v2 waypoints and Berry Picker Tracker compatibility.",
             discussion: """
-                Positions come from --lat/--lon, a GPX file (replay) or gpsd (--gpsd HOST:PORT). With a key \
-                they are sealed as the `post_waypoints` entries of docs/API.md §12, one JSON object per line; \
-                without one they are printed as plain waypoint JSON. Formats: docs/FORMATS.md §13.
+                Positions come from --lat/--lon, a GPX file (replay) or gpsd (--gpsd HOST:PORT). With --home (or \
+                --account) they are sealed with the account's key and posted to its Parley server; `share EMAIL` \
+                lets a contact follow (the key travels end-to-end), `revoke EMAIL` stops them and rotates the key, \
+                `show`/`follow` read someone's route. Without an account, a key file seals them as the \
+                `post_waypoints` entries of docs/API.md §12, one JSON object per line, and no key prints plain \
+                waypoint JSON. Formats: docs/FORMATS.md §13; the SDK side: docs/CLIENT.md §11.
                 """,
-            subcommands: [Keygen.self, Post.self, Replay.self, Follow.self]
+            subcommands: [Keygen.self, Post.self, Replay.self, Follow.self, Share.self, Revoke.self, Routes.self, Show.self]
         )
     }
 }
@@ -24,7 +27,7 @@ struct LocationSealOptions: ParsableArguments {
     @Option(help: "Account id of the sharer, bound into every v2 waypoint (with --key-file).")
     var owner: UInt64?
 
-    @Option(help: "Route id from start_route, bound into every v2 waypoint (with --key-file).")
+    @Option(help: "Route id: bound into every v2 waypoint (with --key-file), or the route to post to (with --home).")
     var route: UInt64?
 
     @Option(name: .customLong("legacy-key"), help: "A Berry Picker Tracker key (base64): encrypt as the app does.")

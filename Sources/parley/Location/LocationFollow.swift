@@ -6,21 +6,32 @@ import FoundationNetworking
 #endif
 
 extension Parley.Location {
-    /// `parley location follow`: read and decrypt a Berry Picker Tracker user's latest route.
+    /// `parley location follow`: read and decrypt someone's latest route — a Parley contact (by e-mail or
+    /// `parley://location` link, through the account's server) or a Berry Picker Tracker user (`bpt://` link).
     struct Follow: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Follow someone from a bpt:// share link: print their latest route's decrypted positions.",
+            abstract: "Follow someone: print their latest route's decrypted positions (--follow: keep printing new ones).",
             discussion: """
-                Reads GET /get-users-latest-route (header user-id) from the tracker's server and decrypts each \
-                waypoint with the link's key. Prints one position per line: time, latitude, longitude. \
-                Following a parley://location link needs a logged-in Parley client.
+                EMAIL or a parley://location link: read through this account's Parley server (--home, --account) \
+                with the key they shared end-to-end (or the link's); with --follow new positions arrive as the \
+                server announces them. A bpt:// link: GET /get-users-latest-route (header user-id) from \
+                --bpt-server, decrypted with the link's key, polled every --interval seconds with --follow. \
+                Prints one position per line: time, latitude, longitude.
                 """)
 
-        @Argument(help: "The share link (bpt://?cryptoKey=…&userId=…), encoded once or twice.")
+        @Argument(help: "A contact's e-mail, a parley://location link, or a bpt://?cryptoKey=…&userId=… link (encoded once or twice).")
         var link: String
 
-        @Option(name: .customLong("bpt-server"), help: "The Berry Picker Tracker server's base URL.")
-        var bptServer: String
+        @Option(name: .customLong("bpt-server"), help: "The Berry Picker Tracker server's base URL (bpt:// links only).")
+        var bptServer: String?
+
+        @Option(help: "Parley: which route (default: the newest).")
+        var route: Int64?
+
+        @Option(help: "Parley, with --follow: stop after this many new positions (default: until Ctrl-C).")
+        var count: Int?
+
+        @OptionGroup var options: ClientOptions
 
         @Option(help: "Also write the route as GPX 1.1 to this file.")
         var gpx: String?
@@ -36,12 +47,19 @@ extension Parley.Location {
 
         func validate() throws {
             if interval < 0.1 { throw ValidationError("--interval must be at least 0.1 seconds") }
-            if link.lowercased().hasPrefix("parley:") {
-                throw ValidationError("a parley://location link is followed through a Parley server session, not --bpt-server")
+            let isBPT = link.lowercased().hasPrefix("bpt:")
+            if isBPT, bptServer == nil { throw ValidationError("a bpt:// link is read from its tracker's server: add --bpt-server URL") }
+            if !isBPT, bptServer != nil {
+                throw ValidationError("--bpt-server is for bpt:// links; an e-mail or parley://location link is read through your Parley account (--home)")
             }
+            if isBPT, route != nil || count != nil { throw ValidationError("--route and --count are for Parley routes, not bpt:// links") }
+            if let count, count < 1 || !follow { throw ValidationError("--count needs --follow and must be at least 1") }
         }
 
         func run() async throws {
+            guard let bptServer else {
+                return try await ParleyFollow.run(target: link, route: route, follow: follow, count: count, gpx: gpx, force: force, options: options)
+            }
             let share: BPTShareLink
             do {
                 share = try BPTShareLink(parsing: link)

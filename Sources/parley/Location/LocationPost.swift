@@ -6,7 +6,12 @@ extension Parley.Location {
     /// `parley location post`: one position from the command line, or live positions from gpsd.
     struct Post: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Encrypt one position (--lat/--lon) or live fixes from gpsd (--gpsd HOST:PORT).")
+            abstract: "Encrypt one position (--lat/--lon) or live fixes from gpsd (--gpsd HOST:PORT).",
+            discussion: """
+                With --home (or --account) the positions are sealed with the account's location key and posted to \
+                its Parley server (its active route, or --route ID); only followers it shared with can decrypt \
+                them. Without, they are printed: plain, or sealed with --key-file / --legacy-key.
+                """)
 
         @Option(help: "Latitude in degrees.")
         var lat: Double?
@@ -31,6 +36,8 @@ extension Parley.Location {
 
         @OptionGroup var seal: LocationSealOptions
 
+        @OptionGroup var client: ClientOptions
+
         func validate() throws {
             if gpsd == nil, lat == nil || lon == nil { throw ValidationError("give --lat and --lon, or --gpsd HOST:PORT") }
             if gpsd != nil, lat != nil || lon != nil { throw ValidationError("--gpsd reads positions itself; drop --lat/--lon") }
@@ -38,6 +45,7 @@ extension Parley.Location {
         }
 
         func run() async throws {
+            if client.namesAccount { return try await postToAccount() }
             let writer = try seal.writer()
             guard let gpsd else {
                 let waypoint = Waypoint(latitude: lat!, longitude: lon!, timestamp: time ?? WallClock.nowMilliseconds(),
@@ -57,6 +65,19 @@ extension Parley.Location {
                 LineOutput.write(try writer.line(waypoint))
                 written += 1
             }
+        }
+
+        /// `--home`: seal with the account's key and post to its server.
+        private func postToAccount() async throws {
+            try LocationAccountPosting.checkOffline(seal)
+            guard let gpsd else {
+                let waypoint = Waypoint(latitude: lat!, longitude: lon!, timestamp: time ?? WallClock.nowMilliseconds(),
+                                        accuracy: accuracy, altitude: altitude)
+                return try await LocationAccountPosting.post([waypoint], route: seal.route, options: client)
+            }
+            let connection = try await GPSDConnection.open(try GPSDConnection.Endpoint(parsing: gpsd))
+            defer { connection.disconnect() }
+            try await LocationAccountPosting.postLive(from: connection, count: count, route: seal.route, options: client)
         }
     }
 }

@@ -6,18 +6,26 @@ extension Parley.Location {
     /// `parley location replay`: the track points of a GPX file as waypoints.
     struct Replay: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Encrypt the track points of a GPX file, in order (points without <time> get the current time).")
+            abstract: "Encrypt the track points of a GPX file, in order (points without <time> get the current time).",
+            discussion: "With --home (or --account) they are posted to the account's Parley server, in batches of 500.")
 
         @Argument(help: "The GPX file.")
         var file: String
 
         @OptionGroup var seal: LocationSealOptions
 
+        @OptionGroup var client: ClientOptions
+
         func run() async throws {
+            if client.namesAccount { try LocationAccountPosting.checkOffline(seal) }
             let writer = try seal.writer()
             let track = try GPXTrack(gpx: try FileIO.read(file))
             guard !track.points.isEmpty else { throw CommandFailure("\(file) has no track points (<trkpt>)") }
             let now = WallClock.nowMilliseconds()
+            if client.namesAccount {
+                let waypoints = track.points.enumerated().map { $0.element.waypoint(fallbackTime: now + Int64($0.offset)) }
+                return try await LocationAccountPosting.post(waypoints, route: seal.route, options: client)
+            }
             for (index, point) in track.points.enumerated() {
                 // Untimed points get distinct times: a route stores one waypoint per timestamp.
                 LineOutput.write(try writer.line(point.waypoint(fallbackTime: now + Int64(index))))

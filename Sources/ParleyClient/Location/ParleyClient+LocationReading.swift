@@ -1,0 +1,139 @@
+import Foundation
+import ParleyLocation
+import ParleyWire
+
+/// Following (docs/CLIENT.md §11): reading a sharer's routes and opening each waypoint with the keys this
+/// device holds for them, and a live stream of new waypoints from the server's `new_waypoints` notification.
+extension ParleyClient {
+    /// A page of a route of `ownerID` (default: this account): the newest route unless `routeID` is given,
+    /// waypoints after `afterWaypointID`, each decrypted with the keys held for that person.
+    public func locationRoute(of ownerID: Int64? = nil, routeID: Int64? = nil, after afterWaypointID: Int64 = 0,
+                              limit: Int = 500) async throws(ClientError) -> LocationRoutePage {
+        guard (1...500).contains(limit) else { throw .invalidInput("limit must be 1…500") }
+        guard afterWaypointID >= 0 else { throw .invalidInput("the waypoint cursor must be 0 or more") }
+        let me = try identity().accountID
+        let owner = ownerID ?? me
+        var fields: [String: JSONValue] = ["owner_id": .int(owner), "after_waypoint_id": .int(afterWaypointID), "limit": .int(limit)]
+        if let routeID { fields["route_id"] = .int(routeID) }
+        let answer: [String: JSONValue]
+        do {
+            answer = try await call("get_route", fields)
+        } catch .server(let error) where error.code == .notFound {
+            if owner == me {
+                throw .invalidInput(routeID.map { "you have no route \($0); list yours with 'parley location routes'" }
+                    ?? "you have no route yet; post a position first")
+            }
+            if let routeID, try await isFollowing(owner) {
+                throw .invalidInput("\(try contactName(owner)) has no route \(routeID); list theirs with 'parley location routes \(try contactName(owner))'")
+            }
+            throw try notFollowing(owner)
+        }
+        let route = try LocationRoute(answer)
+        guard route.ownerID == owner, routeID == nil || route.id == routeID else {
+            throw .badResponse("get_route answered with another person's or another route")
+        }
+        let ring = try locationKeyRing(owner == me ? LocationKeyRing.ownRecord : LocationKeyRing.record(for: owner))
+        let points = try answer.objects("waypoints").map { item throws(ClientError) in
+            let id = try item.int("waypoint_id"), ts = try item.int("ts")
+            let opened = Self.openWaypoint(try item.string("data"), owner: owner, routeID: route.id, timestamp: ts, ring: ring)
+            return LocationPoint(waypointID: id, timestamp: ts, waypoint: opened.waypoint, problem: opened.problem)
+        }
+        return LocationRoutePage(route: route, points: points, hasMore: answer.bool("has_more"))
+    }
+
+    /// Every waypoint of a route after `afterWaypointID`, paging until the end (at most `maximum`).
+    public func locationRouteAll(of ownerID: Int64? = nil, routeID: Int64? = nil, after afterWaypointID: Int64 = 0,
+                                 maximum: Int = 100_000) async throws(ClientError) -> LocationRoutePage {
+        var page = try await locationRoute(of: ownerID, routeID: routeID, after: afterWaypointID)
+        var points = page.points
+        while page.hasMore, points.count < maximum, let last = points.last {
+            page = try await locationRoute(of: ownerID, routeID: page.route.id, after: last.waypointID)
+            points += page.points
+        }
+        return LocationRoutePage(route: page.route, points: Array(points.prefix(maximum)), hasMore: page.hasMore || points.count > maximum)
+    }
+
+    /// New waypoints of the people this account follows (or only of `ownerID`), decrypted, as the server
+    /// announces them. Ends when the subscriber stops iterating. Needs a connection to receive anything.
+    public nonisolated func locationUpdates(from ownerID: Int64? = nil) -> AsyncStream<LocationUpdate> {
+        let events = events()
+        let (stream, continuation) = AsyncStream<LocationUpdate>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        let task = Task { [weak self] in
+            var cursors: [Int64: Int64] = [:]   // route id → last waypoint id yielded
+            for await event in events {
+                guard case .notification("new_waypoints", let fields) = event, let self,
+                      let owner = fields.optionalInt("owner_id"), ownerID == nil || owner == ownerID,
+                      let route = fields.optionalInt("route_id"), let last = fields.optionalInt("last_waypoint_id")
+                else { continue }
+                let count = fields.optionalInt("count") ?? 1
+                // A batch's ids are consecutive, so a route seen for the first time starts just before it.
+                let after = cursors[route] ?? max(0, last - max(1, count))
+                guard last > after, let page = try? await self.locationRouteAll(of: owner, routeID: route, after: after, maximum: 5_000)
+                else { continue }
+                if let newest = page.points.last { cursors[route] = newest.waypointID }
+                if !page.points.isEmpty { continuation.yield(LocationUpdate(ownerID: owner, routeID: route, points: page.points)) }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// Stores the key of a `parley://location` link for its owner (a link hands over a key without a
+    /// message; the owner must still allow this account at the server). Returns the owner's account id.
+    @discardableResult
+    public func rememberLocationLink(_ text: String) throws(ClientError) -> Int64 {
+        let link: ParleyLocationLink
+        do { link = try ParleyLocationLink(parsing: text) } catch { throw .invalidInput("\(error)") }
+        guard let owner = Int64(exactly: link.owner), owner > 0 else { throw .invalidInput("the link's owner is not an account id") }
+        guard owner != keys.accountID else { throw .invalidInput("this link is your own; you always see your own routes") }
+        try database.write { writer in
+            var ring = try self.locationKeyRing(LocationKeyRing.record(for: owner))
+            // Epoch 0: a link's key is older than any key that arrives end-to-end.
+            if ring.add(link.key, epoch: 0, now: self.dependencies.clock.now()) {
+                try self.saveLocationKeyRing(ring, LocationKeyRing.record(for: owner), in: writer)
+            }
+        }
+        return owner
+    }
+
+    /// How many location keys this device holds for `ownerID` (this account's own when nil), and the newest epoch.
+    public func locationKeyEpochs(of ownerID: Int64? = nil) throws(ClientError) -> [Int64] {
+        let me = try identity().accountID
+        let owner = ownerID ?? me
+        return try locationKeyRing(owner == me ? LocationKeyRing.ownRecord : LocationKeyRing.record(for: owner)).entries.map(\.epoch)
+    }
+
+    /// Opens one stored value with the ring's keys, newest first; the result names the problem otherwise.
+    static func openWaypoint(_ data: String, owner: Int64, routeID: Int64, timestamp: Int64,
+                             ring: LocationKeyRing) -> (waypoint: Waypoint?, problem: String?) {
+        guard data.hasPrefix(WaypointV2.prefix) else {
+            return (nil, data.contains(":") ? "an unsupported location format (made by a newer Parley?)"
+                : "a legacy (Berry Picker Tracker) value; follow it with its bpt:// link")
+        }
+        let keys = ring.keys
+        guard !keys.isEmpty else { return (nil, "no location key from this person yet; ask them to share again") }
+        let binding = WaypointV2.Binding(owner: UInt64(owner), routeID: UInt64(routeID), timestamp: timestamp)
+        for key in keys {
+            do {
+                return (try WaypointV2.open(data, binding: binding, key: key), nil)
+            } catch .couldNotDecrypt {
+                continue
+            } catch {
+                return (nil, "\(error)")   // malformed or invalid whatever the key: another key will not help
+            }
+        }
+        return (nil, "none of the \(keys.count) location key(s) held for this person opens it (sealed after they revoked you, or altered)")
+    }
+
+    /// Whether this account may read `owner`'s routes.
+    private func isFollowing(_ owner: Int64) async throws(ClientError) -> Bool {
+        try await locationFollowing().contains(owner)
+    }
+
+    /// The error for reading someone who does not (or no longer) share with this account.
+    func notFollowing(_ owner: Int64) throws(ClientError) -> ClientError {
+        .invalidInput("\(try contactName(owner)) does not share their location with you (never, or not any more), or has no route yet; "
+            + "ask them to run 'parley location share \(email)'")
+    }
+}

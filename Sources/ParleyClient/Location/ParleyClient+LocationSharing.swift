@@ -1,0 +1,184 @@
+import Foundation
+import ParleyLocation
+import ParleyWire
+
+/// Sharing this account's position (docs/CLIENT.md §11): routes of v2 waypoints sealed on this device
+/// under the account's location key, followers allowed at the server and handed the key end-to-end, and
+/// a new key for everyone left whenever a follower is revoked.
+extension ParleyClient {
+    /// Most waypoints per `post_waypoints` (the server's limit).
+    public static let locationBatchSize = 500
+
+    /// Starts a new route; the server deactivates any other active route of this account.
+    public func startLocationRoute() async throws(ClientError) -> LocationRoute {
+        let answer = try await call("start_route")
+        let me = try identity().accountID
+        return try LocationRoute([
+            "route_id": .int(try answer.int("route_id")), "owner_id": .int(me), "active": true,
+            "started_at": .int(try answer.int("started_at")), "waypoint_count": 0,
+        ])
+    }
+
+    /// Seals and posts waypoints, in batches, to `routeID` or else to this account's active route (a new
+    /// one when none is active). Every waypoint is checked before anything is sent.
+    public func postLocation(_ waypoints: [Waypoint], to routeID: Int64? = nil) async throws(ClientError) -> LocationPostResult {
+        guard !waypoints.isEmpty else { throw .invalidInput("no positions to post") }
+        for (index, waypoint) in waypoints.enumerated() {
+            do { try waypoint.validate() } catch { throw .invalidInput("position \(index + 1): \(error)") }
+        }
+        let me = try identity().accountID
+        let route: Int64
+        if let routeID {
+            route = routeID
+        } else if let active = try await activeLocationRouteID() {
+            route = active
+        } else {
+            route = try await startLocationRoute().id
+        }
+        let (key, epoch) = try ownLocationKey()
+        var stored = 0, duplicates = 0
+        var start = 0
+        while start < waypoints.count {
+            let batch = waypoints[start..<min(start + Self.locationBatchSize, waypoints.count)]
+            var entries: [JSONValue] = []
+            for waypoint in batch {
+                let data: String
+                do {
+                    data = try WaypointV2.seal(waypoint, owner: UInt64(me), routeID: UInt64(route), key: key)
+                } catch {
+                    throw .invalidInput("cannot seal a position: \(error)")
+                }
+                entries.append(.object(["ts": .int(waypoint.timestamp), "data": .string(data)]))
+            }
+            let answer = try await routeCall("post_waypoints", ["route_id": .int(route), "waypoints": .array(entries)], routeID: route)
+            stored += Int(try answer.int("stored"))
+            duplicates += Int(try answer.int("duplicates"))
+            start += batch.count
+        }
+        return LocationPostResult(routeID: route, stored: stored, duplicates: duplicates, keyEpoch: epoch)
+    }
+
+    /// Ends a route: nothing more can be posted to it; followers can still read it.
+    public func deactivateLocationRoute(_ routeID: Int64) async throws(ClientError) {
+        _ = try await routeCall("deactivate_route", ["route_id": .int(routeID)], routeID: routeID)
+    }
+
+    /// Deletes a route and its waypoints at the server.
+    public func deleteLocationRoute(_ routeID: Int64) async throws(ClientError) {
+        _ = try await routeCall("delete_route", ["route_id": .int(routeID)], routeID: routeID)
+    }
+
+    /// Routes of this account (or of someone it follows), newest first.
+    public func locationRoutes(of ownerID: Int64? = nil, before routeID: Int64? = nil, limit: Int = 100) async throws(ClientError) -> LocationRouteList {
+        guard (1...500).contains(limit) else { throw .invalidInput("limit must be 1…500") }
+        var fields: [String: JSONValue] = ["limit": .int(limit)]
+        if let ownerID { fields["owner_id"] = .int(ownerID) }
+        if let routeID { fields["before_route_id"] = .int(routeID) }
+        let answer: [String: JSONValue]
+        do {
+            answer = try await call("list_routes", fields)
+        } catch .server(let error) where error.code == .notFound {
+            throw try notFollowing(ownerID ?? 0)
+        }
+        return LocationRouteList(routes: try answer.objects("routes").map { fields throws(ClientError) in try LocationRoute(fields) },
+                                 hasMore: answer.bool("has_more"))
+    }
+
+    /// Lets the account with `email` read this account's routes and sends it the current key inside an
+    /// end-to-end message (`location_key`, docs/CLIENT.md §11). Sharing again re-sends the key.
+    public func shareLocation(with email: String) async throws(ClientError) -> LocationShareResult {
+        guard email.lowercased() != self.email else { throw .invalidInput("\(email) is your own account; you always see your own routes") }
+        let follower: Int64
+        do {
+            follower = try await call("allow_follower", ["email": .string(email.lowercased())]).int("account_id")
+        } catch .server(let error) where error.code == .notFound {
+            throw .invalidInput("no Parley account \(email) on this server; check the address")
+        }
+        let (key, epoch) = try ownLocationKey()
+        let conversation = try await startConversation(with: email)
+        try await sendLocationKey(key, epoch: epoch, to: conversation.id)
+        return LocationShareResult(accountID: follower, keyEpoch: epoch, keySentTo: [follower], keyNotSentTo: [])
+    }
+
+    /// Stops the account with `email` from reading this account's routes, makes a new key and sends it to
+    /// every remaining follower; waypoints posted from now on are sealed with it, so the revoked person
+    /// cannot decrypt them even from a copy of the ciphertexts.
+    public func revokeLocation(from email: String) async throws(ClientError) -> LocationShareResult {
+        let follower = try await locationSharer(email)
+        let followers = try await locationFollowers()
+        guard followers.contains(follower) else { throw .invalidInput("\(email) does not follow your location; nothing changed") }
+        // The new key is in force before the server is asked: whatever happens next, nothing posted from
+        // now on is sealed with a key the revoked person holds (at worst the others need 'share' again).
+        let (key, epoch) = try rotateOwnLocationKey()
+        _ = try await call("revoke_follower", ["account_id": .int(follower)])
+        var sent: [Int64] = [], notSent: [Int64] = []
+        for other in followers where other != follower {
+            do {
+                guard let conversation = try await directConversation(with: other) else { notSent.append(other); continue }
+                try await sendLocationKey(key, epoch: epoch, to: conversation)
+                sent.append(other)
+            } catch .notConnected, .disconnected {
+                throw .disconnected   // the rest did not get the new key: revoking again is not possible, sharing again is
+            } catch {
+                logger.warning("could not send the new location key to a follower", metadata: ["account": "\(other)", "error": "\(error)"])
+                notSent.append(other)
+            }
+        }
+        return LocationShareResult(accountID: follower, keyEpoch: epoch, keySentTo: sent, keyNotSentTo: notSent)
+    }
+
+    /// Accounts allowed to read this account's routes.
+    public func locationFollowers() async throws(ClientError) -> [Int64] {
+        try await call("list_followers").objects("followers").map { item throws(ClientError) in try item.int("account_id") }
+    }
+
+    /// Accounts whose routes this account may read.
+    public func locationFollowing() async throws(ClientError) -> [Int64] {
+        try await call("list_following").ints("owner_ids")
+    }
+
+    /// The account id of a contact by e-mail (asked of the server when this device does not know them).
+    public func locationSharer(_ email: String) async throws(ClientError) -> Int64 {
+        do {
+            return try await resolveContact(email)
+        } catch .server(let error) where error.code == .notFound {
+            throw .invalidInput("no Parley account \(email) on this server; check the address")
+        }
+    }
+
+    /// Sends one `location_key` message to a conversation (delivered now, never queued: a key for a
+    /// follower must not wait in the outbox after the server already allowed them).
+    private func sendLocationKey(_ key: LocationKey, epoch: Int64, to conversationID: Int64) async throws(ClientError) {
+        var content = MessageContent(id: newClientMessageID(), type: LocationKeyContent.type)
+        content.location = LocationKeyContent(key: key, epoch: epoch)
+        _ = try await deliver(OutboxEntry(conversationID: conversationID, content: content, kind: LocationKeyContent.type,
+                                          forwardOf: nil, created: dependencies.clock.now()))
+    }
+
+    /// The direct conversation with `account`: a known one, else started by the e-mail this device knows.
+    private func directConversation(with account: Int64) async throws(ClientError) -> Int64? {
+        let me = try identity().accountID
+        if let known = try await conversations().first(where: { $0.kind == "direct" && Set($0.members) == [me, account] }) {
+            return known.id
+        }
+        guard let email = try contact(account)?.email else { return nil }
+        return try await startConversation(with: email).id
+    }
+
+    /// This account's newest route when it is still active.
+    private func activeLocationRouteID() async throws(ClientError) -> Int64? {
+        let newest = try await locationRoutes(limit: 1).routes.first
+        return newest?.active == true ? newest?.id : nil
+    }
+
+    /// A route method of the owner, with the server's refusals said in the owner's terms.
+    private func routeCall(_ method: String, _ fields: [String: JSONValue], routeID: Int64) async throws(ClientError) -> [String: JSONValue] {
+        do {
+            return try await call(method, fields)
+        } catch .server(let error) where error.code == .notFound {
+            throw .invalidInput("you have no route \(routeID); list yours with 'parley location routes'")
+        } catch .server(let error) where error.code == .conflict {
+            throw .invalidInput("route \(routeID) has ended; post without --route to start a new one")
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import ParleyServer
+import Testing
+
+/// `parley location share/post/show/follow/revoke/routes` with an account, against an embedded server.
+@Suite("parley location with an account", .serialized)
+struct LocationAccountCommandTests {
+    static func location(_ arguments: [String], home: URL) async throws -> ParleyBinary.Result {
+        var full = ["location"] + arguments
+        full.insert(contentsOf: ["--home", home.path], at: 2)
+        return try await ParleyBinary.runDetached(full)
+    }
+
+    @Test func shareThenPostShowFollowAndRevoke() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-location-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
+        let ann = root.appendingPathComponent("ann"), bob = root.appendingPathComponent("bob"), carol = root.appendingPathComponent("carol")
+        for (name, home) in [("ann", ann), ("bob", bob), ("carol", carol)] { try await CLIAccounts.register(name, home: home, server: server) }
+
+        for email in ["bob@example.org", "carol@example.org"] {
+            let shared = try await Self.location(["share", email], home: ann)
+            #expect(shared.status == 0, "\(shared.stderr)")
+            #expect(shared.stdout.contains("Sharing your location with \(email): allowed at the server, key (epoch 1) sent end-to-end."))
+        }
+        let posted = try await Self.location(["post", "--lat", "61.4978", "--lon", "23.761", "--time", "1800000000000", "--accuracy", "4.5"], home: ann)
+        #expect(posted.status == 0, "\(posted.stderr)")
+        #expect(posted.stdout.contains("Posted position 2027-01-15T08:00:00.000Z 61.4978 23.761 ±4.5 m to route 1"), "\(posted.stdout)")
+
+        let gpx = root.appendingPathComponent("ann.gpx")
+        let shown = try await Self.location(["show", "ann@example.org", "--gpx", gpx.path], home: bob)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout == "2027-01-15T08:00:00.000Z 61.4978 23.761 ±4.5 m\n", "\(shown.stdout)")
+        #expect(shown.stderr.contains("route 1: active") && shown.stderr.contains("1 waypoint(s) of ann@example.org"))
+        #expect(try String(contentsOf: gpx, encoding: .utf8).contains("lat=\"61.4978\" lon=\"23.761\""))
+        // Bob's conversation with ann shows no key message.
+        let read = try await ParleyBinary.runDetached(["read", "--home", bob.path, "--conversation", "1"])
+        #expect(read.status == 0 && !read.stdout.contains("location"), "\(read.stdout)")
+
+        // follow --follow prints what is posted after it started.
+        let live = try LiveProcess(["location", "follow", "--home", bob.path, "ann@example.org", "--follow", "--count", "1"])
+        _ = try await live.waitFor("following ann@example.org")
+        let later = try await Self.location(["post", "--lat", "61.5", "--lon", "23.8", "--altitude", "110", "--time", "1800000005000"], home: ann)
+        #expect(later.status == 0, "\(later.stderr)")
+        _ = try await live.waitFor("2027-01-15T08:00:05.000Z 61.5 23.8 alt 110 m")
+        #expect(await live.exitStatus() == 0, "\(live.text)")
+
+        let revoked = try await Self.location(["revoke", "carol@example.org"], home: ann)
+        #expect(revoked.status == 0, "\(revoked.stderr)")
+        #expect(revoked.stdout.contains("Revoked carol@example.org. New key (epoch 2) sent end-to-end to 1 remaining follower(s)."))
+        let third = try await Self.location(["post", "--lat", "61.6", "--lon", "23.9", "--time", "1800000010000"], home: ann)
+        #expect(third.status == 0, "\(third.stderr)")
+        let bobAfter = try await Self.location(["show", "ann@example.org"], home: bob)
+        #expect(bobAfter.status == 0 && bobAfter.stdout.hasSuffix("2027-01-15T08:00:10.000Z 61.6 23.9\n"), "\(bobAfter.stdout)\(bobAfter.stderr)")
+        let carolAfter = try await Self.location(["show", "ann@example.org"], home: carol)
+        #expect(carolAfter.status == 1)
+        #expect(carolAfter.stderr.contains("ann@example.org does not share their location with you (never, or not any more)"), "\(carolAfter.stderr)")
+        #expect(!carolAfter.stdout.contains("61.6"))
+
+        let routes = try await Self.location(["routes"], home: ann)
+        #expect(routes.status == 0 && routes.stdout.contains("route 1: active") && routes.stdout.contains("3 waypoint(s)"), "\(routes.stdout)")
+        let again = try await Self.location(["revoke", "carol@example.org"], home: ann)
+        #expect(again.status == 1 && again.stderr.contains("does not follow your location; nothing changed"), "\(again.stderr)")
+        try await server.stop()
+    }
+
+    @Test func mistakesSayWhatToDo() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-location-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
+        let ann = root.appendingPathComponent("ann")
+        try await CLIAccounts.register("ann", home: ann, server: server)
+        let range = try await Self.location(["post", "--lat", "91", "--lon", "1"], home: ann)
+        #expect(range.status == 1 && range.stderr.contains("position 1") && range.stderr.contains("latitude"), "\(range.stderr)")
+        let mixed = try await Self.location(["post", "--lat", "1", "--lon", "1", "--legacy-key", "AAECAwQFBgcICQoLDA0ODw=="], home: ann)
+        #expect(mixed.status == 1 && mixed.stderr.contains("drop --key-file, --legacy-key and --owner"), "\(mixed.stderr)")
+        let nobody = try await Self.location(["share", "nobody@example.org"], home: ann)
+        #expect(nobody.status == 1 && nobody.stderr.contains("no Parley account nobody@example.org"), "\(nobody.stderr)")
+        let noRoute = try await Self.location(["show", "--route", "42"], home: ann)
+        #expect(noRoute.status == 1 && noRoute.stderr.contains("you have no route 42"), "\(noRoute.stderr)")
+        let ended = try await Self.location(["post", "--lat", "1", "--lon", "1", "--route", "42"], home: ann)
+        #expect(ended.status == 1 && ended.stderr.contains("you have no route 42"), "\(ended.stderr)")
+        let bptWithout = try ParleyBinary.run(["location", "follow", "bpt://?cryptoKey=AAECAwQFBgcICQoLDA0ODw%3D%3D&userId=x"])
+        #expect(bptWithout.status != 0 && bptWithout.stderr.contains("--bpt-server"), "\(bptWithout.stderr)")
+        let badLink = try await Self.location(["follow", "parley://location?v=2&owner=1"], home: ann)
+        #expect(badLink.status == 1 && badLink.stderr.contains("invalid location link: no key"), "\(badLink.stderr)")
+        try await server.stop()
+    }
+
+    @Test func replayAndGpsdPostToTheAccountsRoute() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-location-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
+        let ann = root.appendingPathComponent("ann"), bob = root.appendingPathComponent("bob")
+        for (name, home) in [("ann", ann), ("bob", bob)] { try await CLIAccounts.register(name, home: home, server: server) }
+        #expect(try await Self.location(["share", "bob@example.org"], home: ann).status == 0)
+
+        let gpx = root.appendingPathComponent("walk.gpx")
+        try Data("""
+            <?xml version="1.0"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            <trkpt lat="61.5" lon="23.75"><ele>100</ele><time>2027-01-16T08:00:00Z</time></trkpt>
+            <trkpt lat="61.6" lon="23.8"><time>2027-01-16T08:00:05Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """.utf8).write(to: gpx)
+        let replayed = try await Self.location(["replay", gpx.path], home: ann)
+        #expect(replayed.status == 0 && replayed.stdout.contains("Posted 2 position(s) to route 1"), "\(replayed.stdout)\(replayed.stderr)")
+        let again = try await Self.location(["replay", gpx.path], home: ann)
+        #expect(again.stdout.contains("Posted 0 position(s) to route 1 (2 already there, skipped)"), "\(again.stdout)")
+        let shown = try await Self.location(["show", "ann@example.org"], home: bob)
+        #expect(shown.stdout == "2027-01-16T08:00:00.000Z 61.5 23.75 alt 100 m\n2027-01-16T08:00:05.000Z 61.6 23.8\n", "\(shown.stdout)")
+
+        // Live fixes from a real gpsd (started by gpsfake replaying an NMEA log) join the active route.
+        #expect(try await Self.location(["routes"], home: ann).stdout.contains("route 1: active"))
+        let log = root.appendingPathComponent("walk.nmea")
+        try Data(LocationCommandTests.nmeaLog().utf8).write(to: log)
+        let port = Int.random(in: 20_000...40_000)
+        let fake = Process()
+        fake.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
+        fake.arguments = ["-q", "-c", "0.05", "-P", String(port), log.path]
+        fake.standardOutput = FileHandle.nullDevice
+        fake.standardError = FileHandle.nullDevice
+        try fake.run()
+        defer {
+            for child in LocationCommandTests.children(of: fake.processIdentifier) { kill(child, SIGKILL) }
+            kill(fake.processIdentifier, SIGKILL)
+            fake.waitUntilExit()
+        }
+        var live = try await Self.location(["post", "--gpsd", "127.0.0.1:\(port)", "--count", "2"], home: ann)
+        for _ in 0..<30 where live.status != 0 && live.stderr.contains("gpsd") {
+            try await Task.sleep(for: .milliseconds(300))
+            live = try await Self.location(["post", "--gpsd", "127.0.0.1:\(port)", "--count", "2"], home: ann)
+        }
+        #expect(live.status == 0, "\(live.stderr)")
+        #expect(live.stdout.split(separator: "\n").count == 2 && live.stdout.contains("61.4978 23.761"), "\(live.stdout)")
+        let followed = try await Self.location(["show", "ann@example.org"], home: bob)
+        let lines = followed.stdout.split(separator: "\n")
+        #expect(lines.count == 4 && lines.dropFirst(2).allSatisfy { $0.contains(" 61.4978 23.761") }, "\(followed.stdout)")
+        try await server.stop()
+    }
+}
