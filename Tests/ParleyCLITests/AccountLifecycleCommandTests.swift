@@ -35,8 +35,23 @@ struct AccountLifecycleCommandTests {
         let busy = try await ParleyBinary.runDetached(["send", "--home", ann.path, "--to", "bob@example.org", "while busy"])
         #expect(busy.status != 0)
         #expect(busy.stderr.contains("open in another parley process") && busy.stderr.contains("parley read"), "\(busy.stderr)")
-        follower.kill()
-        _ = await follower.exitStatus()
+        // `account lock` from here: the follower needs the key, so it says so and ends.
+        let lock = try await ParleyBinary.runDetached(["account", "lock", "--home", ann.path])
+        #expect(lock.stdout.contains("Asked ") && lock.stdout.contains("parley read to lock ann@example.org."), "\(lock.stdout)\(lock.stderr)")
+        #expect(await follower.exitStatus() == 0)
+        #expect(follower.text.contains("Locked by 'parley account lock'"), "\(follower.text)")
+        let nobody = try await ParleyBinary.runDetached(["account", "lock", "--home", ann.path])
+        #expect(nobody.stdout.contains("No parley process has ann@example.org open"), "\(nobody.stdout)\(nobody.stderr)")
+
+        // `account unlock` checks a PIN; without one it says how to set one.
+        let noPIN = try await ParleyBinary.runDetached(["account", "unlock", "--home", ann.path])
+        #expect(noPIN.status != 0 && noPIN.stderr.contains("has no PIN"), "\(noPIN.stderr)")
+        #expect(try await ParleyBinary.runDetached(["account", "set-pin", "--home", ann.path], environment: ["PARLEY_NEW_PIN": "5821"]).status == 0)
+        let wrongPIN = try await ParleyBinary.runDetached(["account", "unlock", "--home", ann.path], environment: ["PARLEY_PIN": "1234"])
+        #expect(wrongPIN.status != 0 && wrongPIN.stderr.contains("9 attempts left"), "\(wrongPIN.stderr)")
+        let rightPIN = try await ParleyBinary.runDetached(["account", "unlock", "--home", ann.path], environment: ["PARLEY_PIN": "5821"])
+        #expect(rightPIN.stdout.contains("The PIN is right"), "\(rightPIN.stderr)")
+        #expect(try await ParleyBinary.runDetached(["account", "set-pin", "--home", ann.path, "--remove"], environment: ["PARLEY_PIN": "5821"]).status == 0)
         let sent = try await ParleyBinary.runDetached(["send", "--home", ann.path, "--to", "bob@example.org", "after the follower quit"])
         #expect(sent.status == 0, "\(sent.stderr)")
 

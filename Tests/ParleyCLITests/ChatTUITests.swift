@@ -139,6 +139,13 @@ struct ChatTUITests {
         try await tmux.type("ctrl-c", "739146")
         try await tmux.press("ctrl-c", "Enter")
         try await tmux.waitFor("ctrl-c", "the unlocked conversation") { $0.contains { $0.contains("ann: See you there") } }
+        // `parley account lock` from another terminal locks the running chat too.
+        let lock = try await ParleyBinary.runDetached(["account", "lock", "--home", bob.path])
+        #expect(lock.stdout.contains("parley chat to lock bob@example.org"), "\(lock.stdout)\(lock.stderr)")
+        try await tmux.waitFor("ctrl-c", "the chat locked from outside") { $0.contains { $0.contains("Type your vault PIN") } }
+        try await tmux.type("ctrl-c", "739146")
+        try await tmux.press("ctrl-c", "Enter")
+        try await tmux.waitFor("ctrl-c", "unlocked again") { $0.contains { $0.contains("ann: See you there") } }
 
         // Ctrl-C quits cleanly too.
         try await tmux.press("ctrl-c", "C-c")

@@ -37,6 +37,19 @@ final class AccountLock: Sendable {
         Self.recordHolder(descriptor)
     }
 
+    /// The process that has the account in `directory` open ("pid command"), or nil when none has.
+    static func holder(directory: URL) -> (pid: Int32, command: String)? {
+        let path = directory.appendingPathComponent(fileName).path
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        // A shared lock we can take means nobody holds the exclusive one.
+        if flock(descriptor, LOCK_SH | LOCK_NB) == 0 { flock(descriptor, LOCK_UN); return nil }
+        let text = holder(descriptor)
+        guard let space = text.firstIndex(of: " "), let pid = Int32(text[..<space]), pid > 1 else { return nil }
+        return (pid, String(text[text.index(after: space)...]))
+    }
+
     /// Lets go early (`ParleyClient.close()`); otherwise the lock goes with this object or the process.
     func release() {
         if let open = descriptor.withLock({ value in defer { value = nil }; return value }) { close(open) }

@@ -15,6 +15,8 @@ enum ChatEvent: Sendable {
     case learned(Int64, String)
     /// Every 2 s: has the vault locked itself?
     case tick
+    /// `parley account lock` from another terminal.
+    case lockRequested
 }
 
 /// The running `parley chat`: owns the terminal, the state and the loop; draws after every event.
@@ -48,6 +50,7 @@ final class ChatSession {
         Terminal.startReading(deliver: { post.yield(.keys($0)) }, ended: { post.yield(.inputEnded) })
         watch(SIGWINCH, as: .resize)
         for number in [SIGTERM, SIGHUP, SIGINT] { watch(number, as: .terminate) }
+        watch(ParleyClient.lockSignal, as: .lockRequested)
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(2))
@@ -135,6 +138,8 @@ final class ChatSession {
             if !state.locked { state.names[account] = name }
         case .tick:
             await checkLock()
+        case .lockRequested:
+            if !state.locked { await lockNow() }
         }
     }
 

@@ -67,11 +67,20 @@ extension Parley {
                 for message in shown { ClientOptions.say(await MessageLine.format(message, client: client)) }
             }
             guard follow else { return await client.disconnect() }
+            // `parley account lock` from elsewhere: following needs the key, so it ends rather than waits locked.
+            signal(ParleyClient.lockSignal, SIG_IGN)
+            let lockRequest = DispatchSource.makeSignalSource(signal: ParleyClient.lockSignal, queue: .global())
+            lockRequest.setEventHandler {
+                ClientOptions.say("Locked by 'parley account lock'; run 'parley read --follow' again to go on.")
+                Foundation.exit(0)
+            }
+            lockRequest.resume()
             for await event in events {
                 guard case .message(let message) = event, conversation == nil || message.conversationID == conversation else { continue }
                 // Line by line even into a pipe (`parley read --follow | grep …`).
                 if options.json { options.output(message) { "" } } else { ClientOptions.say(await MessageLine.format(message, client: client)) }
             }
+            lockRequest.cancel()  // (and keeps the source alive for as long as the loop runs)
         }
     }
 
