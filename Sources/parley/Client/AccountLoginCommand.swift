@@ -37,7 +37,7 @@ extension Parley.Account {
                 guard isatty(STDIN_FILENO) == 1, !passwordStdin else {
                     options.output(["status": "code_sent", "email": email]) {
                         "If \(email) has an account with a key backup on \(address), a code is on its way. Then run:\n"
-                            + "    parley account login --email \(email) --server \(server.server) --code CODE"
+                            + "    parley account login\(options.home.map { " --home \($0)" } ?? "") --email \(email) --server \(server.server) --code CODE"
                     }
                     return
                 }
