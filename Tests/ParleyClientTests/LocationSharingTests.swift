@@ -68,6 +68,29 @@ struct LocationSharingTests {
         try await harness.stop()
     }
 
+    @Test func aPairedDeviceBringsTheLocationKeysAlong() async throws {
+        let harness = try await ClientHarness.start()
+        let ann = try await harness.person("ann"), bob = try await harness.person("bob")
+        let annID = try #require(await ann.accountID)
+        _ = try await ann.shareLocation(with: "bob@example.org")
+        try await eventually("the key reaches bob") { try await bob.locationKeyEpochs(of: annID) == [1] }
+        let here = Self.point(48.8566, 2.3522, at: 1_800_000_000_000)
+        _ = try await ann.postLocation([here])
+
+        // Bob's new phone follows ann at once; ann's new phone posts under the key bob already holds.
+        let (bobPhone, _) = try await DevicePairingClientTests.pair(bob, name: "phone", home: harness.home("bob-phone"), harness: harness)
+        let (annPhone, _) = try await DevicePairingClientTests.pair(ann, name: "phone", home: harness.home("ann-phone"), harness: harness)
+        for phone in [bobPhone, annPhone] { try await phone.connect() }
+        #expect(try await bobPhone.locationKeyEpochs(of: annID) == [1])
+        #expect(try await bobPhone.locationRoute(of: annID).waypoints == [here])
+        let there = Self.point(48.8600, 2.3400, at: 1_800_000_060_000)
+        let posted = try await annPhone.postLocation([there])
+        #expect(posted.keyEpoch == 1)
+        #expect(try await bob.locationRoute(of: annID).waypoints == [here, there])
+        for client in [ann, bob, annPhone, bobPhone] { await client.disconnect() }
+        try await harness.stop()
+    }
+
     @Test func aFollowerStreamsNewWaypointsAsTheyArrive() async throws {
         let harness = try await ClientHarness.start()
         let ann = try await harness.person("ann"), bob = try await harness.person("bob")

@@ -17,7 +17,12 @@ struct HistoryArchive: Codable {
     var omittedMessages: Int
 
     /// The record namespaces that travel; sessions, prekeys and sender keys never do (they are per device).
-    static let namespaces = [Namespace.conversation, Namespace.contact, Namespace.identity, Namespace.verified, Namespace.trust, AvatarNamespace.name]
+    /// Location keys travel too: this account's own (so every device posts under the key followers hold) and
+    /// the ones of people it follows.
+    static let namespaces = [
+        Namespace.conversation, Namespace.contact, Namespace.identity, Namespace.verified, Namespace.trust, AvatarNamespace.name,
+        LocationKeyRing.namespace,
+    ]
     /// Group titles live under `state`, beside per-device cursors that must not travel.
     static let statePrefixes = ["title/"]
     /// The archive's size budget: the server's 32 MiB minus room for sealing and the records.
