@@ -71,6 +71,16 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
 }
 
 extension JSONValue {
+    /// Whether any string in the value (keys included) contains U+0000.
+    public var containsNUL: Bool {
+        switch self {
+        case .null, .bool, .number: false
+        case .string(let string): string.utf8.contains(0)
+        case .array(let items): items.contains { $0.containsNUL }
+        case .object(let fields): fields.contains { $0.key.utf8.contains(0) || $0.value.containsNUL }
+        }
+    }
+
     /// Standard base64 of `bytes`, as every binary field travels.
     public static func base64(_ bytes: [UInt8]) -> JSONValue { .string(Data(bytes).base64EncodedString()) }
     /// A whole number.

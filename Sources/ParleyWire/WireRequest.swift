@@ -48,7 +48,24 @@ public struct WireRequest: Sendable, Equatable {
         guard case .string(let method)? = fields["type"], !method.isEmpty else {
             return .failure(RequestParseError(requestID: requestID, error: WireError(.invalidRequest, "'type' must name a method")))
         }
+        // NUL can only arrive escaped (\u0000). No text field has a use for it, PostgreSQL refuses it and SQLite
+        // cuts strings at it, so it is refused here, once, before any handler or store sees it.
+        if Self.mayContainNUL(line), value.containsNUL {
+            return .failure(RequestParseError(requestID: requestID, error: WireError(
+                .invalidRequest, "strings must not contain the NUL character (\\u0000)")))
+        }
         return .success(WireRequest(method: method, requestID: requestID, fields: fields))
+    }
+
+    /// Whether the raw line has a `u0000` escape at all (the cheap test before walking the values).
+    private static func mayContainNUL<C: Collection<UInt8>>(_ line: C) -> Bool {
+        let pattern = Array("u0000".utf8)
+        var matched = 0
+        for byte in line {
+            matched = byte == pattern[matched] ? matched + 1 : (byte == pattern[0] ? 1 : 0)
+            if matched == pattern.count { return true }
+        }
+        return false
     }
 
     /// Encodes the request as one line (without the newline).

@@ -28,6 +28,8 @@ struct TransportTests {
             ("{\"type\":\"login_start\",\"request_id\":\"x\",\"email\":5,\"device_id\":1}", "invalid_field"),
             ("{\"type\":\"login_start\",\"request_id\":\"x\",\"email\":\"a@b.c\",\"device_id\":\"one\"}", "invalid_field"),
             ("{\"type\":\"whoami\",\"request_id\":\"x\"}", "unauthenticated"),
+            // NUL (PostgreSQL refuses it, SQLite cuts at it) never reaches a handler or a store.
+            ("{\"type\":\"recovery_start\",\"request_id\":\"x\",\"email\":\"ann@example.org\\u0000evil\"}", "invalid_request"),
         ]
         for (line, code) in cases {
             await socket.send(Array(line.utf8) + [0x0A])

@@ -28,6 +28,9 @@ struct WireRequestTests {
         (#"{"type":"x","request_id":""}"#, .invalidRequest, false),
         (#"{"request_id":"r"}"#, .invalidRequest, true),
         (#"{"type":7,"request_id":"r"}"#, .invalidRequest, true),
+        (#"{"type":"x","request_id":"r","title":"a\u0000b"}"#, .invalidRequest, true),
+        (#"{"type":"x","request_id":"r","members":["ok","\u0000"]}"#, .invalidRequest, true),
+        (#"{"type":"x","request_id":"r","fields":{"k\u0000":"v"}}"#, .invalidRequest, true),
     ])
     func broken(line: String, code: WireError.Code, hasID: Bool) {
         guard case .failure(let failure) = parse(line) else {
@@ -110,5 +113,11 @@ struct WireMessageTests {
         for line in ["", "[]", "{}", #"{"type":"response"}"#, #"{"type":"notification"}"#, #"{"type":"response","ok":false}"#] {
             #expect(throws: WireError.self) { try WireMessage.parse(line: Array(line.utf8)) }
         }
+    }
+
+    @Test("a literal backslash-u0000 in text is not a NUL and passes")
+    func escapedBackslashIsText() throws {
+        let request = try WireRequest.parse(line: Array(#"{"type":"send","request_id":"r","text":"see \\u0000 in C"}"#.utf8)).get()
+        #expect(try request.string("text") == #"see \u0000 in C"#)
     }
 }
