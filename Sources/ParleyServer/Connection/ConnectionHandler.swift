@@ -24,8 +24,9 @@ struct ConnectionHandler {
                     let wasOnline = context.notifications.isOnline(accountID: caller.accountID)
                     let stream = subscription.start(caller)
                     group.addTask {
-                        for await message in stream {
-                            try await self.write(message, to: outbound)
+                        for await queued in stream {
+                            try await self.write(queued.message, to: outbound)
+                            ServerMetrics.notificationLag(.now - queued.raised)
                         }
                     }
                     group.addTask { await Presence.cameOnline(caller, wasOnline: wasOnline, context: context) }

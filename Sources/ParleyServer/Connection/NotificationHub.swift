@@ -10,8 +10,14 @@ public final class NotificationHub: Sendable {
     /// Notifications one connection may have waiting.
     public static let queueLimit = 1_024
 
+    /// A notification waiting for its connection's writer, with when it was raised (for the lag metric).
+    struct Queued: Sendable {
+        let message: WireMessage
+        let raised: ContinuousClock.Instant
+    }
+
     struct Subscriber: Sendable {
-        let continuation: AsyncStream<WireMessage>.Continuation
+        let continuation: AsyncStream<Queued>.Continuation
         let disconnect: @Sendable () -> Void
     }
 
@@ -24,8 +30,8 @@ public final class NotificationHub: Sendable {
     /// Registers a logged-in connection; returns the stream its writer drains.
     func subscribe(
         accountID: Int64, deviceID: UInt32, connection: ObjectIdentifier, disconnect: @escaping @Sendable () -> Void
-    ) -> AsyncStream<WireMessage> {
-        let (stream, continuation) = AsyncStream.makeStream(of: WireMessage.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
+    ) -> AsyncStream<Queued> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Queued.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
         subscribers.withLock {
             $0[accountID, default: [:]][deviceID, default: [:]][connection] = Subscriber(
                 continuation: continuation, disconnect: disconnect)
@@ -55,10 +61,13 @@ public final class NotificationHub: Sendable {
                 (deviceID == nil || device == deviceID) && !(except.map { $0.0 == accountID && $0.1 == device } ?? false)
             }.flatMap(\.value.values)
         }
-        let message = WireMessage.notification(event: event, fields: fields)
+        let queued = Queued(message: .notification(event: event, fields: fields), raised: .now)
         for target in targets {
-            if case .dropped = target.continuation.yield(message) {
+            if case .dropped = target.continuation.yield(queued) {
+                ServerMetrics.notification(dropped: true)
                 target.disconnect()
+            } else {
+                ServerMetrics.notification(dropped: false)
             }
         }
     }

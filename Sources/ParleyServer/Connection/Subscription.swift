@@ -14,7 +14,7 @@ final class Subscription: Sendable {
     }
 
     /// Subscribes as `caller`, replacing an earlier login on the same connection.
-    func start(_ caller: Caller) -> AsyncStream<WireMessage> {
+    func start(_ caller: Caller) -> AsyncStream<NotificationHub.Queued> {
         cancel()
         current.withLock { $0 = caller }
         let state = self.state

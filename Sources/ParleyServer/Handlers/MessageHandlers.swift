@@ -128,6 +128,7 @@ enum MessageHandlers {
         let confirmed = try await StoreCall.call(context) {
             try await context.store.confirmDelivery(accountID: caller.accountID, deviceID: caller.deviceID, messageIDs: ids, now: context.clock.now())
         }
+        ServerMetrics.delivered(confirmed.count)
         for (messageID, senderID) in confirmed where senderID != caller.accountID {
             context.notifications.notify(
                 accountID: senderID, event: "message_delivered",

@@ -69,6 +69,17 @@ public struct RequestRouter: Sendable {
 
     /// Runs one request and returns what to write back.
     public func handle(_ request: WireRequest, environment: RequestEnvironment, context: ServerContext) async -> (WireMessage, Caller?) {
+        let started = ContinuousClock.now
+        let answer = await route(request, environment: environment, context: context)
+        // Only methods this server knows become a label: a client cannot grow the metrics with made-up names.
+        let method = routes[request.method] == nil ? "unknown" : request.method
+        var errorCode: String?
+        if case .failure(_, let error) = answer.0 { errorCode = error.code.rawValue }
+        ServerMetrics.request(method: method, duration: ContinuousClock.now - started, errorCode: errorCode)
+        return answer
+    }
+
+    private func route(_ request: WireRequest, environment: RequestEnvironment, context: ServerContext) async -> (WireMessage, Caller?) {
         guard let route = routes[request.method] else {
             return (.failure(requestID: request.requestID, error: WireError(.unknownMethod, "unknown method '\(String(request.method.prefix(64)))'")), nil)
         }

@@ -102,7 +102,11 @@ public final class ParleyServer: Service, Sendable {
         let state = ConnectionState(channel: child.channel)
         let key = ObjectIdentifier(state)
         connections.withLock { $0[key] = state }
-        defer { connections.withLock { _ = $0.removeValue(forKey: key) } }
+        ServerMetrics.connectionOpened()
+        defer {
+            connections.withLock { _ = $0.removeValue(forKey: key) }
+            ServerMetrics.connectionClosed()
+        }
         let remote = child.channel.remoteAddress?.ipAddress ?? "unknown"
         let timeout = TimeAmount.seconds(context.configuration.loginTimeoutSeconds)
         let timer = child.channel.eventLoop.scheduleTask(in: timeout) { state.loginDeadlinePassed() }

@@ -47,11 +47,17 @@ extension Parley {
             discussion: "Defaults to $PARLEY_DATABASE_URL; without either, SQLite in --data."))
         var database: String?
 
+        @Option(help: ArgumentHelp(
+            "Serve Prometheus metrics at http://HOST:PORT/metrics (loopback or an operations network only).",
+            valueName: "host:port"))
+        var metrics: String?
+
         @Flag(help: "Check the configuration (TLS files, data directory, database reachable and migrated), print one line per problem, and exit 0 or 1.")
         var check = false
 
         func validate() throws {
             guard (1...3600).contains(loginTimeout) else { throw ValidationError("--login-timeout must be 1–3600 seconds") }
+            if let metrics { _ = try ListenAddress.parse(metrics) }
         }
 
         /// The configuration the flags (and `PARLEY_DATABASE_URL`) describe.
@@ -95,13 +101,26 @@ extension Parley {
                 await opened.close()
                 throw error
             }
-            let group = ServiceGroup(services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            var services: [any Service] = [server]
+            var endpoint: MetricsEndpoint?
+            if let metrics {
+                let (metricsHost, metricsPort) = try ListenAddress.parse(metrics)
+                let bootstrapped = MetricsEndpoint.bootstrapPrometheus(host: metricsHost, port: metricsPort, logger: logger)
+                endpoint = bootstrapped
+                services.append(bootstrapped)
+            }
+            let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
             let tls = tlsCert != nil
             let databaseNote = configuration.databaseURL.map { ", database: \($0)" } ?? ""
             Task {
                 let address = try await server.boundAddress()
                 let line = "parley server listening on \(tls ? "tls" : "tcp")://\(address.ipAddress ?? host):\(address.port ?? port) (data: \(directory.path)\(databaseNote))\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
+                if let endpoint {
+                    let metricsAddress = try await endpoint.boundAddress()
+                    let note = "metrics at http://\(metricsAddress.ipAddress ?? "?"):\(metricsAddress.port ?? 0)/metrics\n"
+                    FileHandle.standardOutput.write(Data(note.utf8))
+                }
             }
             do {
                 try await group.run()

@@ -4,6 +4,8 @@ import Foundation
 final class ServerProcess {
     let process = Process()
     let port: Int
+    /// Where `--metrics` serves, when it was given.
+    let metricsPort: Int?
     private let output = Pipe()
 
     /// Starts `parley server` on a free port with `data` as its data directory: `--dev`, or with
@@ -18,9 +20,11 @@ final class ServerProcess {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // The first line says where the server listens: "... tcp://127.0.0.1:PORT (data: ...)".
+        // The first line says where the server listens: "... tcp://127.0.0.1:PORT (data: ...)"; with --metrics
+        // a second one says where the metrics are.
+        let lines = extraArguments.contains("--metrics") ? 2 : 1
         var line = Data()
-        while !line.contains(0x0A) {
+        while line.filter({ $0 == 0x0A }).count < lines {
             let chunk = output.fileHandleForReading.availableData
             if chunk.isEmpty { throw LineSocket.Failure(description: "parley server exited before listening") }
             line.append(chunk)
@@ -30,6 +34,8 @@ final class ServerProcess {
             let port = Int(text[range].split(separator: ":")[1])
         else { throw LineSocket.Failure(description: "unexpected first line: \(text)") }
         self.port = port
+        metricsPort = text.range(of: #"metrics at http://127\.0\.0\.1:(\d+)"#, options: .regularExpression)
+            .flatMap { Int(text[$0].split(separator: ":").last ?? "") }
         // Keep reading the server's log so a full pipe can never stall it.
         output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
     }

@@ -114,6 +114,8 @@ public final class PostgresStore: Store {
     func transaction<T: Sendable>(
         _ what: String, retryOnConflict: Bool = false, _ body: (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {
+        let started = ContinuousClock.now
+        defer { ServerMetrics.store(ContinuousClock.now - started) }
         var attempt = 0
         while true {
             attempt += 1
@@ -141,6 +143,8 @@ public final class PostgresStore: Store {
 
     /// Runs a read on one pooled connection.
     func read<T: Sendable>(_ body: (PostgresConnection, Logger) async throws -> T) async throws -> T {
+        let started = ContinuousClock.now
+        defer { ServerMetrics.store(ContinuousClock.now - started) }
         do {
             return try await client.withConnection { connection in try await body(connection, logger) }
         } catch {

@@ -32,6 +32,8 @@ public final class SQLiteStore: Store {
 
     /// Runs a write transaction, mapping unique-constraint failures to `.conflict`.
     func write<T: Sendable>(_ what: String, _ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        let started = ContinuousClock.now
+        defer { ServerMetrics.store(ContinuousClock.now - started) }
         do {
             return try await pool.write(body)
         } catch {
@@ -41,6 +43,8 @@ public final class SQLiteStore: Store {
 
     /// Runs a write in the next group commit (for the hot paths), with the same error mapping.
     func groupWrite<T: Sendable>(_ what: String, _ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        let started = ContinuousClock.now
+        defer { ServerMetrics.store(ContinuousClock.now - started) }
         do {
             return try await groupCommit.run(body)
         } catch {
@@ -60,6 +64,8 @@ public final class SQLiteStore: Store {
 
     /// Runs a read.
     func read<T: Sendable>(_ body: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        let started = ContinuousClock.now
+        defer { ServerMetrics.store(ContinuousClock.now - started) }
         do {
             return try await pool.read(body)
         } catch {

@@ -1,0 +1,43 @@
+import Metrics
+
+/// What the server counts and times, through swift-metrics (docs/OPERATIONS.md, "Metrics").
+///
+/// Without `--metrics` nothing is bootstrapped and these go to swift-metrics' no-op handlers. Labels carry only
+/// method names the router knows and error codes: never an e-mail, id, key or anything a client chose freely,
+/// so neither secrets nor unbounded label sets can reach the metrics.
+enum ServerMetrics {
+    /// A connection was accepted.
+    static func connectionOpened() { Meter(label: "parley_connections").increment() }
+
+    /// A connection ended.
+    static func connectionClosed() { Meter(label: "parley_connections").decrement() }
+
+    /// One request answered: counted by method, timed, and its error code counted when it failed.
+    static func request(method: String, duration: Duration, errorCode: String?) {
+        Counter(label: "parley_requests_total", dimensions: [("method", method)]).increment()
+        Timer(label: "parley_request_duration_seconds", dimensions: [("method", method)]).record(duration: duration)
+        if let errorCode {
+            Counter(label: "parley_request_errors_total", dimensions: [("method", method), ("code", errorCode)]).increment()
+        }
+    }
+
+    /// Devices confirmed `count` messages delivered.
+    static func delivered(_ count: Int) {
+        Counter(label: "parley_messages_delivered_total").increment(by: count)
+    }
+
+    /// One store (database) call took `duration`.
+    static func store(_ duration: Duration) {
+        Timer(label: "parley_store_duration_seconds").record(duration: duration)
+    }
+
+    /// A notification was queued for a connection (`dropped`: its queue was full and it was disconnected).
+    static func notification(dropped: Bool) {
+        Counter(label: dropped ? "parley_notifications_dropped_total" : "parley_notifications_total").increment()
+    }
+
+    /// How long a notification waited between being raised and being written to its connection.
+    static func notificationLag(_ duration: Duration) {
+        Timer(label: "parley_notification_lag_seconds").record(duration: duration)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// `parley server --metrics`: Prometheus text at /metrics, with bounded labels and no secrets.
+@Suite("Prometheus metrics of the real binary", .serialized)
+struct MetricsTests {
+    static func get(_ url: String, method: String = "GET") async throws -> (Int, String) {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = method
+        let (data, response) = try await URLSession.shared.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("requests, errors, durations and connections are counted; made-up methods and e-mails never become labels")
+    func metricsEndpoint() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-metrics-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let server = try ServerProcess(data: data, extraArguments: ["--metrics", "127.0.0.1:0"])
+        defer { server.stop(signal: SIGKILL) }
+        let base = "http://127.0.0.1:\(try #require(server.metricsPort))"
+
+        let socket = try LineSocket(port: server.port)
+        #expect(try await socket.call("ping").ok)
+        #expect(try await socket.call("whoami").errorCode == "unauthenticated")
+        #expect(try await socket.call("method_\(UUID().uuidString.prefix(8))").errorCode == "unknown_method")
+        #expect(try await socket.call("recovery_start", ["email": "secret.person@example.org"]).ok)
+
+        let (status, text) = try await Self.get(base + "/metrics")
+        #expect(status == 200)
+        #expect(text.contains(#"parley_requests_total{method="ping"} 1"#), "\(text)")
+        #expect(text.contains(#"parley_request_errors_total{method="whoami",code="unauthenticated"} 1"#))
+        #expect(text.contains(#"parley_requests_total{method="unknown"} 1"#))
+        #expect(text.contains(#"parley_request_duration_seconds_count{method="recovery_start"} 1"#))
+        #expect(text.contains("parley_connections 1"), "the open socket is counted")
+        #expect(text.contains("parley_store_duration_seconds_count"))
+        #expect(!text.contains("secret.person") && !text.contains("method_"), "no e-mail and no made-up method in the labels")
+
+        #expect(try await Self.get(base + "/other").0 == 404)
+        #expect(try await Self.get(base + "/metrics", method: "POST").0 == 405)
+    }
+}
