@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @Suite("Conversations and messages", .serialized)
@@ -37,7 +38,20 @@ struct MessagingTests {
         #expect(delivered["message_id"] as? Int == messageID)
         // Confirming twice changes nothing and notifies no one.
         #expect(try await people.bobSocket.call("confirm_delivery", ["message_ids": [messageID]])["confirmed"] as? Int == 0)
-        try await people.server.stop()
+        // Delivered (ann got the receipt above), it leaves bob's queue and its ciphertext leaves the database.
+        #expect((try await people.bobSocket.call("get_messages", ["after_ts": 0])["messages"] as? [[String: Any]])?.isEmpty == true)
+        try await people.server.stop(keepingFiles: true)
+        defer { try? FileManager.default.removeItem(at: people.server.directory) }
+        if backend == .sqlite {
+            // Once the write-ahead log is checkpointed into the database file (SQLite does it every 1000 pages),
+            // the page holds the envelope with its ciphertext dropped, overwritten (secure_delete): the bytes are
+            // nowhere in the file.
+            let path = people.server.directory.appendingPathComponent("parley.sqlite").path
+            try await DatabaseQueue(path: path).writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            let stored = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(stored.range(of: Data("to-bob:hello".utf8)) == nil, "the delivered ciphertext is gone from the file")
+            #expect(stored.range(of: Data("self:hello".utf8)) != nil, "the self copy stays for ann's other devices")
+        }
     }
 
     @Test("a retried send with the same client id is stored once")

@@ -47,13 +47,14 @@ public protocol MessageStore: Sendable {
     /// (sender, client id). The timestamp is `max(now, last + 1)`.
     func insertMessage(_ message: NewMessage, now: Int64) async throws -> StoredMessage
 
-    /// Messages with an envelope for this device (or, for the account's own messages, its self copy)
-    /// and a timestamp after `afterTimestamp`, oldest first.
+    /// Messages with an envelope for this device not yet confirmed delivered (or, for the account's own
+    /// messages, its self copy) and a timestamp after `afterTimestamp`, oldest first.
     func messages(accountID: Int64, deviceID: UInt32, afterTimestamp: Int64, limit: Int) async throws -> [DeliverableMessage]
 
     /// The conversation a message belongs to, if the message exists.
     func conversationID(ofMessage messageID: Int64) async throws -> Int64?
 
-    /// Marks this device's envelopes delivered; returns (message id, sender id) for those newly marked.
+    /// Marks this device's envelopes delivered and drops their ciphertext (the device has it now; the row stays
+    /// for the sender's receipts); returns (message id, sender id) for those newly marked.
     func confirmDelivery(accountID: Int64, deviceID: UInt32, messageIDs: [Int64], now: Int64) async throws -> [(Int64, Int64)]
 }

@@ -91,6 +91,9 @@ struct MessageConformanceTests {
             let confirmed = try await store.confirmDelivery(accountID: p.bob, deviceID: 1, messageIDs: [second.id, first.id, 999_999], now: 20)
             #expect(confirmed.map(\.0) == [second.id, first.id] && confirmed.allSatisfy { $0.1 == p.ann })
             #expect(try await store.confirmDelivery(accountID: p.bob, deviceID: 1, messageIDs: [first.id], now: 21).isEmpty)
+            // Delivered means gone from the device's queue: the ciphertext is dropped, a third one is still there.
+            let third = try await store.insertMessage(Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1)], clientID: "a3"), now: 12)
+            #expect(try await store.messages(accountID: p.bob, deviceID: 1, afterTimestamp: 0, limit: 10).map(\.id) == [third.id])
             // Another device's envelope is its own business.
             #expect(try await store.confirmDelivery(accountID: p.bob, deviceID: 2, messageIDs: [first.id], now: 21).isEmpty)
         }

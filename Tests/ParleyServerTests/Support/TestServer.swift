@@ -55,13 +55,14 @@ final class TestServer: Sendable {
         ParleyServerTests.latestCode(in: directory.appendingPathComponent("dev-codes.log"), for: email)
     }
 
-    /// Stops the server gracefully and waits for it.
-    func stop() async throws {
+    /// Stops the server gracefully and waits for it; its data directory goes too unless `keepingFiles` (the
+    /// test then removes it).
+    func stop(keepingFiles: Bool = false) async throws {
         await group.triggerGracefulShutdown()
         let result = await runner.result
         await opened.close()
         if let databaseURL { await PostgresCluster.dropDatabase(databaseURL) }
-        try? FileManager.default.removeItem(at: directory)
+        if !keepingFiles { try? FileManager.default.removeItem(at: directory) }
         try result.get()
     }
 }

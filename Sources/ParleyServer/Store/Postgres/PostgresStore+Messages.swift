@@ -46,6 +46,7 @@ extension PostgresStore {
                     AND (e.device_id = \(Int64(deviceID)) OR (e.device_id = 0 AND NOT EXISTS (
                         SELECT 1 FROM envelopes own WHERE own.message_id = e.message_id
                             AND own.account_id = e.account_id AND own.device_id = \(Int64(deviceID)))))
+                    AND e.delivered_at IS NULL
                     AND m.created_at > \(afterTimestamp)
                 ORDER BY m.created_at LIMIT \(Self.sqlLimit(limit))
                 """, log
@@ -72,7 +73,7 @@ extension PostgresStore {
             for id in messageIDs {
                 if let row = try await db.row(
                     """
-                    UPDATE envelopes e SET delivered_at = \(now) FROM messages m
+                    UPDATE envelopes e SET delivered_at = \(now), ciphertext = ''::bytea FROM messages m
                     WHERE m.id = e.message_id AND e.account_id = \(accountID) AND e.device_id = \(Int64(deviceID))
                         AND e.message_id = \(id) AND e.delivered_at IS NULL
                     RETURNING e.message_id, m.sender_id

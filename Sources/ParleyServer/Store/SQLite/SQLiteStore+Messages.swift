@@ -41,6 +41,7 @@ extension SQLiteStore {
                         AND (e.device_id = ?2 OR (e.device_id = 0 AND NOT EXISTS (
                             SELECT 1 FROM envelopes own WHERE own.message_id = e.message_id
                                 AND own.account_id = ?1 AND own.device_id = ?2)))
+                        AND e.delivered_at IS NULL
                         AND m.created_at > ?3
                     ORDER BY m.created_at LIMIT ?4
                     """),
@@ -67,7 +68,7 @@ extension SQLiteStore {
             for id in messageIDs {
                 try db.execute(
                     sql: """
-                        UPDATE envelopes SET delivered_at = ?
+                        UPDATE envelopes SET delivered_at = ?, ciphertext = x''
                         WHERE account_id = ? AND device_id = ? AND message_id = ? AND delivered_at IS NULL
                         """,
                     arguments: [now, accountID, Int64(deviceID), id])

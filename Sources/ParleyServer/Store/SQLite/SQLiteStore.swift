@@ -13,6 +13,9 @@ public final class SQLiteStore: Store {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
             try db.execute(sql: "PRAGMA foreign_keys = ON")
+            // Dropped ciphertext (delivered envelopes) is overwritten where that costs no extra I/O, so the file
+            // does not keep what a later key compromise could open.
+            try db.execute(sql: "PRAGMA secure_delete = FAST")
         }
         configuration.busyMode = .timeout(5)
         do {
