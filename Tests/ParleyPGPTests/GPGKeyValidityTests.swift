@@ -6,22 +6,22 @@ import Testing
 @Suite(.serialized) struct GPGKeyValidityTests {
     static let day: UInt32 = 86_400
 
-    static func certificate(_ gpg: GPG, _ fpr: String) throws -> Certificate {
-        let all = try Certificate.readAll(gpg(["--export", fpr]))
+    static func certificate(_ gpg: GPG, _ fpr: String) async throws -> Certificate {
+        let all = try await Certificate.readAll(gpg(["--export", fpr]))
         #expect(all.count == 1)
         return try #require(all.first)
     }
 
-    @Test func expiryOfPrimaryAndSubkeyFollowsGpg() throws {
+    @Test func expiryOfPrimaryAndSubkeyFollowsGpg() async throws {
         let gpg = try GPG()
         let now = UInt32(Date().timeIntervalSince1970)
-        try gpg(["--quick-gen-key", "Exp <exp@example.org>", "future-default", "default", "never"])
-        let fpr = try gpg.fingerprint("exp@example.org")
-        var cert = try Self.certificate(gpg, fpr)
+        try await gpg(["--quick-gen-key", "Exp <exp@example.org>", "future-default", "default", "never"])
+        let fpr = try await gpg.fingerprint("exp@example.org")
+        var cert = try await Self.certificate(gpg, fpr)
         let sub = try #require(cert.encryptionKeys(at: now + 600).first)
         // Subkey expires in one day: gone after two, primary still fine.
-        try gpg(["--quick-set-expire", fpr, "1d", sub.fingerprintHex])
-        cert = try Self.certificate(gpg, fpr)
+        try await gpg(["--quick-set-expire", fpr, "1d", sub.fingerprintHex])
+        cert = try await Self.certificate(gpg, fpr)
         #expect(cert.encryptionKeys(at: now + 600) == [sub])
         #expect(cert.encryptionKeys(at: now + 2 * Self.day).isEmpty)
         #expect(cert.isUsable(at: now + 2 * Self.day))
@@ -29,8 +29,8 @@ import Testing
         encryptor.recipients = [cert]
         #expect(throws: PGPError.self) { try encryptor.encrypt([1, 2, 3]) }
         // Primary expires in three days: the whole certificate is unusable after.
-        try gpg(["--quick-set-expire", fpr, "3d"])
-        cert = try Self.certificate(gpg, fpr)
+        try await gpg(["--quick-set-expire", fpr, "3d"])
+        cert = try await Self.certificate(gpg, fpr)
         let expiry = try #require(cert.expiry(at: now + 600))
         #expect(expiry > now + 2 * Self.day && expiry <= now + 3 * Self.day + 60)
         #expect(cert.isUsable(at: now + 2 * Self.day))
@@ -38,29 +38,29 @@ import Testing
         #expect(cert.signingKeys(at: now + 4 * Self.day).isEmpty)
     }
 
-    @Test func revokedCertificateAndUserIDAreNotUsed() throws {
+    @Test func revokedCertificateAndUserIDAreNotUsed() async throws {
         let gpg = try GPG()
         let now = UInt32(Date().timeIntervalSince1970)
-        try gpg(["--quick-gen-key", "Rev <rev@example.org>", "future-default", "default", "never"])
-        let fpr = try gpg.fingerprint("rev@example.org")
-        try gpg(["--quick-add-uid", fpr, "Old <old@example.org>"])
-        #expect(Set(try Self.certificate(gpg, fpr).validUserIDs(at: now + 600).map(\.userID)) == ["Rev <rev@example.org>", "Old <old@example.org>"])
-        try gpg(["--quick-revoke-uid", fpr, "Old <old@example.org>"])
-        var cert = try Self.certificate(gpg, fpr)
+        try await gpg(["--quick-gen-key", "Rev <rev@example.org>", "future-default", "default", "never"])
+        let fpr = try await gpg.fingerprint("rev@example.org")
+        try await gpg(["--quick-add-uid", fpr, "Old <old@example.org>"])
+        #expect(try await Set(Self.certificate(gpg, fpr).validUserIDs(at: now + 600).map(\.userID)) == ["Rev <rev@example.org>", "Old <old@example.org>"])
+        try await gpg(["--quick-revoke-uid", fpr, "Old <old@example.org>"])
+        var cert = try await Self.certificate(gpg, fpr)
         #expect(cert.validUserIDs(at: now + 600).map(\.userID) == ["Rev <rev@example.org>"])
         #expect(cert.isUsable(at: now + 600))
 
         // gpg stores a ready revocation certificate, defused with a leading colon.
         let stored = try String(contentsOf: gpg.home.appendingPathComponent("openpgp-revocs.d/\(fpr).rev"), encoding: .utf8)
-        try gpg(["--import"], input: Array(stored.replacingOccurrences(of: ":-----BEGIN", with: "-----BEGIN").utf8))
-        cert = try Self.certificate(gpg, fpr)
+        try await gpg(["--import"], input: Array(stored.replacingOccurrences(of: ":-----BEGIN", with: "-----BEGIN").utf8))
+        cert = try await Self.certificate(gpg, fpr)
         #expect(cert.isRevoked(at: now + 600))
         #expect(!cert.isUsable(at: now + 600))
         #expect(cert.encryptionKeys(at: now + 600).isEmpty)
         #expect(cert.signingKeys(at: now + 600).isEmpty)
     }
 
-    @Test func forgedBindingsAndSignaturesAreIgnored() throws {
+    @Test func forgedBindingsAndSignaturesAreIgnored() async throws {
         let cert = try Fixtures.certificate("ed.pub.asc")
         let other = try Fixtures.certificate("rsa.pub.asc")
         let now = Fixtures.now

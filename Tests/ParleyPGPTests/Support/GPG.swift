@@ -1,8 +1,9 @@
 import Foundation
+import ParleyTestSupport
 
 /// Runs the real GnuPG in a throwaway GNUPGHOME. Tests that use it fail (never skip) when gpg is
 /// missing: scripts/test installs it from scripts/test-tools.txt.
-final class GPG {
+final class GPG: Sendable {
     let home: URL
     static let passphrase = "correct horse battery staple"
 
@@ -23,6 +24,10 @@ final class GPG {
     /// Runs gpg with batch options and the fixture pass phrase; returns stdout, throws on a non-zero exit.
     @discardableResult
     func callAsFunction(_ arguments: [String], input: [UInt8] = [], passphrase: String = GPG.passphrase) throws -> [UInt8] {
+        try runBlocking(arguments, input: input, passphrase: passphrase)
+    }
+
+    private func runBlocking(_ arguments: [String], input: [UInt8], passphrase: String) throws -> [UInt8] {
         let base = ["gpg", "--batch", "--yes", "--no-tty", "--pinentry-mode", "loopback", "--passphrase", passphrase, "--trust-model", "always"]
         let (status, output, error) = try GPG.run(base + arguments, input: input, environment: ["GNUPGHOME": home.path])
         guard status == 0 else {
@@ -31,9 +36,25 @@ final class GPG {
         return output
     }
 
+    /// `callAsFunction` off Swift's cooperative pool: gpg takes seconds under load, and a test blocking both
+    /// of the machine's two pool threads would stall every other test's servers (see `Blocking`).
+    @discardableResult
+    func callAsFunction(_ arguments: [String], input: [UInt8] = [], passphrase: String = GPG.passphrase) async throws -> [UInt8] {
+        try await Blocking.run { try self.runBlocking(arguments, input: input, passphrase: passphrase) }
+    }
+
+    /// `fingerprint` off the cooperative pool.
+    func fingerprint(_ userID: String) async throws -> String {
+        try await Blocking.run { try self.fingerprintBlocking(userID) }
+    }
+
     /// The fingerprint of the first key matching `userID`.
     func fingerprint(_ userID: String) throws -> String {
-        let listing = String(decoding: try self(["--with-colons", "--list-keys", userID]), as: UTF8.self)
+        try fingerprintBlocking(userID)
+    }
+
+    private func fingerprintBlocking(_ userID: String) throws -> String {
+        let listing = String(decoding: try runBlocking(["--with-colons", "--list-keys", userID], input: [], passphrase: GPG.passphrase), as: UTF8.self)
         guard let line = listing.split(separator: "\n").first(where: { $0.hasPrefix("fpr:") }) else {
             throw Failure(description: "no fingerprint for \(userID)")
         }
