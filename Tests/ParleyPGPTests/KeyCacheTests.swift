@@ -98,4 +98,25 @@ struct KeyCacheTests {
         let third = try MailReader.read(eml: eml, keys: [key], passphrases: [], verifyWith: [], cache: cache)
         #expect(third.blocks == [.error(.needsPassphrase)])
     }
+
+    /// Within one read each key is unlocked at most once, whether that worked or not: many armored
+    /// blocks with a wrong pass phrase cost one S2K run, not one per block.
+    @Test func oneUnlockPerKeyPerRead() throws {
+        let key = try Fixtures.certificate("rsa.sec.asc")
+        let armored = Armor.encode(try Fixtures.bytes("rsa.msg.gpg"), as: .message)
+        for (passphrases, expected) in [([Array("wrong wrong wrong".utf8)], PGPError.wrongPassphrase), ([], .needsPassphrase)] {
+            let keys = MailDecryption(keys: [key], passphrases: passphrases, verifiers: [], now: Fixtures.now, cache: nil, decompressionLimit: 1 << 20)
+            for _ in 0..<5 {
+                #expect(throws: expected) { try keys.decrypt(Array(armored.utf8)) }
+            }
+            #expect(keys.memo.attempts == 1, "\(expected)")
+        }
+        let keys = MailDecryption(keys: [key], passphrases: [Fixtures.passphrase], verifiers: [], now: Fixtures.now, cache: nil, decompressionLimit: 1 << 20)
+        for _ in 0..<5 { #expect(try keys.decrypt(Array(armored.utf8)).literal.data == Fixtures.bytes("plain.txt")) }
+        #expect(keys.memo.attempts == 1)
+        // The same through a whole message with 30 armored blocks.
+        let eml = Array(("Subject: many\r\n\r\n" + String(repeating: armored + "\n", count: 30)).utf8)
+        let mail = try MailReader.read(eml: eml, keys: [key], passphrases: [Array("wrong wrong wrong".utf8)], verifyWith: [])
+        #expect(mail.blocks == Array(repeating: .error(.wrongPassphrase), count: 30))
+    }
 }

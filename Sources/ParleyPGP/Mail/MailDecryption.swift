@@ -6,6 +6,10 @@ struct MailDecryption: Sendable {
     let verifiers: [Certificate]
     let now: UInt32
     let cache: DecryptedKeyCache?
+    /// Unlock results for this read only.
+    let memo = UnlockMemo()
+    /// Largest plaintext a compressed packet may expand to: the message size limit.
+    let decompressionLimit: Int
 
     /// Decrypts (or just reads, when only signed) an OpenPGP message, armored or binary.
     func decrypt(_ message: [UInt8]) throws -> Decryptor.Result {
@@ -14,6 +18,7 @@ struct MailDecryption: Sendable {
         guard !packets.contains(where: { $0.tag == .symmetricallyEncryptedData }) else { throw PGPError.missingMDC }
         var decryptor = Decryptor(now: now)
         decryptor.verifiers = verifiers
+        decryptor.decompressionLimit = decompressionLimit
         guard packets.contains(where: { $0.tag == .publicKeyEncryptedSessionKey || $0.tag == .symmetricKeyEncryptedSessionKey }) else {
             // Signed-only, or an old no-MDC packet: the Decryptor reports those.
             return try decryptor.decrypt(message)
@@ -26,11 +31,7 @@ struct MailDecryption: Sendable {
                     guard let secret = certificate.secretKey(for: key) else { continue }
                     let unlocked: UnlockedKey
                     do {
-                        if let cache {
-                            unlocked = try cache.unlock(secret, passphrases: passphrases)
-                        } else {
-                            unlocked = try DecryptedKeyCache.unlock(secret, passphrases: passphrases)
-                        }
+                        unlocked = try memo.unlock(secret, passphrases: passphrases, cache: cache)
                     } catch let error as PGPError {
                         // A wrong pass phrase says more than a missing one; either says more than no key.
                         if error == .wrongPassphrase || failure == .noMatchingKey { failure = error }

@@ -16,7 +16,8 @@ public struct MailReader {
                             now: UInt32 = UInt32(Date().timeIntervalSince1970), cache: DecryptedKeyCache? = nil,
                             limits: MailLimits = MailLimits()) throws -> Mail {
         var reader = MailReader(parser: MIMEParser(limits: limits),
-                                keys: MailDecryption(keys: keys, passphrases: passphrases, verifiers: verifyWith, now: now, cache: cache))
+                                keys: MailDecryption(keys: keys, passphrases: passphrases, verifiers: verifyWith, now: now, cache: cache,
+                                                      decompressionLimit: limits.maxBytes))
         let root = try reader.parser.parse(eml[...], depth: 0)
         let blocks = try reader.blocks(root, depth: 0, context: Context(encrypted: false, signature: .none))
         return Mail(headers: root.headers, blocks: blocks)
