@@ -196,4 +196,34 @@ import Testing
             Issue.record("the undecryptable attachment must still be offered")
         }
     }
+
+    /// The gpg PGP/MIME message cut at every byte around each of its boundaries, and with random bytes
+    /// changed: a result or a typed `MailError`, never a crash.
+    @Test func truncatedAndMutatedPGPMIME() async throws {
+        let material = try await Self.material()
+        let key = try Fixtures.certificate("ed.sec.asc")
+        let eml = Self.pgpMIME(material.pgpMIME)
+        let text = String(decoding: eml, as: UTF8.self)
+        var cuts: [Int] = []
+        var search = text.startIndex
+        while let found = text[search...].range(of: "--out") {
+            let offset = text.utf8.distance(from: text.startIndex, to: found.lowerBound)
+            cuts += (-3...12).map { offset + $0 }.filter { $0 >= 0 && $0 <= eml.count }
+            search = found.upperBound
+        }
+        #expect(cuts.count > 30)
+        var random = SystemRandomNumberGenerator()
+        let mutated: [[UInt8]] = (0..<40).map { _ in
+            var copy = eml
+            copy[Int.random(in: 0..<copy.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
+            return copy
+        }
+        for sample in cuts.map({ Array(eml.prefix($0)) }) + mutated {
+            do {
+                _ = try MailReader.read(eml: sample, keys: [key], passphrases: Self.passphrase, verifyWith: [], now: Self.later)
+            } catch is MailError {
+                // typed: fine
+            }
+        }
+    }
 }

@@ -34,4 +34,15 @@ struct MailHTMLTests {
             _ = HTMLText.render(html)
         }
     }
+
+    @Test func attachmentNamesAreMadeSafeToSave() {
+        func safe(_ name: String?) -> String { MailAttachment(name: name, mediaType: "x/y", data: []).safeName }
+        #expect(safe("../../etc/passwd") == "passwd")
+        #expect(safe("C:\\Windows\\evil.exe") == "evil.exe")
+        #expect(safe("..hidden\u{0}\u{7}name.txt") == "hiddenname.txt")
+        #expect(safe(nil) == "attachment")
+        #expect(safe("/") == "attachment")
+        #expect(safe("résumé.pdf") == "résumé.pdf")
+        #expect(safe(String(repeating: "a", count: 300) + ".txt").utf8.count == 200)
+    }
 }

@@ -35,6 +35,16 @@ public struct MailAttachment: Sendable, Equatable {
     /// Signatures over the content.
     public var signature: SignatureStatus
 
+    /// The name reduced to something safe to save under in any directory: the last path component,
+    /// without control characters or leading dots, at most 200 bytes; `attachment` when nothing is left.
+    public var safeName: String {
+        let last = (name ?? "").split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
+        var cleaned = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
+        while cleaned.hasPrefix(".") || cleaned.hasPrefix(" ") { cleaned.removeFirst() }
+        while cleaned.utf8.count > 200 { cleaned.removeFirst() }
+        return cleaned.isEmpty ? "attachment" : cleaned
+    }
+
     /// An attachment; `wasEncrypted` and `signature` default to a plain, unsigned file.
     public init(name: String?, mediaType: String, data: [UInt8], wasEncrypted: Bool = false, signature: SignatureStatus = .none) {
         self.name = name
