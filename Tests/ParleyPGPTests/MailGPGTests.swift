@@ -33,7 +33,7 @@ import Testing
     /// Everything gpg makes for these tests, made off the test's thread (gpg blocks while it runs).
     struct Material: Sendable {
         let pgpMIME: [UInt8], inlineRSA: [UInt8], clearsigned: [UInt8], detachedSignature: [UInt8]
-        let attachment: [UInt8], noMDC: [UInt8]
+        let attachment: [UInt8], noMDC: [UInt8], signedThenEncrypted: [UInt8]
     }
 
     static func material() async throws -> Material {
@@ -42,13 +42,18 @@ import Testing
             try gpg(["--import"], input: Fixtures.bytes("ed.sec.asc"))
             try gpg(["--import"], input: Fixtures.bytes("rsa.sec.asc"))
             let ed = try Fixtures.text("ed.fpr"), rsa = try Fixtures.text("rsa.fpr")
+            let detached = try gpg(["--armor", "--detach-sign", "-u", ed, "-o", "-"], input: Self.signedPart)
+            // RFC 3156 §6.1, as Thunderbird sends: a multipart/signed entity, then encrypted.
+            let signedEntity = Array("Content-Type: multipart/signed; protocol=\"application/pgp-signature\"; boundary=\"sig\"\r\n\r\n--sig\r\n".utf8)
+                + Self.signedPart + Array("\r\n--sig\r\nContent-Type: application/pgp-signature\r\n\r\n".utf8) + detached + Array("\r\n--sig--\r\n".utf8)
             return Material(
                 pgpMIME: try gpg(["--armor", "--sign", "--encrypt", "-r", ed, "-u", ed, "-o", "-"], input: Self.innerEntity),
                 inlineRSA: try gpg(["--armor", "--encrypt", "-r", rsa, "-o", "-"], input: Array("Inline secret\nline 2\n".utf8)),
                 clearsigned: try gpg(["--clearsign", "-u", rsa, "-o", "-"], input: Array("Clear and signed.\n".utf8)),
-                detachedSignature: try gpg(["--armor", "--detach-sign", "-u", ed, "-o", "-"], input: Self.signedPart),
+                detachedSignature: detached,
                 attachment: try gpg(["--encrypt", "--sign", "-r", ed, "-u", rsa, "-o", "-"], input: Array(0...255)),
-                noMDC: try gpg(["--rfc2440", "--cipher-algo", "AES", "--encrypt", "-r", ed, "-o", "-"], input: Array("old\n".utf8))
+                noMDC: try gpg(["--rfc2440", "--cipher-algo", "AES", "--encrypt", "-r", ed, "-o", "-"], input: Array("old\n".utf8)),
+                signedThenEncrypted: try gpg(["--armor", "--encrypt", "-r", ed, "-o", "-"], input: signedEntity)
             )
         }
     }
@@ -91,6 +96,14 @@ import Testing
             return
         }
         #expect(keyID != nil)
+    }
+
+    @Test func signedThenEncryptedFromGPG() async throws {
+        let material = try await Self.material()
+        let key = try Fixtures.certificate("ed.sec.asc"), certificate = try Fixtures.certificate("ed.pub.asc")
+        let mail = try MailReader.read(eml: Self.pgpMIME(material.signedThenEncrypted), keys: [key], passphrases: Self.passphrase,
+                                       verifyWith: [certificate], now: Self.later)
+        #expect(mail.blocks == [.decryptedText("Signed bödy, soft break.", signature: .valid(fingerprint: certificate.fingerprint))])
     }
 
     @Test func decryptionErrorsAreTypedPerBlock() async throws {

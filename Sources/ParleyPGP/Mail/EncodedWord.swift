@@ -7,28 +7,22 @@ public enum EncodedWord {
     public static func decode(_ text: String) -> String {
         var out = ""
         var rest = Substring(text)
-        var pendingSpace = ""
         var previousWasEncoded = false
         while let start = rest.range(of: "=?") {
             let before = rest[..<start.lowerBound]
             guard let word = parseWord(rest[start.lowerBound...]) else {
-                out += pendingSpace + before + "=?"
-                pendingSpace = ""
+                out += before + "=?"
                 previousWasEncoded = false
                 rest = rest[start.upperBound...]
                 continue
             }
-            if previousWasEncoded && before.allSatisfy({ $0 == " " || $0 == "\t" }) {
-                // Only whitespace between two encoded words: it is not part of the text.
-            } else {
-                out += pendingSpace + before
-            }
-            pendingSpace = ""
+            // Only whitespace between two encoded words: it is not part of the text.
+            if !(previousWasEncoded && before.allSatisfy({ $0 == " " || $0 == "\t" })) { out += before }
             out += word.text
             previousWasEncoded = true
             rest = rest[word.end...]
         }
-        return out + pendingSpace + rest
+        return out + rest
     }
 
     /// One encoded word at the start of `text`: its decoded text and where it ends.
