@@ -107,6 +107,30 @@ struct MailMIMETests {
         ])
     }
 
+    @Test func signaturesThatAreNotOpenPGP() throws {
+        func signed(_ protocolName: String) throws -> [MailBlock] {
+            try Self.read("""
+                Content-Type: multipart/signed; protocol="\(protocolName)"; micalg=sha-256; boundary=s
+
+                --s
+                Content-Type: text/plain
+
+                hello
+                --s
+                Content-Type: \(protocolName)
+
+                MIAGCSqGSIb3DQEHAqCAMIACAQ==
+                --s--
+                """).blocks
+        }
+        // S/MIME is not judged (neither valid nor bad); a PGP signature that is garbage is bad.
+        #expect(try signed("application/pkcs7-signature") == [.plainText("hello", signature: .none)])
+        guard case .plainText("hello", .bad) = try signed("application/pgp-signature").first else {
+            Issue.record("an unreadable OpenPGP signature is a bad signature")
+            return
+        }
+    }
+
     /// `depth` multiparts inside each other around one text part.
     static func nested(_ depth: Int) -> String {
         var text = "Content-Type: text/plain\n\ndeep\n"

@@ -89,6 +89,10 @@ public struct MailReader {
             return [.error(.malformed("multipart/signed needs a signed part and a signature part"))]
         }
         let content = part.parts[0]
+        if let signatureProtocol = part.contentType.parameters["protocol"]?.lowercased(), signatureProtocol != "application/pgp-signature" {
+            // S/MIME and other signature kinds are not OpenPGP's to judge: the content is shown, no claim made.
+            return try blocks(content, depth: depth + 1, context: context)
+        }
         var status: SignatureStatus
         do {
             let signature = try part.parts[1].decodedBody()
