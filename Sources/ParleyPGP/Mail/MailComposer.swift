@@ -1,0 +1,124 @@
+import Foundation
+
+/// Writes an encrypted (optionally signed) PGP/MIME message (RFC 3156 §4) as .eml bytes: the text and
+/// attachments become a multipart/mixed entity, which is signed and encrypted in one OpenPGP message
+/// (RFC 3156 §6.2 combined method) to every recipient and to the sender's own certificate.
+public struct MailComposer: Sendable {
+    /// The From address ("Name <addr>").
+    public var from: String
+    /// The To addresses.
+    public var to: [String]
+    /// The Cc addresses.
+    public var cc: [String] = []
+    /// The subject (sent in the outer headers, which are not encrypted).
+    public var subject: String
+    /// The message text.
+    public var text: String
+    /// Files to attach (name, media type and data are used).
+    public var attachments: [MailAttachment] = []
+    /// Certificates to encrypt to.
+    public var recipients: [Certificate] = []
+    /// The sender's own certificate, also encrypted to so the sent copy stays readable.
+    public var sender: Certificate?
+    /// A key to sign with, when the message should be signed.
+    public var signer: UnlockedKey?
+    /// The Date header and the OpenPGP creation time.
+    public var date: Date
+
+    /// A message from `from` to `to` about `subject`, dated `date`.
+    public init(from: String, to: [String], subject: String, text: String, date: Date = Date()) {
+        self.from = from
+        self.to = to
+        self.subject = subject
+        self.text = text
+        self.date = date
+    }
+
+    /// The .eml, with boundaries and Message-ID drawn from the system random generator.
+    public func compose() throws -> [UInt8] {
+        var random = SystemRandomNumberGenerator()
+        return try compose(using: &random)
+    }
+
+    /// The .eml; boundaries and Message-ID come from `random`, so the MIME structure is reproducible
+    /// in tests (the OpenPGP session key and ECDH ephemerals always come from the system generator).
+    public func compose<R: RandomNumberGenerator>(using random: inout R) throws -> [UInt8] {
+        let everyone = recipients + (sender.map { [$0] } ?? [])
+        guard !everyone.isEmpty else { throw PGPError.unusableKey("no recipients") }
+        let innerBoundary = Self.token(&random)
+        let outerBoundary = Self.token(&random)
+        var inner = "Content-Type: multipart/mixed; boundary=\"\(innerBoundary)\"\r\n\r\n"
+        inner += "--\(innerBoundary)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+        inner += TransferEncoding.encodeBase64(Array(text.utf8))
+        for file in attachments {
+            let name = Self.parameter("name", file.name ?? "attachment.bin")
+            let filename = Self.parameter("filename", file.name ?? "attachment.bin")
+            inner += "--\(innerBoundary)\r\nContent-Type: \(Self.mediaType(file.mediaType)); \(name)\r\n"
+            inner += "Content-Disposition: attachment; \(filename)\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+            inner += TransferEncoding.encodeBase64(file.data)
+        }
+        inner += "--\(innerBoundary)--\r\n"
+
+        let now = UInt32(clamping: Int64(date.timeIntervalSince1970))
+        var encryptor = Encryptor(now: now)
+        encryptor.recipients = everyone
+        encryptor.signers = signer.map { [$0] } ?? []
+        let armored = Armor.encode(try encryptor.encrypt(Array(inner.utf8)), as: .message)
+            .replacingOccurrences(of: "\n", with: "\r\n")
+
+        var out = "From: \(Self.header(from))\r\n"
+        out += "To: \(to.map(Self.header).joined(separator: ",\r\n "))\r\n"
+        if !cc.isEmpty { out += "Cc: \(cc.map(Self.header).joined(separator: ",\r\n "))\r\n" }
+        out += "Subject: \(EncodedWord.encode(Self.header(subject)))\r\n"
+        out += "Date: \(Self.rfc5322Date(date))\r\n"
+        out += "Message-ID: <\(Self.token(&random))@parley.invalid>\r\n"
+        out += "MIME-Version: 1.0\r\n"
+        out += "Content-Type: multipart/encrypted; protocol=\"application/pgp-encrypted\"; boundary=\"\(outerBoundary)\"\r\n\r\n"
+        out += "This is an OpenPGP/MIME encrypted message (RFC 4880 and 3156)\r\n"
+        out += "--\(outerBoundary)\r\nContent-Type: application/pgp-encrypted\r\nContent-Description: PGP/MIME version identification\r\n\r\n"
+        out += "Version: 1\r\n\r\n"
+        out += "--\(outerBoundary)\r\nContent-Type: application/octet-stream; name=\"encrypted.asc\"\r\n"
+        out += "Content-Description: OpenPGP encrypted message\r\nContent-Disposition: inline; filename=\"encrypted.asc\"\r\n\r\n"
+        out += armored
+        out += "\r\n--\(outerBoundary)--\r\n"
+        return Array(out.utf8)
+    }
+
+    /// 24 random hex digits: a boundary that cannot occur in base64 or armor lines (they have no `=_`).
+    static func token<R: RandomNumberGenerator>(_ random: inout R) -> String {
+        "=_" + (0..<12).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &random)) }.joined()
+    }
+
+    /// A header value with line breaks removed, so no value can inject header fields.
+    static func header(_ value: String) -> String {
+        value.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    /// A media type reduced to its token characters (a caller's string never breaks the header).
+    static func mediaType(_ value: String) -> String {
+        let cleaned = value.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber || "/.+-_".contains($0)) }
+        return cleaned.contains("/") ? cleaned : "application/octet-stream"
+    }
+
+    /// `name="value"` for ASCII names, else RFC 2231 `name*=utf-8''percent-encoded`.
+    static func parameter(_ name: String, _ value: String) -> String {
+        let value = header(value)
+        if value.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) {
+            return "\(name)=\"\(value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\""
+        }
+        let encoded = value.utf8.map { byte -> String in
+            let character = Character(Unicode.Scalar(byte))
+            return byte < 0x80 && (character.isLetter || character.isNumber || ".-_".contains(character)) ? String(character) : String(format: "%%%02X", byte)
+        }.joined()
+        return "\(name)*=utf-8''\(encoded)"
+    }
+
+    /// An RFC 5322 date in UTC, e.g. `Sun, 22 Nov 2026 13:18:48 +0000`.
+    static func rfc5322Date(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+0000'"
+        return formatter.string(from: date)
+    }
+}
