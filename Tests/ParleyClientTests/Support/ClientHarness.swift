@@ -15,6 +15,7 @@ final class ClientHarness: Sendable {
         let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server")) { configuration in
             configuration.requestsPerSecond = 10_000
             configuration.accountRequestsPerSecond = 10_000
+            configuration.loginTimeoutSeconds = 300  // tests set their own when the deadline is what they test
             adjust(&configuration)
         }
         return ClientHarness(root: root, server: server)

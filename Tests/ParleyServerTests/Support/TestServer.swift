@@ -24,6 +24,9 @@ final class TestServer: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory, development: true)
         configuration.requestsPerSecond = 10_000
+        // Tests are about behaviour, not the login deadline (TransportTests sets its own): on two cores running
+        // the whole suite, the time from connecting to a login can exceed the default 30 s.
+        configuration.loginTimeoutSeconds = 300
         if backend == .postgres { configuration.databaseURL = try await PostgresCluster.newDatabase() }
         adjust(&configuration)
         return try await TestServer(configuration: configuration)
