@@ -28,17 +28,21 @@ struct GroupTests {
 
         let carolID = try #require(await carol.accountID)
         try await ann.removeMember(carolID, from: group.id)
+        // Bob is offline for a moment, so his envelope is still on the server (a confirmed one is dropped) when
+        // carol gets hold of it below.
+        await bob.disconnect()
         let secret = try #require(try await ann.send("carol is gone", to: group.id).message)
-        try await eventually("bob reads it") { try await bob.storedMessage(secret.id)?.text == "carol is gone" }
-        _ = try await carol.sync()
-        #expect(try await carol.storedMessage(secret.id) == nil)
-
-        // Even holding bob's ciphertext, carol's sender-key state cannot open it: the chain is new.
         let bobID = try #require(await bob.accountID)
         let stolen = try await DatabaseQueue(path: harness.server.databasePath).read { db in
             try Data.fetchOne(db, sql: "SELECT ciphertext FROM envelopes WHERE message_id = ? AND device_id = 1 AND account_id = ?",
                               arguments: [secret.id, bobID])
         }
+        try await bob.connect()
+        try await eventually("bob reads it") { try await bob.storedMessage(secret.id)?.text == "carol is gone" }
+        _ = try await carol.sync()
+        #expect(try await carol.storedMessage(secret.id) == nil)
+
+        // Even holding bob's ciphertext, carol's sender-key state cannot open it: the chain is new.
         let envelope = try ClientEnvelope(serialized: Array(try #require(stolen)))
         guard case .group(let distribution, let body) = envelope else { Issue.record("not a group envelope"); return }
         #expect(distribution != nil, "a new chain goes with its distribution message")

@@ -104,7 +104,7 @@ struct MailerTests {
                 }
                 .bind(host: "127.0.0.1", port: 0).get()
             let port = try #require(server.localAddress?.port)
-            let configuration = SMTPConfiguration(host: "127.0.0.1", port: port, security: .none, from: "codes@parley.example", timeoutSeconds: 1)
+            let configuration = SMTPConfiguration(host: "127.0.0.1", port: port, security: .none, from: "codes@parley.example", timeoutSeconds: 5)
             await #expect { try await SMTPMailer(configuration: configuration, logger: Self.logger).verify() } throws: { error in
                 "\(error)".contains(expected)
             }
