@@ -92,6 +92,8 @@ final class DearmorInput: PGPInput {
     }
 
     private func decode(final: Bool) throws {
+        // Whole lines are collected and decoded 16 KiB at a time, not line by line.
+        guard final || pendingBase64.count >= 1 << 14 else { return }
         let usable = final ? pendingBase64.count : pendingBase64.count / 4 * 4
         guard usable > 0 else { return }
         guard let data = Data(base64Encoded: Data(pendingBase64[0..<usable])) else { throw PGPError.badArmor("invalid base64") }
@@ -103,16 +105,7 @@ final class DearmorInput: PGPInput {
 
     /// The next line without its terminator and surrounding spaces/tabs/CR; nil at the end of input.
     private func nextLine() throws -> [UInt8]? {
-        var line: [UInt8] = []
-        while true {
-            guard let byte = try source.byte() else {
-                if line.isEmpty { return nil }
-                break
-            }
-            if byte == 0x0A { break }
-            line.append(byte)
-            guard line.count <= Self.maxLine else { throw PGPError.badArmor("line too long") }
-        }
+        guard let line = try source.line(maxLength: Self.maxLine) else { return nil }
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
         guard let first = line.firstIndex(where: { !isSpace($0) }), let last = line.lastIndex(where: { !isSpace($0) }) else { return [] }
         return Array(line[first...last])

@@ -126,6 +126,22 @@ final class BufferedInput: PGPInput {
         return buffer[index]
     }
 
+    /// The bytes up to the next LF (without it), or what is left at the end; nil when nothing is left.
+    func line(maxLength: Int) throws -> [UInt8]? {
+        var out: [UInt8] = []
+        while true {
+            if index == buffer.count, try fill(1) == 0 { return out.isEmpty ? nil : out }
+            if let newline = buffer[index...].firstIndex(of: 0x0A) {
+                out += buffer[index..<newline]
+                index = newline + 1
+                return out
+            }
+            out += buffer[index...]
+            index = buffer.count
+            guard out.count <= maxLength else { throw PGPError.badArmor("line too long") }
+        }
+    }
+
     /// Exactly `count` bytes, or `.truncated`.
     func exactly(_ count: Int) throws -> [UInt8] {
         guard try fill(count) >= count else { throw PGPError.truncated }
