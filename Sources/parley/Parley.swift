@@ -9,7 +9,7 @@ struct Parley: AsyncParsableCommand {
         version: ParleyVersion.current,
         subcommands: [
             Demo.self, Account.self, Chat.self, Send.self, Read.self, Conversations.self, Group.self, React.self, Pin.self, Delete.self,
-            Forward.self, Download.self, Search.self, ProfileCommand.self, Contacts.self, Devices.self, Verify.self, Server.self, Envelope.self, File.self, Location.self, SOP.self, Bench.self,
+            Forward.self, Download.self, Search.self, ProfileCommand.self, Contacts.self, Devices.self, Verify.self, Server.self, Envelope.self, File.self, Location.self, SOP.self, PGP.self, Bench.self,
         ]
     )
 }

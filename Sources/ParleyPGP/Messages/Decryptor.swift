@@ -93,7 +93,7 @@ public struct Decryptor: Sendable {
         throw PGPError.noMatchingKey
     }
 
-    private func unlock(_ secret: SecretKey, sawLocked: inout Bool, sawWrong: inout Bool) -> UnlockedKey? {
+    func unlock(_ secret: SecretKey, sawLocked: inout Bool, sawWrong: inout Bool) -> UnlockedKey? {
         if !secret.isLocked { return try? secret.unlock(passphrase: nil) }
         if keyPassphrases.isEmpty { sawLocked = true }
         for passphrase in keyPassphrases {

@@ -14,6 +14,13 @@ public struct Verification: Sendable {
 
     /// Checks `signature` over `data` against `certificates` at the signature's creation time.
     static func check(_ signature: Signature, data: [UInt8], certificates: [Certificate], now: UInt32) -> Verification {
+        check(signature, certificates: certificates, now: now) { try signature.verify(data: data, by: $0) }
+    }
+
+    /// Checks `signature` against `certificates`, `verify` doing the cryptography for one candidate key
+    /// (over data in memory, or over a streamed document's hash).
+    static func check(_ signature: Signature, certificates: [Certificate], now: UInt32,
+                      verify: (PublicKey) throws -> Void) -> Verification {
         guard signature.type == .binary || signature.type == .text else {
             return Verification(signature: signature, certificateFingerprint: nil, signingKeyFingerprint: nil,
                                 failure: .badSignature("not a document signature"))
@@ -27,7 +34,7 @@ public struct Verification: Sendable {
         for certificate in certificates {
             for key in certificate.signingKeys(at: created) where signature.issuerKeyID == nil || signature.issuerKeyID == key.keyID {
                 do {
-                    try signature.verify(data: data, by: key)
+                    try verify(key)
                     return Verification(signature: signature, certificateFingerprint: certificate.fingerprint,
                                         signingKeyFingerprint: key.fingerprint, failure: nil)
                 } catch let error as PGPError {

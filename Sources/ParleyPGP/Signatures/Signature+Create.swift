@@ -9,38 +9,11 @@ extension Signature {
     /// Adds creation time and issuer fingerprint (hashed) and issuer key ID (unhashed).
     static func create(type: SignatureType, over data: [UInt8], by key: UnlockedKey, hash: HashAlgorithm = .sha256,
                        time: UInt32, extraHashed: [Subpacket] = []) throws -> Signature {
-        var created: [UInt8] = []
-        created.appendU32(time)
-        let hashed = [
-            Subpacket(type: SubpacketType.creationTime, critical: false, data: created),
-            Subpacket(type: SubpacketType.issuerFingerprint, critical: false, data: [4] + key.publicKey.fingerprint),
-        ] + extraHashed
-        let hashedData = encode(hashed)
-        var header: [UInt8] = [4, type.rawValue, key.publicKey.algorithm.rawValue, hash.rawValue]
-        header.appendU16(hashedData.count)
-        header += hashedData
-        let unhashed = [Subpacket(type: SubpacketType.issuer, critical: false, data: key.publicKey.keyID)]
-        var draft = Signature(type: type, publicKeyAlgorithm: key.publicKey.algorithm, hashAlgorithm: hash, hashed: hashed,
-                              unhashed: unhashed, digestPrefix: [], mpis: [], hashedHeader: header)
-        let message = draft.signedBytes(data)
-        let digest = hash.digest(message)
-        let mpis: [[UInt8]]
-        switch key.secret {
-        case .rsa(let signing, _):
-            let signature = try withTypedDigest(hash, message) { try signing.signature(for: $0, padding: .insecurePKCS1v1_5) }
-            mpis = [Array(signature.rawRepresentation)]
-        case .ed25519(let signing):
-            let raw = Array(try signing.signature(for: digest))
-            mpis = [Array(raw[0..<32]), Array(raw[32..<64])]
-        case .p256Signing(let signing):
-            let raw = Array(try withTypedDigest(hash, message) { try signing.signature(for: $0) }.rawRepresentation)
-            mpis = [Array(raw[0..<32]), Array(raw[32..<64])]
-        case .x25519, .p256Agreement:
-            throw PGPError.unusableKey("an encryption key cannot sign")
-        }
-        draft = Signature(type: type, publicKeyAlgorithm: key.publicKey.algorithm, hashAlgorithm: hash, hashed: hashed,
-                          unhashed: unhashed, digestPrefix: Array(digest.prefix(2)), mpis: mpis, hashedHeader: header)
-        return draft
+        // One code path with streamed signing (Signature+Streaming.swift).
+        let draft = draft(type: type, by: key.publicKey, hash: hash, time: time, extraHashed: extraHashed)
+        var hasher = TypedHasher(hash)
+        hasher.update(type == .text ? canonicalText(data) : data)
+        return try draft.signed(documentHasher: hasher, by: key)
     }
 
     /// Runs a throwing `body` with the typed digest of `message`.

@@ -31,36 +31,10 @@ extension Signature {
 
     /// Verifies this signature over `data` by `key`; throws `.badSignature` when it does not hold.
     public func verify(data: [UInt8], by key: PublicKey) throws {
-        guard key.algorithm == publicKeyAlgorithm || (key.algorithm.isRSA && publicKeyAlgorithm.isRSA) else {
-            throw PGPError.badSignature("signature algorithm does not match the key")
-        }
-        guard !hasUnknownCriticalSubpacket else { throw PGPError.badSignature("unknown critical subpacket") }
-        let message = signedBytes(data)
-        let digest = hashAlgorithm.digest(message)
-        guard Array(digest.prefix(2)) == digestPrefix else { throw PGPError.badSignature("digest does not match") }
-        let valid: Bool
-        switch key.material {
-        case .rsa(let n, let e):
-            guard let publicKey = try? _RSA.Signing.PublicKey(n: n, e: e) else {
-                throw PGPError.unsupported("RSA key size (swift-crypto verifies 1024 to 16384-bit keys)")
-            }
-            let signature = _RSA.Signing.RSASignature(rawRepresentation: mpis[0].leftPadded(to: n.drop(while: { $0 == 0 }).count))
-            valid = Signature.withTypedDigest(hashAlgorithm, message) {
-                publicKey.isValidSignature(signature, for: $0, padding: .insecurePKCS1v1_5)
-            }
-        case .eddsa(let publicKeyBytes):
-            let publicKey = try Curve25519.Signing.PublicKey(rawRepresentation: publicKeyBytes)
-            let signature = mpis[0].leftPadded(to: 32) + mpis[1].leftPadded(to: 32)
-            // Legacy EdDSA signs the digest, not the message.
-            valid = publicKey.isValidSignature(signature, for: digest)
-        case .ecdsa(_, let point):
-            let publicKey = try P256.Signing.PublicKey(x963Representation: point)
-            let signature = try P256.Signing.ECDSASignature(rawRepresentation: mpis[0].leftPadded(to: 32) + mpis[1].leftPadded(to: 32))
-            valid = Signature.withTypedDigest(hashAlgorithm, message) { publicKey.isValidSignature(signature, for: $0) }
-        case .ecdh:
-            throw PGPError.badSignature("an encryption key cannot sign")
-        }
-        guard valid else { throw PGPError.badSignature("signature does not verify") }
+        // One code path with streamed verification (Signature+Streaming.swift).
+        var hasher = TypedHasher(hashAlgorithm)
+        hasher.update(signedBytes(data))
+        try verify(digest: hasher.finalize(), by: key)
     }
 
     /// Runs `body` with swift-crypto's typed digest of `message`, which the RSA and ECDSA APIs need.

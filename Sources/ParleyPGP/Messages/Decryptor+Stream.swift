@@ -1,0 +1,204 @@
+/// Streamed decryption: the same checks as `decrypt(_:)`, over an input of any size in bounded memory.
+extension Decryptor {
+    /// What a streamed message turned out to hold (the content itself went to the output).
+    public struct StreamResult: Sendable {
+        /// 'b' binary, 't' text, 'u' UTF-8 text.
+        public let format: UInt8
+        /// The file name the sender gave (may be empty).
+        public let filename: [UInt8]
+        /// The date the sender gave, seconds since 1970.
+        public let date: UInt32
+        /// How many content bytes were written.
+        public let byteCount: Int
+        /// The session key, when the message was encrypted.
+        public let sessionKey: SessionKey?
+        /// One entry per signature in the message.
+        public let verifications: [Verification]
+    }
+
+    /// Largest non-content packet (session keys, signatures, markers) held in memory.
+    static let maxSmallPacket = 1 << 20
+
+    /// Decrypts and verifies `input` (armored or binary), writing the content to `output` as it goes.
+    ///
+    /// The content reaches `output` BEFORE the integrity check at the end: when this throws, what was
+    /// written is unauthenticated and must be discarded. `decryptFile` does that with a temporary file.
+    public func decrypt(from input: PGPInput, to output: PGPOutput) throws -> StreamResult {
+        var source = BufferedInput(input)
+        if Armor.isArmored(try source.peek(1024)) { source = BufferedInput(try DearmorInput(source)) }
+        var pkesks: [PKESK] = []
+        var skesks: [SKESK] = []
+        while let (tagNumber, body) = try PacketStream.next(source) {
+            switch Packet.Tag(rawValue: tagNumber) {
+            case .publicKeyEncryptedSessionKey:
+                let bytes = try body.readAll(limit: Self.maxSmallPacket)
+                if pkesks.count < Self.maxSessionKeyPackets, let pkesk = try? PKESK(packetBody: bytes) { pkesks.append(pkesk) }
+            case .symmetricKeyEncryptedSessionKey:
+                let bytes = try body.readAll(limit: Self.maxSmallPacket)
+                if skesks.count < Self.maxSessionKeyPackets, let skesk = try? SKESK(packetBody: bytes) { skesks.append(skesk) }
+            case .symmetricallyEncryptedData:
+                throw PGPError.missingMDC
+            case .symEncryptedIntegrityProtectedData:
+                return try decryptSEIPD(body, pkesks: pkesks, skesks: skesks, to: output)
+            case .marker:
+                try body.drain()
+            default:
+                // Not encrypted: a signed or literal message, starting with this packet.
+                var reader = StreamMessageReader(decryptor: self, output: output)
+                return try reader.read(source, first: (tagNumber, body), sessionKey: nil)
+            }
+        }
+        throw PGPError.malformed("no encrypted data or literal data in the message")
+    }
+
+    private func decryptSEIPD(_ body: PacketBodyInput, pkesks: [PKESK], skesks: [SKESK], to output: PGPOutput) throws -> StreamResult {
+        guard let version = try body.read(upTo: 1).first else { throw PGPError.truncated }
+        guard version == 1 else { throw PGPError.unsupported("SEIPD version \(version)") }
+        // Enough ciphertext for the quick check and, for a short message, the whole body.
+        var first: [UInt8] = []
+        while first.count < 64 {
+            let more = try body.read(upTo: PGPStream.chunkSize)
+            if more.isEmpty { break }
+            first += more
+        }
+        let (candidates, sawLocked, sawWrong) = candidateSessionKeys(pkesks: pkesks, skesks: skesks)
+        for sessionKey in candidates {
+            if first.count < 18 + 22 { throw PGPError.truncated }
+            guard SEIPDDecryptingInput.quickCheck(first, sessionKey: sessionKey) else { continue }
+            let plaintext = try SEIPDDecryptingInput(body: body, firstChunk: first, sessionKey: sessionKey)
+            var reader = StreamMessageReader(decryptor: self, output: output)
+            let result: StreamResult
+            do {
+                result = try reader.read(BufferedInput(plaintext), first: nil, sessionKey: sessionKey)
+            } catch let error as PGPError where error != .badMDC {
+                // Garbled packets inside usually mean altered ciphertext: the MDC gives the real reason.
+                try plaintext.drain()
+                throw error
+            }
+            // Reading to the end of the encrypted data is what checks the MDC.
+            try plaintext.drain()
+            return result
+        }
+        if sawWrong { throw PGPError.wrongPassphrase }
+        if sawLocked { throw PGPError.needsPassphrase }
+        throw PGPError.noMatchingKey
+    }
+
+    /// Session keys to try, in order: given ones, then from PKESKs with the keys, then from SKESKs with the passwords.
+    func candidateSessionKeys(pkesks: [PKESK], skesks: [SKESK]) -> (keys: [SessionKey], sawLocked: Bool, sawWrong: Bool) {
+        var sawLocked = false
+        var sawWrong = false
+        var candidates = sessionKeys
+        for pkesk in pkesks {
+            for certificate in keys {
+                for key in certificate.allKeys where key.canEncrypt && (pkesk.keyID == key.keyID || pkesk.keyID.allSatisfy { $0 == 0 }) {
+                    guard let secret = certificate.secretKey(for: key) else { continue }
+                    guard let unlocked = unlock(secret, sawLocked: &sawLocked, sawWrong: &sawWrong) else { continue }
+                    if let sessionKey = try? pkesk.decrypt(with: unlocked) { candidates.append(sessionKey) }
+                }
+            }
+        }
+        for skesk in skesks {
+            for password in passwords {
+                if let sessionKey = try? skesk.sessionKey(password: password) { candidates.append(sessionKey) }
+            }
+        }
+        return (candidates, sawLocked, sawWrong)
+    }
+}
+
+/// Reads the packets of a (decrypted) message as a stream: compressed data, one-pass signatures,
+/// literal data (streamed to the output through the signature hashes), signatures.
+struct StreamMessageReader {
+    let decryptor: Decryptor
+    let output: PGPOutput
+
+    /// Hashes keyed by hash algorithm and text mode: one per kind of signature announced.
+    private var hashers: [TypedHasher] = []
+    private var kinds: [(HashAlgorithm, Bool)] = []
+
+    init(decryptor: Decryptor, output: PGPOutput) {
+        self.decryptor = decryptor
+        self.output = output
+    }
+
+    mutating func read(_ input: BufferedInput, first: (UInt8, PacketBodyInput)?, sessionKey: SessionKey?, depth: Int = 0) throws -> Decryptor.StreamResult {
+        guard depth < 8 else { throw PGPError.malformed("compressed data nested too deeply") }
+        var pending = first
+        var literal: (format: UInt8, filename: [UInt8], date: UInt32, count: Int)?
+        var signatures: [Signature] = []
+        var prefixSignatures: [Signature] = []
+        while let (tagNumber, body) = try pending ?? PacketStream.next(input) {
+            pending = nil
+            switch Packet.Tag(rawValue: tagNumber) {
+            case .compressedData:
+                // A compressed packet holds the whole rest of the message.
+                guard literal == nil, signatures.isEmpty, prefixSignatures.isEmpty else {
+                    throw PGPError.malformed("packets beside compressed data")
+                }
+                let inflated = try InflatingInput(body, limit: decryptor.decompressionLimit)
+                let result = try read(BufferedInput(inflated), first: nil, sessionKey: sessionKey, depth: depth + 1)
+                try body.drain()
+                guard try input.isAtEnd() else { throw PGPError.malformed("packets beside compressed data") }
+                return result
+            case .onePassSignature:
+                let bytes = try body.readAll(limit: 64)
+                guard bytes.count == 13, bytes[0] == 3, let type = SignatureType(rawValue: bytes[1]) else {
+                    throw PGPError.malformed("one-pass signature packet")
+                }
+                // An unknown hash just means this signature cannot be checked; the message still reads.
+                if let hash = try? HashAlgorithm.from(bytes[2]) { announce(hash, text: type == .text) }
+            case .literalData:
+                guard literal == nil else { throw PGPError.malformed("more than one literal data packet") }
+                for signature in prefixSignatures { announce(signature.hashAlgorithm, text: signature.type == .text) }
+                literal = try stream(body)
+            case .signature:
+                let signature = try Signature(packetBody: body.readAll(limit: Decryptor.maxSmallPacket))
+                if literal == nil { prefixSignatures.append(signature) } else { signatures.append(signature) }
+            case .marker:
+                try body.drain()
+            default:
+                throw PGPError.malformed("unexpected packet \(tagNumber) in a message")
+            }
+        }
+        guard let literal else { throw PGPError.malformed("the message has no literal data") }
+        let verifications = (prefixSignatures + signatures).map(verify)
+        return Decryptor.StreamResult(format: literal.format, filename: literal.filename, date: literal.date,
+                                      byteCount: literal.count, sessionKey: sessionKey, verifications: verifications)
+    }
+
+    private mutating func announce(_ hash: HashAlgorithm, text: Bool) {
+        guard !kinds.contains(where: { $0.0 == hash && $0.1 == text }) else { return }
+        kinds.append((hash, text))
+        hashers.append(TypedHasher(hash, text: text))
+    }
+
+    /// Streams the literal data's content to the output and through every announced hash.
+    private mutating func stream(_ body: PacketBodyInput) throws -> (UInt8, [UInt8], UInt32, Int) {
+        let header = BufferedInput(body)
+        let format = try header.exactly(1)[0]
+        let filename = try header.exactly(Int(header.exactly(1)[0]))
+        var date: UInt32 = 0
+        for byte in try header.exactly(4) { date = date << 8 | UInt32(byte) }
+        var count = 0
+        while true {
+            let chunk = try header.read(upTo: PGPStream.chunkSize)
+            if chunk.isEmpty { break }
+            for index in hashers.indices { hashers[index].updateDocument(chunk) }
+            try output.write(chunk)
+            count += chunk.count
+        }
+        return (format, filename, date, count)
+    }
+
+    private func verify(_ signature: Signature) -> Verification {
+        guard let index = kinds.firstIndex(where: { $0.0 == signature.hashAlgorithm && $0.1 == (signature.type == .text) }) else {
+            return Verification(signature: signature, certificateFingerprint: nil, signingKeyFingerprint: nil,
+                                failure: .badSignature("no one-pass signature announced this signature"))
+        }
+        let hasher = hashers[index]
+        return Verification.check(signature, certificates: decryptor.verifiers, now: decryptor.now) {
+            try signature.verify(documentHasher: hasher, by: $0)
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Streamed decryption and encryption between files: output appears at its path only complete and,
+/// for decryption, only authenticated — it is written to a temporary file beside the target and
+/// renamed into place after the MDC matched, and deleted on any failure.
+public enum PGPFiles {
+    /// Why a file could not be read or written (the OpenPGP errors stay `PGPError`).
+    public struct Failure: Error, Equatable, CustomStringConvertible {
+        /// What went wrong and what to do.
+        public let description: String
+    }
+
+    /// Decrypts the file at `inputPath` into `outputPath` with `decryptor`.
+    public static func decrypt(_ inputPath: String, to outputPath: String, with decryptor: Decryptor, replace: Bool = false) throws -> Decryptor.StreamResult {
+        try withInput(inputPath) { input in
+            try atomically(outputPath, replace: replace, mode: 0o600) { try decryptor.decrypt(from: input, to: $0) }
+        }
+    }
+
+    /// Encrypts the file at `inputPath` into `outputPath` with `encryptor`, armored when asked.
+    public static func encrypt(_ inputPath: String, to outputPath: String, with encryptor: Encryptor, filename: [UInt8] = [],
+                               armor: Bool = false, replace: Bool = false) throws {
+        try withInput(inputPath) { input in
+            try atomically(outputPath, replace: replace, mode: 0o644) {
+                try encryptor.encrypt(from: input, to: $0, filename: filename, armor: armor)
+            }
+        }
+    }
+
+    /// Runs `body` with the file at `path` open for reading.
+    public static func withInput<T>(_ path: String, _ body: (PGPInput) throws -> T) throws -> T {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw Failure(description: FileManager.default.fileExists(atPath: path)
+                          ? "\(path) cannot be read: check its permissions" : "\(path) does not exist: check the path")
+        }
+        defer { try? handle.close() }
+        return try body(PGPFileInput(handle))
+    }
+
+    /// Runs `body` writing into a temporary file beside `path`, renamed to `path` only when `body` returns.
+    public static func atomically<T>(_ path: String, replace: Bool, mode: Int, _ body: (PGPOutput) throws -> T) throws -> T {
+        let manager = FileManager.default
+        if !replace, manager.fileExists(atPath: path) {
+            throw Failure(description: "\(path) already exists: choose another path or replace it explicitly")
+        }
+        let target = URL(fileURLWithPath: path)
+        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).partial")
+        guard manager.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: mode]),
+              let handle = FileHandle(forWritingAtPath: temporary.path) else {
+            throw Failure(description: "cannot write in \(target.deletingLastPathComponent().path): check the directory exists and is writable")
+        }
+        do {
+            let result = try body(PGPFileOutput(handle))
+            try handle.synchronize()
+            try handle.close()
+            if replace {
+                guard rename(temporary.path, path) == 0 else { throw Failure(description: "\(path) cannot be replaced: check its permissions") }
+            } else {
+                // link fails if the path appeared meanwhile, so an existing file is never replaced.
+                let linked = link(temporary.path, path)
+                unlink(temporary.path)
+                guard linked == 0 else { throw Failure(description: "\(path) cannot be created: it exists now, or the directory is not writable") }
+            }
+            return result
+        } catch {
+            try? handle.close()
+            try? manager.removeItem(at: temporary)
+            throw error
+        }
+    }
+}

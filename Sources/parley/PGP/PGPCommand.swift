@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import ParleyPGP
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Parley {
+    /// `parley pgp`: friendly OpenPGP — keys in a keyring directory, encrypt, decrypt, sign, verify.
+    /// Files stream in constant memory; decrypted output appears only once authenticated.
+    struct PGP: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "pgp",
+            abstract: "OpenPGP keys, encryption and signatures (interoperates with GnuPG and Sequoia).",
+            discussion: """
+                Keys live in a keyring directory (--keyring, PARLEY_PGP_KEYRING, or ~/.parley/pgp). Secret keys are \
+                stored protected by their pass phrase, which is read from --passphrase-file, PARLEY_PGP_PASSPHRASE or a \
+                prompt — never from the command line.
+                """,
+            subcommands: [Keys.self, Encrypt.self, Decrypt.self, Sign.self, Verify.self, ReadMail.self]
+        )
+    }
+}
+
+/// Options every `parley pgp` subcommand shares.
+struct PGPOptions: ParsableArguments {
+    @Option(help: "The keyring directory (default: PARLEY_PGP_KEYRING or ~/.parley/pgp).")
+    var keyring: String?
+
+    @Option(help: "A file whose first line is the pass phrase of your secret key (else PARLEY_PGP_PASSPHRASE or a prompt).")
+    var passphraseFile: String?
+
+    /// The keyring directory, created (0700) on first use.
+    func openKeyring() throws -> PGPKeyring {
+        let path = keyring ?? ProcessInfo.processInfo.environment["PARLEY_PGP_KEYRING"]
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".parley/pgp").path
+        return try PGPKeyring(directory: path)
+    }
+
+    /// The pass phrase for secret keys: file, environment, then a prompt; `what` names it in the prompt.
+    func passphrase(_ what: String = "Pass phrase for your secret key") throws -> [UInt8] {
+        try PGPSecrets.read(file: passphraseFile, environment: "PARLEY_PGP_PASSPHRASE", prompt: "\(what): ",
+                            advice: "pass --passphrase-file FILE, set PARLEY_PGP_PASSPHRASE, or run in a terminal to be asked")
+    }
+}
+
+/// Reads pass phrases and passwords from a file, the environment or a hidden prompt — never argv.
+enum PGPSecrets {
+    static func read(file: String?, environment: String, prompt: String, advice: String) throws -> [UInt8] {
+        if let file {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw CommandFailure("\(file) cannot be read: check the path and its permissions")
+            }
+            let line = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
+            let value = line.hasSuffix("\r") ? line.dropLast() : line
+            guard !value.isEmpty else { throw CommandFailure("\(file) is empty: put the pass phrase on its first line") }
+            return Array(value.utf8)
+        }
+        if let value = ProcessInfo.processInfo.environment[environment], !value.isEmpty { return Array(value.utf8) }
+        guard isatty(STDIN_FILENO) == 1 else { throw CommandFailure("no pass phrase given: \(advice)") }
+        return Array(try SecretInput.readHidden(prompt: prompt).utf8)
+    }
+}
+
+/// Turns ParleyPGP errors into messages that say what to do.
+enum PGPFailure {
+    static func message(_ error: Error, keyring: String? = nil) -> CommandFailure {
+        guard let error = error as? PGPError else {
+            return CommandFailure(String(describing: error))
+        }
+        let where_ = keyring.map { " (keyring \($0))" } ?? ""
+        switch error {
+        case .needsPassphrase:
+            return CommandFailure("the secret key is protected: give its pass phrase with --passphrase-file, PARLEY_PGP_PASSPHRASE or at the prompt")
+        case .wrongPassphrase:
+            return CommandFailure("wrong pass phrase for the secret key: check it and try again")
+        case .noMatchingKey:
+            return CommandFailure("none of your secret keys\(where_) or passwords can decrypt this message: import the key it was encrypted to with `parley pgp keys import`, or use --password")
+        case .missingMDC, .badMDC, .truncated:
+            return CommandFailure("\(error); nothing was written. Ask the sender for a fresh copy")
+        case .badArmor, .malformed:
+            return CommandFailure("\(error): is this an OpenPGP file? Check you gave the right file")
+        case .unsupported:
+            return CommandFailure("\(error): ask the sender to use AES with an RSA, Ed25519/Cv25519 or P-256 key")
+        case .badSignature:
+            return CommandFailure("\(error)")
+        case .unusableKey:
+            return CommandFailure("\(error): choose another key, or check `parley pgp keys list`")
+        }
+    }
+
+    /// Runs `body`, converting thrown OpenPGP errors into friendly failures.
+    static func run<T>(keyring: String? = nil, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PGPError {
+            throw message(error, keyring: keyring)
+        } catch let error as PGPFiles.Failure {
+            throw CommandFailure(error.description)
+        }
+    }
+
+    /// "Now" as OpenPGP time.
+    static var now: UInt32 { UInt32(Date().timeIntervalSince1970) }
+
+    /// Uppercase hex, as fingerprints are shown.
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02X", $0) }.joined() }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import ParleyPGP
+
+/// Files and standard streams for `parley pgp`: '-' is standard input or output.
+enum PGPIO {
+    /// The whole of a small input (keys, signatures).
+    static func read(_ path: String) throws -> [UInt8] {
+        if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure(FileManager.default.fileExists(atPath: path)
+                                 ? "\(path) cannot be read: check its permissions" : "\(path) does not exist: check the path")
+        }
+        return [UInt8](data)
+    }
+
+    /// Writes a small output; a file appears complete or not at all.
+    static func write(_ bytes: [UInt8], to path: String, mode: Int = 0o644, replace: Bool = true) throws {
+        if path == "-" { return FileHandle.standardOutput.write(Data(bytes)) }
+        try PGPFailure.run { try PGPFiles.atomically(path, replace: replace, mode: mode) { try $0.write(bytes) } }
+    }
+
+    /// Runs `body` with `path` open as a stream.
+    static func withInput<T>(_ path: String, _ body: (PGPInput) throws -> T) throws -> T {
+        if path == "-" { return try body(PGPFileInput(FileHandle.standardInput)) }
+        return try PGPFailure.run { try PGPFiles.withInput(path, body) }
+    }
+
+    /// Runs `body` writing to `path`: a file appears only when `body` succeeds (temporary file, then rename);
+    /// for standard output the bytes go to a private temporary file first and are copied out only after
+    /// success, so unauthenticated plaintext never reaches a pipe.
+    static func withOutput<T>(_ path: String, replace: Bool, mode: Int, _ body: (PGPOutput) throws -> T) throws -> T {
+        guard path == "-" else {
+            if !replace, FileManager.default.fileExists(atPath: path) {
+                throw CommandFailure("\(path) already exists: choose another path or pass --force to replace it")
+            }
+            return try PGPFailure.run { try PGPFiles.atomically(path, replace: replace, mode: mode, body) }
+        }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("parley-pgp-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let result = try PGPFailure.run { try PGPFiles.atomically(scratch, replace: false, mode: 0o600, body) }
+        guard let handle = FileHandle(forReadingAtPath: scratch) else { throw CommandFailure("lost the temporary output \(scratch)") }
+        defer { try? handle.close() }
+        while let chunk = try handle.read(upToCount: PGPStream.chunkSize), !chunk.isEmpty {
+            try FileHandle.standardOutput.write(contentsOf: chunk)
+        }
+        return result
+    }
+
+    /// A short algorithm name for listings.
+    static func algorithmName(_ key: PublicKey) -> String {
+        switch key.material {
+        case .rsa(let n, _): "rsa\(n.drop(while: { $0 == 0 }).count * 8)"
+        case .eddsa: "ed25519"
+        case .ecdsa: "nistp256"
+        case .ecdh(let curve, _, _, _): curve == .curve25519 ? "cv25519" : "nistp256"
+        }
+    }
+
+    /// Prints signature results on standard error; returns whether at least one signature is good.
+    static func report(_ verifications: [Verification], certificates: [Certificate]) -> Bool {
+        for verification in verifications {
+            let signer = verification.certificateFingerprint.flatMap { fingerprint in
+                certificates.first { $0.fingerprint == fingerprint }
+            }
+            if verification.isGood, let signer {
+                let name = signer.userIDs.first?.string ?? PGPFailure.hex(signer.fingerprint)
+                let date = Date(timeIntervalSince1970: TimeInterval(verification.signature.creationTime ?? 0))
+                eprint("Good signature from \(name) (\(PGPFailure.hex(signer.fingerprint))), made \(ISO8601DateFormatter().string(from: date))")
+            } else {
+                let keyID = verification.signature.issuerKeyID.map { PGPFailure.hex($0) } ?? "unknown key"
+                let why = verification.failure.map { "\($0)" } ?? "not checked"
+                eprint("BAD or unverifiable signature by \(keyID): \(why) — import the signer's certificate with `parley pgp keys import` if it is missing")
+            }
+        }
+        return verifications.contains(where: \.isGood)
+    }
+
+    static func eprint(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

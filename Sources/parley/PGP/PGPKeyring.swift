@@ -1,0 +1,87 @@
+import Foundation
+import ParleyPGP
+
+/// A standalone keyring directory: `public/FPR.asc` for every certificate and `secret/FPR.asc` for
+/// secret keys, always stored pass-phrase protected (S2K, as gpg exports them). Directories 0700, files 0600.
+struct PGPKeyring {
+    let directory: String
+
+    /// Opens (creating) the keyring at `directory`.
+    init(directory: String) throws {
+        self.directory = directory
+        for sub in ["", "/public", "/secret"] {
+            do {
+                try FileManager.default.createDirectory(atPath: directory + sub, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw CommandFailure("cannot create the keyring at \(directory): check the path is writable or pass --keyring DIR")
+            }
+        }
+    }
+
+    /// Every certificate (public parts).
+    func certificates() throws -> [Certificate] { try load("public") }
+
+    /// Every secret key.
+    func secretKeys() throws -> [Certificate] { try load("secret") }
+
+    private func load(_ sub: String) throws -> [Certificate] {
+        let path = "\(directory)/\(sub)"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return try names.filter { $0.hasSuffix(".asc") }.sorted().flatMap { name -> [Certificate] in
+            guard let data = FileManager.default.contents(atPath: "\(path)/\(name)") else { return [] }
+            do {
+                return try Certificate.readAll([UInt8](data))
+            } catch {
+                throw CommandFailure("\(path)/\(name) is damaged (\(error)): move it out of the keyring")
+            }
+        }
+    }
+
+    /// Stores `certificate` (and its secret parts, which must be protected). Returns whether it was new.
+    @discardableResult
+    func store(_ certificate: Certificate) throws -> Bool {
+        let fingerprint = PGPFailure.hex(certificate.fingerprint)
+        let publicPath = "\(directory)/public/\(fingerprint).asc"
+        let isNew = !FileManager.default.fileExists(atPath: publicPath)
+        try write(certificate.publicCertificate.armored, to: publicPath)
+        if certificate.isSecret {
+            // Pass phrases are never on disk, and neither are unprotected secrets.
+            guard certificate.isFullyProtected else { throw CommandFailure("refusing to store an unprotected secret key") }
+            try write(certificate.armored, to: "\(directory)/secret/\(fingerprint).asc")
+        }
+        return isNew
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        do {
+            try PGPFiles.atomically(path, replace: true, mode: 0o600) { try $0.write(Array(text.utf8)) }
+        } catch {
+            throw CommandFailure("cannot write \(path): check the keyring directory is writable")
+        }
+    }
+
+    /// Certificates matching `query`: a fingerprint, a key ID (16 hex digits, any subkey), or part of a user ID.
+    func find(_ query: String, in certificates: [Certificate]) throws -> [Certificate] {
+        let hex = query.uppercased().replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "0X", with: "")
+        let matches = certificates.filter { certificate in
+            if certificate.allKeys.contains(where: { PGPFailure.hex($0.fingerprint) == hex || PGPFailure.hex($0.keyID) == hex }) {
+                return true
+            }
+            return certificate.userIDs.contains { $0.string.localizedCaseInsensitiveContains(query) }
+        }
+        guard !matches.isEmpty else {
+            throw CommandFailure("no key in \(directory) matches \"\(query)\": see `parley pgp keys list`, or import it with `parley pgp keys import`")
+        }
+        return matches
+    }
+
+    /// Exactly one certificate matching `query`.
+    func one(_ query: String, in certificates: [Certificate]) throws -> Certificate {
+        let matches = try find(query, in: certificates)
+        guard matches.count == 1, let only = matches.first else {
+            throw CommandFailure("\"\(query)\" matches \(matches.count) keys: give a fingerprint (see `parley pgp keys list`)")
+        }
+        return only
+    }
+}
