@@ -100,41 +100,14 @@ public enum HashAlgorithm: UInt8, Sendable {
     }
 }
 
-/// A type-erased incremental hash, so one code path serves every `HashAlgorithm`.
+/// A type-erased incremental hash, so one code path serves every `HashAlgorithm`: the bytes of a
+/// `TypedHasher`'s digest.
 struct AnyHasher {
-    private enum State {
-        case sha1(Insecure.SHA1)
-        case sha256(SHA256)
-        case sha384(SHA384)
-        case sha512(SHA512)
-    }
+    private var typed: TypedHasher
 
-    private var state: State
+    init(_ algorithm: HashAlgorithm) { typed = TypedHasher(algorithm) }
 
-    init(_ algorithm: HashAlgorithm) {
-        switch algorithm {
-        case .sha1: state = .sha1(Insecure.SHA1())
-        case .sha256: state = .sha256(SHA256())
-        case .sha384: state = .sha384(SHA384())
-        case .sha512: state = .sha512(SHA512())
-        }
-    }
+    mutating func update<D: DataProtocol>(_ data: D) { typed.update(data) }
 
-    mutating func update<D: DataProtocol>(_ data: D) {
-        switch state {
-        case .sha1(var h): h.update(data: data); state = .sha1(h)
-        case .sha256(var h): h.update(data: data); state = .sha256(h)
-        case .sha384(var h): h.update(data: data); state = .sha384(h)
-        case .sha512(var h): h.update(data: data); state = .sha512(h)
-        }
-    }
-
-    func finalize() -> [UInt8] {
-        switch state {
-        case .sha1(let h): Array(h.finalize())
-        case .sha256(let h): Array(h.finalize())
-        case .sha384(let h): Array(h.finalize())
-        case .sha512(let h): Array(h.finalize())
-        }
-    }
+    func finalize() -> [UInt8] { typed.finalize().withUnsafeBytes { Array($0) } }
 }

@@ -108,21 +108,3 @@ final class NonFinishingSink: PGPSink {
     func write(_ bytes: [UInt8]) throws { try next.write(bytes) }
     func finish() throws {}
 }
-
-extension Packet {
-    /// A new-format definite length header for `length` bytes.
-    static func lengthHeader(_ length: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        if length < 192 {
-            out.append(UInt8(length))
-        } else if length < 8384 {
-            let value = length - 192
-            out.append(UInt8(value >> 8 + 192))
-            out.append(UInt8(value & 0xFF))
-        } else {
-            out.append(0xFF)
-            out.appendU32(UInt32(length))
-        }
-        return out
-    }
-}

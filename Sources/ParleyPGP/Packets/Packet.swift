@@ -59,8 +59,12 @@ public struct Packet: Sendable, Equatable {
 
     /// The packet in new format with a definite length, as Parley always writes.
     public var encoded: [UInt8] {
-        var out: [UInt8] = [0xC0 | tagNumber]
-        let length = body.count
+        [0xC0 | tagNumber] + Self.lengthHeader(body.count) + body
+    }
+
+    /// A new-format definite length header for `length` bytes (also used by the streaming writers).
+    static func lengthHeader(_ length: Int) -> [UInt8] {
+        var out: [UInt8] = []
         if length < 192 {
             out.append(UInt8(length))
         } else if length < 8384 {
@@ -71,7 +75,6 @@ public struct Packet: Sendable, Equatable {
             out.append(0xFF)
             out.appendU32(UInt32(length))
         }
-        out += body
         return out
     }
 }

@@ -69,19 +69,8 @@ enum Recovery {
                   let pending = try await context.store.verification(email: email) else {
                 throw WireError(.notFound, "no recovery is waiting for this e-mail (ask for a code with recovery_start)")
             }
-            guard pending.expiresAt >= now else {
-                try await context.store.deleteVerification(email: email)
-                throw WireError(.authenticationFailed, "the code has expired; ask for a new one")
-            }
-            guard ConstantTime.equals(codeHash(email: email, code: code), pending.codeHash) else {
-                let failures = try await context.store.recordWrongCode(email: email)
-                if failures >= AuthHandlers.maximumWrongCodes {
-                    try await context.store.deleteVerification(email: email)
-                    throw WireError(.authenticationFailed, "too many wrong codes; ask for a new one")
-                }
-                throw WireError(.authenticationFailed, "wrong code (\(AuthHandlers.maximumWrongCodes - failures) attempts left)",
-                                details: ["attempts_left": .int(AuthHandlers.maximumWrongCodes - failures)])
-            }
+            try await CodeCheck.verify(pending, email: email, hash: codeHash(email: email, code: code), again: "ask for a new one",
+                                       context: context, now: now)
             try await context.store.deleteVerification(email: email)
             return HandlerResult([
                 "account_id": .int(account.id), "display_name": .string(account.displayName),

@@ -52,18 +52,8 @@ enum Registration {
             guard let pending = try await context.store.verification(email: email) else {
                 throw WireError(.notFound, "no registration is waiting for this e-mail (register first, or again)")
             }
-            guard pending.expiresAt >= now else {
-                try await context.store.deleteVerification(email: email)
-                throw WireError(.authenticationFailed, "the code has expired; register again to get a new one")
-            }
-            guard ConstantTime.equals(codeHash(email: email, code: code), pending.codeHash) else {
-                let failures = try await context.store.recordWrongCode(email: email)
-                if failures >= AuthHandlers.maximumWrongCodes {
-                    try await context.store.deleteVerification(email: email)
-                    throw WireError(.authenticationFailed, "too many wrong codes; register again to get a new one")
-                }
-                throw WireError(.authenticationFailed, "wrong code (\(AuthHandlers.maximumWrongCodes - failures) attempts left)")
-            }
+            try await CodeCheck.verify(pending, email: email, hash: codeHash(email: email, code: code),
+                                       again: "register again to get a new one", context: context, now: now)
             try await context.store.activateAccount(email: email)
             guard let account = try await context.store.account(email: email) else {
                 throw WireError(.internal, "the account vanished during confirmation; register again")
