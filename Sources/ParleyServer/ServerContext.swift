@@ -10,12 +10,14 @@ public struct ServerContext: Sendable {
     public var codeSender: any VerificationCodeSender
     public var proofOfWork: ProofOfWorkGate
     public var notifications: NotificationHub
+    /// Who is online: this node's connections, or every node's with a backplane.
+    public var presence: any PresenceDirectory
     public var accountLimits: AccountRateLimits
     public var logger: Logger
 
     public init(
         configuration: ServerConfiguration, store: any Store, clock: any ServerClock, random: any RandomSource,
-        codeSender: any VerificationCodeSender, logger: Logger
+        codeSender: any VerificationCodeSender, logger: Logger, backplane: PostgresBackplane? = nil
     ) {
         self.configuration = configuration
         self.store = store
@@ -23,8 +25,17 @@ public struct ServerContext: Sendable {
         self.random = random
         self.codeSender = codeSender
         self.proofOfWork = ProofOfWorkGate(random: random)
-        self.notifications = NotificationHub()
-        self.accountLimits = AccountRateLimits(rate: configuration.accountRequestsPerSecond)
+        let hub = NotificationHub()
+        self.notifications = hub
+        if let backplane {
+            // One node of several on one database: events, presence and rate limits are shared through it.
+            backplane.attach(hub)
+            self.presence = backplane
+            self.accountLimits = AccountRateLimits(rate: configuration.accountRequestsPerSecond, ledger: backplane)
+        } else {
+            self.presence = LocalPresence(hub: hub)
+            self.accountLimits = AccountRateLimits(rate: configuration.accountRequestsPerSecond)
+        }
         self.logger = logger
     }
 }

@@ -21,7 +21,7 @@ struct ConnectionHandler {
             try await withThrowingDiscardingTaskGroup { group in
                 try await readRequests(inbound: inbound, outbound: outbound) { caller in
                     // After a login, notifications for that device flow through the same writer.
-                    let wasOnline = context.notifications.isOnline(accountID: caller.accountID)
+                    let onlineHere = context.notifications.isOnline(accountID: caller.accountID)
                     let stream = subscription.start(caller)
                     group.addTask {
                         for await queued in stream {
@@ -29,7 +29,7 @@ struct ConnectionHandler {
                             ServerMetrics.notificationLag(.now - queued.raised)
                         }
                     }
-                    group.addTask { await Presence.cameOnline(caller, wasOnline: wasOnline, context: context) }
+                    group.addTask { await Presence.cameOnline(caller, onlineHere: onlineHere, context: context) }
                 }
                 // Ending the subscription ends the writer task, so the group can finish.
                 departed = subscription.cancel()
@@ -63,7 +63,8 @@ struct ConnectionHandler {
                     defer { state.endRequest() }
                     let answer: WireMessage
                     let now = context.clock.now()
-                    let accountAllows = caller.map { context.accountLimits.allow(accountID: $0.accountID, now: now) } ?? true
+                    var accountAllows = true
+                    if let caller { accountAllows = await context.accountLimits.allow(accountID: caller.accountID, now: now) }
                     if !limiter.allow(now: now) || !accountAllows {
                         let id = try? WireRequest.parse(line: bytes).get().requestID
                         answer = .failure(requestID: id, error: WireError(.rateLimited, "too many requests; slow down and retry"))

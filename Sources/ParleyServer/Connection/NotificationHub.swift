@@ -1,7 +1,8 @@
 import ParleyWire
 import Synchronization
 
-/// Routes notifications to the connected devices of an account.
+/// Routes notifications to the connected devices of an account: on this node directly, and on the
+/// other nodes of a cluster through the relay (`PostgresBackplane`).
 ///
 /// Each connection has a bounded queue. A device that does not read its notifications fast
 /// enough is disconnected instead of buffered without bound: notifications are hints, and on
@@ -23,6 +24,7 @@ public final class NotificationHub: Sendable {
 
     /// account → device → connection → subscriber, so a notification touches only its account's entries.
     private let subscribers = Mutex<[Int64: [UInt32: [ObjectIdentifier: Subscriber]]]>([:])
+    private let relay = Mutex<(@Sendable (ClusterEvent) -> Void)?>(nil)
 
     /// An empty hub.
     public init() {}
@@ -51,37 +53,53 @@ public final class NotificationHub: Sendable {
         removed?.continuation.finish()
     }
 
-    /// Sends `event` to every connected device of `accountID`, or only to `deviceID`, skipping `except`.
+    /// Sends `event` to every connected device of `accountID`, or only to `deviceID`, skipping `except`,
+    /// on this node and (through the relay) on every other node of a cluster.
     public func notify(
         accountID: Int64, deviceID: UInt32? = nil, except: (Int64, UInt32)? = nil,
         event: String, fields: [String: JSONValue]
     ) {
+        let exceptDevice = except.flatMap { $0.0 == accountID ? $0.1 : nil }
+        share(ClusterEvent(accountID: accountID, deviceID: deviceID, exceptDevice: exceptDevice, action: .notify(event: event, fields: fields)))
+    }
+
+    /// Closes every connection of the account's device (or of all its devices, except one), on every node.
+    public func disconnect(accountID: Int64, deviceID: UInt32? = nil, except: UInt32? = nil) {
+        share(ClusterEvent(accountID: accountID, deviceID: deviceID, exceptDevice: except, action: .disconnect))
+    }
+
+    /// Hands every event this node raises to `relay` as well (the cluster backplane); set once, at start.
+    public func relay(to relay: @escaping @Sendable (ClusterEvent) -> Void) {
+        self.relay.withLock { $0 = relay }
+    }
+
+    private func share(_ event: ClusterEvent) {
+        deliver(event)
+        relay.withLock { $0 }?(event)
+    }
+
+    /// Carries out `event` for this node's connections only (events from other nodes arrive here).
+    public func deliver(_ event: ClusterEvent) {
         let targets = subscribers.withLock { table in
-            (table[accountID] ?? [:]).filter { device, _ in
-                (deviceID == nil || device == deviceID) && !(except.map { $0.0 == accountID && $0.1 == device } ?? false)
-            }.flatMap(\.value.values)
+            (table[event.accountID] ?? [:]).filter { event.targets(device: $0.key) }.flatMap(\.value.values)
         }
-        let queued = Queued(message: .notification(event: event, fields: fields), raised: .now)
-        for target in targets {
-            if case .dropped = target.continuation.yield(queued) {
-                ServerMetrics.notification(dropped: true)
-                target.disconnect()
-            } else {
-                ServerMetrics.notification(dropped: false)
+        switch event.action {
+        case .disconnect:
+            targets.forEach { $0.disconnect() }
+        case .notify(let name, let fields):
+            let queued = Queued(message: .notification(event: name, fields: fields), raised: .now)
+            for target in targets {
+                if case .dropped = target.continuation.yield(queued) {
+                    ServerMetrics.notification(dropped: true)
+                    target.disconnect()
+                } else {
+                    ServerMetrics.notification(dropped: false)
+                }
             }
         }
     }
 
-    /// Closes every connection of the account's device (or of all its devices, except one).
-    public func disconnect(accountID: Int64, deviceID: UInt32? = nil, except: UInt32? = nil) {
-        let targets = subscribers.withLock { table in
-            (table[accountID] ?? [:]).filter { device, _ in (deviceID == nil || device == deviceID) && device != except }
-                .flatMap(\.value.values)
-        }
-        targets.forEach { $0.disconnect() }
-    }
-
-    /// Whether any device of the account is connected.
+    /// Whether any device of the account is connected to this node.
     public func isOnline(accountID: Int64) -> Bool {
         subscribers.withLock { $0[accountID] != nil }
     }

@@ -6,23 +6,26 @@ import ParleyWire
 /// device connects and `user_offline` when its last one leaves; a device that logs in gets
 /// `online_users` with the contacts online at that moment.
 enum Presence {
-    static func cameOnline(_ caller: Caller, wasOnline: Bool, context: ServerContext) async {
+    /// `onlineHere`: whether another device of the account was already connected to this node.
+    static func cameOnline(_ caller: Caller, onlineHere: Bool, context: ServerContext) async {
         // `last_seen` of list_devices; losing one such update to a store failure is harmless.
         try? await context.store.touchDevice(accountID: caller.accountID, deviceID: caller.deviceID, at: context.clock.now())
+        let wasOnline = await context.presence.arrived(caller, onlineHere: onlineHere)
         guard let contacts = try? await context.store.contactIDs(accountID: caller.accountID) else { return }
-        let online = contacts.filter { context.notifications.isOnline(accountID: $0) }
+        let online = await context.presence.online(contacts)
         context.notifications.notify(
             accountID: caller.accountID, deviceID: caller.deviceID, event: "online_users",
-            fields: ["account_ids": .array(online.map { .number(Double($0)) })])
+            fields: ["account_ids": .array(contacts.filter(online.contains).map { .number(Double($0)) })])
         guard !wasOnline else { return }
-        for contact in online {
+        for contact in contacts where online.contains(contact) {
             context.notifications.notify(accountID: contact, event: "user_online", fields: ["account_id": .number(Double(caller.accountID))])
         }
     }
 
     static func wentOffline(_ caller: Caller, context: ServerContext) async {
         try? await context.store.touchDevice(accountID: caller.accountID, deviceID: caller.deviceID, at: context.clock.now())
-        guard !context.notifications.isOnline(accountID: caller.accountID),
+        await context.presence.left(caller)
+        guard await !context.presence.isOnline(caller.accountID),
             let contacts = try? await context.store.contactIDs(accountID: caller.accountID)
         else { return }
         for contact in contacts {

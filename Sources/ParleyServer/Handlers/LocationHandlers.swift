@@ -129,7 +129,8 @@ enum LocationHandlers {
     /// Sends `new_waypoints` to the online devices of everyone allowed to follow `ownerID`.
     static func notifyFollowers(of ownerID: Int64, _ context: ServerContext, fields: [String: JSONValue]) async throws(WireError) {
         let followers = try await StoreCall.call(context) { try await context.store.followers(ownerID: ownerID) }
-        for follower in followers where context.notifications.isOnline(accountID: follower.accountID) {
+        let online = await context.presence.online(followers.map(\.accountID))
+        for follower in followers where online.contains(follower.accountID) {
             context.notifications.notify(accountID: follower.accountID, event: "new_waypoints", fields: fields)
         }
     }

@@ -40,4 +40,16 @@ enum ServerMetrics {
     static func notificationLag(_ duration: Duration) {
         Timer(label: "parley_notification_lag_seconds").record(duration: duration)
     }
+
+    /// Cluster events sent to the other nodes in `notifies` NOTIFYs (`dropped`: too large, over the queue limit, or not sent).
+    static func clusterPublished(sent: Int, notifies: Int, dropped: Int) {
+        Counter(label: "parley_cluster_events_sent_total").increment(by: sent)
+        Counter(label: "parley_cluster_notifies_total").increment(by: notifies)
+        if dropped > 0 { Counter(label: "parley_cluster_events_dropped_total").increment(by: dropped) }
+    }
+
+    /// Cluster events received from other nodes.
+    static func clusterReceived(events: Int) {
+        Counter(label: "parley_cluster_events_received_total").increment(by: events)
+    }
 }

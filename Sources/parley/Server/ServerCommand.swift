@@ -93,7 +93,7 @@ extension Parley {
             let context = ServerContext(
                 configuration: configuration, store: opened.store,
                 clock: SystemServerClock(), random: SystemRandomSource(),
-                codeSender: codeSender, logger: logger)
+                codeSender: codeSender, logger: logger, backplane: opened.backplane)
             let server: ParleyServer
             do {
                 server = try ParleyServer(context: context)

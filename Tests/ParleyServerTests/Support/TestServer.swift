@@ -11,14 +11,17 @@ final class TestServer: Sendable {
     let directory: URL
     let opened: OpenedStore
     let databaseURL: PostgresURL?
+    /// Whether stopping drops the database (false for a node that joined another's).
+    let ownsDatabase: Bool
     let server: ParleyServer
     let group: ServiceGroup
     let clock: ManualServerClock
     let port: Int
     let runner: Task<Void, any Error>
 
+    /// `joining`: another node's database, for a cluster of servers on one PostgreSQL database.
     static func start(
-        backend: StoreBackend = .sqlite, _ adjust: (inout ServerConfiguration) -> Void = { _ in }
+        backend: StoreBackend = .sqlite, joining database: PostgresURL? = nil, _ adjust: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -27,12 +30,17 @@ final class TestServer: Sendable {
         // Tests are about behaviour, not the login deadline (TransportTests sets its own): on two cores running
         // the whole suite, the time from connecting to a login can exceed the default 30 s.
         configuration.loginTimeoutSeconds = 300
-        if backend == .postgres { configuration.databaseURL = try await PostgresCluster.newDatabase() }
+        if let database {
+            configuration.databaseURL = database
+        } else if backend == .postgres {
+            configuration.databaseURL = try await PostgresCluster.newDatabase()
+        }
         adjust(&configuration)
-        return try await TestServer(configuration: configuration)
+        return try await TestServer(configuration: configuration, ownsDatabase: database == nil)
     }
 
-    private init(configuration: ServerConfiguration) async throws {
+    private init(configuration: ServerConfiguration, ownsDatabase: Bool) async throws {
+        self.ownsDatabase = ownsDatabase
         directory = configuration.dataDirectory
         clock = ManualServerClock()
         var logger = Logger(label: "parley.test-server")
@@ -42,7 +50,8 @@ final class TestServer: Sendable {
         let context = ServerContext(
             configuration: configuration, store: opened.store, clock: clock,
             random: SystemRandomSource(),
-            codeSender: DevelopmentCodeSender(file: configuration.developmentCodesFile, logger: logger), logger: logger)
+            codeSender: DevelopmentCodeSender(file: configuration.developmentCodesFile, logger: logger), logger: logger,
+            backplane: opened.backplane)
         server = try ParleyServer(context: context)
         group = ServiceGroup(services: [server], logger: logger)
         let group = self.group
@@ -64,7 +73,7 @@ final class TestServer: Sendable {
         await group.triggerGracefulShutdown()
         let result = await runner.result
         await opened.close()
-        if let databaseURL { await PostgresCluster.dropDatabase(databaseURL) }
+        if let databaseURL, ownsDatabase { await PostgresCluster.dropDatabase(databaseURL) }
         if !keepingFiles { try? FileManager.default.removeItem(at: directory) }
         try result.get()
     }

@@ -2,7 +2,7 @@ import Logging
 import PostgresNIO
 
 /// The versioned PostgreSQL schema: the tables of `SQLiteMigrations`, one for one, in PostgreSQL's
-/// types (BIGINT ids from identity columns, BYTEA, BOOLEAN).
+/// types (BIGINT ids from identity columns, BYTEA, BOOLEAN), plus the cluster's shared state.
 ///
 /// Applied migrations are recorded in `parley_migrations`; each runs once, in order, inside one
 /// transaction holding an advisory lock, so several server nodes starting at once migrate once.
@@ -214,6 +214,28 @@ enum PostgresMigrations {
                 is_last BOOLEAN NOT NULL,
                 PRIMARY KEY (pairing_id, seq)
             );
+            """),
+        // Shared state of the nodes of a cluster (PostgreSQL only: one SQLite server is one node).
+        // UNLOGGED: it describes the running nodes, and after a database crash an empty table is the truth.
+        ("v8-cluster", """
+            CREATE UNLOGGED TABLE cluster_nodes (
+                node_id TEXT PRIMARY KEY,
+                heartbeat_at BIGINT NOT NULL
+            );
+            CREATE UNLOGGED TABLE cluster_presence (
+                node_id TEXT NOT NULL,
+                account_id BIGINT NOT NULL,
+                device_id BIGINT NOT NULL,
+                connections BIGINT NOT NULL,
+                PRIMARY KEY (account_id, device_id, node_id)
+            );
+            CREATE INDEX cluster_presence_node ON cluster_presence(node_id);
+            CREATE UNLOGGED TABLE rate_buckets (
+                subject TEXT PRIMARY KEY,
+                tokens DOUBLE PRECISION NOT NULL,
+                granted DOUBLE PRECISION NOT NULL,
+                updated_at BIGINT NOT NULL
+            )
             """),
     ]
 

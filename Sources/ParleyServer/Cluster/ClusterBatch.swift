@@ -1,0 +1,99 @@
+import Foundation
+
+/// Events one node sends in one `NOTIFY`: a versioned JSON object, `{"v":1,"n":NODE,"e":[EVENT,…]}`
+/// (docs/SCALING.md §2), at most `maximumBytes` long because PostgreSQL refuses payloads of 8000
+/// bytes or more.
+public struct ClusterBatch: Sendable, Equatable, Codable {
+    /// The payload format this code writes and reads.
+    public static let version = 1
+    /// The longest payload sent; PostgreSQL's limit is 7999 bytes.
+    public static let maximumBytes = 7_000
+
+    /// The node that sent the batch (a node ignores its own).
+    public var node: String
+    /// The events, in the order they were raised.
+    public var events: [ClusterEvent]
+
+    /// A batch from `node`.
+    public init(node: String, events: [ClusterEvent]) {
+        self.node = node
+        self.events = events
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case version = "v", node = "n", events = "e"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let version = try container.decode(Int.self, forKey: .version)
+        guard version == Self.version else {
+            throw DecodingError.dataCorruptedError(forKey: .version, in: container, debugDescription: "unsupported cluster payload version \(version)")
+        }
+        node = try container.decode(String.self, forKey: .node)
+        events = try container.decode([ClusterEvent].self, forKey: .events)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.version, forKey: .version)
+        try container.encode(node, forKey: .node)
+        try container.encode(events, forKey: .events)
+    }
+
+    /// The payload text.
+    public func payload() throws -> String {
+        let parts = try events.map { try Self.encoded($0) }
+        return Self.assemble(node: node, parts)
+    }
+
+    /// Reads a payload; nil for anything that is not a batch of this version (logged by the caller, never fatal).
+    public static func parse(_ payload: String) -> ClusterBatch? {
+        guard payload.utf8.count < 8_000 else { return nil }
+        return try? JSONDecoder().decode(ClusterBatch.self, from: Data(payload.utf8))
+    }
+
+    /// One payload ready to send, and how many events it carries.
+    public struct Payload: Sendable, Equatable {
+        public var text: String
+        public var events: Int
+    }
+
+    /// Splits `events` into payloads of at most `maximumBytes`, in order; an event too large to send
+    /// alone is left out and counted (notifications are hints: the client's next sync finds what it announced).
+    public static func payloads(node: String, events: [ClusterEvent]) -> (payloads: [Payload], tooLarge: Int) {
+        let overhead = assemble(node: node, []).utf8.count
+        var payloads: [Payload] = []
+        var tooLarge = 0
+        var pending: [String] = []
+        var size = overhead
+        for event in events {
+            guard let part = try? encoded(event), overhead + part.utf8.count <= maximumBytes else {
+                tooLarge += 1
+                continue
+            }
+            if !pending.isEmpty, size + 1 + part.utf8.count > maximumBytes {
+                payloads.append(Payload(text: assemble(node: node, pending), events: pending.count))
+                pending = []
+                size = overhead
+            }
+            size += part.utf8.count + (pending.isEmpty ? 0 : 1)
+            pending.append(part)
+        }
+        if !pending.isEmpty { payloads.append(Payload(text: assemble(node: node, pending), events: pending.count)) }
+        return (payloads, tooLarge)
+    }
+
+    /// One event as compact JSON with sorted keys.
+    private static func encoded(_ event: ClusterEvent) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(event), as: UTF8.self)
+    }
+
+    /// The batch object around already encoded events, keys in sorted order like the events'.
+    private static func assemble(node: String, _ parts: [String]) -> String {
+        let quotedNode = String(decoding: (try? JSONEncoder().encode(node)) ?? Data("\"\"".utf8), as: UTF8.self)
+        return "{\"e\":[" + parts.joined(separator: ",") + "],\"n\":" + quotedNode + ",\"v\":\(version)}"
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// What the nodes of a cluster share through their PostgreSQL database, besides the store itself:
+/// events for connections on other nodes (`LISTEN/NOTIFY`), presence, and rate-limit buckets.
+///
+/// Every node listens on one channel. An event raised on a node is delivered to that node's own
+/// connections at once and queued here; one task sends the queue as few `NOTIFY`s as it fits in, so
+/// a burst of events costs a few round trips, not one each. Each node has a random id, announces
+/// itself every `heartbeatSeconds`, and a node silent for `staleSeconds` is treated as gone (a
+/// `kill -9` leaves its presence rows behind; they stop counting, then are swept).
+public final class PostgresBackplane: Sendable {
+    /// The channel every node listens on.
+    static let channel = "parley_events"
+    /// How often a node announces it is alive.
+    static let heartbeatSeconds = 5
+    /// After how long without a heartbeat a node's connections stop counting as online.
+    static let staleSeconds: Int64 = 15
+    /// Events waiting to be sent, at most; beyond it the oldest are dropped (they are hints).
+    static let pendingLimit = 50_000
+
+    /// This node's id in `cluster_nodes` and in the events it sends.
+    public let nodeID: String
+    let store: PostgresStore
+    let url: PostgresURL
+    let clock: any ServerClock
+    let logger: Logger
+    let pending = Mutex<[ClusterEvent]>([])
+    let wake: AsyncStream<Void>.Continuation
+    let wakeups: AsyncStream<Void>
+    let hub = Mutex<NotificationHub?>(nil)
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+
+    /// A backplane for a node using `store`; `start()` it before serving.
+    public init(store: PostgresStore, url: PostgresURL, clock: any ServerClock, logger: Logger, nodeID: String? = nil) {
+        self.nodeID = nodeID ?? UUID().uuidString.lowercased()
+        self.store = store
+        self.url = url
+        self.clock = clock
+        self.logger = logger
+        (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Announces the node and starts listening; returns once `LISTEN` is in place, so no event sent
+    /// after this returns is missed.
+    public func start() async throws {
+        try await heartbeat()
+        let ready = ReadySignal()
+        try await ready.wait {
+            let listener = Task { await self.listen(ready: ready) }
+            let publisher = Task { await self.publish() }
+            let beater = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(Self.heartbeatSeconds))
+                    guard !Task.isCancelled else { return }
+                    do {
+                        try await self.heartbeat()
+                    } catch {
+                        self.logger.warning("cluster heartbeat failed", metadata: ["error": "\(PostgresStore.reason(error))"])
+                    }
+                }
+            }
+            tasks.withLock { $0 = [listener, publisher, beater] }
+        }
+    }
+
+    /// Connects the hub both ways: its events go out through this backplane, other nodes' events come in to it.
+    public func attach(_ hub: NotificationHub) {
+        self.hub.withLock { $0 = hub }
+        hub.relay { [weak self] event in self?.enqueue(event) }
+    }
+
+    /// Stops listening and sending, and removes this node (and its presence) from the database.
+    public func close() async {
+        wake.finish()
+        let running = tasks.withLock { tasks in defer { tasks = [] }; return tasks }
+        running.forEach { $0.cancel() }
+        for task in running { await task.value }
+        let node = nodeID
+        _ = try? await store.transaction("leave cluster") { connection, logger in
+            try await connection.run("DELETE FROM cluster_presence WHERE node_id = \(node)", logger)
+            try await connection.run("DELETE FROM cluster_nodes WHERE node_id = \(node)", logger)
+        }
+    }
+
+    /// Records that this node is alive, and sweeps nodes long gone and idle rate buckets.
+    func heartbeat() async throws {
+        let now = clock.now()
+        let node = nodeID
+        let gone = now - 4 * Self.staleSeconds * 1000
+        let idle = now - 600_000
+        try await store.transaction("cluster heartbeat") { connection, logger in
+            try await connection.run("""
+                INSERT INTO cluster_nodes (node_id, heartbeat_at) VALUES (\(node), \(now))
+                ON CONFLICT (node_id) DO UPDATE SET heartbeat_at = EXCLUDED.heartbeat_at
+                """, logger)
+            try await connection.run(
+                "DELETE FROM cluster_presence WHERE node_id IN (SELECT node_id FROM cluster_nodes WHERE heartbeat_at < \(gone))", logger)
+            try await connection.run("DELETE FROM cluster_nodes WHERE heartbeat_at < \(gone)", logger)
+            try await connection.run("DELETE FROM rate_buckets WHERE updated_at < \(idle)", logger)
+        }
+    }
+}
