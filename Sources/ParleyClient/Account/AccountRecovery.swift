@@ -69,8 +69,7 @@ public enum AccountRecovery {
         _ server: ServerAddress, _ dependencies: any ParleyClient.Dependencies,
         _ body: (WireConnection) async throws(ClientError) -> T
     ) async throws(ClientError) -> T {
-        let connection = try await WireConnection.connect(
-            to: server, group: dependencies.eventLoopGroup, onNotification: { _, _ in }, onClose: {})
+        let (connection, _) = try await WireConnection.connect(toAnyNodeOf: server, group: dependencies.eventLoopGroup)
         do {
             let result = try await body(connection)
             await connection.close()

@@ -25,6 +25,8 @@ public actor ParleyClient {
     var keys: AccountKeys
     var connection: WireConnection?
     var connectionGeneration = 0
+    /// Which of the server's nodes to try first: the one that answered last.
+    var nodeIndex = 0
     let broadcaster = EventBroadcaster<ClientEvent>()
     let presence = PresenceBook()
     var wantsConnection = false

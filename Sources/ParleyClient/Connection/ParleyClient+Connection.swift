@@ -25,10 +25,24 @@ extension ParleyClient {
         let notifications = NotificationPump(client: self)
         connectionGeneration += 1
         let generation = connectionGeneration
-        connection = try await WireConnection.connect(
-            to: keys.server, group: dependencies.eventLoopGroup,
-            onNotification: { event, fields in notifications.push(event, fields) },
-            onClose: { Task { await self.connectionLost(generation: generation) } })
+        // A server of several nodes: start with the node that answered last, then try the others in turn.
+        do throws(ClientError) {
+            let (opened, node) = try await WireConnection.connect(
+                toAnyNodeOf: keys.server, startingAt: nodeIndex, group: dependencies.eventLoopGroup,
+                onNotification: { event, fields in notifications.push(event, fields) },
+                onClose: { Task { await self.connectionLost(generation: generation) } })
+            connection = opened
+            nodeIndex = node
+        } catch {
+            // Next time start with the node after the one that was tried first.
+            nodeIndex = (nodeIndex + 1) % keys.server.endpoints.count
+            throw error
+        }
+    }
+
+    /// The node the client is connected to, or last was.
+    public var currentNode: ServerEndpoint {
+        keys.server.endpoints[nodeIndex % keys.server.endpoints.count]
     }
 
     func closeConnection() async {

@@ -40,8 +40,7 @@ public actor DevicePairing {
         dependencies: any ParleyClient.Dependencies = ClientDependencies()
     ) async throws(ClientError) -> DevicePairing {
         let email = email.trimmingCharacters(in: .whitespaces).lowercased()
-        let connection = try await WireConnection.connect(
-            to: server, group: dependencies.eventLoopGroup, onNotification: { _, _ in }, onClose: {})
+        let (connection, _) = try await WireConnection.connect(toAnyNodeOf: server, group: dependencies.eventLoopGroup)
         let ephemeral = Curve25519.KeyAgreement.PrivateKey()
         do throws(ClientError) {
             let answer = try await connection.call("pairing_start", [
@@ -153,8 +152,7 @@ public actor DevicePairing {
             attempt += 1
             do {
                 if !connection.isOpen {
-                    connection = try await WireConnection.connect(
-                        to: server, group: dependencies.eventLoopGroup, onNotification: { _, _ in }, onClose: {})
+                    connection = try await WireConnection.connect(toAnyNodeOf: server, group: dependencies.eventLoopGroup).0
                 }
                 return try await connection.call(method, fields)
             } catch {
