@@ -31,6 +31,10 @@ public struct ServerConfiguration: Sendable {
     public var fileQuota: Int64 = 1 << 30
     /// PostgreSQL instead of the SQLite file in `dataDirectory`, when set (`--database`).
     public var databaseURL: PostgresURL?
+    /// What is deleted when (`--retention-days`); docs/OPERATIONS.md §5.
+    public var retention = RetentionPolicy()
+    /// How often the retention sweeper runs (`--sweep-minutes`).
+    public var retentionSweepInterval: Duration = .seconds(600)
 
     /// A configuration with the documented defaults.
     public init(

@@ -54,7 +54,7 @@ public protocol MessageStore: Sendable {
     /// The conversation a message belongs to, if the message exists.
     func conversationID(ofMessage messageID: Int64) async throws -> Int64?
 
-    /// Marks this device's envelopes delivered and drops their ciphertext (the device has it now; the row stays
-    /// for the sender's receipts); returns (message id, sender id) for those newly marked.
+    /// Deletes this device's envelopes (the device has them now), or empties them into delivered tombstones where
+    /// the account has a self copy; returns (message id, sender id) for those newly confirmed.
     func confirmDelivery(accountID: Int64, deviceID: UInt32, messageIDs: [Int64], now: Int64) async throws -> [(Int64, Int64)]
 }

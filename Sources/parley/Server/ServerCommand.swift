@@ -52,12 +52,22 @@ extension Parley {
             valueName: "host:port"))
         var metrics: String?
 
+        @Option(help: ArgumentHelp(
+            "Days messages, their ciphertexts and reactions, finished uploads and location waypoints are kept (1–3650).",
+            discussion: "Delivered ciphertexts go at once; uploads still incomplete after 24 hours go too (docs/OPERATIONS.md §5)."))
+        var retentionDays: Int64 = 30
+
+        @Option(help: "Minutes between retention sweeps (1–1440).")
+        var sweepMinutes: Int64 = 10
+
         @Flag(help: "Check the configuration (TLS files, data directory, database reachable and migrated), print one line per problem, and exit 0 or 1.")
         var check = false
 
         func validate() throws {
             guard (1...3600).contains(loginTimeout) else { throw ValidationError("--login-timeout must be 1–3600 seconds") }
             if let metrics { _ = try ListenAddress.parse(metrics) }
+            guard (1...3650).contains(retentionDays) else { throw ValidationError("--retention-days must be 1–3650 days") }
+            guard (1...1440).contains(sweepMinutes) else { throw ValidationError("--sweep-minutes must be 1–1440 minutes") }
         }
 
         /// The configuration the flags (and `PARLEY_DATABASE_URL`) describe.
@@ -66,6 +76,8 @@ extension Parley {
             var configuration = ServerConfiguration(
                 host: host, port: port, dataDirectory: URL(fileURLWithPath: data, isDirectory: true), tlsCertificatePath: tlsCert,
                 tlsKeyPath: tlsKey, development: dev, maximumLineLength: maxLine, loginTimeoutSeconds: loginTimeout)
+            configuration.retention = RetentionPolicy(days: retentionDays)
+            configuration.retentionSweepInterval = .seconds(sweepMinutes * 60)
             if let text = database ?? ProcessInfo.processInfo.environment["PARLEY_DATABASE_URL"], !text.isEmpty {
                 do {
                     configuration.databaseURL = try PostgresURL(text)
@@ -101,7 +113,8 @@ extension Parley {
                 await opened.close()
                 throw error
             }
-            var services: [any Service] = [server]
+            // After the server, so a graceful shutdown (last service first) stops sweeping before connections drain.
+            var services: [any Service] = [server, RetentionSweeper(context: context)]
             var endpoint: MetricsEndpoint?
             if let metrics {
                 let (metricsHost, metricsPort) = try ListenAddress.parse(metrics)

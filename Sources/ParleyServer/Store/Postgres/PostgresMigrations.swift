@@ -237,6 +237,13 @@ enum PostgresMigrations {
                 updated_at BIGINT NOT NULL
             )
             """),
+        // envelopes(message_id) has been indexed here since v2; SQLite gains it in its v9.
+        ("v9-retention-indexes", """
+            CREATE INDEX files_created ON files(created_at);
+            CREATE INDEX location_waypoints_received ON location_waypoints(received_at);
+            CREATE INDEX login_nonces_expires ON login_nonces(expires_at);
+            CREATE INDEX pairings_expires ON pairings(expires_at);
+            """),
     ]
 
     /// An arbitrary constant naming the migration advisory lock.

@@ -69,16 +69,28 @@ extension PostgresStore {
     public func confirmDelivery(accountID: Int64, deviceID: UInt32, messageIDs: [Int64], now: Int64) async throws -> [(Int64, Int64)] {
         try await transaction("delivery") { db, log in
             var confirmed: [(Int64, Int64)] = []
-            // One UPDATE per id, in the caller's order, like SQLite; only rows not yet delivered count.
+            // One statement (or two) per id, in the caller's order, like SQLite; only rows not yet delivered count.
             for id in messageIDs {
-                if let row = try await db.row(
+                // Deleted, or kept as an empty tombstone when the account has a self copy (as on SQLite).
+                var row = try await db.row(
                     """
-                    UPDATE envelopes e SET delivered_at = \(now), ciphertext = ''::bytea FROM messages m
+                    DELETE FROM envelopes e USING messages m
                     WHERE m.id = e.message_id AND e.account_id = \(accountID) AND e.device_id = \(Int64(deviceID))
                         AND e.message_id = \(id) AND e.delivered_at IS NULL
+                        AND NOT EXISTS (SELECT 1 FROM envelopes z WHERE z.message_id = e.message_id
+                            AND z.account_id = e.account_id AND z.device_id = 0)
                     RETURNING e.message_id, m.sender_id
                     """, log)
-                {
+                if row == nil {
+                    row = try await db.row(
+                        """
+                        UPDATE envelopes e SET delivered_at = \(now), ciphertext = ''::bytea FROM messages m
+                        WHERE m.id = e.message_id AND e.account_id = \(accountID) AND e.device_id = \(Int64(deviceID))
+                            AND e.message_id = \(id) AND e.delivered_at IS NULL
+                        RETURNING e.message_id, m.sender_id
+                        """, log)
+                }
+                if let row {
                     confirmed.append((try row.get("message_id", as: Int64.self), try row.get("sender_id", as: Int64.self)))
                 }
             }

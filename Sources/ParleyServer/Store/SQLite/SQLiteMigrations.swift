@@ -223,6 +223,17 @@ enum SQLiteMigrations {
                 );
                 """)
         }
+        // (v8 is PostgreSQL's cluster state: a SQLite server is one node.)
+        migrator.registerMigration("v9-retention-indexes") { db in
+            // What the retention sweep (and a message's cascade) looks rows up by: without these each is a full scan.
+            try db.execute(sql: """
+                CREATE INDEX envelopes_message ON envelopes(message_id);
+                CREATE INDEX files_created ON files(created_at);
+                CREATE INDEX location_waypoints_received ON location_waypoints(received_at);
+                CREATE INDEX login_nonces_expires ON login_nonces(expires_at);
+                CREATE INDEX pairings_expires ON pairings(expires_at);
+                """)
+        }
         return migrator
     }
 }

@@ -66,12 +66,24 @@ extension SQLiteStore {
         try await groupWrite("delivery") { db in
             var confirmed: [(Int64, Int64)] = []
             for id in messageIDs {
+                // The row goes, unless the account has a self copy of this message: then it stays as an empty
+                // tombstone until the message expires, because without it the self copy would stand in for
+                // this device and be delivered a second time (docs/OPERATIONS.md §5).
                 try db.execute(
                     sql: """
-                        UPDATE envelopes SET delivered_at = ?, ciphertext = x''
-                        WHERE account_id = ? AND device_id = ? AND message_id = ? AND delivered_at IS NULL
+                        DELETE FROM envelopes
+                        WHERE account_id = ?1 AND device_id = ?2 AND message_id = ?3 AND delivered_at IS NULL
+                            AND NOT EXISTS (SELECT 1 FROM envelopes z WHERE z.message_id = ?3 AND z.account_id = ?1 AND z.device_id = 0)
                         """,
-                    arguments: [now, accountID, Int64(deviceID), id])
+                    arguments: [accountID, Int64(deviceID), id])
+                if db.changesCount == 0 {
+                    try db.execute(
+                        sql: """
+                            UPDATE envelopes SET delivered_at = ?, ciphertext = x''
+                            WHERE account_id = ? AND device_id = ? AND message_id = ? AND delivered_at IS NULL
+                            """,
+                        arguments: [now, accountID, Int64(deviceID), id])
+                }
                 if db.changesCount > 0, let sender = try Int64.fetchOne(db, sql: "SELECT sender_id FROM messages WHERE id = ?", arguments: [id]) {
                     confirmed.append((id, sender))
                 }

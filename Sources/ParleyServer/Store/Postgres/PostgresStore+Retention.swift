@@ -1,0 +1,77 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStore {
+    public func sweepExpired(now: Int64, policy: RetentionPolicy) async throws -> SweepReport {
+        let cutoff = now - policy.timeToLive
+        let abandoned = now - policy.abandonedUploadAge
+        let expired = now - policy.expiredGrace
+        let limit = max(1, policy.batchSize)
+        // The same rules as SQLiteStore+Retention.swift: a deleted message's marker stays until its deletion is past the TTL.
+        let oldMessage = "m.created_at < $1 AND (m.deleted_at IS NULL OR m.deleted_at < $1)"
+        let oldFile = "((f.complete AND f.created_at < $1) OR (NOT f.complete AND f.created_at < $2))"
+        var report = SweepReport()
+        report.envelopes = try await deleteInBatches(
+            "envelopes", "SELECT x.ctid FROM messages m JOIN envelopes x ON x.message_id = m.id WHERE m.created_at < $1", [cutoff], limit)
+        report.reactions = try await deleteInBatches(
+            "reactions", "SELECT x.ctid FROM messages m JOIN reactions x ON x.message_id = m.id WHERE \(oldMessage)", [cutoff], limit)
+        report.messages = try await deleteInBatches(
+            "messages", "SELECT x.ctid FROM messages x WHERE x.created_at < $1 AND (x.deleted_at IS NULL OR x.deleted_at < $1)", [cutoff], limit)
+        report.fileChunks = try await deleteInBatches(
+            "file_chunks",
+            "SELECT x.ctid FROM files f JOIN file_chunks x ON x.file_id = f.id WHERE \(oldFile) ORDER BY x.file_id, x.chunk_offset",
+            [cutoff, abandoned], limit)
+        report.files = try await deleteInBatches(
+            "files", "SELECT x.ctid FROM files x WHERE (x.complete AND x.created_at < $1) OR (NOT x.complete AND x.created_at < $2)", [cutoff, abandoned], limit)
+        report.waypoints = try await deleteInBatches(
+            "location_waypoints", "SELECT x.ctid FROM location_waypoints x WHERE x.received_at < $1", [cutoff], limit)
+        report.routes = try await deleteInBatches(
+            "location_routes",
+            """
+            SELECT x.ctid FROM location_routes x WHERE NOT x.active AND COALESCE(x.ended_at, x.started_at) < $1
+                AND NOT EXISTS (SELECT 1 FROM location_waypoints w WHERE w.route_id = x.id)
+            """, [cutoff], limit)
+        report.loginNonces = try await deleteInBatches(
+            "login_nonces", "SELECT x.ctid FROM login_nonces x WHERE x.expires_at < $1", [expired], limit)
+        report.pairings = try await deleteInBatches("pairings", "SELECT x.ctid FROM pairings x WHERE x.expires_at < $1", [expired], limit)
+        report.registrations = try await deleteInBatches(
+            "registrations", "SELECT x.ctid FROM registrations x WHERE x.at < $1", [cutoff], limit)
+        return report
+    }
+
+    public func retainedRowCounts() async throws -> [String: Int] {
+        try await read { db, log in
+            var counts: [String: Int] = [:]
+            for table in Self.retainedTables {
+                let count = try await db.scalar(PostgresQuery(unsafeSQL: "SELECT COUNT(*)::BIGINT FROM \(table)"), log, as: Int64.self)
+                counts[table] = Int(count ?? 0)
+            }
+            return counts
+        }
+    }
+
+    /// Deletes the rows `select` names (`x.ctid`), `limit` per transaction, until a batch comes up short; returns
+    /// how many went.
+    ///
+    /// `FOR UPDATE OF x SKIP LOCKED` lets sweeps on several nodes run at once: each takes rows no other holds, so
+    /// none waits, deadlocks or counts a row twice; a row another transaction deleted first is simply not there.
+    /// The row locks also pin each `ctid` until the DELETE in the same transaction.
+    private func deleteInBatches(_ table: String, _ select: String, _ values: [Int64], _ limit: Int) async throws -> Int {
+        let sql = """
+            WITH gone AS (
+                DELETE FROM \(table) WHERE ctid = ANY(ARRAY(\(select) LIMIT \(limit) FOR UPDATE OF x SKIP LOCKED)) RETURNING 1
+            )
+            SELECT COUNT(*)::BIGINT FROM gone
+            """
+        var total = 0
+        while true {
+            let deleted = try await transaction("retention") { db, log in
+                var binds = PostgresBindings()
+                for value in values { binds.append(value) }
+                return try await db.scalar(PostgresQuery(unsafeSQL: sql, binds: binds), log, as: Int64.self) ?? 0
+            }
+            total += Int(deleted)
+            if deleted < Int64(limit) { return total }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// How long the server keeps what it stores, and how it deletes it (docs/OPERATIONS.md §5).
+public struct RetentionPolicy: Sendable, Equatable {
+    /// Messages (and their envelopes, reactions), finished uploads and waypoints older than this are deleted (ms).
+    public var timeToLive: Int64
+    /// An upload still incomplete this long after `upload_start` is abandoned and deleted (ms).
+    public var abandonedUploadAge: Int64
+    /// Expired login nonces and pairings are kept this long past their expiry, then deleted (ms).
+    public var expiredGrace: Int64
+    /// Rows deleted per transaction, so a sweep never holds a write lock for long.
+    public var batchSize: Int
+
+    /// One day in milliseconds.
+    public static let day: Int64 = 86_400_000
+
+    /// The documented defaults: 30 days, uploads abandoned after 24 hours, 1,000 rows per transaction.
+    public init(days: Int64 = 30, abandonedUploadAge: Int64 = day, expiredGrace: Int64 = 3_600_000, batchSize: Int = 1_000) {
+        self.timeToLive = days * Self.day
+        self.abandonedUploadAge = abandonedUploadAge
+        self.expiredGrace = expiredGrace
+        self.batchSize = batchSize
+    }
+}
+
+/// What one sweep deleted, by kind of row: counts only, never contents.
+public struct SweepReport: Sendable, Equatable {
+    /// Per-device ciphertexts of messages past the TTL (delivered or not).
+    public var envelopes = 0
+    /// Reactions on messages past the TTL.
+    public var reactions = 0
+    /// Messages past the TTL (a deleted message's marker once its deletion is past the TTL too).
+    public var messages = 0
+    /// Chunks of expired or abandoned uploads.
+    public var fileChunks = 0
+    /// Expired or abandoned uploads.
+    public var files = 0
+    /// Waypoints received before the TTL.
+    public var waypoints = 0
+    /// Ended routes past the TTL with no waypoints left.
+    public var routes = 0
+    /// Login nonces past their expiry.
+    public var loginNonces = 0
+    /// Pairings past their expiry (their chunks go with them).
+    public var pairings = 0
+    /// Registration records older than the TTL (kept only for surge detection).
+    public var registrations = 0
+
+    /// An empty report.
+    public init() {}
+
+    /// Every count with the metric label it is reported under.
+    public var counts: [(kind: String, count: Int)] {
+        [
+            ("envelopes", envelopes), ("reactions", reactions), ("messages", messages), ("file_chunks", fileChunks),
+            ("files", files), ("waypoints", waypoints), ("routes", routes), ("login_nonces", loginNonces),
+            ("pairings", pairings), ("registrations", registrations),
+        ]
+    }
+
+    /// All rows deleted.
+    public var total: Int { counts.reduce(0) { $0 + $1.count } }
+}
+
+/// Deleting what the retention policy says is no longer kept.
+///
+/// Sweeps only delete, in batches of `policy.batchSize` rows per transaction, skipping rows another sweep holds:
+/// several server nodes may sweep one database at once without errors or double counting.
+public protocol RetentionStore: Sendable {
+    /// Deletes everything past `policy` at `now` (ms) and reports how many rows of each kind went.
+    func sweepExpired(now: Int64, policy: RetentionPolicy) async throws -> SweepReport
+
+    /// Row counts of the tables retention bounds, by table name (for operators and the bounded-growth test).
+    func retainedRowCounts() async throws -> [String: Int]
+}
+
+extension RetentionStore {
+    /// The tables `retainedRowCounts()` reports, in one place for both backends.
+    static var retainedTables: [String] {
+        [
+            "messages", "envelopes", "reactions", "files", "file_chunks", "location_routes", "location_waypoints",
+            "login_nonces", "pairings", "pairing_chunks", "registrations",
+        ]
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    public func sweepExpired(now: Int64, policy: RetentionPolicy) async throws -> SweepReport {
+        let cutoff = now - policy.timeToLive
+        let abandoned = now - policy.abandonedUploadAge
+        let expired = now - policy.expiredGrace
+        let limit = max(1, policy.batchSize)
+        // A message goes once it is past the TTL; a deleted one keeps its marker until its deletion is past the
+        // TTL too, so a device away for less than the TTL still learns of it (`get_deleted_since`).
+        let oldMessage = "m.created_at < ?1 AND (m.deleted_at IS NULL OR m.deleted_at < ?1)"
+        let oldFile = "((f.complete = 1 AND f.created_at < ?1) OR (f.complete = 0 AND f.created_at < ?2))"
+        var report = SweepReport()
+        // Children before parents: each batch deletes exactly the rows it counts, and a cascade never turns one
+        // small batch into an unbounded one.
+        report.envelopes = try await deleteInBatches(
+            "envelopes", "SELECT e.rowid FROM messages m JOIN envelopes e ON e.message_id = m.id WHERE m.created_at < ?1",
+            [cutoff], limit)
+        report.reactions = try await deleteInBatches(
+            "reactions", "SELECT r.rowid FROM messages m JOIN reactions r ON r.message_id = m.id WHERE \(oldMessage)", [cutoff], limit)
+        report.messages = try await deleteInBatches("messages", "SELECT m.rowid FROM messages m WHERE \(oldMessage)", [cutoff], limit)
+        // One file after another, so at most one file at a time is partly gone (a download racing it fails its digest check).
+        report.fileChunks = try await deleteInBatches(
+            "file_chunks",
+            "SELECT c.rowid FROM files f JOIN file_chunks c ON c.file_id = f.id WHERE \(oldFile) ORDER BY c.file_id, c.offset",
+            [cutoff, abandoned], limit)
+        report.files = try await deleteInBatches("files", "SELECT f.rowid FROM files f WHERE \(oldFile)", [cutoff, abandoned], limit)
+        report.waypoints = try await deleteInBatches(
+            "location_waypoints", "SELECT w.rowid FROM location_waypoints w WHERE w.received_at < ?1", [cutoff], limit)
+        report.routes = try await deleteInBatches(
+            "location_routes",
+            """
+            SELECT r.rowid FROM location_routes r WHERE r.active = 0 AND COALESCE(r.ended_at, r.started_at) < ?1
+                AND NOT EXISTS (SELECT 1 FROM location_waypoints w WHERE w.route_id = r.id)
+            """, [cutoff], limit)
+        report.loginNonces = try await deleteInBatches(
+            "login_nonces", "SELECT n.rowid FROM login_nonces n WHERE n.expires_at < ?1", [expired], limit)
+        report.pairings = try await deleteInBatches("pairings", "SELECT p.rowid FROM pairings p WHERE p.expires_at < ?1", [expired], limit)
+        report.registrations = try await deleteInBatches(
+            "registrations", "SELECT g.rowid FROM registrations g WHERE g.at < ?1", [cutoff], limit)
+        return report
+    }
+
+    public func retainedRowCounts() async throws -> [String: Int] {
+        try await read { db in
+            var counts: [String: Int] = [:]
+            for table in Self.retainedTables {
+                counts[table] = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
+            }
+            return counts
+        }
+    }
+
+    /// Deletes the rows `select` names (rowids), `limit` per write transaction, until a batch comes up short;
+    /// returns how many went. Cascades are not counted (SQLite's change count leaves them out).
+    private func deleteInBatches(_ table: String, _ select: String, _ values: [Int64], _ limit: Int) async throws -> Int {
+        let sql = "DELETE FROM \(table) WHERE rowid IN (\(select) LIMIT \(limit))"
+        var total = 0
+        while true {
+            let deleted = try await write("retention") { db in
+                try db.execute(sql: sql, arguments: StatementArguments(values))
+                return db.changesCount
+            }
+            total += deleted
+            if deleted < limit { return total }
+        }
+    }
+}
