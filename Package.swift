@@ -160,6 +160,7 @@ let package = Package(
             name: "ParleyServerTests",
             dependencies: [
                 "ParleyServer",
+                "ParleyClient",
                 "parley",
                 "ParleyWire",
                 "ParleyLocation",
