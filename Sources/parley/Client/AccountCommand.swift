@@ -9,7 +9,7 @@ extension Parley {
         static let configuration = CommandConfiguration(
             abstract: "Register, confirm and manage your account.",
             subcommands: [Register.self, Confirm.self, Pair.self, Authorize.self, Status.self, ChangePassword.self, SetPIN.self, RotateKeys.self,
-                          Login.self, Logout.self, Lock.self, Unlock.self])
+                          Login.self, Logout.self, Lock.self, Unlock.self, Servers.self])
     }
 }
 
