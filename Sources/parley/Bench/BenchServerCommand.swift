@@ -21,12 +21,14 @@ extension Parley {
 struct BenchServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server",
-        abstract: "Load a server with N authenticated connections sending 1:1 messages; report delivered/s and send→notify latency.",
+        abstract: "Load a server with N authenticated connections sending 1:1 or group messages; report deliveries/s and send→notify latency.",
         discussion: """
-            Without --server, an embedded server runs on 127.0.0.1 with SQLite in a temporary directory \
-            (durable: every acknowledged message is committed). Connections are paired into direct \
-            conversations; each sends to its partner, and latency is from sending send_message to the \
-            partner's new_message notification.
+            Without --servers, an embedded server runs on 127.0.0.1 with SQLite in a temporary directory \
+            (durable: every acknowledged message is committed). Connections are put into conversations of \
+            --group-size members (2: direct conversations); each sends to its conversation, and latency is \
+            from sending send_message to each recipient's new_message notification, so one group message \
+            counts one delivery per recipient. With --servers A,B,C (development nodes sharing one \
+            database), connection i goes to node i mod 3, so most deliveries cross nodes.
             """
     )
 
@@ -35,21 +37,40 @@ struct BenchServer: AsyncParsableCommand {
     @Option(help: "Seconds of measured traffic.") var duration = 10.0
     @Option(help: "Seconds of unmeasured warm-up traffic first.") var warmup = 2.0
     @Option(help: "Bytes of ciphertext per envelope.") var size = 256
-    @Option(help: "An existing development server, HOST:PORT (needs --codes).") var server: String?
-    @Option(help: "That server's dev-codes.log, to confirm the benchmark's accounts.") var codes: String?
+    @Option(help: "Members per conversation: 2 for direct conversations, more for groups.") var groupSize = 2
+    @Option(help: ArgumentHelp("Existing development server nodes, HOST:PORT[,HOST:PORT…] (needs --codes).", valueName: "nodes"))
+    var servers: String?
+    @Option(help: ArgumentHelp("One node, HOST:PORT (the same as --servers with one address).", valueName: "host:port"))
+    var server: String?
+    @Option(help: ArgumentHelp("The nodes' dev-codes.log files, comma-separated, to confirm the benchmark's accounts.", valueName: "paths"))
+    var codes: String?
+    @Option(help: ArgumentHelp("A server process to report the memory of (repeat for several nodes).", valueName: "pid"))
+    var serverPid: [Int32] = []
+
+    var nodeList: [String] {
+        (servers ?? server ?? "").split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
 
     func validate() throws {
-        guard connections >= 2, connections.isMultiple(of: 2) else { throw ValidationError("--connections must be an even number ≥ 2") }
+        guard groupSize >= 2, groupSize <= 100 else { throw ValidationError("--group-size must be 2–100") }
+        guard connections >= groupSize, connections.isMultiple(of: groupSize) else {
+            throw ValidationError("--connections must be a multiple of --group-size (\(groupSize))")
+        }
         guard rate > 0, duration > 0, warmup >= 0, (1...65_536).contains(size) else { throw ValidationError("rate, duration and size must be positive") }
-        if server != nil, codes == nil { throw ValidationError("--server needs --codes PATH (the server's dev-codes.log)") }
+        if servers != nil, server != nil { throw ValidationError("give --servers or --server, not both") }
+        for node in nodeList { _ = try ListenAddress.parse(node) }
+        if !nodeList.isEmpty, codes == nil { throw ValidationError("--servers needs --codes PATH[,PATH…] (the nodes' dev-codes.log)") }
     }
 
     func run() async throws {
-        let target = try await BenchTarget.start(server: server, codes: codes)
+        let codeFiles = (codes ?? "").split(separator: ",").map(String.init)
+        let target = try await BenchTarget.start(servers: nodeList, codes: codeFiles, serverPIDs: serverPid)
         let recorder = LatencyRecorder()
-        print("setting up \(connections) accounts and connections…")
-        let clients = try await BenchSetup.accounts(count: connections, target: target, recorder: recorder)
-        print("sending \(Int(rate)) messages/s for \(warmup) s warm-up + \(duration) s measured, \(size)-byte envelopes")
+        let idle = target.residentMemory()
+        print("setting up \(connections) accounts and connections on \(target.nodes.count) node(s)…")
+        let clients = try await BenchSetup.accounts(count: connections, groupSize: groupSize, target: target, recorder: recorder)
+        let loaded = target.residentMemory()
+        print("sending \(Int(rate)) messages/s for \(warmup) s warm-up + \(duration) s measured, \(size)-byte envelopes, \(groupSize - 1) recipient(s) each")
         let interval = Double(connections) / rate
         let start = LatencyRecorder.now()
         let warmEnd = start + UInt64(warmup * 1e9)
@@ -80,16 +101,20 @@ struct BenchServer: AsyncParsableCommand {
         let (latencies, errors) = recorder.results()
         let delivered = Double(latencies.count) / duration
         func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }
+        var perConnection = "n/a"
+        if let idle, let loaded { perConnection = "\(max(0, loaded - idle) / connections / 1024) KiB" }
         print("""
+            nodes                \(target.nodes.count)
             connections          \(connections)
-            offered              \(Int(rate)) msg/s
-            delivered            \(String(format: "%.0f", delivered)) msg/s (\(latencies.count) in \(duration) s)
+            offered              \(Int(rate)) msg/s × \(groupSize - 1) recipient(s) = \(Int(rate) * (groupSize - 1)) deliveries/s
+            delivered            \(String(format: "%.0f", delivered)) deliveries/s (\(latencies.count) in \(duration) s)
             latency p50          \(ms(latencies.quantile(0.50)))
             latency p99          \(ms(latencies.quantile(0.99)))
             latency p999         \(ms(latencies.quantile(0.999)))
             latency max          \(ms(latencies.last ?? .nan))
             errors               \(errors)
-            server RSS           \(target.residentMemory().map { "\($0 >> 20) MiB" } ?? "n/a (external server)")
+            server RSS           \(target.residentMemory().map { "\($0 >> 20) MiB" } ?? "n/a (give --server-pid)")\(target.embedded != nil ? " (with the load generator)" : "")
+            RSS per connection   \(perConnection) (growth from setting up the connections)
             """)
         clients.forEach { $0.connection.close() }
         try await target.stop()

@@ -6,32 +6,32 @@ import ParleyWire
 struct BenchClient: Sendable {
     let connection: BenchConnection
     let accountID: Int
-    let partnerID: Int
+    /// The other members (one in a direct conversation).
+    let recipientIDs: [Int]
     let conversationID: Int
     let tag: String
 
-    /// Sends one message to the partner (and the self copy) and records when it was sent.
+    /// Sends one message to the other members (and the self copy) and records when it was sent.
     func send(sequence: Int, payload: String, recorder: LatencyRecorder) async {
         let sentAt = LatencyRecorder.now()
         do {
+            let envelopes = recipientIDs.map { ["account_id": $0, "device_id": 1, "ciphertext": payload] as [String: Any] }
+                + [["account_id": accountID, "device_id": 0, "ciphertext": payload]]
             let response = try await connection.call("send_message", [
-                "conversation_id": conversationID, "client_message_id": "\(tag)-\(sequence)",
-                "envelopes": [
-                    ["account_id": partnerID, "device_id": 1, "ciphertext": payload],
-                    ["account_id": accountID, "device_id": 0, "ciphertext": payload],
-                ],
+                "conversation_id": conversationID, "client_message_id": "\(tag)-\(sequence)", "envelopes": envelopes,
             ])
             guard let id = response["message_id"] as? Int else { throw BenchConnection.Failure(description: "\(response)") }
-            recorder.acknowledged(id, sentAt: sentAt)
+            recorder.acknowledged(id, sentAt: sentAt, recipients: recipientIDs.count)
         } catch {
             recorder.failed()
         }
     }
 }
 
-/// Registers, confirms and logs in the benchmark's accounts, and pairs them into conversations.
+/// Registers, confirms and logs in the benchmark's accounts (connection `i` on node `i % nodes`), and
+/// puts them into conversations of `groupSize` members: direct ones for 2, groups otherwise.
 enum BenchSetup {
-    static func accounts(count: Int, target: BenchTarget, recorder: LatencyRecorder) async throws -> [BenchClient] {
+    static func accounts(count: Int, groupSize: Int, target: BenchTarget, recorder: LatencyRecorder) async throws -> [BenchClient] {
         // One signed and one post-quantum prekey shared by all accounts (each signs them with its own
         // identity key): key generation is not what this benchmark measures.
         let spk = Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation
@@ -42,7 +42,8 @@ enum BenchSetup {
             let identity = Curve25519.Signing.PrivateKey()
             let auth = Curve25519.Signing.PrivateKey()
             let email = "bench-\(run)-\(index)@example.org"
-            let connection = try await BenchConnection.connect(host: target.host, port: target.port) { note in
+            let node = target.node(for: index)
+            let connection = try await BenchConnection.connect(host: node.host, port: node.port) { note in
                 if note.value["event"] as? String == "new_message", let id = note.value["message_id"] as? Int {
                     recorder.notified(id)
                 }
@@ -71,12 +72,25 @@ enum BenchSetup {
             registered.append((connection, id))
         }
         var clients: [BenchClient] = []
-        for pair in stride(from: 0, to: count, by: 2) {
-            let (a, b) = (registered[pair], registered[pair + 1])
-            let created = try await a.connection.call("create_conversation", ["kind": "direct", "members": ["bench-\(run)-\(pair + 1)@example.org"]])
+        for first in stride(from: 0, to: count, by: groupSize) {
+            let members = Array(first..<(first + groupSize))
+            let creator = registered[first]
+            let emails = members.dropFirst().map { "bench-\(run)-\($0)@example.org" }
+            let created = try await creator.connection.call(
+                "create_conversation", ["kind": groupSize == 2 ? "direct" : "group", "members": emails])
             guard let conversation = created["conversation_id"] as? Int else { throw BenchConnection.Failure(description: "\(created)") }
-            clients.append(BenchClient(connection: a.connection, accountID: a.id, partnerID: b.id, conversationID: conversation, tag: "\(run)-\(pair)"))
-            clients.append(BenchClient(connection: b.connection, accountID: b.id, partnerID: a.id, conversationID: conversation, tag: "\(run)-\(pair + 1)"))
+            if groupSize > 2 {
+                for member in members.dropFirst() {
+                    let accepted = try await registered[member].connection.call("accept_invitation", ["conversation_id": conversation])
+                    guard accepted["ok"] as? Bool == true else { throw BenchConnection.Failure(description: "\(accepted)") }
+                }
+            }
+            for member in members {
+                clients.append(BenchClient(
+                    connection: registered[member].connection, accountID: registered[member].id,
+                    recipientIDs: members.filter { $0 != member }.map { registered[$0].id }, conversationID: conversation,
+                    tag: "\(run)-\(member)"))
+            }
         }
         return clients
     }

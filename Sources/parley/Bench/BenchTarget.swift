@@ -1,17 +1,20 @@
 import Foundation
 import ParleyServer
 
-/// The server under load: an embedded one with its own temporary data, or an external one.
+/// The server under load: an embedded one with its own temporary data, or external nodes (one or
+/// several sharing a database), with the dev-codes logs that confirm the benchmark's accounts.
 struct BenchTarget: Sendable {
-    let host: String
-    let port: Int
-    let codesFile: URL
+    /// Where connection `i` goes: node `i % nodes.count`.
+    let nodes: [(host: String, port: Int)]
+    let codesFiles: [URL]
     let embedded: EmbeddedServer?
+    /// Processes whose resident memory is the server's (`--server-pid`); empty for the embedded server.
+    let serverPIDs: [Int32]
 
-    static func start(server: String?, codes: String?) async throws -> BenchTarget {
-        if let server, let codes {
-            let (host, port) = try ListenAddress.parse(server)
-            return BenchTarget(host: host, port: port, codesFile: URL(fileURLWithPath: codes), embedded: nil)
+    static func start(servers: [String], codes: [String], serverPIDs: [Int32]) async throws -> BenchTarget {
+        if !servers.isEmpty {
+            let nodes = try servers.map { try ListenAddress.parse($0) }.map { (host: $0.0, port: $0.1) }
+            return BenchTarget(nodes: nodes, codesFiles: codes.map { URL(fileURLWithPath: $0) }, embedded: nil, serverPIDs: serverPIDs)
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-\(UUID().uuidString)")
         let embedded = try await EmbeddedServer.start(dataDirectory: directory) { configuration in
@@ -22,12 +25,24 @@ struct BenchTarget: Sendable {
             configuration.loginTimeoutSeconds = 3_600
         }
         return BenchTarget(
-            host: "127.0.0.1", port: embedded.port, codesFile: directory.appendingPathComponent("dev-codes.log"), embedded: embedded)
+            nodes: [("127.0.0.1", embedded.port)], codesFiles: [directory.appendingPathComponent("dev-codes.log")],
+            embedded: embedded, serverPIDs: [])
     }
 
-    /// Resident memory of this process (the embedded server and the load generator together).
+    /// Where connection `index` connects.
+    func node(for index: Int) -> (host: String, port: Int) { nodes[index % nodes.count] }
+
+    /// Resident memory of the server: the `--server-pid` processes together, or, for the embedded
+    /// server, this whole process (server and load generator together); nil when unknown.
     func residentMemory() -> Int? {
-        guard embedded != nil, let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        if embedded != nil { return Self.residentMemory(of: "self") }
+        guard !serverPIDs.isEmpty else { return nil }
+        let sizes = serverPIDs.compactMap { Self.residentMemory(of: "\($0)") }
+        return sizes.count == serverPIDs.count ? sizes.reduce(0, +) : nil
+    }
+
+    private static func residentMemory(of process: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
             let kb = Int(line.split(separator: " ").dropFirst().first ?? "")
         else { return nil }
@@ -36,8 +51,13 @@ struct BenchTarget: Sendable {
 
     func code(for email: String) -> String? {
         if let embedded { return embedded.latestCode(for: email) }
-        let text = (try? String(contentsOf: codesFile, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").last { $0.hasPrefix("\(email) ") }.map { String($0.split(separator: " ")[1]) }
+        for file in codesFiles {
+            let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").last(where: { $0.hasPrefix("\(email) ") }) {
+                return String(line.split(separator: " ")[1])
+            }
+        }
+        return nil
     }
 
     func stop() async throws {

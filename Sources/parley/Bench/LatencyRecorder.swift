@@ -1,14 +1,15 @@
 import Foundation
 import Synchronization
 
-/// Pairs each send with its delivery notification and keeps the send→notify latencies.
+/// Pairs each send with its recipients' delivery notifications and keeps the send→notify latencies
+/// (one per recipient: a group message to five others counts five deliveries).
 ///
-/// The notification can overtake the sender's acknowledgement (both leave the server at about the
-/// same moment), so whichever of the two arrives first is parked until the other one comes.
+/// A notification can overtake the sender's acknowledgement (both leave the server at about the
+/// same moment), so notifications that arrive first are parked until the acknowledgement comes.
 final class LatencyRecorder: Sendable {
     private struct State {
-        var sentAt: [Int: UInt64] = [:]      // message id → send time, once acknowledged
-        var notifiedAt: [Int: UInt64] = [:]  // message id → notify time, when it beat the ack
+        var sent: [Int: (at: UInt64, remaining: Int)] = [:]  // message id → send time and deliveries still due
+        var early: [Int: [UInt64]] = [:]                       // message id → notify times that beat the ack
         var latencies: [Double] = []
         var errors = 0
         var recording = false
@@ -21,26 +22,25 @@ final class LatencyRecorder: Sendable {
     /// Starts or stops counting (warm-up traffic is not counted).
     func setRecording(_ on: Bool) { state.withLock { $0.recording = on } }
 
-    /// The server acknowledged message `id`, sent at `sentAt`.
-    func acknowledged(_ id: Int, sentAt: UInt64) {
+    /// The server acknowledged message `id`, sent at `sentAt` to `recipients` connections.
+    func acknowledged(_ id: Int, sentAt: UInt64, recipients: Int) {
         state.withLock { state in
-            if let notified = state.notifiedAt.removeValue(forKey: id) {
-                if state.recording { state.latencies.append(Double(notified &- sentAt) / 1e6) }
-            } else {
-                state.sentAt[id] = sentAt
-            }
+            let early = state.early.removeValue(forKey: id) ?? []
+            if state.recording { state.latencies += early.map { Double($0 &- sentAt) / 1e6 } }
+            if recipients > early.count { state.sent[id] = (sentAt, recipients - early.count) }
         }
     }
 
-    /// The recipient was notified of message `id`.
+    /// A recipient was notified of message `id`.
     func notified(_ id: Int) {
         let now = Self.now()
         state.withLock { state in
-            if let sent = state.sentAt.removeValue(forKey: id) {
-                if state.recording { state.latencies.append(Double(now &- sent) / 1e6) }
-            } else {
-                state.notifiedAt[id] = now
+            guard let (sentAt, remaining) = state.sent[id] else {
+                state.early[id, default: []].append(now)
+                return
             }
+            if state.recording { state.latencies.append(Double(now &- sentAt) / 1e6) }
+            state.sent[id] = remaining > 1 ? (sentAt, remaining - 1) : nil
         }
     }
 

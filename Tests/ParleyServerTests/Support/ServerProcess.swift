@@ -65,6 +65,20 @@ final class ServerProcess {
         return (process.terminationStatus, text)
     }
 
+    /// Runs `parley ARGUMENTS` to its end with standard output and error in one text; returns the exit status and it.
+    static func runToExitWithOutput(_ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent("parley")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
     static var productsDirectory: URL {
         if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
             return bundle.bundleURL.deletingLastPathComponent()

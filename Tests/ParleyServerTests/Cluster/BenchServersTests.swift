@@ -1,0 +1,34 @@
+import Foundation
+import ParleyTestSupport
+import Testing
+
+/// `parley bench server --servers`: the load harness drives several real nodes and reports what it measured.
+@Suite("parley bench server against three nodes", .serialized)
+struct BenchServersTests {
+    @Test("group traffic spread over three PostgreSQL nodes is delivered, with the nodes' memory reported")
+    func threeNodes() async throws {
+        let nodes = try await FailoverTests.Nodes.start()
+        let codes = nodes.data.appendingPathComponent("dev-codes.log").path
+        var arguments = [
+            "bench", "server", "--servers", nodes.processes.map { "127.0.0.1:\($0.port)" }.joined(separator: ","), "--codes", codes,
+            "--connections", "6", "--group-size", "3", "--rate", "20", "--duration", "2", "--warmup", "0.5",
+        ]
+        for process in nodes.processes { arguments += ["--server-pid", "\(process.process.processIdentifier)"] }
+        let command = arguments
+        let (status, output) = try await Blocking.run { try ServerProcess.runToExitWithOutput(command) }
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("nodes                3"), "\(output)")
+        #expect(output.contains("offered              20 msg/s × 2 recipient(s) = 40 deliveries/s"))
+        #expect(output.contains("errors               0"))
+        let delivered = output.firstMatch(of: /delivered\s+(\d+) deliveries\/s \((\d+) in/).map { Int($0.2) ?? 0 } ?? 0
+        #expect(delivered >= 60, "at least 3/4 of the 80 deliveries of the measured 2 s: \(output)")
+        #expect(output.contains(/server RSS\s+\d+ MiB\n/), "\(output)")
+
+        let (refused, errors) = try await Blocking.run {
+            try ServerProcess.runToExit(["bench", "server", "--servers", "127.0.0.1:1", "--connections", "6", "--group-size", "4"])
+        }
+        #expect(refused != 0)
+        #expect(errors.contains("multiple of --group-size"), "\(errors)")
+        await nodes.stop()
+    }
+}
