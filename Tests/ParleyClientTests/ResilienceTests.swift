@@ -60,3 +60,37 @@ struct ResilienceTests {
         try await harness.stop()
     }
 }
+
+/// A message sent while a reconnect is between socket and login waits in the outbox; the server's
+/// "log in first" for it must never count as a refusal (which would drop it).
+@Suite("Client: sending during a reconnect's login")
+struct ReconnectLoginWindowTests {
+    @Test func sendBetweenSocketAndLoginIsQueuedThenDeliveredOnce() async throws {
+        let harness = try await ClientHarness.start()
+        let bob = try await harness.person("bob")
+        let proxy = try LoginHoldingProxy(upstream: harness.server.port, hold: .milliseconds(1_500))
+        defer { proxy.stop() }
+        let email = "ann@example.org"
+        let ann = try ParleyClient.create(
+            home: harness.home("ann"), email: email, displayName: "Ann", server: ServerAddress(host: "127.0.0.1", port: proxy.port),
+            pin: nil, reconnectPolicy: ReconnectPolicy(initial: 0.1, maximum: 0.5))
+        try await ann.register(password: "correct horse ann", envelopeIterations: 210_000)
+        try await ann.confirm(code: try #require(harness.server.latestCode(for: email)))
+        try await ann.connect()
+        let chat = try await ann.startConversation(with: "bob@example.org").id
+
+        proxy.cutAll()
+        try await eventually("ann's reconnect is waiting for its login_finish") { proxy.holding > 0 }
+        let outcome = try await ann.send("sent during the login", to: chat)
+        guard case .queued = outcome else {
+            Issue.record("expected the message to wait in the outbox, got \(outcome)")
+            return
+        }
+        try await eventually("the outbox drains after the login", seconds: 20) { try await ann.pendingCount() == 0 }
+        try await eventually("bob has it exactly once", seconds: 20) {
+            try await bob.messages(in: chat).map(\.text) == ["sent during the login"]
+        }
+        for client in [ann, bob] { await client.disconnect() }
+        try await harness.stop()
+    }
+}

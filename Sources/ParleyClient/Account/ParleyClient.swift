@@ -25,6 +25,8 @@ public actor ParleyClient {
     var keys: AccountKeys
     var connection: WireConnection?
     var connectionGeneration = 0
+    /// Set while `establish` logs in on a new connection; other requests wait (`notConnected`) meanwhile.
+    var awaitingLogin = false
     /// Which of the server's nodes to try first: the one that answered last.
     var nodeIndex = 0
     let broadcaster = EventBroadcaster<ClientEvent>()
@@ -60,7 +62,7 @@ public actor ParleyClient {
     /// The display name given at registration.
     public var displayName: String { keys.displayName }
     /// Whether the client is connected and logged in.
-    public var isConnected: Bool { connection?.isOpen ?? false }
+    public var isConnected: Bool { (connection?.isOpen ?? false) && !awaitingLogin }
     /// Whether the vault key was dropped (autolock or `lock()`): unlock with the PIN.
     public nonisolated var isLocked: Bool { lock.isLocked }
 
@@ -70,6 +72,9 @@ public actor ParleyClient {
     /// Sends one request on the live connection.
     func call(_ method: String, _ fields: [String: JSONValue] = [:]) async throws(ClientError) -> [String: JSONValue] {
         guard let connection, connection.isOpen else { throw .notConnected }
+        // A fresh connection is not ours until the login on it finished: a send that slipped in between
+        // would be refused as unauthenticated (and must wait in the outbox instead).
+        if awaitingLogin, method != "login_start", method != "login_finish" { throw .notConnected }
         return try await connection.call(method, fields)
     }
 

@@ -55,8 +55,11 @@ extension ParleyClient {
     /// One full connect: socket, login, upkeep, outbox, sync.
     private func establish(catchUp: Bool = true) async throws(ClientError) {
         try await openConnection()
+        awaitingLogin = true
+        defer { awaitingLogin = false }
         do {
             try await login()
+            awaitingLogin = false
             try await keyUpkeep()
             try await refreshOwnDevices()
             broadcaster.yield(.connection(.connected))

@@ -48,6 +48,9 @@ extension ParleyClient {
             return .sent(try await deliver(entry))
         } catch .notConnected, .disconnected, .timeout {
             return .queued(clientMessageID: id)
+        } catch .server(let refusal) where refusal.code == .unauthenticated || refusal.code == .rateLimited || refusal.code == .unavailable {
+            // Not a verdict on the message: a connection between logins, a pause, a database hiccup.
+            return .queued(clientMessageID: id)
         } catch {
             // Refused for good (not a member, too large…): it must not be retried forever.
             try? database.write { try $0.db.execute(sql: "DELETE FROM outbox WHERE client_message_id = ?", arguments: [id]) }
@@ -69,6 +72,8 @@ extension ParleyClient {
                 _ = try await deliver(entry)
             } catch .notConnected, .disconnected, .timeout {
                 return
+            } catch .server(let refusal) where refusal.code == .unauthenticated || refusal.code == .rateLimited || refusal.code == .unavailable {
+                return   // kept for the next flush
             } catch .identityKeyChanged {
                 continue   // kept: it goes out once the user accepts the contact's new key
             } catch {
