@@ -43,7 +43,9 @@ su postgres -s /bin/sh -c "'$pg_bin/pg_ctl' -D '$work/pg' -l '$work/pg/server.lo
 start_node() {
     local data="$1"; shift
     mkdir -p "$data"
-    "$PARLEY" server --dev --listen 127.0.0.1:0 --data "$data" --login-timeout 3600 "$@" > "$data/stdout" 2>"$data/stderr" &
+    # The benchmark registers many accounts and sends fast on purpose: no proof of work, no rate limits.
+    "$PARLEY" server --dev --listen 127.0.0.1:0 --data "$data" --login-timeout 3600 --registrations-per-minute 1000000 \
+        --requests-per-second 1000000 --account-requests-per-second 1000000 "$@" > "$data/stdout" 2>"$data/stderr" &
     local pid=$!
     pids+=("$pid")
     for _ in $(seq 1 100); do

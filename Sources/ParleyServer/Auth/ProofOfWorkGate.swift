@@ -3,8 +3,9 @@ import Synchronization
 
 /// Issues proof-of-work challenges and accepts each solved one once.
 ///
-/// Challenges live in memory for five minutes. (A multi-node deployment moves them to the
-/// database; see the scale-out issue.)
+/// Challenges live in this node's memory for five minutes: a client solves one and sends `register`
+/// again on the same connection. With several nodes each node sees its own surge and issues its own
+/// challenges (docs/SCALING.md §3); a challenge taken to another node is refused and a new one issued.
 public final class ProofOfWorkGate: Sendable {
     static let lifetime: Int64 = 300_000
     static let maximumOutstanding = 10_000

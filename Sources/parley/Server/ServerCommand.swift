@@ -60,6 +60,15 @@ extension Parley {
         @Option(help: "Minutes between retention sweeps (1–1440).")
         var sweepMinutes: Int64 = 10
 
+        @Option(help: "Requests per second one connection may make, bursts of twice that.")
+        var requestsPerSecond = 50.0
+
+        @Option(help: "Requests per second one account may make over all its connections (and nodes), bursts of twice that.")
+        var accountRequestsPerSecond = 100.0
+
+        @Option(help: "Registrations per minute (per node) above which register asks for proof of work.")
+        var registrationsPerMinute = 30
+
         @Flag(help: "Check the configuration (TLS files, data directory, database reachable and migrated), print one line per problem, and exit 0 or 1.")
         var check = false
 
@@ -68,6 +77,9 @@ extension Parley {
             if let metrics { _ = try ListenAddress.parse(metrics) }
             guard (1...3650).contains(retentionDays) else { throw ValidationError("--retention-days must be 1–3650 days") }
             guard (1...1440).contains(sweepMinutes) else { throw ValidationError("--sweep-minutes must be 1–1440 minutes") }
+            guard requestsPerSecond >= 1, accountRequestsPerSecond >= 1, registrationsPerMinute >= 1 else {
+                throw ValidationError("--requests-per-second, --account-requests-per-second and --registrations-per-minute must be at least 1")
+            }
         }
 
         /// The configuration the flags (and `PARLEY_DATABASE_URL`) describe.
@@ -78,6 +90,9 @@ extension Parley {
                 tlsKeyPath: tlsKey, development: dev, maximumLineLength: maxLine, loginTimeoutSeconds: loginTimeout)
             configuration.retention = RetentionPolicy(days: retentionDays)
             configuration.retentionSweepInterval = .seconds(sweepMinutes * 60)
+            configuration.requestsPerSecond = requestsPerSecond
+            configuration.accountRequestsPerSecond = accountRequestsPerSecond
+            configuration.registrationSurgeThreshold = registrationsPerMinute
             if let text = database ?? ProcessInfo.processInfo.environment["PARLEY_DATABASE_URL"], !text.isEmpty {
                 do {
                     configuration.databaseURL = try PostgresURL(text)

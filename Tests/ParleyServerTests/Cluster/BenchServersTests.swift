@@ -32,3 +32,24 @@ struct BenchServersTests {
         await nodes.stop()
     }
 }
+
+/// The limit flags `parley server` takes (the benchmark turns them off; operators tune them).
+@Suite("parley server limit flags")
+struct ServerLimitFlagsTests {
+    @Test("the per-connection, per-account and registration limits are checked and applied")
+    func limitFlags() async throws {
+        for flag in ["--requests-per-second", "--account-requests-per-second", "--registrations-per-minute"] {
+            let (status, errors) = try await Blocking.run { try ServerProcess.runToExit(["server", "--dev", flag, "0"]) }
+            #expect(status != 0 && errors.contains("must be at least 1"), "\(flag): \(errors)")
+        }
+        // Applied: with 1 request per second (bursts of 2), the third ping in a row is refused.
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-limits-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let server = try ServerProcess(data: data, extraArguments: ["--requests-per-second", "1"])
+        defer { server.stop(signal: SIGTERM) }
+        let socket = try LineSocket(port: server.port)
+        var answers: [String] = []
+        for _ in 0..<3 { answers.append(try await socket.call("ping").errorCode ?? "ok") }
+        #expect(answers == ["ok", "ok", "rate_limited"])
+    }
+}

@@ -244,6 +244,14 @@ enum PostgresMigrations {
             CREATE INDEX login_nonces_expires ON login_nonces(expires_at);
             CREATE INDEX pairings_expires ON pairings(expires_at);
             """),
+        // One message clock per account instead of one for everything: a message locks only the clocks of
+        // the accounts it is for, so messages between different people commit in parallel (docs/SCALING.md §5).
+        ("v10-account-clocks", """
+            CREATE TABLE account_clocks (
+                account_id BIGINT PRIMARY KEY,
+                last BIGINT NOT NULL
+            )
+            """),
     ]
 
     /// An arbitrary constant naming the migration advisory lock.

@@ -3,19 +3,29 @@ import PostgresNIO
 
 extension PostgresStore {
     public func insertMessage(_ message: NewMessage, now: Int64) async throws -> StoredMessage {
-        try await transaction("message") { db, log in
-            // Lock the clock row first: message inserts then run one after another, so the idempotency
-            // check below sees any committed retry, and timestamps commit in increasing order.
-            guard let last = try await db.scalar("SELECT last FROM message_clock FOR UPDATE", log, as: Int64.self) else {
-                throw StoreError.unavailable("message clock missing")
-            }
+        // Every account the message is for (and the sender): their clocks order it.
+        let accounts = Array(Set(message.envelopes.map(\.accountID) + [message.senderID])).sorted()
+        return try await transaction("message") { db, log in
+            // Lock the clock rows of exactly these accounts, in id order (so two inserts never deadlock):
+            // inserts for the same account run one after another, so each account's timestamps commit in
+            // increasing order (a device's `get_messages` cursor never skips one), and the idempotency check
+            // below sees any committed retry (the sender's row is always locked). Messages between other
+            // people do not wait. A new row starts at the old cluster-wide clock, so no timestamp goes back.
+            try await db.run("""
+                INSERT INTO account_clocks (account_id, last)
+                SELECT id, (SELECT last FROM message_clock) FROM unnest(\(accounts)::BIGINT[]) AS id
+                ON CONFLICT (account_id) DO NOTHING
+                """, log)
+            let last = try await db.column(
+                "SELECT last FROM account_clocks WHERE account_id = ANY(\(accounts)) ORDER BY account_id FOR UPDATE", log, as: Int64.self
+            ).max() ?? 0
             if let existing = try await db.row(
                 "SELECT id, created_at FROM messages WHERE sender_id = \(message.senderID) AND client_id = \(message.clientMessageID)", log)
             {
                 return StoredMessage(id: try existing.get("id"), timestamp: try existing.get("created_at"), created: false)
             }
             let timestamp = max(now, last + 1)
-            try await db.run("UPDATE message_clock SET last = \(timestamp)", log)
+            try await db.run("UPDATE account_clocks SET last = \(timestamp) WHERE account_id = ANY(\(accounts))", log)
             guard let id = try await db.scalar(
                 """
                 INSERT INTO messages (conversation_id, sender_id, sender_device, client_id, created_at, kind, reply_to)
@@ -24,13 +34,16 @@ extension PostgresStore {
                 RETURNING id
                 """, log, as: Int64.self)
             else { throw StoreError.unavailable("message insert returned no id") }
-            for envelope in message.envelopes {
-                try await db.run(
-                    """
-                    INSERT INTO envelopes (message_id, account_id, device_id, ciphertext)
-                    VALUES (\(id), \(envelope.accountID), \(Int64(envelope.deviceID)), \(Data(envelope.ciphertext)))
-                    """, log)
-            }
+            // All envelopes in one statement: one round trip however many devices.
+            let envelopeAccounts = message.envelopes.map(\.accountID)
+            let devices = message.envelopes.map { Int64($0.deviceID) }
+            let ciphertexts = message.envelopes.map { ByteBuffer(bytes: $0.ciphertext) }
+            try await db.run(
+                """
+                INSERT INTO envelopes (message_id, account_id, device_id, ciphertext)
+                SELECT \(id), account_id, device_id, ciphertext
+                FROM unnest(\(envelopeAccounts)::BIGINT[], \(devices)::BIGINT[], \(ciphertexts)::BYTEA[]) AS e(account_id, device_id, ciphertext)
+                """, log)
             return StoredMessage(id: id, timestamp: timestamp, created: true)
         }
     }
