@@ -112,7 +112,7 @@ struct BenchServer: AsyncParsableCommand {
             latency p99          \(ms(latencies.quantile(0.99)))
             latency p999         \(ms(latencies.quantile(0.999)))
             latency max          \(ms(latencies.last ?? .nan))
-            errors               \(errors)
+            errors               \(errors.values.reduce(0, +))\(errors.isEmpty ? "" : " (" + errors.sorted { $0.value > $1.value }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + ")")
             server RSS           \(target.residentMemory().map { "\($0 >> 20) MiB" } ?? "n/a (give --server-pid)")\(target.embedded != nil ? " (with the load generator)" : "")
             RSS per connection   \(perConnection) (growth from setting up the connections)
             """)

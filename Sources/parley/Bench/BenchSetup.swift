@@ -20,10 +20,13 @@ struct BenchClient: Sendable {
             let response = try await connection.call("send_message", [
                 "conversation_id": conversationID, "client_message_id": "\(tag)-\(sequence)", "envelopes": envelopes,
             ])
-            guard let id = response["message_id"] as? Int else { throw BenchConnection.Failure(description: "\(response)") }
+            guard let id = response["message_id"] as? Int else {
+                recorder.failed((response["error"] as? [String: Any])?["code"] as? String ?? "no message_id")
+                return
+            }
             recorder.acknowledged(id, sentAt: sentAt, recipients: recipientIDs.count)
         } catch {
-            recorder.failed()
+            recorder.failed("connection")
         }
     }
 }

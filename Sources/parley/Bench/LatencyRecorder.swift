@@ -11,7 +11,7 @@ final class LatencyRecorder: Sendable {
         var sent: [Int: (at: UInt64, remaining: Int)] = [:]  // message id → send time and deliveries still due
         var early: [Int: [UInt64]] = [:]                       // message id → notify times that beat the ack
         var latencies: [Double] = []
-        var errors = 0
+        var errors: [String: Int] = [:]
         var recording = false
     }
 
@@ -44,11 +44,11 @@ final class LatencyRecorder: Sendable {
         }
     }
 
-    /// A send failed.
-    func failed() { state.withLock { $0.errors += 1 } }
+    /// A send failed, for `reason` (the server's error code, or what went wrong on the connection).
+    func failed(_ reason: String) { state.withLock { $0.errors[reason, default: 0] += 1 } }
 
-    /// Latencies in milliseconds (sorted) and the error count.
-    func results() -> (latencies: [Double], errors: Int) {
+    /// Latencies in milliseconds (sorted) and the errors by reason.
+    func results() -> (latencies: [Double], errors: [String: Int]) {
         state.withLock { ($0.latencies.sorted(), $0.errors) }
     }
 }

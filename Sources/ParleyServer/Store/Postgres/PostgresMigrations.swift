@@ -244,13 +244,17 @@ enum PostgresMigrations {
             CREATE INDEX login_nonces_expires ON login_nonces(expires_at);
             CREATE INDEX pairings_expires ON pairings(expires_at);
             """),
-        // One message clock per account instead of one for everything: a message locks only the clocks of
-        // the accounts it is for, so messages between different people commit in parallel (docs/SCALING.md §5).
+        // One message clock per account instead of one for everything (`message_clock` is only read now, as
+        // the starting point of new rows): a message locks only the clocks of the accounts it is for, so
+        // messages between different people commit in parallel (docs/SCALING.md §5). Timestamps are unique
+        // and increasing per account (what a device's cursor needs), no longer across the whole server.
         ("v10-account-clocks", """
             CREATE TABLE account_clocks (
                 account_id BIGINT PRIMARY KEY,
                 last BIGINT NOT NULL
-            )
+            );
+            ALTER TABLE messages DROP CONSTRAINT messages_created_at_key;
+            CREATE INDEX messages_created ON messages(created_at)
             """),
     ]
 
