@@ -85,4 +85,26 @@ struct PostgresServerTests {
         #expect(server.stop(signal: SIGTERM) == 0)
         await PostgresCluster.dropDatabase(url)
     }
+
+    @Test("with its database gone, the server answers unavailable instead of hanging, and SIGTERM still ends it")
+    func databaseGone() async throws {
+        let url = try await PostgresCluster.newDatabase()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let server = try ServerProcess(data: data, extraArguments: ["--database", "\(url)"])
+        let ann = TestAccount("ann@example.org")
+        let socket = try LineSocket(port: server.port)
+        let codes = data.appendingPathComponent("dev-codes.log")
+        try await socket.register(ann) { latestCode(in: codes, for: $0) }
+        #expect(try await socket.login(ann).ok)
+
+        await PostgresCluster.dropDatabase(url)
+        // The pool cannot get a connection any more: the request is answered within the call limit (15 s)
+        // rather than waiting for ever (LineSocket gives up after 60 s).
+        let answer = try await socket.call("list_conversations")
+        #expect(answer.errorCode == "unavailable", "\(answer)")
+        #expect(!"\(answer)".contains("postgres:"), "the answer names no database URL")
+
+        let status = server.stop(signal: SIGTERM)  // waits for the exit
+        #expect(status == 0, "graceful shutdown finished despite the database being gone")
+    }
 }

@@ -39,7 +39,7 @@ su postgres -s /bin/sh -c "'$pg_bin/initdb' -D '$work/pg' -A trust -U postgres" 
 su postgres -s /bin/sh -c "'$pg_bin/pg_ctl' -D '$work/pg' -l '$work/pg/server.log' -w \
     -o \"-k '$work/socket' -c listen_addresses='' -c max_connections=200 -c shared_buffers=256MB\" start" >/dev/null
 
-# start_node DATA [ARGS…]: starts a development node on a free port, prints "PID PORT".
+# start_node DATA [ARGS…]: starts a development node on a free port; sets node_pid and node_port.
 start_node() {
     local data="$1"; shift
     mkdir -p "$data"
@@ -52,9 +52,8 @@ start_node() {
         grep -q "listening on" "$data/stdout" 2>/dev/null && break
         sleep 0.1
     done
-    local port
-    port="$(grep -o '127\.0\.0\.1:[0-9]*' "$data/stdout" | head -1 | cut -d: -f2)"
-    echo "$pid $port"
+    node_pid="$pid"
+    node_port="$(grep -o '127\.0\.0\.1:[0-9]*' "$data/stdout" | head -1 | cut -d: -f2)"
 }
 
 # run_setup NAME NODES DATABASE_ARGS…
@@ -62,8 +61,8 @@ run_setup() {
     local name="$1" count="$2"; shift 2
     local servers=() codes=() pid_flags=()
     for index in $(seq 1 "$count"); do
-        read -r pid port < <(start_node "$work/$name-$index" "$@")
-        servers+=("127.0.0.1:$port"); codes+=("$work/$name-$index/dev-codes.log"); pid_flags+=(--server-pid "$pid")
+        start_node "$work/$name-$index" "$@"   # not in a subshell: pids must reach cleanup
+        servers+=("127.0.0.1:$node_port"); codes+=("$work/$name-$index/dev-codes.log"); pid_flags+=(--server-pid "$node_pid")
     done
     echo "## $name: $count node(s) ${*:-(SQLite)}" >&2
     "$PARLEY" bench server --servers "$(IFS=,; echo "${servers[*]}")" --codes "$(IFS=,; echo "${codes[*]}")" \

@@ -48,8 +48,8 @@ extension ParleyClient {
             return .sent(try await deliver(entry))
         } catch .notConnected, .disconnected, .timeout {
             return .queued(clientMessageID: id)
-        } catch .server(let refusal) where refusal.code == .unauthenticated || refusal.code == .rateLimited || refusal.code == .unavailable {
-            // Not a verdict on the message: a connection between logins, a pause, a database hiccup.
+        } catch .server(let refusal) where refusal.code == .unauthenticated || refusal.code == .rateLimited || refusal.code == .unavailable || refusal.code == .internal {
+            // Not a verdict on the message: a connection between logins, a pause, a database hiccup, a server fault.
             return .queued(clientMessageID: id)
         } catch {
             // Refused for good (not a member, too large…): it must not be retried forever.
@@ -72,7 +72,7 @@ extension ParleyClient {
                 _ = try await deliver(entry)
             } catch .notConnected, .disconnected, .timeout {
                 return
-            } catch .server(let refusal) where refusal.code == .unauthenticated || refusal.code == .rateLimited || refusal.code == .unavailable {
+            } catch .server(let refusal) where refusal.code == .unauthenticated || refusal.code == .rateLimited || refusal.code == .unavailable || refusal.code == .internal {
                 return   // kept for the next flush
             } catch .identityKeyChanged {
                 continue   // kept: it goes out once the user accepts the contact's new key

@@ -2,9 +2,9 @@ import Foundation
 import PostgresNIO
 import Synchronization
 
-extension PostgresBackplane {
+extension PostgresBackplane: ClusterRelay {
     /// Queues an event for the other nodes.
-    func enqueue(_ event: ClusterEvent) {
+    public func relay(_ event: ClusterEvent) {
         let dropped = pending.withLock { pending -> Int in
             pending.append(event)
             let excess = pending.count - Self.pendingLimit

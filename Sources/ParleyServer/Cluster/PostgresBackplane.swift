@@ -69,12 +69,13 @@ public final class PostgresBackplane: Sendable {
     /// Connects the hub both ways: its events go out through this backplane, other nodes' events come in to it.
     public func attach(_ hub: NotificationHub) {
         self.hub.withLock { $0 = hub }
-        hub.relay { [weak self] event in self?.enqueue(event) }
+        hub.relay(to: self)
     }
 
     /// Stops listening and sending, and removes this node (and its presence) from the database.
     public func close() async {
         wake.finish()
+        hub.withLock { $0 = nil }  // the hub holds this backplane too
         let running = tasks.withLock { tasks in defer { tasks = [] }; return tasks }
         running.forEach { $0.cancel() }
         for task in running { await task.value }

@@ -24,7 +24,9 @@ public final class NotificationHub: Sendable {
 
     /// account → device → connection → subscriber, so a notification touches only its account's entries.
     private let subscribers = Mutex<[Int64: [UInt32: [ObjectIdentifier: Subscriber]]]>([:])
-    private let relay = Mutex<(@Sendable (ClusterEvent) -> Void)?>(nil)
+    // An object, not a closure: a closure kept in a Mutex came back wrapped in one more reabstraction
+    // thunk on every read, so each event walked a chain as long as all the events before it.
+    private let relay = Mutex<(any ClusterRelay)?>(nil)
 
     /// An empty hub.
     public init() {}
@@ -69,13 +71,13 @@ public final class NotificationHub: Sendable {
     }
 
     /// Hands every event this node raises to `relay` as well (the cluster backplane); set once, at start.
-    public func relay(to relay: @escaping @Sendable (ClusterEvent) -> Void) {
+    public func relay(to relay: any ClusterRelay) {
         self.relay.withLock { $0 = relay }
     }
 
     private func share(_ event: ClusterEvent) {
         deliver(event)
-        relay.withLock { $0 }?(event)
+        relay.withLock { $0 }?.relay(event)
     }
 
     /// Carries out `event` for this node's connections only (events from other nodes arrive here).

@@ -43,6 +43,10 @@ enum AuthHandlers {
             return WireError(.conflict, "\(what) already exists")
         }
         context.logger.error("store failure", metadata: ["error": "\(error)"])
+        if case StoreError.unavailable? = error as? StoreError {
+            // The database is unreachable or too slow: nothing about the request is wrong, so say "retry".
+            return WireError(.unavailable, "the server's database is unavailable; try again later")
+        }
         return WireError(.internal, "the server could not complete the request; try again later")
     }
 }

@@ -7,7 +7,10 @@ import Testing
 struct BenchServersTests {
     @Test("group traffic spread over three PostgreSQL nodes is delivered, with the nodes' memory reported")
     func threeNodes() async throws {
-        let nodes = try await FailoverTests.Nodes.start()
+        try await FailoverTests.Nodes.with { nodes in try await threeNodes(nodes) }
+    }
+
+    func threeNodes(_ nodes: FailoverTests.Nodes) async throws {
         let codes = nodes.data.appendingPathComponent("dev-codes.log").path
         var arguments = [
             "bench", "server", "--servers", nodes.processes.map { "127.0.0.1:\($0.port)" }.joined(separator: ","), "--codes", codes,
@@ -29,7 +32,6 @@ struct BenchServersTests {
         }
         #expect(refused != 0)
         #expect(errors.contains("multiple of --group-size"), "\(errors)")
-        await nodes.stop()
     }
 }
 

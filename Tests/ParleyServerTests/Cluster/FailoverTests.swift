@@ -40,6 +40,18 @@ struct FailoverTests {
             return counts
         }
 
+        /// Runs `body` with three fresh nodes, and stops them (and drops the database) however it ends.
+        static func with(_ body: (Nodes) async throws -> Void) async throws {
+            let nodes = try await start()
+            do {
+                try await body(nodes)
+            } catch {
+                await nodes.stop()
+                throw error
+            }
+            await nodes.stop()
+        }
+
         func stop() async {
             for process in processes where process.process.isRunning { process.stop(signal: SIGTERM) }
             await PostgresCluster.dropDatabase(url)
@@ -82,7 +94,10 @@ struct FailoverTests {
 
     @Test("three nodes behind HAProxy: kill -9 of a node mid-traffic loses nothing and duplicates nothing")
     func killNineBehindHAProxy() async throws {
-        let nodes = try await Nodes.start()
+        try await Nodes.with { nodes in try await killNineBehindHAProxy(nodes) }
+    }
+
+    func killNineBehindHAProxy(_ nodes: Nodes) async throws {
         let proxy = try HAProxy(nodes: nodes.processes.map(\.port))
         defer { proxy.stop() }
         let front = ServerAddress(host: "127.0.0.1", port: proxy.port)
@@ -111,12 +126,14 @@ struct FailoverTests {
         #expect(try await ann.pendingCount() == 0)
         #expect(try await bob.pendingCount() == 0)
         for client in [ann, bob] { await client.disconnect() }
-        await nodes.stop()
     }
 
     @Test("a client given every node's address moves to another node when its node is killed, and hears messages there")
     func clientFailsOverWithoutAProxy() async throws {
-        let nodes = try await Nodes.start()
+        try await Nodes.with { nodes in try await clientFailsOverWithoutAProxy(nodes) }
+    }
+
+    func clientFailsOverWithoutAProxy(_ nodes: Nodes) async throws {
         let all = try ServerAddress(parsing: nodes.processes.map { "127.0.0.1:\($0.port)" }.joined(separator: ","))
         #expect(all.endpoints.count == 3)
         let ann = try await person("ann", server: all, nodes: nodes)
@@ -136,6 +153,5 @@ struct FailoverTests {
         let bobID = try #require(await bob.accountID)
         #expect(try await Self.received(by: ann, from: bobID, chat: chat, expected: ["welcome back"]) == ["welcome back"])
         for client in [ann, bob] { await client.disconnect() }
-        await nodes.stop()
     }
 }

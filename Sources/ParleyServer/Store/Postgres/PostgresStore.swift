@@ -112,7 +112,7 @@ public final class PostgresStore: Store {
     /// `retryOnConflict`, on a unique violation: a concurrent insert of the same key that the
     /// retry will find). Unique violations map to `.conflict(what)`.
     func transaction<T: Sendable>(
-        _ what: String, retryOnConflict: Bool = false, _ body: (PostgresConnection, Logger) async throws -> T
+        _ what: String, retryOnConflict: Bool = false, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {
         let started = ContinuousClock.now
         defer { ServerMetrics.store(ContinuousClock.now - started) }
@@ -120,15 +120,17 @@ public final class PostgresStore: Store {
         while true {
             attempt += 1
             do {
-                return try await client.withConnection { connection in
-                    try await connection.query("BEGIN", logger: logger)
-                    do {
-                        let value = try await body(connection, logger)
-                        try await connection.query("COMMIT", logger: logger)
-                        return value
-                    } catch {
-                        _ = try? await connection.query("ROLLBACK", logger: logger)
-                        throw error
+                return try await withinCallTimeout(what) { [client, logger] in
+                    try await client.withConnection { connection in
+                        try await connection.query("BEGIN", logger: logger)
+                        do {
+                            let value = try await body(connection, logger)
+                            try await connection.query("COMMIT", logger: logger)
+                            return value
+                        } catch {
+                            _ = try? await connection.query("ROLLBACK", logger: logger)
+                            throw error
+                        }
                     }
                 }
             } catch {
@@ -141,12 +143,35 @@ public final class PostgresStore: Store {
         }
     }
 
+    /// How long one store call may take, waiting for a pooled connection included. The pool waits for a
+    /// connection without limit, so with the database gone every request (and a graceful shutdown, which
+    /// finishes requests in flight) would wait forever; this turns that into an `unavailable` answer.
+    static let callTimeout: Duration = .seconds(15)
+
+    /// Runs `body`, or throws `.unavailable` after `callTimeout` (cancelling it).
+    func withinCallTimeout<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: Self.callTimeout)
+                throw StoreError.unavailable("\(what) failed (the database did not answer within \(Self.callTimeout))")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw StoreError.unavailable("\(what) failed") }
+            return first
+        }
+    }
+
     /// Runs a read on one pooled connection.
-    func read<T: Sendable>(_ body: (PostgresConnection, Logger) async throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T) async throws -> T {
         let started = ContinuousClock.now
         defer { ServerMetrics.store(ContinuousClock.now - started) }
         do {
-            return try await client.withConnection { connection in try await body(connection, logger) }
+            return try await withinCallTimeout("read") { [client, logger] in
+                try await client.withConnection { connection in try await body(connection, logger) }
+            }
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw StoreError.unavailable("read failed (\(Self.reason(error)))")
         }
