@@ -65,8 +65,10 @@ run_setup() {
         servers+=("127.0.0.1:$node_port"); codes+=("$work/$name-$index/dev-codes.log"); pid_flags+=(--server-pid "$node_pid")
     done
     echo "## $name: $count node(s) ${*:-(SQLite)}" >&2
+    local database_flags=()
+    [[ "$name" == postgres* ]] && database_flags=(--database-pid "$(head -1 "$work/pg/postmaster.pid")")
     "$PARLEY" bench server --servers "$(IFS=,; echo "${servers[*]}")" --codes "$(IFS=,; echo "${codes[*]}")" \
-        "${pid_flags[@]}" "${bench_flags[@]}"
+        "${pid_flags[@]}" "${database_flags[@]}" "${bench_flags[@]}"
     for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
     pids=()

@@ -6,6 +6,7 @@ import ParleyCrypto
 import ParleyServer
 import ParleyWire
 import ServiceLifecycle
+import Synchronization
 
 extension Parley {
     /// `parley bench`: measured performance of Parley's parts.
@@ -46,6 +47,8 @@ struct BenchServer: AsyncParsableCommand {
     var codes: String?
     @Option(help: ArgumentHelp("A server process to report the memory of (repeat for several nodes).", valueName: "pid"))
     var serverPid: [Int32] = []
+    @Option(help: ArgumentHelp("The database's main process (PostgreSQL's postmaster): its and its backends' CPU is reported.", valueName: "pid"))
+    var databasePid: Int32?
 
     var nodeList: [String] {
         (servers ?? server ?? "").split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -76,9 +79,15 @@ struct BenchServer: AsyncParsableCommand {
         let warmEnd = start + UInt64(warmup * 1e9)
         let end = warmEnd + UInt64(duration * 1e9)
         let payload = Data((0..<size).map { UInt8($0 & 0xFF) }).base64EncodedString()
+        // The measured window runs from the end of the warm-up until recording stops, which is later than
+        // `duration` when a saturated server makes the senders fall behind: rates use the real window.
+        let cpuAtStart = Mutex<(server: Double?, database: Double?, at: UInt64)>((nil, nil, 0))
+        let databasePid = self.databasePid
         Task {
             try await Task.sleep(for: .seconds(warmup))
             recorder.setRecording(true)
+            let database = databasePid.flatMap(BenchTarget.cpuSecondsWithChildren)
+            cpuAtStart.withLock { $0 = (target.serverCPUSeconds(), database, LatencyRecorder.now()) }
         }
         await withTaskGroup(of: Void.self) { group in
             for (index, client) in clients.enumerated() {
@@ -98,8 +107,18 @@ struct BenchServer: AsyncParsableCommand {
         }
         try await Task.sleep(for: .milliseconds(500))  // let the last notifications arrive
         recorder.setRecording(false)
+        let cpuStart = cpuAtStart.withLock { $0 }
+        let window = Double(LatencyRecorder.now() - cpuStart.at) / 1e9
+        let cpuUsed = zip2(cpuStart.server, target.serverCPUSeconds()).map { $1 - $0 }
+        let databaseUsed = zip2(cpuStart.database, databasePid.flatMap(BenchTarget.cpuSecondsWithChildren)).map { $1 - $0 }
+        func cpu(_ seconds: Double?, _ missing: String) -> String {
+            seconds.map {
+                String(format: "%.2f s in %.1f s = %.0f%% of a core, %.0f µs per delivery",
+                       $0, window, 100 * $0 / window, 1e6 * $0 / max(1, Double(recorder.results().latencies.count)))
+            } ?? missing
+        }
         let (latencies, errors) = recorder.results()
-        let delivered = Double(latencies.count) / duration
+        let delivered = Double(latencies.count) / window
         func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }
         var perConnection = "n/a"
         if let idle, let loaded { perConnection = "\(max(0, loaded - idle) / connections / 1024) KiB" }
@@ -107,7 +126,7 @@ struct BenchServer: AsyncParsableCommand {
             nodes                \(target.nodes.count)
             connections          \(connections)
             offered              \(Int(rate)) msg/s × \(groupSize - 1) recipient(s) = \(Int(rate) * (groupSize - 1)) deliveries/s
-            delivered            \(String(format: "%.0f", delivered)) deliveries/s (\(latencies.count) in \(duration) s)
+            delivered            \(String(format: "%.0f", delivered)) deliveries/s (\(latencies.count) in \(String(format: "%.1f", window)) s)
             latency p50          \(ms(latencies.quantile(0.50)))
             latency p99          \(ms(latencies.quantile(0.99)))
             latency p999         \(ms(latencies.quantile(0.999)))
@@ -115,8 +134,16 @@ struct BenchServer: AsyncParsableCommand {
             errors               \(errors.values.reduce(0, +))\(errors.isEmpty ? "" : " (" + errors.sorted { $0.value > $1.value }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + ")")
             server RSS           \(target.residentMemory().map { "\($0 >> 20) MiB" } ?? "n/a (give --server-pid)")\(target.embedded != nil ? " (with the load generator)" : "")
             RSS per connection   \(perConnection) (growth from setting up the connections)
+            server CPU           \(cpu(cpuUsed, "n/a (give --server-pid)"))
+            database CPU         \(cpu(databaseUsed, "n/a (give --database-pid)"))
             """)
         clients.forEach { $0.connection.close() }
         try await target.stop()
     }
+}
+
+/// Both values, when both are there.
+private func zip2<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
+    guard let a, let b else { return nil }
+    return (a, b)
 }

@@ -41,6 +41,33 @@ struct BenchTarget: Sendable {
         return sizes.count == serverPIDs.count ? sizes.reduce(0, +) : nil
     }
 
+    /// CPU seconds (user + system) the `--server-pid` processes have used so far; nil without them.
+    func serverCPUSeconds() -> Double? {
+        guard embedded == nil, !serverPIDs.isEmpty else { return nil }
+        let times = serverPIDs.compactMap(Self.cpuSeconds)
+        return times.count == serverPIDs.count ? times.reduce(0, +) : nil
+    }
+
+    /// CPU seconds used so far by process `pid` and its live children (a PostgreSQL postmaster and its backends).
+    static func cpuSecondsWithChildren(of pid: Int32) -> Double? {
+        guard let own = cpuSeconds(pid) else { return nil }
+        let children = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { child in
+            guard let status = try? String(contentsOfFile: "/proc/\(child)/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("PPid:") })
+            else { return false }
+            return line.split(separator: "\t").last.map { Int32($0.trimmingCharacters(in: .whitespaces)) } == pid
+        }
+        return own + children.compactMap(cpuSeconds).reduce(0, +)
+    }
+
+    /// CPU seconds (user + system) process `pid` has used: /proc/PID/stat fields 14 and 15, in clock ticks.
+    private static func cpuSeconds(_ pid: Int32) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let end = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: end)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
     private static func residentMemory(of process: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),

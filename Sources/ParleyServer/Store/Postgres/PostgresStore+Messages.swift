@@ -5,46 +5,47 @@ extension PostgresStore {
     public func insertMessage(_ message: NewMessage, now: Int64) async throws -> StoredMessage {
         // Every account the message is for (and the sender): their clocks order it.
         let accounts = Array(Set(message.envelopes.map(\.accountID) + [message.senderID])).sorted()
-        return try await transaction("message") { db, log in
-            // Lock the clock rows of exactly these accounts, in id order (so two inserts never deadlock):
-            // inserts for the same account run one after another, so each account's timestamps commit in
-            // increasing order (a device's `get_messages` cursor never skips one), and the idempotency check
-            // below sees any committed retry (the sender's row is always locked). Messages between other
-            // people do not wait. A new row starts at the old cluster-wide clock, so no timestamp goes back.
+        let envelopeAccounts = message.envelopes.map(\.accountID)
+        let devices = message.envelopes.map { Int64($0.deviceID) }
+        let ciphertexts = message.envelopes.map { ByteBuffer(bytes: $0.ciphertext) }
+        // A retry racing its own original can miss it (the statement's snapshot predates the lock wait)
+        // and hit the (sender_id, client_id) unique key: the retry of the transaction then finds it.
+        return try await transaction("message", retryOnConflict: true) { db, log in
+            // A new clock row starts at the old cluster-wide clock, so no account's timestamps go back.
             try await db.run("""
                 INSERT INTO account_clocks (account_id, last)
                 SELECT id, (SELECT last FROM message_clock) FROM unnest(\(accounts)::BIGINT[]) AS id
                 ON CONFLICT (account_id) DO NOTHING
                 """, log)
-            let last = try await db.column(
-                "SELECT last FROM account_clocks WHERE account_id = ANY(\(accounts)) ORDER BY account_id FOR UPDATE", log, as: Int64.self
-            ).max() ?? 0
-            if let existing = try await db.row(
-                "SELECT id, created_at FROM messages WHERE sender_id = \(message.senderID) AND client_id = \(message.clientMessageID)", log)
-            {
-                return StoredMessage(id: try existing.get("id"), timestamp: try existing.get("created_at"), created: false)
-            }
-            let timestamp = max(now, last + 1)
-            try await db.run("UPDATE account_clocks SET last = \(timestamp) WHERE account_id = ANY(\(accounts))", log)
-            guard let id = try await db.scalar(
-                """
-                INSERT INTO messages (conversation_id, sender_id, sender_device, client_id, created_at, kind, reply_to)
-                VALUES (\(message.conversationID), \(message.senderID), \(Int64(message.senderDevice)), \(message.clientMessageID),
-                    \(timestamp), \(message.kind), \(message.replyTo))
-                RETURNING id
-                """, log, as: Int64.self)
-            else { throw StoreError.unavailable("message insert returned no id") }
-            // All envelopes in one statement: one round trip however many devices.
-            let envelopeAccounts = message.envelopes.map(\.accountID)
-            let devices = message.envelopes.map { Int64($0.deviceID) }
-            let ciphertexts = message.envelopes.map { ByteBuffer(bytes: $0.ciphertext) }
-            try await db.run(
-                """
-                INSERT INTO envelopes (message_id, account_id, device_id, ciphertext)
-                SELECT \(id), account_id, device_id, ciphertext
-                FROM unnest(\(envelopeAccounts)::BIGINT[], \(devices)::BIGINT[], \(ciphertexts)::BYTEA[]) AS e(account_id, device_id, ciphertext)
+            // One statement, one round trip: lock the clock rows of exactly these accounts, in id order (so
+            // two inserts never deadlock) — inserts for the same account run one after another, so each
+            // account's timestamps commit in increasing order and a device's `get_messages` cursor never
+            // skips one; messages between other people do not wait — then, unless this is a retry of a
+            // stored message, stamp, insert the message and all its envelopes.
+            guard let row = try await db.row("""
+                WITH locked AS (
+                    SELECT account_id, last FROM account_clocks WHERE account_id = ANY(\(accounts)) ORDER BY account_id FOR UPDATE
+                ), existing AS (
+                    SELECT id, created_at FROM messages WHERE sender_id = \(message.senderID) AND client_id = \(message.clientMessageID)
+                ), stamp AS (
+                    SELECT GREATEST(\(now), MAX(last) + 1) AS ts FROM locked HAVING NOT EXISTS (SELECT 1 FROM existing)
+                ), bump AS (
+                    UPDATE account_clocks SET last = stamp.ts FROM stamp WHERE account_clocks.account_id = ANY(\(accounts))
+                ), inserted AS (
+                    INSERT INTO messages (conversation_id, sender_id, sender_device, client_id, created_at, kind, reply_to)
+                    SELECT \(message.conversationID), \(message.senderID), \(Int64(message.senderDevice)), \(message.clientMessageID),
+                        stamp.ts, \(message.kind), \(message.replyTo) FROM stamp
+                    RETURNING id, created_at
+                ), sealed AS (
+                    INSERT INTO envelopes (message_id, account_id, device_id, ciphertext)
+                    SELECT inserted.id, e.account_id, e.device_id, e.ciphertext FROM inserted,
+                        unnest(\(envelopeAccounts)::BIGINT[], \(devices)::BIGINT[], \(ciphertexts)::BYTEA[]) AS e(account_id, device_id, ciphertext)
+                )
+                SELECT id, created_at, TRUE AS created FROM inserted
+                UNION ALL SELECT id, created_at, FALSE AS created FROM existing
                 """, log)
-            return StoredMessage(id: id, timestamp: timestamp, created: true)
+            else { throw StoreError.unavailable("message insert returned nothing") }
+            return StoredMessage(id: try row.get("id"), timestamp: try row.get("created_at"), created: try row.get("created"))
         }
     }
 
