@@ -4,8 +4,9 @@ import Synchronization
 /// with a `TokenLedger`, on every node of a cluster.
 ///
 /// With a ledger a node takes a lease of a few tokens at a time from the account's bucket in the
-/// database and spends it locally; a lease not spent within a second is given up. The cluster as a
-/// whole never allows more than the one bucket holds, at the cost of one database call per lease.
+/// database and spends it locally; a lease not spent within 10 seconds is given up. The cluster as a
+/// whole never allows more than the one bucket holds, at the cost of one database call per lease (for
+/// a quiet account, one per 10 seconds: a short lease made every chat message cost a second call).
 public final class AccountRateLimits: Sendable {
     private let rate: Double
     private let ledger: (any TokenLedger)?
@@ -19,7 +20,7 @@ public final class AccountRateLimits: Sendable {
     }
 
     /// How long a lease may be spent.
-    static let leaseMilliseconds: Int64 = 1_000
+    static let leaseMilliseconds: Int64 = 10_000
 
     /// Buckets refilling at `rate` per second with bursts of twice that; in `ledger` when given.
     public init(rate: Double, ledger: (any TokenLedger)? = nil) {
