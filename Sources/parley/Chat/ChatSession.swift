@@ -126,7 +126,9 @@ final class ChatSession {
         case .connected(let error):
             if let error {
                 state.link = .offline
-                state.notice = error
+                // While locked the notice line belongs to the PIN prompt (a wrong PIN must stay visible); a
+                // connection that failed because the vault is locked is tried again after the unlock anyway.
+                if !state.locked { state.notice = error }
             } else if !state.locked {
                 state.notice = nil
                 await reload(select: state.selectedID == nil)
