@@ -156,7 +156,10 @@ public actor DevicePairing {
                 }
                 return try await connection.call(method, fields)
             } catch {
-                guard error == .disconnected || error == .notConnected, attempt < 3 else { throw error }
+                // The server closes a connection that has not logged in after its login timeout, and a busy
+                // server may do so just as a request goes out: reconnect and repeat, a few times, briefly apart.
+                guard error == .disconnected || error == .notConnected, attempt < 8 else { throw error }
+                try? await Task.sleep(for: .milliseconds(100 * attempt))
             }
         }
     }
