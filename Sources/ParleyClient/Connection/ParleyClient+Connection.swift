@@ -58,7 +58,15 @@ extension ParleyClient {
         awaitingLogin = true
         defer { awaitingLogin = false }
         do {
-            try await login()
+            do {
+                try await login()
+            } catch .disconnected, .notConnected {
+                // A socket opened earlier (registration, pairing) that the server closed at its login
+                // timeout: open a fresh one and log in there.
+                await closeConnection()
+                try await openConnection()
+                try await login()
+            }
             awaitingLogin = false
             try await keyUpkeep()
             try await refreshOwnDevices()
