@@ -3,7 +3,7 @@ import Foundation
 /// Events one node sends in one `NOTIFY`: a versioned JSON object, `{"v":1,"n":NODE,"e":[EVENT,…]}`
 /// (docs/SCALING.md §2), at most `maximumBytes` long because PostgreSQL refuses payloads of 8000
 /// bytes or more.
-public struct ClusterBatch: Sendable, Equatable, Codable {
+public struct ClusterBatch: Sendable, Equatable, Decodable {
     /// The payload format this code writes and reads.
     public static let version = 1
     /// The longest payload sent; PostgreSQL's limit is 7999 bytes.
@@ -21,7 +21,7 @@ public struct ClusterBatch: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version = "v", node = "n", events = "e"
+        case version = "v", node = "n", events = "e"  // written by `assemble`, in this sorted order
     }
 
     public init(from decoder: any Decoder) throws {
@@ -32,13 +32,6 @@ public struct ClusterBatch: Sendable, Equatable, Codable {
         }
         node = try container.decode(String.self, forKey: .node)
         events = try container.decode([ClusterEvent].self, forKey: .events)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(Self.version, forKey: .version)
-        try container.encode(node, forKey: .node)
-        try container.encode(events, forKey: .events)
     }
 
     /// The payload text.
