@@ -28,9 +28,9 @@ public struct WireRequest: Sendable, Equatable {
     /// Parses one line. On failure the error carries the request id when one could be read,
     /// so the response can still be matched.
     public static func parse<C: Collection<UInt8>>(line: C) -> Result<WireRequest, RequestParseError> {
-        let value: JSONValue
+        let value: JSONValue, containsNUL: Bool
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(line))
+            (value, containsNUL) = try JSONParser.parse(line)
         } catch {
             return .failure(RequestParseError(requestID: nil, error: WireError(.malformedJSON, "the line is not valid JSON")))
         }
@@ -50,27 +50,16 @@ public struct WireRequest: Sendable, Equatable {
         }
         // NUL can only arrive escaped (\u0000). No text field has a use for it, PostgreSQL refuses it and SQLite
         // cuts strings at it, so it is refused here, once, before any handler or store sees it.
-        if Self.mayContainNUL(line), value.containsNUL {
+        if containsNUL {
             return .failure(RequestParseError(requestID: requestID, error: WireError(
                 .invalidRequest, "strings must not contain the NUL character (\\u0000)")))
         }
         return .success(WireRequest(method: method, requestID: requestID, fields: fields))
     }
 
-    /// Whether the raw line has a `u0000` escape at all (the cheap test before walking the values).
-    private static func mayContainNUL<C: Collection<UInt8>>(_ line: C) -> Bool {
-        let pattern = Array("u0000".utf8)
-        var matched = 0
-        for byte in line {
-            matched = byte == pattern[matched] ? matched + 1 : (byte == pattern[0] ? 1 : 0)
-            if matched == pattern.count { return true }
-        }
-        return false
-    }
-
     /// Encodes the request as one line (without the newline).
     public func encodedLine() throws -> [UInt8] {
-        try WireEncoding.line(.object(fields))
+        try JSONWriter.bytes(.object(fields))
     }
 }
 

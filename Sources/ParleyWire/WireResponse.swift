@@ -38,12 +38,16 @@ public enum WireMessage: Sendable, Equatable {
 
     /// The message as one line, newline included.
     public func encodedLine() throws -> [UInt8] {
-        try WireEncoding.line(json) + [0x0A]
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        try JSONWriter.write(json, into: &line)
+        line.append(0x0A)
+        return line
     }
 
     /// Reads a server line (the client side of the transport).
     public static func parse<C: Collection<UInt8>>(line: C) throws(WireError) -> WireMessage {
-        guard case .object(var object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(line)) else {
+        guard case .object(var object)? = try? JSONParser.parse(line).value else {
             throw WireError(.malformedJSON, "the server sent a line that is not a JSON object")
         }
         switch object.removeValue(forKey: "type") {
@@ -66,14 +70,5 @@ public enum WireMessage: Sendable, Equatable {
         default:
             throw WireError(.invalidRequest, "line is neither a response nor a notification")
         }
-    }
-}
-
-/// The one JSON encoding used on the wire: compact, keys sorted (stable for tests and logs).
-enum WireEncoding {
-    static func line(_ value: JSONValue) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(value))
     }
 }

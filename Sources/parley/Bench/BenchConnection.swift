@@ -4,14 +4,9 @@ import NIOPosix
 import ParleyWire
 import Synchronization
 
-/// A parsed JSON object handed from the reader task to a waiting caller; never mutated after parsing.
-struct JSONObject: @unchecked Sendable {
-    let value: [String: Any]
-}
-
 /// One benchmark client connection: sends request lines, matches responses by id, and hands
-/// notifications to a callback. Lines are read with JSONSerialization to keep the load generator
-/// cheap next to the server it measures.
+/// notifications to a callback. Lines go through the wire's own JSON parser and writer, which keeps
+/// the load generator cheap next to the server it measures.
 final class BenchConnection: Sendable {
     typealias Notification = @Sendable (JSONObject) -> Void
 
@@ -48,11 +43,11 @@ final class BenchConnection: Sendable {
                 var framer = LineFramer()
                 for try await buffer in inbound {
                     for case .line(let line) in framer.feed(buffer.readableBytesView) {
-                        guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { continue }
-                        if object["type"] as? String == "notification" {
-                            onNotification(JSONObject(value: object))
-                        } else if let id = object["request_id"] as? String {
-                            connection.resume(id, with: .success(JSONObject(value: object)))
+                        guard case .object(let object)? = try? JSONParser.parse(line).value else { continue }
+                        if object["type"] == "notification" {
+                            onNotification(object)
+                        } else if case .string(let id)? = object["request_id"] {
+                            connection.resume(id, with: .success(object))
                         }
                     }
                 }
@@ -65,16 +60,14 @@ final class BenchConnection: Sendable {
     }
 
     /// Sends a request and waits for its response.
-    func call(_ method: String, _ fields: [String: Any] = [:]) async throws -> [String: Any] {
-        var request = fields
-        request["type"] = method
+    func call(_ method: String, _ fields: JSONObject = [:]) async throws -> JSONObject {
         let id = state.withLock { state -> String in
             state.next += 1
             return "b\(state.next)"
         }
-        request["request_id"] = id
-        let data = try JSONSerialization.data(withJSONObject: request)
-        let line = ByteBuffer(bytes: Array(data) + [0x0A])
+        var bytes = try WireRequest(method: method, requestID: id, fields: fields).encodedLine()
+        bytes.append(0x0A)
+        let line = ByteBuffer(bytes: bytes)
         let response = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<JSONObject, any Error>) in
             let outbound = state.withLock { state -> NIOAsyncChannelOutboundWriter<ByteBuffer>? in
                 guard !state.closed else { return nil }
@@ -93,7 +86,7 @@ final class BenchConnection: Sendable {
                 }
             }
         }
-        return response.value
+        return response
     }
 
     private func resume(_ id: String, with result: Result<JSONObject, any Error>) {

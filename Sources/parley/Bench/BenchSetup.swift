@@ -15,13 +15,14 @@ struct BenchClient: Sendable {
     func send(sequence: Int, payload: String, recorder: LatencyRecorder) async {
         let sentAt = LatencyRecorder.now()
         do {
-            let envelopes = recipientIDs.map { ["account_id": $0, "device_id": 1, "ciphertext": payload] as [String: Any] }
-                + [["account_id": accountID, "device_id": 0, "ciphertext": payload]]
+            let envelopes: [JSONValue] = recipientIDs.map { ["account_id": .int($0), "device_id": 1, "ciphertext": .string(payload)] }
+                + [["account_id": .int(accountID), "device_id": 0, "ciphertext": .string(payload)]]
             let response = try await connection.call("send_message", [
-                "conversation_id": conversationID, "client_message_id": "\(tag)-\(sequence)", "envelopes": envelopes,
+                "conversation_id": .int(conversationID), "client_message_id": .string("\(tag)-\(sequence)"),
+                "envelopes": .array(envelopes),
             ])
-            guard let id = response["message_id"] as? Int else {
-                recorder.failed((response["error"] as? [String: Any])?["code"] as? String ?? "no message_id")
+            guard let id = response.int("message_id") else {
+                recorder.failed(response.errorCode ?? "no message_id")
                 return
             }
             recorder.acknowledged(id, sentAt: sentAt, recipients: recipientIDs.count)
@@ -47,31 +48,31 @@ enum BenchSetup {
             let email = "bench-\(run)-\(index)@example.org"
             let node = target.node(for: index)
             let connection = try await BenchConnection.connect(host: node.host, port: node.port) { note in
-                if note.value["event"] as? String == "new_message", let id = note.value["message_id"] as? Int {
+                if note["event"] == "new_message", let id = note.int("message_id") {
                     recorder.notified(id)
                 }
             }
             let registration = try await connection.call("register", [
-                "email": email, "display_name": "Bench \(index)",
-                "identity_key": identity.publicKey.rawRepresentation.base64EncodedString(),
-                "auth_key": auth.publicKey.rawRepresentation.base64EncodedString(),
-                "spk_id": 1, "spk": spk.base64EncodedString(),
-                "spk_signature": try identity.signature(for: Data([0x05]) + spk).base64EncodedString(),
-                "pqspk_id": 1, "pqspk": pq.base64EncodedString(),
-                "pqspk_signature": try identity.signature(for: Data([0x0A]) + pq).base64EncodedString(),
-                "one_time_prekeys": [[String: Any]](),
+                "email": .string(email), "display_name": .string("Bench \(index)"),
+                "identity_key": .base64(Array(identity.publicKey.rawRepresentation)),
+                "auth_key": .base64(Array(auth.publicKey.rawRepresentation)),
+                "spk_id": 1, "spk": .base64(Array(spk)),
+                "spk_signature": .base64(Array(try identity.signature(for: Data([0x05]) + spk))),
+                "pqspk_id": 1, "pqspk": .base64(Array(pq)),
+                "pqspk_signature": .base64(Array(try identity.signature(for: Data([0x0A]) + pq))),
+                "one_time_prekeys": [],
             ])
-            guard registration["ok"] as? Bool == true, let code = target.code(for: email) else {
+            guard registration["ok"] == true, let code = target.code(for: email) else {
                 throw BenchConnection.Failure(description: "could not register \(email): \(registration)")
             }
-            _ = try await connection.call("register_confirm", ["email": email, "code": code])
-            let start = try await connection.call("login_start", ["email": email, "device_id": 1])
-            let nonce = Data(base64Encoded: start["nonce"] as? String ?? "") ?? Data()
+            _ = try await connection.call("register_confirm", ["email": .string(email), "code": .string(code)])
+            let start = try await connection.call("login_start", ["email": .string(email), "device_id": 1])
+            let nonce = start.string("nonce").flatMap { Data(base64Encoded: $0) } ?? Data()
             let signature = try auth.signature(for: LoginChallenge.message(nonce: Array(nonce), email: email, deviceID: 1))
             let login = try await connection.call("login_finish", [
-                "email": email, "device_id": 1, "nonce": nonce.base64EncodedString(), "signature": signature.base64EncodedString(),
+                "email": .string(email), "device_id": 1, "nonce": .base64(Array(nonce)), "signature": .base64(Array(signature)),
             ])
-            guard let id = login["account_id"] as? Int else { throw BenchConnection.Failure(description: "login failed: \(login)") }
+            guard let id = login.int("account_id") else { throw BenchConnection.Failure(description: "login failed: \(login)") }
             registered.append((connection, id))
         }
         var clients: [BenchClient] = []
@@ -80,12 +81,12 @@ enum BenchSetup {
             let creator = registered[first]
             let emails = members.dropFirst().map { "bench-\(run)-\($0)@example.org" }
             let created = try await creator.connection.call(
-                "create_conversation", ["kind": groupSize == 2 ? "direct" : "group", "members": emails])
-            guard let conversation = created["conversation_id"] as? Int else { throw BenchConnection.Failure(description: "\(created)") }
+                "create_conversation", ["kind": groupSize == 2 ? "direct" : "group", "members": .array(emails.map(JSONValue.string))])
+            guard let conversation = created.int("conversation_id") else { throw BenchConnection.Failure(description: "\(created)") }
             if groupSize > 2 {
                 for member in members.dropFirst() {
-                    let accepted = try await registered[member].connection.call("accept_invitation", ["conversation_id": conversation])
-                    guard accepted["ok"] as? Bool == true else { throw BenchConnection.Failure(description: "\(accepted)") }
+                    let accepted = try await registered[member].connection.call("accept_invitation", ["conversation_id": .int(conversation)])
+                    guard accepted["ok"] == true else { throw BenchConnection.Failure(description: "\(accepted)") }
                 }
             }
             for member in members {
