@@ -31,6 +31,8 @@ public struct ServerConfiguration: Sendable {
     public var fileQuota: Int64 = 1 << 30
     /// PostgreSQL instead of the SQLite file in `dataDirectory`, when set (`--database`).
     public var databaseURL: PostgresURL?
+    /// How long one PostgreSQL call may take before the request is answered `unavailable` (`--database-timeout`).
+    public var databaseCallTimeout: Duration = PostgresStore.defaultCallTimeout
     /// What is deleted when (`--retention-days`); docs/OPERATIONS.md §5.
     public var retention = RetentionPolicy()
     /// How often the retention sweeper runs (`--sweep-minutes`).

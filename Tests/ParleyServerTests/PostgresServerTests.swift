@@ -90,7 +90,7 @@ struct PostgresServerTests {
     func databaseGone() async throws {
         let url = try await PostgresCluster.newDatabase()
         defer { try? FileManager.default.removeItem(at: data) }
-        let server = try ServerProcess(data: data, extraArguments: ["--database", "\(url)"])
+        let server = try ServerProcess(data: data, extraArguments: ["--database", "\(url)", "--database-timeout", "5"])
         let ann = TestAccount("ann@example.org")
         let socket = try LineSocket(port: server.port)
         let codes = data.appendingPathComponent("dev-codes.log")
@@ -98,8 +98,8 @@ struct PostgresServerTests {
         #expect(try await socket.login(ann).ok)
 
         await PostgresCluster.dropDatabase(url)
-        // The pool cannot get a connection any more: the request is answered within the call limit (15 s)
-        // rather than waiting for ever (LineSocket gives up after 60 s).
+        // The pool cannot get a connection any more: the request is answered within the call limit
+        // (--database-timeout 5) rather than waiting for ever (LineSocket gives up after 60 s).
         let answer = try await socket.call("list_conversations")
         #expect(answer.errorCode == "unavailable", "\(answer)")
         #expect(!"\(answer)".contains("postgres:"), "the answer names no database URL")

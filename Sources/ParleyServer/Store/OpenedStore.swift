@@ -27,7 +27,7 @@ extension ServerConfiguration {
     /// nodes on that database — else SQLite in the data directory.
     public func openStore(logger: Logger, clock: any ServerClock = SystemServerClock()) async throws -> OpenedStore {
         if let url = databaseURL {
-            let store = try await PostgresStore.connect(url, logger: logger)
+            let store = try await PostgresStore.connect(url, logger: logger, callTimeout: databaseCallTimeout)
             let backplane = PostgresBackplane(store: store, url: url, clock: clock, logger: logger)
             do {
                 try await backplane.start()

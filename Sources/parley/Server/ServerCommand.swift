@@ -48,6 +48,11 @@ extension Parley {
         var database: String?
 
         @Option(help: ArgumentHelp(
+            "Seconds one PostgreSQL call may take before the request is answered 'unavailable' (1–600).",
+            discussion: "The time includes waiting for a pooled connection; it keeps requests and shutdown from hanging when the database is gone."))
+        var databaseTimeout: Int64 = 15
+
+        @Option(help: ArgumentHelp(
             "Serve Prometheus metrics at http://HOST:PORT/metrics (loopback or an operations network only).",
             valueName: "host:port"))
         var metrics: String?
@@ -77,6 +82,7 @@ extension Parley {
             if let metrics { _ = try ListenAddress.parse(metrics) }
             guard (1...3650).contains(retentionDays) else { throw ValidationError("--retention-days must be 1–3650 days") }
             guard (1...1440).contains(sweepMinutes) else { throw ValidationError("--sweep-minutes must be 1–1440 minutes") }
+            guard (1...600).contains(databaseTimeout) else { throw ValidationError("--database-timeout must be 1–600 seconds") }
             guard requestsPerSecond >= 1, accountRequestsPerSecond >= 1, registrationsPerMinute >= 1 else {
                 throw ValidationError("--requests-per-second, --account-requests-per-second and --registrations-per-minute must be at least 1")
             }
@@ -90,6 +96,7 @@ extension Parley {
                 tlsKeyPath: tlsKey, development: dev, maximumLineLength: maxLine, loginTimeoutSeconds: loginTimeout)
             configuration.retention = RetentionPolicy(days: retentionDays)
             configuration.retentionSweepInterval = .seconds(sweepMinutes * 60)
+            configuration.databaseCallTimeout = .seconds(databaseTimeout)
             configuration.requestsPerSecond = requestsPerSecond
             configuration.accountRequestsPerSecond = accountRequestsPerSecond
             configuration.registrationSurgeThreshold = registrationsPerMinute

@@ -23,7 +23,8 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
             try await body(store)
         case .postgres:
             let url = try await PostgresCluster.newDatabase()
-            let store = try await PostgresStore.connect(url, logger: logger, maximumConnections: 8)
+            // A generous call timeout: on a loaded 2-core machine a pool wait can pass the 15 s default.
+            let store = try await PostgresStore.connect(url, logger: logger, maximumConnections: 8, callTimeout: .seconds(120))
             do {
                 try await body(store)
             } catch {

@@ -30,6 +30,8 @@ final class TestServer: Sendable {
         // Tests are about behaviour, not the login deadline (TransportTests sets its own): on two cores running
         // the whole suite, the time from connecting to a login can exceed the default 30 s.
         configuration.loginTimeoutSeconds = 300
+        // Likewise a PostgreSQL call: with the suite's many databases on two cores, one can wait past the 15 s default.
+        configuration.databaseCallTimeout = .seconds(120)
         if let database {
             configuration.databaseURL = database
         } else if backend == .postgres {

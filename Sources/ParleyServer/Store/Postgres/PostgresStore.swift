@@ -13,13 +13,22 @@ import PostgresNIO
 public final class PostgresStore: Store {
     let client: PostgresClient
     let logger: Logger
+    /// How long one store call may take, waiting for a pooled connection included. The pool waits for a
+    /// connection without limit, so with the database gone every request (and a graceful shutdown, which
+    /// finishes requests in flight) would wait forever; this turns that into an `unavailable` answer.
+    let callTimeout: Duration
     private let runner: Task<Void, Never>
+
+    /// The default `callTimeout` (`parley server --database-timeout`).
+    public static let defaultCallTimeout: Duration = .seconds(15)
 
     /// How often one method's transaction is tried before its failure is reported.
     static let maximumAttempts = 5
 
     /// Connects, applies pending migrations, and starts the connection pool. Call `close()` when done.
-    public static func connect(_ url: PostgresURL, logger: Logger, maximumConnections: Int = 20) async throws -> PostgresStore {
+    public static func connect(
+        _ url: PostgresURL, logger: Logger, maximumConnections: Int = 20, callTimeout: Duration = defaultCallTimeout
+    ) async throws -> PostgresStore {
         // Migrate on one direct connection first: an unreachable server or a wrong password fails
         // here at once with a clear reason, instead of leaving pool requests waiting.
         let connection = try await openConnection(url, logger: logger)
@@ -32,12 +41,14 @@ public final class PostgresStore: Store {
         }
         var configuration = try clientConfiguration(url)
         configuration.options.maximumConnections = maximumConnections
-        return PostgresStore(client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+        return PostgresStore(
+            client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger, callTimeout: callTimeout)
     }
 
-    private init(client: PostgresClient, logger: Logger) {
+    private init(client: PostgresClient, logger: Logger, callTimeout: Duration) {
         self.client = client
         self.logger = logger
+        self.callTimeout = callTimeout
         runner = Task { await client.run() }
     }
 
@@ -143,18 +154,14 @@ public final class PostgresStore: Store {
         }
     }
 
-    /// How long one store call may take, waiting for a pooled connection included. The pool waits for a
-    /// connection without limit, so with the database gone every request (and a graceful shutdown, which
-    /// finishes requests in flight) would wait forever; this turns that into an `unavailable` answer.
-    static let callTimeout: Duration = .seconds(15)
-
     /// Runs `body`, or throws `.unavailable` after `callTimeout` (cancelling it).
     func withinCallTimeout<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T.self) { group in
+        let timeout = callTimeout
+        return try await withThrowingTaskGroup(of: T.self) { group in
             group.addTask { try await body() }
             group.addTask {
-                try await Task.sleep(for: Self.callTimeout)
-                throw StoreError.unavailable("\(what) failed (the database did not answer within \(Self.callTimeout))")
+                try await Task.sleep(for: timeout)
+                throw StoreError.unavailable("\(what) failed (the database did not answer within \(timeout))")
             }
             defer { group.cancelAll() }
             guard let first = try await group.next() else { throw StoreError.unavailable("\(what) failed") }
