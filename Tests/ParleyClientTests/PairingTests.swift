@@ -75,7 +75,7 @@ struct DevicePairingClientTests {
         let ann = try await harness.person("ann")
         let pairing = try await DevicePairing.begin(email: ann.email, server: harness.address, deviceName: "phone")
         async let joined = pairing.complete(home: harness.home("ann-phone"), pin: nil)
-        try await Task.sleep(for: .seconds(9))  // the pairing connection is closed twice meanwhile
+        try await Task.sleep(for: .seconds(9))  // over twice the login timeout, between two pairing requests
         _ = try await ann.authorizeDevice(code: pairing.code.text)
         #expect(try await joined.deviceID == 2)
         await ann.disconnect()

@@ -90,6 +90,21 @@ struct TransportTests {
         try await server.stop()
     }
 
+    @Test("the login timeout counts idle time only: a connection busy with requests stays, then idles and is closed")
+    func loginTimeoutCountsIdleTime() async throws {
+        let server = try await TestServer.start { $0.loginTimeoutSeconds = 2 }
+        let socket = try server.connect()
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < .seconds(5) {  // requests 0.3 s apart: never idle for 2 s
+            #expect(try await socket.call("ping").ok)
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        #expect(try await socket.call("ping").ok, "still open after twice the timeout")
+        try await Task.sleep(for: .seconds(4))
+        #expect(try await socket.readLine() == nil)
+        try await server.stop()
+    }
+
     @Test("a connection over its request rate gets rate_limited")
     func rateLimit() async throws {
         let server = try await TestServer.start { $0.requestsPerSecond = 5 }

@@ -9,14 +9,16 @@ final class ConnectionState: Sendable {
     private struct Fields {
         var phase: Phase = .idle
         var loggedIn = false
-        var loginDeadlinePassed = false
+        /// When the last request ended (or the connection opened).
+        var idleSince: NIODeadline
     }
 
     let channel: any Channel
-    private let fields = Mutex(Fields())
+    private let fields: Mutex<Fields>
 
-    init(channel: any Channel) {
+    init(channel: any Channel, now: NIODeadline = .now()) {
         self.channel = channel
+        fields = Mutex(Fields(idleSince: now))
     }
 
     var isLoggedIn: Bool { fields.withLock { $0.loggedIn } }
@@ -32,25 +34,29 @@ final class ConnectionState: Sendable {
         }
     }
 
-    /// Marks the end of a request; closes the channel if a drain was requested meanwhile, or if the login
-    /// deadline passed during a request that did not log in.
-    func endRequest() {
+    /// Marks the end of a request; closes the channel if a drain was requested meanwhile.
+    func endRequest(now: NIODeadline = .now()) {
         let drain = fields.withLock { fields in
-            if fields.phase == .draining || (fields.loginDeadlinePassed && !fields.loggedIn) { return true }
+            if fields.phase == .draining { return true }
             fields.phase = .idle
+            fields.idleSince = now
             return false
         }
         if drain { channel.close(promise: nil) }
     }
 
-    /// The login timeout fired: close now if idle and not logged in. A request in flight (a slow
-    /// `login_finish` on a busy server) is answered first, and the connection stays if it logged in.
-    func loginDeadlinePassed() {
-        let close = fields.withLock { fields in
-            fields.loginDeadlinePassed = true
-            return !fields.loggedIn && fields.phase == .idle
+    /// The login timeout's periodic check: closes a connection that has not logged in and has had no
+    /// request in flight for `timeout`. Only idling counts: a slow `login_finish` on a busy server, or a
+    /// new device's pairing requests (which never log in), keep the connection. Returns true once there
+    /// is nothing left to check (logged in, closing, or closed now).
+    func closeIfIdleWithoutLogin(for timeout: TimeAmount, now: NIODeadline = .now()) -> Bool {
+        let verdict = fields.withLock { fields -> (settled: Bool, close: Bool) in
+            if fields.loggedIn || fields.phase == .draining { return (true, false) }
+            let expired = fields.phase == .idle && now - fields.idleSince >= timeout
+            return (expired, expired)
         }
-        if close { channel.close(promise: nil) }
+        if verdict.close { channel.close(promise: nil) }
+        return verdict.settled
     }
 
     /// Asks the connection to close once its in-flight request (if any) has been answered.

@@ -109,7 +109,11 @@ public final class ParleyServer: Service, Sendable {
         }
         let remote = child.channel.remoteAddress?.ipAddress ?? "unknown"
         let timeout = TimeAmount.seconds(context.configuration.loginTimeoutSeconds)
-        let timer = child.channel.eventLoop.scheduleTask(in: timeout) { state.loginDeadlinePassed() }
+        let timer = child.channel.eventLoop.scheduleRepeatedTask(
+            initialDelay: timeout, delay: .nanoseconds(min(timeout.nanoseconds / 4, 1_000_000_000))
+        ) { task in
+            if state.closeIfIdleWithoutLogin(for: timeout) { task.cancel() }
+        }
         defer { timer.cancel() }
         let handler = ConnectionHandler(context: context, router: router, state: state, remoteAddress: remote)
         do {
