@@ -237,7 +237,7 @@ struct AttachmentTests {
         let offsets = reports.withLock { $0.map(\.done) }
         #expect(offsets == offsets.sorted() && offsets.last == AttachmentFormat.ciphertextSize(plaintextSize: 300_000))
 
-        try await eventually("bob has it", seconds: 20) { try await bob.storedMessage(sent.id) != nil }
+        try await eventually("bob has it", seconds: 60) { try await bob.storedMessage(sent.id) != nil }
         let target = root.appendingPathComponent("bob-copy.bin")
         try await bob.download(messageID: sent.id, to: target)
         #expect(Array(try Data(contentsOf: target)) == original)

@@ -17,10 +17,10 @@ struct ClientPresenceTests {
         // Now contacts. Wait for each notification itself, so a reconnect cannot overtake the close.
         let heard = PresenceLog(ann.events())
         await bob.disconnect()
-        try await eventually("ann hears bob leave", seconds: 30) { heard.count("user_offline") == 1 }
+        try await eventually("ann hears bob leave", seconds: 60) { heard.count("user_offline") == 1 }
         #expect(await !ann.isOnline(bobID))
         try await bob.connect()
-        try await eventually("ann hears bob arrive", seconds: 30) { heard.count("user_online") == 1 }
+        try await eventually("ann hears bob arrive", seconds: 60) { heard.count("user_online") == 1 }
         #expect(await ann.isOnline(bobID))
         #expect(await ann.onlineContacts == [bobID])
         // Bob's login brought the full list with it.
@@ -29,7 +29,7 @@ struct ClientPresenceTests {
         // Disconnected, nothing is known: presence reads empty rather than stale.
         await ann.disconnect()
         #expect(await ann.onlineContacts.isEmpty)
-        try await eventually("bob hears ann leave", seconds: 30) { await bob.onlineContacts.isEmpty }
+        try await eventually("bob hears ann leave", seconds: 60) { await bob.onlineContacts.isEmpty }
         await bob.disconnect()
         try await harness.stop()
     }

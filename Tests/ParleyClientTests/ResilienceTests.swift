@@ -31,8 +31,8 @@ struct ResilienceTests {
         #expect(try await ann.pendingCount() == 1)
 
         server = try await EmbeddedServer.restart(dataDirectory: root.appendingPathComponent("server"), port: port)
-        try await eventually("ann's outbox drains", seconds: 20) { try await ann.pendingCount() == 0 }
-        try await eventually("bob reconnects and receives", seconds: 20) {
+        try await eventually("ann's outbox drains", seconds: 60) { try await ann.pendingCount() == 0 }
+        try await eventually("bob reconnects and receives", seconds: 60) {
             try await bob.messages(in: chat.id).map(\.text) == ["before the restart", "while the server is down"]
         }
         for client in [ann, bob] { await client.disconnect() }
@@ -86,8 +86,8 @@ struct ReconnectLoginWindowTests {
             Issue.record("expected the message to wait in the outbox, got \(outcome)")
             return
         }
-        try await eventually("the outbox drains after the login", seconds: 20) { try await ann.pendingCount() == 0 }
-        try await eventually("bob has it exactly once", seconds: 20) {
+        try await eventually("the outbox drains after the login", seconds: 60) { try await ann.pendingCount() == 0 }
+        try await eventually("bob has it exactly once", seconds: 60) {
             try await bob.messages(in: chat).map(\.text) == ["sent during the login"]
         }
         for client in [ann, bob] { await client.disconnect() }

@@ -57,8 +57,9 @@ struct HarnessError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Waits until `condition` holds, polling; fails after `seconds`.
-func eventually(_ what: String, seconds: Double = 10, _ condition: () async throws -> Bool) async throws {
+/// Waits until `condition` holds, polling; fails after `seconds` (generous: the whole suite shares two cores,
+/// and a condition that holds returns at once).
+func eventually(_ what: String, seconds: Double = 60, _ condition: () async throws -> Bool) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if try await condition() { return }
