@@ -1,3 +1,4 @@
+import Dispatch
 import GRDB
 import Synchronization
 
@@ -8,6 +9,10 @@ import Synchronization
 /// that arrives while it runs joins the next one, so under load many messages share one flush and
 /// each is still acknowledged only after its commit. Each write runs in its own savepoint, so one
 /// failing write (a conflict) is rolled back alone and the others still commit.
+///
+/// The flushes run on a serial queue of their own and write synchronously: as a Swift task the flush
+/// loop waited behind every connection's task on the two-thread cooperative pool, and GRDB's async
+/// write added two more hops, which together made the p50 latency step to ~40 ms at 2,000 msg/s.
 final class GroupCommit: Sendable {
     private struct Item: Sendable {
         let work: @Sendable (Database) throws -> any Sendable
@@ -16,6 +21,7 @@ final class GroupCommit: Sendable {
 
     private let pool: DatabasePool
     private let state = Mutex<(items: [Item], flushing: Bool)>(([], false))
+    private let flusher = DispatchQueue(label: "parley.sqlite.group-commit", qos: .userInitiated)
 
     init(pool: DatabasePool) {
         self.pool = pool
@@ -30,13 +36,13 @@ final class GroupCommit: Sendable {
                 state.flushing = true
                 return true
             }
-            if startFlushing { Task { await self.flush() } }
+            if startFlushing { flusher.async { self.flush() } }
         }
         guard let typed = value as? T else { preconditionFailure("group commit returned the wrong type") }
         return typed
     }
 
-    private func flush() async {
+    private func flush() {
         while true {
             let batch = state.withLock { state -> [Item] in
                 defer { state.items = [] }
@@ -45,7 +51,7 @@ final class GroupCommit: Sendable {
             }
             guard !batch.isEmpty else { return }
             do {
-                let results = try await pool.write { db -> [Result<any Sendable, any Error>] in
+                let results = try pool.write { db -> [Result<any Sendable, any Error>] in
                     batch.map { item in
                         var result: Result<any Sendable, any Error> = .failure(StoreError.unavailable("not run"))
                         do {
