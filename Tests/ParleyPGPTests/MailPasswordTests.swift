@@ -130,6 +130,27 @@ import Testing
         #expect(String(decoding: inner, as: UTF8.self).contains("Content-Type: multipart/mixed"))
     }
 
+    /// Oversize: a password message past the message size limit is refused whole; one whose compressed
+    /// content would expand past it is an error block, not a 4 MiB allocation.
+    @Test func oversizePasswordMail() async throws {
+        let (bomb, small) = try await Blocking.run {
+            let gpg = try GPG()
+            return (try gpg(["--armor", "--symmetric", "--compress-algo", "zlib", "-o", "-"], input: [UInt8](repeating: 0x41, count: 4 << 20),
+                            passphrase: Self.password),
+                    try gpg(["--armor", "--symmetric", "-o", "-"], input: Array("small".utf8), passphrase: Self.password))
+        }
+        var limits = MailLimits()
+        limits.maxBytes = 1 << 20
+        let eml = MailGPGTests.pgpMIME(bomb)
+        #expect(eml.count < limits.maxBytes)
+        let blocks = try MailReader.read(eml: eml, keys: [], passphrases: [], passwords: Self.passwords, verifyWith: [], now: Self.later, limits: limits).blocks
+        #expect(blocks == [.error(.formatError("malformed OpenPGP data: compressed data expands beyond \(1 << 20) bytes"))])
+        limits.maxBytes = 100
+        #expect(throws: MailError.tooLarge(limit: 100)) {
+            try MailReader.read(eml: MailGPGTests.pgpMIME(small), keys: [], passphrases: [], passwords: Self.passwords, verifyWith: [], limits: limits)
+        }
+    }
+
     /// Broken password packets and messages: typed per-part errors, never a crash, never "wrong password"
     /// for something no password could open.
     @Test func garbledAndTruncatedPasswordMessages() async throws {
