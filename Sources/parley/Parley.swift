@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `parley` command: every Parley feature, one subcommand each.
 @main
@@ -12,4 +13,23 @@ struct Parley: AsyncParsableCommand {
             Forward.self, Download.self, Search.self, ProfileCommand.self, Contacts.self, Devices.self, Verify.self, Server.self, Envelope.self, File.self, Location.self, SOP.self, PGP.self, Bench.self,
         ]
     )
+
+    /// ArgumentParser's `main`, except that a mistake on a `parley sop` command line exits with the
+    /// code the SOP draft gives it (see `SOPUsage`).
+    static func main() async {
+        do {
+            var command = try await asyncParseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if let (code, message) = SOPUsage.failure(for: error) {
+                FileHandle.standardError.write(Data((message + "\n").utf8))
+                exit(withError: ExitCode(code))
+            }
+            exit(withError: error)
+        }
+    }
 }

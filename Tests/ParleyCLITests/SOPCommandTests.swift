@@ -90,6 +90,35 @@ struct SOPCommandTests {
         #expect(try parley(["decrypt", path("alice.key")], stdin: Data("garbage".utf8)).0 != 0)
     }
 
+    @Test("command-line mistakes exit 37 (unsupported option), 69 (unknown subcommand) or 19 (missing argument), printing nothing on stdout")
+    func usageErrorsUseSOPExitCodes() throws {
+        try parleyKey("alice")
+        let cases: [(arguments: [String], code: Int32)] = [
+            (["sign", "--no-such-option"], 37),
+            (["sign", "--no-such-option", path("alice.key")], 37),
+            (["sign", "--no-armor=yes", path("alice.key")], 37),  // a flag given a value
+            (["sign", "--as=nonsense", path("alice.key")], 37),  // a value the option does not support
+            (["armor", "an-argument-armor-does-not-take"], 37),
+            (["--no-such-option"], 37),
+            (["frobnicate"], 69),
+            (["frobnicate", "--no-armor", path("alice.key")], 69),  // the unknown subcommand, not its options, is the mistake
+            (["sign", "--with-key-password"], 19),  // an option without its value
+            (["encrypt", "--with-password"], 19),
+            (["sign"], 19),  // no KEYS
+            (["verify", path("alice.cert")], 19),  // no SIGNATURES and CERTS
+        ]
+        for (arguments, code) in cases {
+            let result = try ParleyBinary.runBinary(["sop"] + arguments, stdin: message)
+            #expect(result.status == code, "sop \(arguments.joined(separator: " ")): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "sop \(arguments.joined(separator: " "))")
+            #expect(!result.stderr.isEmpty, "sop \(arguments.joined(separator: " ")) says why")
+        }
+        #expect(try ParleyBinary.runBinary(["sop", "frobnicate"], stdin: Data()).stderr.contains("no subcommand 'frobnicate'"))
+        // Other commands keep ArgumentParser's usage exit code.
+        #expect(try ParleyBinary.runBinary(["pgp", "verify", "--no-such-option"], stdin: Data()).status == 64)
+        #expect(try ParleyBinary.runBinary(["frobnicate"], stdin: Data()).status == 64)
+    }
+
     @Test("generate-key --profile rfc4880 makes an RSA key sqop can encrypt to")
     func rsaProfile() throws {
         let (status, key) = try parley(["generate-key", "--profile", "rfc4880", "R <r@example.org>"])

@@ -69,7 +69,7 @@ import Testing
                     + Self.files.map { .attachment(MailAttachment(name: $0.name, mediaType: $0.mediaType, data: $0.data, wasEncrypted: true, signature: signed)) },
                     "\(key)")
         }
-        #expect(throws: PGPError.unusableKey("no recipients")) {
+        #expect(throws: PGPError.unusableKey("no recipients or passwords")) {
             try MailComposer(from: "a", to: [], subject: "s", text: "t").compose()
         }
     }

@@ -55,10 +55,8 @@ enum InlinePGP {
             // A message that was signed but not encrypted is plain text with a signature.
             if result.sessionKey == nil, !context.encrypted { return .plainText(text, signature: signature) }
             return .decryptedText(text, signature: signature == .none ? context.signature : signature)
-        } catch let error as PGPError {
-            return .error(MailError(error))
         } catch {
-            return .error(.formatError("unreadable"))
+            return .error(MailError(reading: error))
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// Writes an encrypted (optionally signed) PGP/MIME message (RFC 3156 §4) as .eml bytes: the text and
 /// attachments become a multipart/mixed entity, which is signed and encrypted in one OpenPGP message
-/// (RFC 3156 §6.2 combined method) to every recipient and to the sender's own certificate.
+/// (RFC 3156 §6.2 combined method) to every recipient, to the sender's own certificate and to any passwords.
 public struct MailComposer: Sendable {
     /// The From address ("Name <addr>").
     public var from: String
@@ -20,6 +20,8 @@ public struct MailComposer: Sendable {
     public var recipients: [Certificate] = []
     /// The sender's own certificate, also encrypted to so the sent copy stays readable.
     public var sender: Certificate?
+    /// Passwords the message is also (or only) encrypted to, one SKESK each; never stored.
+    public var passwords: [[UInt8]] = []
     /// A key to sign with, when the message should be signed.
     public var signer: UnlockedKey?
     /// The Date header and the OpenPGP creation time.
@@ -44,7 +46,7 @@ public struct MailComposer: Sendable {
     /// in tests (the OpenPGP session key and ECDH ephemerals always come from the system generator).
     public func compose<R: RandomNumberGenerator>(using random: inout R) throws -> [UInt8] {
         let everyone = recipients + (sender.map { [$0] } ?? [])
-        guard !everyone.isEmpty else { throw PGPError.unusableKey("no recipients") }
+        guard !everyone.isEmpty || !passwords.isEmpty else { throw PGPError.unusableKey("no recipients or passwords") }
         let innerBoundary = Self.token(&random)
         let outerBoundary = Self.token(&random)
         var inner = "Content-Type: multipart/mixed; boundary=\"\(innerBoundary)\"\r\n\r\n"
@@ -62,6 +64,7 @@ public struct MailComposer: Sendable {
         let now = UInt32(clamping: Int64(date.timeIntervalSince1970))
         var encryptor = Encryptor(now: now)
         encryptor.recipients = everyone
+        encryptor.passwords = passwords
         encryptor.signers = signer.map { [$0] } ?? []
         let armored = Armor.encode(try encryptor.encrypt(Array(inner.utf8)), as: .message)
             .replacingOccurrences(of: "\n", with: "\r\n")

@@ -3,6 +3,8 @@
 struct MailDecryption: Sendable {
     let keys: [Certificate]
     let passphrases: [[UInt8]]
+    /// Passwords for messages encrypted to a password (SKESK); never stored.
+    var passwords: [[UInt8]] = []
     let verifiers: [Certificate]
     let now: UInt32
     let cache: DecryptedKeyCache?
@@ -11,7 +13,9 @@ struct MailDecryption: Sendable {
     /// Largest plaintext a compressed packet may expand to: the message size limit.
     let decompressionLimit: Int
 
-    /// Decrypts (or just reads, when only signed) an OpenPGP message, armored or binary.
+    /// Decrypts (or just reads, when only signed) an OpenPGP message, armored or binary, with the keys
+    /// or the passwords. Throws `PGPError`, or `MailError.needsPassword` / `.wrongPassword` when only a
+    /// password could open the message.
     func decrypt(_ message: [UInt8]) throws -> Decryptor.Result {
         let packets = try PacketParser.parse(Armor.unwrap(message))
         // An old Symmetrically Encrypted Data packet is refused before any key is unlocked.
@@ -19,10 +23,34 @@ struct MailDecryption: Sendable {
         var decryptor = Decryptor(now: now)
         decryptor.verifiers = verifiers
         decryptor.decompressionLimit = decompressionLimit
-        guard packets.contains(where: { $0.tag == .publicKeyEncryptedSessionKey || $0.tag == .symmetricKeyEncryptedSessionKey }) else {
+        let skesks = packets.filter { $0.tag == .symmetricKeyEncryptedSessionKey }
+        guard skesks.count + packets.count(where: { $0.tag == .publicKeyEncryptedSessionKey }) > 0 else {
             // Signed-only, or an old no-MDC packet: the Decryptor reports those.
             return try decryptor.decrypt(message)
         }
+        let keyFailure = sessionKeys(packets, into: &decryptor)
+        if !skesks.isEmpty {
+            // A password packet Parley cannot read (an unknown S2K or cipher) says why, rather than "wrong password".
+            if decryptor.sessionKeys.isEmpty, let first = skesks.first, !skesks.contains(where: { (try? SKESK(packetBody: $0.body)) != nil }) {
+                _ = try SKESK(packetBody: first.body)
+            }
+            decryptor.passwords = passwords
+        }
+        do {
+            guard !decryptor.sessionKeys.isEmpty || !decryptor.passwords.isEmpty else { throw keyFailure }
+            return try decryptor.decrypt(message)
+        } catch let error as PGPError where error == keyFailure || error == .noMatchingKey {
+            guard !skesks.isEmpty else { throw error }
+            // A password the reader gave that opens nothing is wrong; with none given, a message that no
+            // key could open (but a password could) needs one. A locked matching key says more than that.
+            if !passwords.isEmpty { throw MailError.wrongPassword }
+            throw keyFailure == .noMatchingKey ? MailError.needsPassword : keyFailure
+        }
+    }
+
+    /// Session keys from the public-key packets that a given secret key opens, added to `decryptor`;
+    /// returns the most telling failure: a wrong pass phrase, else a missing one, else no matching key.
+    private func sessionKeys(_ packets: [Packet], into decryptor: inout Decryptor) -> PGPError {
         var failure = PGPError.noMatchingKey
         for packet in packets.prefix(Decryptor.maxSessionKeyPackets * 2) where packet.tag == .publicKeyEncryptedSessionKey {
             guard let pkesk = try? PKESK(packetBody: packet.body) else { continue }
@@ -32,8 +60,9 @@ struct MailDecryption: Sendable {
                     let unlocked: UnlockedKey
                     do {
                         unlocked = try memo.unlock(secret, passphrases: passphrases, cache: cache)
-                    } catch let error as PGPError {
+                    } catch {
                         // A wrong pass phrase says more than a missing one; either says more than no key.
+                        let error = error as? PGPError ?? .noMatchingKey
                         if error == .wrongPassphrase || failure == .noMatchingKey { failure = error }
                         continue
                     }
@@ -41,8 +70,7 @@ struct MailDecryption: Sendable {
                 }
             }
         }
-        guard !decryptor.sessionKeys.isEmpty else { throw failure }
-        return try decryptor.decrypt(message)
+        return failure
     }
 
     /// Whether `bytes` hold an OpenPGP message to decrypt: armored MESSAGE, or binary data whose first

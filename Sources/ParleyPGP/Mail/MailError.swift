@@ -23,6 +23,10 @@ public enum MailError: Error, Equatable, Sendable, CustomStringConvertible {
     case needsPassphrase
     /// A matching secret key is protected and none of the pass phrases given unlocks it.
     case wrongPassphrase
+    /// The message is encrypted to a password (and to no key given) and no password was given.
+    case needsPassword
+    /// The message is encrypted to a password and none of the passwords given opens it.
+    case wrongPassword
     /// The encrypted data has no modification detection code; it was not decrypted.
     case noMDC
     /// The modification detection code did not match: the encrypted data was altered or cut.
@@ -46,10 +50,21 @@ public enum MailError: Error, Equatable, Sendable, CustomStringConvertible {
         case .keyMismatch: "the message is encrypted to a key you do not have"
         case .needsPassphrase: "the secret key is protected: a pass phrase is needed"
         case .wrongPassphrase: "wrong pass phrase for the secret key"
+        case .needsPassword: "the message is encrypted with a password: give the password to read it"
+        case .wrongPassword: "wrong password for the encrypted message"
         case .noMDC: "the encrypted data has no integrity protection (no MDC); refusing to decrypt"
         case .badMDC: "the encrypted data failed its integrity check (MDC): it was altered"
         case .formatError(let why): "malformed OpenPGP data: \(why)"
         case .unsupported(let what): "unsupported OpenPGP feature: \(what)"
+        }
+    }
+
+    /// The per-block error for whatever reading a part threw.
+    init(reading error: Error) {
+        switch error {
+        case let error as MailError: self = error
+        case let error as PGPError: self.init(error)
+        default: self = .formatError("unreadable")
         }
     }
 

@@ -10,14 +10,15 @@ public struct MailReader {
     var parser: MIMEParser
     let keys: MailDecryption
 
-    /// Reads `eml` with secret `keys` (locked ones unlocked with `passphrases`, or taken from `cache`),
-    /// verifying signatures against `verifyWith` at `now` (seconds since 1970).
-    public static func read(eml: [UInt8], keys: [Certificate], passphrases: [[UInt8]], verifyWith: [Certificate],
-                            now: UInt32 = UInt32(Date().timeIntervalSince1970), cache: DecryptedKeyCache? = nil,
-                            limits: MailLimits = MailLimits()) throws -> Mail {
+    /// Reads `eml` with secret `keys` (locked ones unlocked with `passphrases`, or taken from `cache`)
+    /// and, for parts encrypted to a password, `passwords`; verifies signatures against `verifyWith` at
+    /// `now` (seconds since 1970).
+    public static func read(eml: [UInt8], keys: [Certificate], passphrases: [[UInt8]], passwords: [[UInt8]] = [],
+                            verifyWith: [Certificate], now: UInt32 = UInt32(Date().timeIntervalSince1970),
+                            cache: DecryptedKeyCache? = nil, limits: MailLimits = MailLimits()) throws -> Mail {
         var reader = MailReader(parser: MIMEParser(limits: limits),
-                                keys: MailDecryption(keys: keys, passphrases: passphrases, verifiers: verifyWith, now: now, cache: cache,
-                                                      decompressionLimit: limits.maxBytes))
+                                keys: MailDecryption(keys: keys, passphrases: passphrases, passwords: passwords, verifiers: verifyWith,
+                                                      now: now, cache: cache, decompressionLimit: limits.maxBytes))
         let root = try reader.parser.parse(eml[...], depth: 0)
         let blocks = try reader.blocks(root, depth: 0, context: Context(encrypted: false, signature: .none))
         return Mail(headers: root.headers, blocks: blocks)
@@ -60,12 +61,8 @@ public struct MailReader {
         let result: Decryptor.Result
         do {
             result = try keys.decrypt(payload.decodedBody())
-        } catch let error as MailError {
-            return [.error(error)]
-        } catch let error as PGPError {
-            return [.error(MailError(error))]
         } catch {
-            return [.error(.formatError("unreadable encrypted data"))]
+            return [.error(MailError(reading: error))]
         }
         let signature = SignatureStatus.of(result.verifications, verifiers: keys.verifiers)
         let inner = Context(encrypted: true, signature: signature == .none ? context.signature : signature)
@@ -170,7 +167,7 @@ public struct MailReader {
             return [.attachment(decrypted)]
         } catch {
             // The encrypted file is still offered, after the reason it could not be opened.
-            return [.error((error as? PGPError).map(MailError.init) ?? .formatError("unreadable")), .attachment(plain)]
+            return [.error(MailError(reading: error)), .attachment(plain)]
         }
     }
 }

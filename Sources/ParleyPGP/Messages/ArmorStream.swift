@@ -26,8 +26,8 @@ struct CRC24Stream {
 }
 
 /// Removes ASCII armor as the data streams by: BEGIN line, optional headers, base64 lines, the
-/// optional CRC-24 line (checked when present) and the matching END line. Lines may end in LF or CRLF
-/// and carry leading or trailing spaces; the whole-buffer `Armor.decode` also accepts bare CR.
+/// optional CRC-24 line (checked when present) and the matching END line. Lines may end in LF, CRLF
+/// or a bare CR, mixed, and carry leading or trailing spaces, as the whole-buffer `Armor.decode` accepts.
 final class DearmorInput: PGPInput {
     private let source: BufferedInput
     private var endLine: [UInt8] = []
@@ -103,10 +103,10 @@ final class DearmorInput: PGPInput {
         decoded += bytes
     }
 
-    /// The next line without its terminator and surrounding spaces/tabs/CR; nil at the end of input.
+    /// The next line without its ending and surrounding spaces/tabs; nil at the end of input.
     private func nextLine() throws -> [UInt8]? {
         guard let line = try source.line(maxLength: Self.maxLine) else { return nil }
-        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
         guard let first = line.firstIndex(where: { !isSpace($0) }), let last = line.lastIndex(where: { !isSpace($0) }) else { return [] }
         return Array(line[first...last])
     }

@@ -126,19 +126,24 @@ final class BufferedInput: PGPInput {
         return buffer[index]
     }
 
-    /// The bytes up to the next LF (without it), or what is left at the end; nil when nothing is left.
+    /// The bytes up to the next line ending (LF, CRLF or a bare CR, as mail mangles them) without it,
+    /// or what is left at the end; nil when nothing is left. Throws `.badArmor` past `maxLength` bytes.
     func line(maxLength: Int) throws -> [UInt8]? {
         var out: [UInt8] = []
         while true {
             if index == buffer.count, try fill(1) == 0 { return out.isEmpty ? nil : out }
-            if let newline = buffer[index...].firstIndex(of: 0x0A) {
-                out += buffer[index..<newline]
-                index = newline + 1
-                return out
-            }
-            out += buffer[index...]
-            index = buffer.count
+            let end = buffer[index...].firstIndex { $0 == 0x0A || $0 == 0x0D }
+            out += buffer[index..<(end ?? buffer.count)]
             guard out.count <= maxLength else { throw PGPError.badArmor("line too long") }
+            guard let end else {
+                index = buffer.count
+                continue
+            }
+            index = end + 1
+            // A CR and the LF after it are one ending, even when the LF comes in the next chunk:
+            // counting them as two would add a blank line, which ends armor headers early.
+            if buffer[end] == 0x0D, try fill(1) > 0, buffer[index] == 0x0A { index += 1 }
+            return out
         }
     }
 

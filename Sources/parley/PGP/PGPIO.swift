@@ -75,6 +75,11 @@ enum PGPIO {
         return verifications.contains(where: \.isGood)
     }
 
+    /// An output that keeps nothing: `verify` without -o still streams the content through the hashes.
+    final class Discard: PGPOutput {
+        func write(_ bytes: [UInt8]) throws {}
+    }
+
     static func eprint(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }

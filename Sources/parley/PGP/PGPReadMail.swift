@@ -10,22 +10,34 @@ extension Parley.PGP {
             commandName: "read-mail",
             abstract: "Read an e-mail (.eml): PGP/MIME, signed, inline PGP and encrypted attachments, as plain text.",
             discussion: """
-                Decrypts with your keyring's secret keys and checks signatures against its certificates. HTML is \
-                shown as safe text (nothing is fetched). Attachments are listed; with --out DIR they are saved \
-                there (decrypted), under names stripped of any path.
+                Decrypts with your keyring's secret keys (and, with --password, parts encrypted to a password) and \
+                checks signatures against its certificates. HTML is shown as safe text (nothing is fetched). \
+                Attachments are listed; with --out DIR they are saved there (decrypted), under names stripped of any path.
                 """)
         @OptionGroup var options: PGPOptions
+        @Flag(help: "For parts encrypted to a password: ask for it (or take PARLEY_PGP_PASSWORD).") var password = false
+        @Option(help: "A file whose first line is the password (implies --password).") var passwordFile: String?
         @Option(help: "Save the attachments into this directory.") var out: String?
         @Argument(help: "The message file (.eml, or '-' for standard input).") var input: String
 
         func run() async throws {
             let keyring = try options.openKeyring()
             let keys = try keyring.secretKeys()
-            let passphrases = keys.isEmpty || !Self.needsPassphrase(input) ? [] : [try options.passphrase()]
+            let usesPassword = password || passwordFile != nil
+            var passphrases: [[UInt8]] = []
+            if !keys.isEmpty, Self.needsPassphrase(input) {
+                // With a message password at hand, the key pass phrase is optional: the mail may need only the password.
+                passphrases = usesPassword ? [try? options.passphrase()].compactMap { $0 } : [try options.passphrase()]
+            }
+            let passwords = usesPassword
+                ? [try PGPSecrets.read(file: passwordFile, environment: "PARLEY_PGP_PASSWORD", prompt: "Password for the message: ",
+                                       advice: "pass --password-file FILE, set PARLEY_PGP_PASSWORD, or run in a terminal")]
+                : []
             let eml = try PGPFailure.run { try PGPIO.read(input) }
             let mail: Mail
             do {
-                mail = try MailReader.read(eml: eml, keys: keys, passphrases: passphrases, verifyWith: try keyring.certificates())
+                mail = try MailReader.read(eml: eml, keys: keys, passphrases: passphrases, passwords: passwords,
+                                           verifyWith: try keyring.certificates())
             } catch {
                 throw CommandFailure("cannot read \(input): \(error)")
             }
@@ -61,6 +73,8 @@ extension Parley.PGP {
                     lines.append(line)
                 case .unsupportedCharset(let charset):
                     lines.append("[a part in the unsupported charset \(charset) is not shown]")
+                case .error(.needsPassword):
+                    lines.append("[could not read a part: \(MailError.needsPassword) (pass --password or --password-file FILE)]")
                 case .error(let error):
                     lines.append("[could not read a part: \(error)]")
                 }

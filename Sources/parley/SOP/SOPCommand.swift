@@ -27,6 +27,7 @@ enum SOPIO {
     static let missingInput: Int32 = 61
     static let keyIsProtected: Int32 = 67
     static let keyCannotSign: Int32 = 79
+    static let unsupportedSubcommand: Int32 = 69
 
     /// Reads standard input completely.
     static func standardInput() -> [UInt8] {
