@@ -78,7 +78,8 @@ struct RetentionTests {
         let stopping = ContinuousClock.now
         await group.triggerGracefulShutdown()
         try await runner.value
-        #expect(ContinuousClock.now - stopping < .seconds(10), "the hour-long wait is cut short")
+        // The wait is an hour: anything near a minute (a loaded machine) still shows it was cut short.
+        #expect(ContinuousClock.now - stopping < .seconds(60), "the hour-long wait is cut short")
         try await server.stop()
     }
 

@@ -7,12 +7,16 @@ import Glibc
 /// A TCP proxy in front of a test server that can cut every connection, and holds each `login_finish`
 /// request back for `hold` before passing it on: the window in which a reconnecting client has a socket
 /// but is not logged in yet. Plain blocking sockets on threads of their own (never the test's pool).
+///
+/// Every descriptor is closed exactly once, by the last thread that uses it: this proxy runs inside the
+/// test process, so a descriptor closed early gets reused by another test's connection, and a late
+/// `shutdown`, `write` or `accept` on the old number would land on that connection.
 final class LoginHoldingProxy: Sendable {
     let port: Int
     private let listener: Int32
     private let upstream: Int
     private let hold: Duration
-    private let state = Mutex<(clients: [Int32], holding: Int)>(([], 0))
+    private let state = Mutex<(clients: [SocketPair], holding: Int)>(([], 0))
 
     init(upstream: Int, hold: Duration) throws {
         self.upstream = upstream
@@ -41,12 +45,12 @@ final class LoginHoldingProxy: Sendable {
     /// Cuts every client connection (the server side closes after it).
     func cutAll() {
         let clients = state.withLock { state in defer { state.clients = [] }; return state.clients }
-        clients.forEach { shutdown($0, Int32(SHUT_RDWR)) }
+        clients.forEach { $0.cut() }
     }
 
+    /// Stops accepting (the accept loop closes the listener as it ends) and cuts every connection.
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
         cutAll()
     }
 
@@ -59,6 +63,7 @@ final class LoginHoldingProxy: Sendable {
     }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else { return }
@@ -68,17 +73,22 @@ final class LoginHoldingProxy: Sendable {
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
             }
             guard connected else { close(client); close(server); continue }
-            state.withLock { $0.clients.append(client) }
+            let pair = SocketPair(client: client, server: server)
+            state.withLock { $0.clients.append(pair) }
             let proxy = self
-            Thread.detachNewThread { proxy.pump(from: client, to: server, holdingLogins: true) }
-            Thread.detachNewThread { proxy.pump(from: server, to: client, holdingLogins: false) }
+            pair.retain()
+            pair.retain()
+            Thread.detachNewThread { proxy.pump(pair, upstream: true) }
+            Thread.detachNewThread { proxy.pump(pair, upstream: false) }
         }
     }
 
     /// Copies bytes until either side ends. Client→server, a `login_finish` line is held back for `hold`
     /// while the lines after it pass at once: what the server sees when a client writes a request on a new
     /// connection before its login.
-    private func pump(from source: Int32, to destination: Int32, holdingLogins: Bool) {
+    private func pump(_ pair: SocketPair, upstream holdingLogins: Bool) {
+        defer { pair.release() }
+        let (source, destination) = holdingLogins ? (pair.client, pair.server) : (pair.server, pair.client)
         let writer = Mutex(destination)
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var pending: [UInt8] = []
@@ -86,7 +96,7 @@ final class LoginHoldingProxy: Sendable {
             let count = read(source, &buffer, buffer.count)
             guard count > 0 else { break }
             guard holdingLogins else {
-                guard writer.withLock({ write($0, buffer, count) }) == count else { break }
+                guard writer.withLock({ send($0, buffer, count, Int32(MSG_NOSIGNAL)) }) == count else { break }
                 continue
             }
             pending += buffer[0..<count]
@@ -96,18 +106,58 @@ final class LoginHoldingProxy: Sendable {
                 if String(decoding: line, as: UTF8.self).contains("\"login_finish\"") {
                     state.withLock { $0.holding += 1 }
                     let (hold, proxy) = (self.hold, self)
+                    pair.retain()
                     Thread.detachNewThread {
+                        defer { pair.release() }
                         Thread.sleep(forTimeInterval: Double(hold.components.seconds) + Double(hold.components.attoseconds) / 1e18)
-                        _ = writer.withLock { write($0, line, line.count) }
+                        _ = writer.withLock { send($0, line, line.count, Int32(MSG_NOSIGNAL)) }
                         proxy.state.withLock { $0.holding -= 1 }
                     }
                 } else {
-                    _ = writer.withLock { write($0, line, line.count) }
+                    _ = writer.withLock { send($0, line, line.count, Int32(MSG_NOSIGNAL)) }
                 }
             }
         }
-        shutdown(source, Int32(SHUT_RDWR))
-        shutdown(destination, Int32(SHUT_RDWR))
-        close(source)
+        pair.cut()
+    }
+}
+
+/// A proxied connection's two sockets, closed together once no thread uses them any more.
+private final class SocketPair: Sendable {
+    let client: Int32
+    let server: Int32
+    private let users = Mutex<(count: Int, closed: Bool)>((0, false))
+
+    init(client: Int32, server: Int32) {
+        self.client = client
+        self.server = server
+    }
+
+    /// Registers a thread that will use the sockets (only while another user holds them, or before any).
+    func retain() {
+        users.withLock { $0.count += 1 }
+    }
+
+    /// The thread is done; the last one closes both sockets.
+    func release() {
+        let last = users.withLock { users -> Bool in
+            users.count -= 1
+            guard users.count == 0, !users.closed else { return false }
+            users.closed = true
+            return true
+        }
+        if last {
+            close(client)
+            close(server)
+        }
+    }
+
+    /// Ends both directions, so the pumps finish; nothing once the sockets are closed.
+    func cut() {
+        users.withLock { users in
+            guard !users.closed else { return }
+            shutdown(client, Int32(SHUT_RDWR))
+            shutdown(server, Int32(SHUT_RDWR))
+        }
     }
 }
