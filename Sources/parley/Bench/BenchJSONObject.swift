@@ -21,4 +21,9 @@ extension JSONObject {
         guard case .object(let error)? = self["error"], case .string(let code)? = error["code"] else { return nil }
         return code
     }
+
+    /// The object as the JSON line it came in, for error messages.
+    var text: String {
+        (try? JSONWriter.bytes(.object(self))).map { String(decoding: $0, as: UTF8.self) } ?? "(unprintable)"
+    }
 }

@@ -29,7 +29,9 @@ struct BenchServer: AsyncParsableCommand {
             --group-size members (2: direct conversations); each sends to its conversation, and latency is \
             from sending send_message to each recipient's new_message notification, so one group message \
             counts one delivery per recipient. With --servers A,B,C (development nodes sharing one \
-            database), connection i goes to node i mod 3, so most deliveries cross nodes.
+            database), connection i goes to node i mod 3, so most deliveries cross nodes. Start such nodes with \
+            --dev --registrations-per-minute 1000000 --login-timeout 3600, or registering the benchmark's accounts \
+            trips the proof-of-work gate.
             """
     )
 

@@ -63,7 +63,7 @@ enum BenchSetup {
                 "one_time_prekeys": [],
             ])
             guard registration["ok"] == true, let code = target.code(for: email) else {
-                throw BenchConnection.Failure(description: "could not register \(email): \(registration)")
+                throw BenchConnection.Failure(description: "could not register \(email): \(registration.text)")
             }
             _ = try await connection.call("register_confirm", ["email": .string(email), "code": .string(code)])
             let start = try await connection.call("login_start", ["email": .string(email), "device_id": 1])
@@ -72,7 +72,7 @@ enum BenchSetup {
             let login = try await connection.call("login_finish", [
                 "email": .string(email), "device_id": 1, "nonce": .base64(Array(nonce)), "signature": .base64(Array(signature)),
             ])
-            guard let id = login.int("account_id") else { throw BenchConnection.Failure(description: "login failed: \(login)") }
+            guard let id = login.int("account_id") else { throw BenchConnection.Failure(description: "login failed: \(login.text)") }
             registered.append((connection, id))
         }
         var clients: [BenchClient] = []
@@ -82,11 +82,11 @@ enum BenchSetup {
             let emails = members.dropFirst().map { "bench-\(run)-\($0)@example.org" }
             let created = try await creator.connection.call(
                 "create_conversation", ["kind": groupSize == 2 ? "direct" : "group", "members": .array(emails.map(JSONValue.string))])
-            guard let conversation = created.int("conversation_id") else { throw BenchConnection.Failure(description: "\(created)") }
+            guard let conversation = created.int("conversation_id") else { throw BenchConnection.Failure(description: "create_conversation failed: \(created.text)") }
             if groupSize > 2 {
                 for member in members.dropFirst() {
                     let accepted = try await registered[member].connection.call("accept_invitation", ["conversation_id": .int(conversation)])
-                    guard accepted["ok"] == true else { throw BenchConnection.Failure(description: "\(accepted)") }
+                    guard accepted["ok"] == true else { throw BenchConnection.Failure(description: "accept_invitation failed: \(accepted.text)") }
                 }
             }
             for member in members {
