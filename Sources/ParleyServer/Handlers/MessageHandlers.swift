@@ -27,16 +27,31 @@ enum MessageHandlers {
         let kind = try request.optionalString("kind", maxBytes: 16) ?? "text"
         let replyTo = try request.optionalInteger("reply_to")
         let envelopes = try parseEnvelopes(request)
-        // One read gives both the membership check and the devices to encrypt for.
-        let memberDevices = try await StoreCall.call(context) { try await context.store.activeMemberDevices(conversationID: conversationID) }
-        guard memberDevices.contains(where: { $0.accountID == caller.accountID }) else { throw WireError(.notFound, "no such conversation") }
+        let given = Set(envelopes.map { DeviceAddress(account: $0.accountID, device: $0.deviceID) })
         if let replyTo {
+            // Membership first, so that a stranger learns nothing about which conversation a message is in.
+            let memberDevices = try await StoreCall.call(context) { try await context.store.activeMemberDevices(conversationID: conversationID) }
+            guard memberDevices.contains(where: { $0.accountID == caller.accountID }) else { throw WireError(.notFound, "no such conversation") }
             let replyConversation = try await StoreCall.call(context) { try await context.store.conversationID(ofMessage: replyTo) }
             guard replyConversation == conversationID else { throw .invalid("reply_to", "is not a message of this conversation") }
         }
-        let required = requiredDevices(memberDevices, sender: caller)
-        let given = Set(envelopes.map { DeviceAddress(account: $0.accountID, device: $0.deviceID) })
-        if given != required {
+        let message = NewMessage(
+            conversationID: conversationID, senderID: caller.accountID, senderDevice: caller.deviceID,
+            clientMessageID: clientID, kind: kind, replyTo: replyTo, envelopes: envelopes)
+        // The membership is checked inside the insert's transaction: one store call instead of two, and no
+        // member can be removed between the check and the insert.
+        let insertion = try await StoreCall.call(context) {
+            try await context.store.insertMessage(message, now: context.clock.now()) { memberDevices in
+                memberDevices.contains { $0.accountID == caller.accountID } && requiredDevices(memberDevices, sender: caller) == given
+            }
+        }
+        let stored: StoredMessage
+        switch insertion {
+        case .stored(let message):
+            stored = message
+        case .refused(let memberDevices):
+            guard memberDevices.contains(where: { $0.accountID == caller.accountID }) else { throw WireError(.notFound, "no such conversation") }
+            let required = requiredDevices(memberDevices, sender: caller)
             throw WireError(
                 .staleDevices, "the conversation's devices changed: encrypt for exactly the devices in details and send again",
                 details: [
@@ -44,10 +59,6 @@ enum MessageHandlers {
                     "extra_devices": .array(given.subtracting(required).sorted().map(\.json)),
                 ])
         }
-        let message = NewMessage(
-            conversationID: conversationID, senderID: caller.accountID, senderDevice: caller.deviceID,
-            clientMessageID: clientID, kind: kind, replyTo: replyTo, envelopes: envelopes)
-        let stored = try await StoreCall.call(context) { try await context.store.insertMessage(message, now: context.clock.now()) }
         if stored.created {
             let fields: [String: JSONValue] = [
                 "conversation_id": .number(Double(conversationID)), "message_id": .number(Double(stored.id)),

@@ -27,6 +27,18 @@ public struct StoredMessage: Sendable, Equatable {
     public var created: Bool
 }
 
+/// A member of a conversation and one of its devices (nil when the account has none).
+public typealias MemberDevice = (accountID: Int64, deviceID: UInt32?)
+
+/// What `insertMessage(_:now:ifMembers:)` did.
+public enum MessageInsertion: Sendable {
+    /// Stored now, or found stored earlier under the same (sender, client id).
+    case stored(StoredMessage)
+    /// The check refused the conversation's member devices (read in the insert's transaction, which
+    /// stored nothing); they come back so the caller can say what was wrong.
+    case refused(memberDevices: [MemberDevice])
+}
+
 /// A message as one device fetches it: metadata and the ciphertext addressed to that device.
 public struct DeliverableMessage: Sendable, Equatable {
     public var id: Int64
@@ -43,9 +55,12 @@ public struct DeliverableMessage: Sendable, Equatable {
 
 /// Messages and their per-device ciphertexts.
 public protocol MessageStore: Sendable {
-    /// Stores a message and its envelopes in one transaction, or returns the earlier one with the same
-    /// (sender, client id). The timestamp is `max(now, last + 1)`.
-    func insertMessage(_ message: NewMessage, now: Int64) async throws -> StoredMessage
+    /// In one transaction: reads the conversation's active member devices and asks `accept` about them
+    /// (nothing else can change the membership meanwhile), then stores the message and its envelopes, or
+    /// returns the earlier one with the same (sender, client id). The timestamp is `max(now, last + 1)`.
+    func insertMessage(
+        _ message: NewMessage, now: Int64, ifMembers accept: @escaping @Sendable ([MemberDevice]) -> Bool
+    ) async throws -> MessageInsertion
 
     /// Messages with an envelope for this device not yet confirmed delivered (or, for the account's own
     /// messages, its self copy) and a timestamp after `afterTimestamp`, oldest first.
@@ -57,4 +72,14 @@ public protocol MessageStore: Sendable {
     /// Deletes this device's envelopes (the device has them now), or empties them into delivered tombstones where
     /// the account has a self copy; returns (message id, sender id) for those newly confirmed.
     func confirmDelivery(accountID: Int64, deviceID: UInt32, messageIDs: [Int64], now: Int64) async throws -> [(Int64, Int64)]
+}
+
+extension MessageStore {
+    /// Stores a message whatever the membership (set-up code and tests; `send_message` checks it).
+    public func insertMessage(_ message: NewMessage, now: Int64) async throws -> StoredMessage {
+        switch try await insertMessage(message, now: now, ifMembers: { _ in true }) {
+        case .stored(let stored): return stored
+        case .refused: throw StoreError.unavailable("message insert refused")
+        }
+    }
 }

@@ -2,7 +2,9 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    public func insertMessage(_ message: NewMessage, now: Int64) async throws -> StoredMessage {
+    public func insertMessage(
+        _ message: NewMessage, now: Int64, ifMembers accept: @escaping @Sendable ([MemberDevice]) -> Bool
+    ) async throws -> MessageInsertion {
         // Every account the message is for (and the sender): their clocks order it.
         let accounts = Array(Set(message.envelopes.map(\.accountID) + [message.senderID])).sorted()
         let envelopeAccounts = message.envelopes.map(\.accountID)
@@ -10,7 +12,11 @@ extension PostgresStore {
         let ciphertexts = message.envelopes.map { ByteBuffer(bytes: $0.ciphertext) }
         // A retry racing its own original can miss it (the statement's snapshot predates the lock wait)
         // and hit the (sender_id, client_id) unique key: the retry of the transaction then finds it.
-        return try await transaction("message", retryOnConflict: true) { db, log in
+        return try await transaction("message", retryOnConflict: true) { db, log -> MessageInsertion in
+            // The member rows stay share-locked until the commit: a removal waits for this insert, or this
+            // insert sees the removal.
+            let members = try await Self.activeMemberDevices(db, conversationID: message.conversationID, log, lockingMembers: true)
+            guard accept(members) else { return .refused(memberDevices: members) }
             // A new clock row starts at the old cluster-wide clock, so no account's timestamps go back.
             try await db.run("""
                 INSERT INTO account_clocks (account_id, last)
@@ -45,7 +51,7 @@ extension PostgresStore {
                 UNION ALL SELECT id, created_at, FALSE AS created FROM existing
                 """, log)
             else { throw StoreError.unavailable("message insert returned nothing") }
-            return StoredMessage(id: try row.get("id"), timestamp: try row.get("created_at"), created: try row.get("created"))
+            return .stored(StoredMessage(id: try row.get("id"), timestamp: try row.get("created_at"), created: try row.get("created")))
         }
     }
 

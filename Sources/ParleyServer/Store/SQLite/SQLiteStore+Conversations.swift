@@ -62,16 +62,19 @@ extension SQLiteStore {
     }
 
     public func activeMemberDevices(conversationID: Int64) async throws -> [(accountID: Int64, deviceID: UInt32?)] {
-        try await read { db in
-            let statement = try db.cachedStatement(sql: """
-                SELECT m.account_id, d.device_id FROM members m
-                JOIN conversations c ON c.id = m.conversation_id AND c.deleted_at IS NULL
-                LEFT JOIN devices d ON d.account_id = m.account_id
-                WHERE m.conversation_id = ? AND m.status = 'active'
-                """)
-            return try Row.fetchAll(statement, arguments: [conversationID]).map { row in
-                (row["account_id"] as Int64, (row["device_id"] as Int64?).map { UInt32($0) })
-            }
+        try await read { db in try Self.activeMemberDevices(db, conversationID: conversationID) }
+    }
+
+    /// Every device of every active member of a conversation that is not deleted, on `db`.
+    static func activeMemberDevices(_ db: Database, conversationID: Int64) throws -> [MemberDevice] {
+        let statement = try db.cachedStatement(sql: """
+            SELECT m.account_id, d.device_id FROM members m
+            JOIN conversations c ON c.id = m.conversation_id AND c.deleted_at IS NULL
+            LEFT JOIN devices d ON d.account_id = m.account_id
+            WHERE m.conversation_id = ? AND m.status = 'active'
+            """)
+        return try Row.fetchAll(statement, arguments: [conversationID]).map { row in
+            (row["account_id"] as Int64, (row["device_id"] as Int64?).map { UInt32($0) })
         }
     }
 

@@ -2,13 +2,18 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    public func insertMessage(_ message: NewMessage, now: Int64) async throws -> StoredMessage {
-        try await groupWrite("message") { db in
+    public func insertMessage(
+        _ message: NewMessage, now: Int64, ifMembers accept: @escaping @Sendable ([MemberDevice]) -> Bool
+    ) async throws -> MessageInsertion {
+        try await groupWrite("message") { db -> MessageInsertion in
+            // On the one writer, so no membership change can come between this check and the insert.
+            let members = try Self.activeMemberDevices(db, conversationID: message.conversationID)
+            guard accept(members) else { return .refused(memberDevices: members) }
             if let existing = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT id, created_at FROM messages WHERE sender_id = ? AND client_id = ?"),
                 arguments: [message.senderID, message.clientMessageID])
             {
-                return StoredMessage(id: existing["id"], timestamp: existing["created_at"], created: false)
+                return .stored(StoredMessage(id: existing["id"], timestamp: existing["created_at"], created: false))
             }
             let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(created_at) FROM messages")) ?? 0
             let timestamp = max(now, last + 1)
@@ -25,7 +30,7 @@ extension SQLiteStore {
             for envelope in message.envelopes {
                 try insertEnvelope.execute(arguments: [id, envelope.accountID, Int64(envelope.deviceID), Data(envelope.ciphertext)])
             }
-            return StoredMessage(id: id, timestamp: timestamp, created: true)
+            return .stored(StoredMessage(id: id, timestamp: timestamp, created: true))
         }
     }
 
