@@ -155,7 +155,7 @@ let package = Package(
             dependencies: ["ParleyCrypto", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")]
         ),
-        .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire"]),
+        .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire", "ParleyTestSupport"]),
         .testTarget(
             name: "ParleyServerTests",
             dependencies: [
@@ -202,6 +202,7 @@ let package = Package(
             dependencies: [
                 "ParleyProtocol",
                 "ParleyCrypto",
+                "ParleyTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Vectors")]

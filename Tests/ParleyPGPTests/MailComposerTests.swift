@@ -1,21 +1,10 @@
 import Foundation
+import ParleyTestSupport
 import Testing
 @testable import ParleyPGP
 
 /// Composed PGP/MIME messages: read back by Parley, and by the real gpg.
 @Suite(.serialized) struct MailComposerTests {
-    /// SplitMix64: a seeded generator so the MIME structure is the same on every run.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// After the fixture keys were made (a signature may not predate its key) and before any test run.
     static let date = Date(timeIntervalSince1970: 1_795_330_000)
     static let files = [
@@ -42,7 +31,7 @@ import Testing
     }
 
     @Test func deterministicStructureAndSafeHeaders() throws {
-        var first = Seeded(state: 42), second = Seeded(state: 42)
+        var first = SplitMix64(state: 42), second = SplitMix64(state: 42)
         let composer = try Self.composer()
         let one = try composer.compose(using: &first), two = try composer.compose(using: &second)
         #expect(Self.structure(one) == Self.structure(two))

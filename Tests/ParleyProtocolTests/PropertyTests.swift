@@ -1,18 +1,7 @@
 import ParleyCrypto
+import ParleyTestSupport
 import Testing
 @testable import ParleyProtocol
-
-/// SplitMix64: a tiny seeded generator so every failing run can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct PropertyTests {
     struct InFlight {

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTestSupport
 import ParleyWire
 import Testing
 
@@ -75,7 +76,7 @@ struct JSONParserTests {
     func writerMatchesFoundation() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var random = SplitMix(seed: 7)
+        var random = SplitMix64(state: 7)
         for _ in 0..<2_000 {
             let value = RandomJSON.value(depth: 0, using: &random)
             let ours = try JSONWriter.bytes(value)
@@ -93,7 +94,7 @@ struct JSONParserTests {
 
     @Test("on mutated texts the parser agrees with Foundation's JSONDecoder, except where it is stricter by design")
     func mutationsAgreeWithFoundation() throws {
-        var random = SplitMix(seed: 11)
+        var random = SplitMix64(state: 11)
         var compared = 0, bothAccepted = 0
         for _ in 0..<3_000 {
             var bytes = try JSONWriter.bytes(RandomJSON.value(depth: 0, using: &random))
@@ -114,27 +115,14 @@ struct JSONParserTests {
     }
 }
 
-/// A small seeded generator, so a failure names a reproducible case.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 enum RandomJSON {
     static let alphabet: [String] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{1}", "\u{1F}", "\u{7F}", "é", "€", "😀", "\u{2028}", "{", "]", ":", ","]
 
-    static func string(using random: inout SplitMix) -> String {
+    static func string(using random: inout SplitMix64) -> String {
         (0..<Int(random.next() % 8)).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }.joined()
     }
 
-    static func value(depth: Int, using random: inout SplitMix) -> JSONValue {
+    static func value(depth: Int, using random: inout SplitMix64) -> JSONValue {
         let choice = random.next() % (depth > 3 ? 5 : 7)
         switch choice {
         case 0: return .null
@@ -155,7 +143,7 @@ enum RandomJSON {
         }
     }
 
-    static func mutate(_ bytes: inout [UInt8], using random: inout SplitMix) {
+    static func mutate(_ bytes: inout [UInt8], using random: inout SplitMix64) {
         guard !bytes.isEmpty else { return }
         let index = Int(random.next() % UInt64(bytes.count))
         let interesting: [UInt8] = Array(#"{}[],:"\0123456789eE.-+tfnu "#.utf8) + [0x00, 0x0A, 0xC3, 0xFF, 0xED]
@@ -169,8 +157,8 @@ enum RandomJSON {
 
     /// Whether Foundation's reading of `bytes` has an object that names a key twice.
     static func hasDuplicateKey(_ bytes: [UInt8]) -> Bool {
-        // Parse with our parser in a mode that cannot refuse duplicates: count keys per object textually
-        // through Foundation's own tree, which keeps the last value, by comparing key counts.
+        // Foundation keeps one value per key, so its tree has fewer keys than the text names exactly when
+        // some object names a key twice.
         guard let object = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) else { return false }
         return keyCount(object) < textualKeyCount(bytes)
     }
