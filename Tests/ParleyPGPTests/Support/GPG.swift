@@ -29,7 +29,13 @@ final class GPG: Sendable {
 
     private func runBlocking(_ arguments: [String], input: [UInt8], passphrase: String) throws -> [UInt8] {
         let base = ["gpg", "--batch", "--yes", "--no-tty", "--pinentry-mode", "loopback", "--passphrase", passphrase, "--trust-model", "always"]
-        let (status, output, error) = try GPG.run(base + arguments, input: input, environment: ["GNUPGHOME": home.path])
+        var (status, output, error) = try GPG.run(base + arguments, input: input, environment: ["GNUPGHOME": home.path])
+        // gpg-agent 2.2 now and then fails to self-sign a key it has just made ("Corrupted protection"; GnuPG's
+        // own test suite hit it too). Nothing was created, so key generation gets one more try with a fresh agent.
+        if status != 0, arguments.first == "--quick-gen-key", String(decoding: error, as: UTF8.self).contains("Corrupted protection") {
+            _ = try? GPG.run(["/usr/bin/gpgconf", "--kill", "gpg-agent"], environment: ["GNUPGHOME": home.path])
+            (status, output, error) = try GPG.run(base + arguments, input: input, environment: ["GNUPGHOME": home.path])
+        }
         guard status == 0 else {
             throw Failure(description: "gpg \(arguments.joined(separator: " ")) exited \(status): \(String(decoding: error, as: UTF8.self))")
         }
