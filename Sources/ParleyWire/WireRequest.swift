@@ -1,5 +1,3 @@
-import Foundation
-
 /// One request line: `{"type": METHOD, "request_id": STRING, ...fields}`.
 ///
 /// Parsing checks only the envelope; each handler reads its own fields through the typed

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What the server writes: a response to one request, or a notification.
 public enum WireMessage: Sendable, Equatable {
     /// `{"type": "response", "request_id", "ok": true, ...fields}`.
