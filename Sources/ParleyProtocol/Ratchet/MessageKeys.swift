@@ -7,7 +7,7 @@ public struct MessageKeys: Sendable {
 
     /// HKDF(salt = 32 zero bytes, ikm = mk, info, 44) → key(32) || nonce(12).
     public init(messageKey: [UInt8], info: [UInt8]) {
-        let out = Primitives.hkdf(salt: [UInt8](repeating: 0, count: 32), ikm: messageKey, info: info, count: 44)
+        let out = Primitives.hkdfZeroSalt(ikm: messageKey, info: info, count: 44)
         self.key = Array(out[0..<32])
         self.nonce = Array(out[32..<44])
     }

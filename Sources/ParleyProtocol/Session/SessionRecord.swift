@@ -43,7 +43,9 @@ public struct SessionRecord: Sendable {
 
     /// Decrypts with the newest state that can, which then becomes current; nothing changes on failure.
     public mutating func decrypt(_ message: RatchetMessage, random: some RandomSource) throws(ProtocolError) -> [UInt8] {
-        for index in states.indices {
+        // The current state decrypts almost every message: try it in place, without moving states.
+        if let plaintext = try? states[0].decrypt(message, random: random) { return plaintext }
+        for index in states.indices.dropFirst() {
             var candidate = states[index]
             guard let plaintext = try? candidate.decrypt(message, random: random) else { continue }
             states.remove(at: index)

@@ -10,6 +10,45 @@ enum Primitives {
         return key.withUnsafeBytes { Array($0) }
     }
 
+    /// HKDF-SHA256 (RFC 5869) with the 32-byte all-zero salt: the message-key derivation every
+    /// message makes (docs/PROTOCOL.md §5.3, §6.3).
+    ///
+    /// Same bytes as `hkdf(salt: 32 zero bytes, …)`, evaluated as RFC 5869 defines it with
+    /// swift-crypto's HMAC: extract = HMAC(salt, ikm), T(i) = HMAC(prk, T(i-1) || info || i).
+    /// `HKDF<SHA256>` sets up a fresh HMAC key for the salt and for every output block; here the
+    /// constant salt is keyed once per process and the PRK once per call, which halves the cost
+    /// of a message. `PrimitivesTests` checks it against `HKDF<SHA256>` on random inputs.
+    static func hkdfZeroSalt(ikm: [UInt8], info: [UInt8], count: Int) -> [UInt8] {
+        precondition(count > 0 && count <= 255 * SHA256.byteCount, "HKDF output length out of range")
+        var extract = zeroSaltHMAC
+        extract.update(data: ikm)
+        let keyed = HMAC<SHA256>(key: SymmetricKey(data: extract.finalize()))
+        var output: [UInt8] = []
+        output.reserveCapacity(count + SHA256.byteCount)
+        // T(i-1) || info || i, fed to HMAC in one call: each call into the generic API has a fixed cost.
+        var input: [UInt8] = []
+        input.reserveCapacity(SHA256.byteCount + info.count + 1)
+        input.append(contentsOf: info)
+        input.append(1)
+        while true {
+            var block = keyed
+            block.update(data: input)
+            let previousStart = output.count
+            block.finalize().withUnsafeBytes { output.append(contentsOf: $0) }
+            if output.count >= count { break }
+            let counter = input[input.count - 1] &+ 1
+            input.removeAll(keepingCapacity: true)
+            input.append(contentsOf: output[previousStart...])
+            input.append(contentsOf: info)
+            input.append(counter)
+        }
+        output.removeLast(output.count - count)
+        return output
+    }
+
+    /// HMAC-SHA256 keyed with 32 zero bytes, copied for every extract so its key schedule is made once.
+    private static let zeroSaltHMAC = HMAC<SHA256>(key: SymmetricKey(data: [UInt8](repeating: 0, count: 32)))
+
     /// HMAC-SHA256 of one byte, the form every chain step uses.
     static func hmac(key: [UInt8], byte: UInt8) -> [UInt8] {
         let code = HMAC<SHA256>.authenticationCode(for: [byte], using: SymmetricKey(data: key))
@@ -24,9 +63,9 @@ enum Primitives {
         let keyed = HMAC<SHA256>(key: SymmetricKey(data: key))
         var first = keyed
         var second = keyed
-        first.update(data: [0x01])
-        second.update(data: [0x02])
-        return (Array(first.finalize()), Array(second.finalize()))
+        withUnsafeBytes(of: UInt8(0x01)) { first.update(data: $0) }
+        withUnsafeBytes(of: UInt8(0x02)) { second.update(data: $0) }
+        return (first.finalize().withUnsafeBytes { Array($0) }, second.finalize().withUnsafeBytes { Array($0) })
     }
 
     /// X25519 that refuses an all-zero output, so low-order public keys cannot force a known secret.
