@@ -47,6 +47,28 @@ struct FileCommandTests {
         #expect(try read("out.txt") == Data(secret.utf8))
     }
 
+    @Test("outputs larger than several 8 MiB write-back windows arrive whole, sealed and opened through files")
+    func largeOutputs() throws {
+        try keygen("me")
+        let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
+        defer { try? random.close() }
+        let plaintext = random.readData(ofLength: (20 << 20) + 12_345)
+        #expect(plaintext.count == (20 << 20) + 12_345)
+        try plaintext.write(to: URL(fileURLWithPath: path("big")))
+        let seal = try ParleyBinary.run(["file", "seal", "-r", path("me.pem"), path("big"), "-o", path("big.prly")])
+        #expect(seal.status == 0, "\(seal.stderr)")
+        let sealedSize = try FileManager.default.attributesOfItem(atPath: path("big.prly"))[.size] as? Int
+        let chunks = (plaintext.count + 65_535) / 65_536
+        #expect(sealedSize.map { $0 > plaintext.count + chunks * 16 } == true)
+        let open = try ParleyBinary.run(
+            ["file", "open", "-i", path("me.ecp1"), path("big.prly"), "-o", path("big.out")],
+            environment: ["PARLEY_PASSWORD": "key pw"])
+        #expect(open.status == 0, "\(open.stderr)")
+        #expect(try read("big.out") == plaintext)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".partial") }
+        #expect(leftovers.isEmpty)
+    }
+
     @Test("a passphrase-only file opens with the passphrase; a wrong one fails without output")
     func passphrase() throws {
         try write("for your eyes", to: "p.txt")

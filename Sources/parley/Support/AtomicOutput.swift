@@ -36,7 +36,7 @@ final class AtomicOutput {
             }
             temporary = temp
         }
-        stream = FileDescriptorOutput(descriptor: descriptor)
+        stream = temporary == nil ? FileDescriptorOutput(descriptor: descriptor) : WritebackOutput(descriptor: descriptor)
     }
 
     /// Moves the finished file into place. Without `force`, `link` fails if the path appeared meanwhile.
