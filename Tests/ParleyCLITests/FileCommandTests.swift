@@ -76,6 +76,14 @@ struct FileCommandTests {
             ["file", "seal", "--passphrase", "--work-factor", "14", "--password-stdin", path("p.txt"), "-o", path("p.prly")],
             stdin: "open sesame\n")
         #expect(seal.status == 0, "\(seal.stderr)")
+        let inspect = try ParleyBinary.run(["file", "inspect", path("p.prly")])
+        #expect(inspect.stdout.contains("1. passphrase (scrypt 2^14, 16 lanes)"), "\(inspect.stdout)")
+        let tooMuch = try ParleyBinary.run(
+            ["file", "seal", "--passphrase", "--lanes", "65", "--password-stdin", path("p.txt"), "-o", path("q.prly")],
+            stdin: "open sesame\n")
+        #expect(tooMuch.status == 64)
+        #expect(tooMuch.stderr.contains("scrypt lanes 65 is outside 1…64"), "\(tooMuch.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path("q.prly")))
         let wrong = try ParleyBinary.run(["file", "open", "--password-stdin", path("p.prly"), "-o", path("out")], stdin: "open sesamo\n")
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("could not decrypt or authenticate"))

@@ -84,7 +84,7 @@ struct FileV1StreamingTests {
         let p256 = P256.KeyAgreement.PrivateKey()
         let other = Curve25519.KeyAgreement.PrivateKey()
         let plaintext = Array("shared with three".utf8)
-        let sealed = try seal(plaintext, to: [.p256(p256.publicKey), .x25519(key.publicKey), .x25519(other.publicKey), .passphrase("pw", logN: 14)])
+        let sealed = try seal(plaintext, to: [.p256(p256.publicKey), .x25519(key.publicKey), .x25519(other.publicKey), .passphrase("pw", logN: 14, lanes: 1)])
         #expect(try openEncrypted(sealed, with: [.p256(p256)]) == plaintext)
         #expect(try openEncrypted(sealed, with: [.x25519(key)]) == plaintext)
         #expect(try openEncrypted(sealed, with: [.x25519(other)]) == plaintext)
@@ -97,7 +97,7 @@ struct FileV1StreamingTests {
     func postQuantum() throws {
         let xwing = try XWingMLKEM768X25519.PrivateKey.generate()
         let plaintext = Array("post-quantum".utf8)
-        let sealed = try seal(plaintext, to: [.xwing(xwing.publicKey), .passphrase("pw", logN: 14)])
+        let sealed = try seal(plaintext, to: [.xwing(xwing.publicKey), .passphrase("pw", logN: 14, lanes: 1)])
         #expect(try openEncrypted(sealed, with: [.xwing(xwing)]) == plaintext)
         let error = #expect(throws: FileError.self) { try seal(plaintext, to: [.xwing(xwing.publicKey), .x25519(key.publicKey)]) }
         #expect(error?.description.contains("cannot be mixed") == true)
@@ -108,9 +108,40 @@ struct FileV1StreamingTests {
     func recipientRules() throws {
         #expect(throws: FileError.self) { try seal([], to: []) }
         #expect(throws: FileError.self) { try seal([], to: Array(repeating: .x25519(key.publicKey), count: 65)) }
-        #expect(throws: FileError.self) { try seal([], to: [.passphrase("a", logN: 14), .passphrase("b", logN: 14)]) }
-        #expect(throws: FileError.self) { try seal([], to: [.passphrase("weak", logN: 10)]) }
-        #expect(throws: FileError.self) { try seal([], to: [.passphrase("", logN: 14)]) }
+        #expect(throws: FileError.self) { try seal([], to: [.passphrase("a", logN: 14, lanes: 1), .passphrase("b", logN: 14, lanes: 1)]) }
+        #expect(throws: FileError.self) { try seal([], to: [.passphrase("weak", logN: 10, lanes: 1)]) }
+        #expect(throws: FileError.self) { try seal([], to: [.passphrase("", logN: 14, lanes: 1)]) }
+    }
+
+    @Test("a passphrase with several lanes writes kind 05, one lane kind 04, and the same passphrase opens both")
+    func passphraseLanes() throws {
+        let plaintext = Array("lanes".utf8)
+        let laned = try seal(plaintext, to: [.x25519(key.publicKey), .passphrase("pw", logN: 14, lanes: 3)])
+        let header = try FileOpener.readHeader(from: MemoryInput(laned))
+        #expect(header.stanzas.map(\.kind) == [.x25519, .passphraseLanes])
+        #expect(header.stanzas[1].body[16...17] == [14, 3])
+        #expect(try openEncrypted(laned, with: [.passphrase("pw")]) == plaintext)
+        #expect(try openEncrypted(laned, with: [.x25519(key)]) == plaintext)
+        #expect(throws: FileError.cannotDecrypt) { try openEncrypted(laned, with: [.passphrase("pw ")]) }
+        let single = try seal(plaintext, to: [.passphrase("pw", logN: 14, lanes: 1)])
+        #expect(try FileOpener.readHeader(from: MemoryInput(single)).stanzas.map(\.kind) == [.passphrase])
+        #expect(try openEncrypted(single, with: [.passphrase("pw")]) == plaintext)
+    }
+
+    @Test("scrypt parameters a file may not ask for are refused when sealing, each with its reason")
+    func scryptSealLimits() throws {
+        let cases: [(UInt8, UInt8, String)] = [
+            (13, 8, "outside 2^14…2^20"), (21, 1, "outside 2^14…2^20"), (15, 0, "lanes 0 is outside 1…64"),
+            (15, 65, "lanes 65 is outside 1…64"), (18, 9, "over the limit of 2^21"),
+        ]
+        for (logN, lanes, reason) in cases {
+            let error = #expect(throws: FileError.self) { try seal([], to: [.passphrase("pw", logN: logN, lanes: lanes)]) }
+            #expect(error?.description.contains(reason) == true, "2^\(logN) × \(lanes): \(String(describing: error))")
+        }
+        // The defaults: 2^14 in 16 lanes, as much work as 2^18 in one, within the limit.
+        #expect(FileRecipient.scryptParametersProblem(
+            logN: FileRecipient.defaultLogN, lanes: FileRecipient.defaultLanes, logNRange: FileRecipient.sealLogNRange) == nil)
+        #expect((1 << Int(FileRecipient.defaultLogN)) * Int(FileRecipient.defaultLanes) == 1 << 18)
     }
 
     @Test("a key of a kind the file lacks says what the file holds")

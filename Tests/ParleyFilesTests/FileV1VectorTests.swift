@@ -37,7 +37,8 @@ struct FileV1VectorTests {
                         ephemeral: try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: [UInt8](hex: input.ephemeral!)))
                 default:
                     return try Stanza.wrapPassphrase(
-                        fileKey: fileKey, passphrase: input.passphrase!, salt: [UInt8](hex: input.salt!), logN: input.logN!)
+                        fileKey: fileKey, passphrase: input.passphrase!, salt: [UInt8](hex: input.salt!), logN: input.logN!,
+                        lanes: input.lanes ?? 1)
                 }
             }
             let header = try FileHeader.make(stanzas: stanzas, fileKey: fileKey, payloadNonce: [UInt8](hex: vector.payloadNonce))

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks `parley file` against age and gpg on the same random file, in the same run.
 # Usage: scripts/bench/file-bench.sh [SIZE_MIB] [REPEATS]     (default 1024 MiB, 3 repeats)
-# Needs the Debian packages age, gnupg and time (installed here if missing).
+# Needs the Debian packages age, gnupg and time (installed here if missing); set PARLEY to use a built
+# binary instead of building one (`swift build -c release --product parley`).
 # Prints a Markdown table: median wall time, throughput and peak RSS (/usr/bin/time -v) per operation.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,8 +18,11 @@ if ((${#missing[@]})); then
     apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-swift build -c release --product parley >&2
-parley="$PWD/.build/release/parley"
+if [[ -z "${PARLEY:-}" ]]; then
+    swift build -c release --product parley >&2
+    PARLEY="$PWD/.build/release/parley"
+fi
+parley="$PARLEY"
 
 work="$(mktemp -d "${TMPDIR:-/var/tmp}/parley-bench.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
@@ -61,9 +65,12 @@ cmp plain p.out
 run "parley seal (X-Wing)" "$bytes" pq.prly "$parley" file seal -r pq.pem plain -o pq.prly
 run "parley open (X-Wing)" "$bytes" pq.out "$parley" file open -i pq.ecp1 pq.prly -o pq.out
 cmp plain pq.out
-run "parley seal (passphrase, scrypt 2^18)" "$bytes" s.prly "$parley" file seal --passphrase plain -o s.prly
-run "parley open (passphrase, scrypt 2^18)" "$bytes" s.out "$parley" file open s.prly -o s.out
+run "parley seal (passphrase, scrypt 2^14 x 16 lanes, the default)" "$bytes" s.prly "$parley" file seal --passphrase plain -o s.prly
+run "parley open (passphrase, scrypt 2^14 x 16 lanes)" "$bytes" s.out "$parley" file open s.prly -o s.out
 cmp plain s.out
+run "parley seal (passphrase, scrypt 2^18 x 1 lane, as age)" "$bytes" s1.prly "$parley" file seal --passphrase --work-factor 18 --lanes 1 plain -o s1.prly
+run "parley open (passphrase, scrypt 2^18 x 1 lane)" "$bytes" s1.out "$parley" file open s1.prly -o s1.out
+cmp plain s1.out
 run "age -r (X25519)" "$bytes" a.age age -r "$age_recipient" -o a.age plain
 run "age -d" "$bytes" a.out age -d -i age.key -o a.out a.age
 cmp plain a.out

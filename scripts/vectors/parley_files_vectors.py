@@ -231,13 +231,17 @@ def stanza_xwing(public, eseed, file_key):
     return 0x03, ct + wrap(kw, file_key)
 
 
-def scrypt_key(passphrase, salt, log_n):
+def scrypt_key(passphrase, salt, log_n, lanes=1):
     p = unicodedata.normalize("NFC", passphrase).encode()
-    return Scrypt(salt=b"parley-file-v1/scrypt" + salt, length=32, n=1 << log_n, r=8, p=1).derive(p)
+    return Scrypt(salt=b"parley-file-v1/scrypt" + salt, length=32, n=1 << log_n, r=8, p=lanes).derive(p)
 
 
 def stanza_scrypt(passphrase, salt, log_n, file_key):
     return 0x04, salt + bytes([log_n]) + wrap(scrypt_key(passphrase, salt, log_n), file_key)
+
+
+def stanza_scrypt_lanes(passphrase, salt, log_n, lanes, file_key):
+    return 0x05, salt + bytes([log_n, lanes]) + wrap(scrypt_key(passphrase, salt, log_n, lanes), file_key)
 
 
 def header_bytes(stanzas):
@@ -321,6 +325,11 @@ def v1_vectors():
         return ({"kind": "passphrase", "passphrase": passphrase, "salt": salt.hex(), "logN": log_n},
                 lambda fk: stanza_scrypt(passphrase, salt, log_n, fk))
 
+    def lanes_stanza(label, log_n=10, lanes=3):
+        salt = det(label, 16)
+        return ({"kind": "passphrase", "passphrase": passphrase, "salt": salt.hex(), "logN": log_n, "lanes": lanes},
+                lambda fk: stanza_scrypt_lanes(passphrase, salt, log_n, lanes, fk))
+
     def case(name, identity, parts, length):
         return add(name, identity, [p[0] for p in parts], [p[1] for p in parts], length)
 
@@ -335,6 +344,8 @@ def v1_vectors():
     case("multi-recipient-classic", x_id,
          [p256_stanza("eph-8"), x_stanza("eph-9", other_x), x_stanza("eph-10"), pw_stanza("salt-11")], 5000)
     case("multi-recipient-pq-with-passphrase", pw_id, [xw_stanza("eph-12"), pw_stanza("salt-13")], 10)
+    case("passphrase-lanes", pw_id, [lanes_stanza("salt-14")], 300)
+    case("x25519-with-passphrase-lanes", x_id, [x_stanza("eph-15"), lanes_stanza("salt-16", lanes=2)], 40)
 
     # ---- invalid cases, all built on the three-chunk X25519 file.
     base = multi
@@ -367,7 +378,7 @@ def v1_vectors():
     edit("count zero", [], "malformed", truncate=None)
     invalid[-1]["edits"]["set"] = [[10, 0], [11, 0]]
     # The second "stanza" is read from the MAC: its first byte decides whether the kind is unknown.
-    edit("count two with one stanza", [], "malformed" if base[hl] in (1, 2, 3, 4) else "unsupported")
+    edit("count two with one stanza", [], "malformed" if base[hl] in (1, 2, 3, 4, 5) else "unsupported")
     invalid[-1]["edits"]["set"] = [[11, 2]]
     for k in range(0, 3):
         # With no chunk at all the payload is structurally missing; otherwise the new last chunk
@@ -410,6 +421,16 @@ def v1_vectors():
         "decrypt")
     bad("scrypt work factor 21", v1_file([(0x04, det("s", 16) + bytes([21]) + bytes(48))], fk, pn, b"")[0],
         "malformed", pw_id)
+    lanes_file = bytes.fromhex(next(v for v in valid if v["name"] == "passphrase-lanes")["file"])
+    bad("wrong passphrase (lanes)", lanes_file, "decrypt", {"kind": "passphrase", "passphrase": "Correct horse battery staple"})
+    pl = lanes_stanza("salt-c")[1](fk)
+    bad("passphrase stanzas of both kinds", v1_file([pw1, pl], fk, pn, b"two")[0], "malformed", pw_id)
+    for name, log_n, lanes in [("scrypt lanes 0", 10, 0), ("scrypt lanes 65", 10, 65),
+                               ("scrypt memory factor 21 with lanes", 21, 2), ("scrypt memory factor 9 with lanes", 9, 2),
+                               ("scrypt work over 2^21 (2^18 x 9 lanes)", 18, 9)]:
+        bad(name, v1_file([(0x05, det("s", 16) + bytes([log_n, lanes]) + bytes(48))], fk, pn, b"")[0],
+            "malformed", pw_id)
+    bad("lanes stanza of 65 bytes", v1_file([(0x05, pl[1][:65])], fk, pn, b"short")[0], "malformed", pw_id)
     bad("only the magic", MAGIC, "malformed")
     bad("empty", b"", "notParley")
     return {"valid": valid, "invalid": invalid}

@@ -18,7 +18,7 @@ public enum FileKeyFile {
         case .p256: .p256(P256.KeyAgreement.PrivateKey())
         case .x25519: .x25519(Curve25519.KeyAgreement.PrivateKey())
         case .xwing: .xwing(try XWingMLKEM768X25519.PrivateKey.generate())
-        case .passphrase: throw FileError.invalidKey("a passphrase is not a key to generate")
+        case .passphrase, .passphraseLanes: throw FileError.invalidKey("a passphrase is not a key to generate")
         }
     }
 
@@ -49,7 +49,7 @@ public enum FileKeyFile {
                 throw invalid
             }
             return .xwing(k)
-        case .passphrase:
+        case .passphrase, .passphraseLanes:
             throw invalid
         }
     }

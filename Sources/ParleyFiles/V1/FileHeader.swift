@@ -66,9 +66,8 @@ public struct FileHeader: Sendable, Equatable {
                 throw FileError.malformed("stanza \(index + 1) (\(kind)) is \(length) bytes, not \(kind.bodyLength)")
             }
             let body = try read(length)
-            if kind == .passphrase, !FileRecipient.openLogNRange.contains(body[16]) {
-                throw FileError.malformed(
-                    "scrypt work factor 2^\(body[16]) is outside 2^\(FileRecipient.openLogNRange.lowerBound)…2^\(FileRecipient.openLogNRange.upperBound)")
+            if kind.isPassphrase, let problem = Stanza(kind: kind, body: body).scryptParametersProblem {
+                throw FileError.malformed(problem)
             }
             stanzas.append(Stanza(kind: kind, body: body))
         }
@@ -83,7 +82,7 @@ public struct FileHeader: Sendable, Equatable {
         guard (1...FileFormatV1.maximumStanzas).contains(kinds.count) else {
             throw error("a file has 1 to \(FileFormatV1.maximumStanzas) recipients, not \(kinds.count)")
         }
-        guard kinds.filter({ $0 == .passphrase }).count <= 1 else {
+        guard kinds.filter(\.isPassphrase).count <= 1 else {
             throw error("a file has at most one passphrase")
         }
         if kinds.contains(.xwing), kinds.contains(where: \.isClassicPublicKey) {
@@ -99,14 +98,14 @@ public struct FileHeader: Sendable, Equatable {
     /// Throws `noMatchingRecipient` when no stanza has the identity's kind, and the opaque
     /// `cannotDecrypt` when stanzas of that kind exist but none yields an authentic key.
     func fileKey(for identities: [FileIdentity]) throws -> [UInt8] {
-        let usable = identities.filter { identity in stanzas.contains { $0.kind == identity.kind } }
+        let usable = identities.filter { identity in stanzas.contains { identity.opens($0.kind) } }
         guard !usable.isEmpty else {
             throw FileError.noMatchingRecipient(
                 needed: identities.map(\.kind.description).joined(separator: " or "),
                 present: stanzas.map(\.kind.description))
         }
         for identity in usable {
-            for stanza in stanzas where stanza.kind == identity.kind {
+            for stanza in stanzas where identity.opens(stanza.kind) {
                 if let key = try stanza.unwrap(with: identity), verifies(fileKey: key) { return key }
             }
         }

@@ -13,8 +13,12 @@ public enum FileSealer {
     ) throws -> UInt64 {
         // Check the set before any scrypt or KEM work, so a refused set costs nothing.
         try FileHeader.validate(kinds: recipients.map(\.kind), error: FileError.invalidRecipients)
-        for case .passphrase(_, let logN) in recipients where logN < FileRecipient.minimumSealLogN || logN > 22 {
-            throw FileError.invalidRecipients("the scrypt work factor must be 2^\(FileRecipient.minimumSealLogN)…2^22, not 2^\(logN)")
+        for case .passphrase(_, let logN, let lanes) in recipients {
+            if let problem = FileRecipient.scryptParametersProblem(
+                logN: logN, lanes: lanes, logNRange: FileRecipient.sealLogNRange)
+            {
+                throw FileError.invalidRecipients(problem)
+            }
         }
         let fileKey = random.bytes(FileFormatV1.fileKeyLength)
         let stanzas = try recipients.map { try Stanza.wrap(fileKey: fileKey, for: $0, random: random) }

@@ -17,8 +17,9 @@ extension Stanza {
             return try wrapX25519(fileKey: fileKey, to: publicKey, ephemeral: ephemeral)
         case .xwing(let publicKey):
             return try wrapXWing(fileKey: fileKey, to: publicKey)
-        case .passphrase(let passphrase, let logN):
-            return try wrapPassphrase(fileKey: fileKey, passphrase: passphrase, salt: random.bytes(16), logN: logN)
+        case .passphrase(let passphrase, let logN, let lanes):
+            return try wrapPassphrase(
+                fileKey: fileKey, passphrase: passphrase, salt: random.bytes(16), logN: logN, lanes: lanes)
         }
     }
 
@@ -49,15 +50,28 @@ extension Stanza {
         return Stanza(kind: .xwing, body: Array(result.encapsulated) + (try seal(fileKey, key)))
     }
 
-    /// Kind 04: `salt || logN || AES-GCM(scrypt(passphrase, prefix || salt, 2^logN, 8, 1), zero nonce, fileKey)`.
-    static func wrapPassphrase(fileKey: [UInt8], passphrase: String, salt: [UInt8], logN: UInt8) throws -> Stanza {
-        let key = try passphraseKey(passphrase, salt: salt, logN: logN)
-        return Stanza(kind: .passphrase, body: salt + [logN] + (try seal(fileKey, key)))
+    /// Kind 04 (one lane): `salt || logN || AES-GCM(scrypt(passphrase, prefix || salt, 2^logN, 8, 1), zero nonce, fileKey)`;
+    /// kind 05 (several): `salt || logN || lanes || AES-GCM(scrypt(…, 2^logN, 8, lanes), zero nonce, fileKey)`.
+    static func wrapPassphrase(
+        fileKey: [UInt8], passphrase: String, salt: [UInt8], logN: UInt8, lanes: UInt8
+    ) throws -> Stanza {
+        let key = try passphraseKey(passphrase, salt: salt, logN: logN, lanes: lanes)
+        let wrapped = try seal(fileKey, key)
+        return lanes == 1
+            ? Stanza(kind: .passphrase, body: salt + [logN] + wrapped)
+            : Stanza(kind: .passphraseLanes, body: salt + [logN, lanes] + wrapped)
+    }
+
+    /// For a passphrase stanza: why its scrypt parameters may not be used, or nil when they may.
+    var scryptParametersProblem: String? {
+        guard kind.isPassphrase, body.count == kind.bodyLength else { return "not a passphrase stanza" }
+        return FileRecipient.scryptParametersProblem(
+            logN: body[16], lanes: kind == .passphraseLanes ? body[17] : 1, logNRange: FileRecipient.openLogNRange)
     }
 
     /// Returns the file key if `identity` opens this stanza, nil if it does not (wrong key or altered).
     func unwrap(with identity: FileIdentity) throws -> [UInt8]? {
-        guard identity.kind == kind, body.count == kind.bodyLength else { return nil }
+        guard identity.opens(kind), body.count == kind.bodyLength else { return nil }
         switch identity {
         case .p256(let privateKey):
             return try? AppleECIES.open(body, using: privateKey, variant: .variableIV)
@@ -75,11 +89,11 @@ extension Stanza {
                 inputKeyMaterial: shared, salt: [UInt8](), info: FileFormatV1.xwingInfo, outputByteCount: 32)
             return Self.open(body[1120...], key)
         case .passphrase(let passphrase):
-            let logN = body[16]
-            // The header check already refused out-of-range factors; this guards direct callers.
-            guard FileRecipient.openLogNRange.contains(logN) else { return nil }
-            let key = try Self.passphraseKey(passphrase, salt: Array(body[0..<16]), logN: logN)
-            return Self.open(body[17...], key)
+            // The header check already refused such parameters; this guards direct callers.
+            guard scryptParametersProblem == nil else { return nil }
+            let lanes = kind == .passphraseLanes ? body[17] : 1
+            let key = try Self.passphraseKey(passphrase, salt: Array(body[0..<16]), logN: body[16], lanes: lanes)
+            return Self.open(body[(kind == .passphraseLanes ? 18 : 17)...], key)
         }
     }
 
@@ -92,7 +106,7 @@ extension Stanza {
     }
 
     /// scrypt of the NFC-normalised UTF-8 passphrase.
-    static func passphraseKey(_ passphrase: String, salt: [UInt8], logN: UInt8) throws -> SymmetricKey {
+    static func passphraseKey(_ passphrase: String, salt: [UInt8], logN: UInt8, lanes: UInt8) throws -> SymmetricKey {
         let normalized = Array(passphrase.precomposedStringWithCanonicalMapping.utf8)
         // swift-crypto passes the passphrase's base address to BoringSSL unchecked: never empty.
         guard !normalized.isEmpty, normalized.count <= 1024 else {
@@ -101,9 +115,9 @@ extension Stanza {
         do {
             return try KDF.Scrypt.deriveKey(
                 from: normalized, salt: FileFormatV1.scryptSaltPrefix + salt, outputByteCount: 32,
-                rounds: 1 << Int(logN), blockSize: 8, parallelism: 1)
+                rounds: 1 << Int(logN), blockSize: 8, parallelism: Int(lanes))
         } catch {
-            throw FileError.invalidKey("scrypt could not run at work factor 2^\(logN) (not enough memory?)")
+            throw FileError.invalidKey("scrypt could not run at memory factor 2^\(logN) (not enough memory?)")
         }
     }
 

@@ -6,8 +6,10 @@ public enum StanzaKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
     case x25519 = 0x02
     /// X-Wing (ML-KEM-768 + X25519), post-quantum hybrid.
     case xwing = 0x03
-    /// A passphrase stretched with scrypt.
+    /// A passphrase stretched with scrypt in one lane.
     case passphrase = 0x04
+    /// A passphrase stretched with scrypt in several lanes (less memory for the same work).
+    case passphraseLanes = 0x05
 
     /// The body length every stanza of this kind has.
     public var bodyLength: Int {
@@ -16,11 +18,15 @@ public enum StanzaKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
         case .x25519: 80
         case .xwing: 1168
         case .passphrase: 65
+        case .passphraseLanes: 66
         }
     }
 
     /// Whether the kind uses a public key that a quantum computer could break.
     var isClassicPublicKey: Bool { self == .p256 || self == .x25519 }
+
+    /// Whether a passphrase opens the kind.
+    var isPassphrase: Bool { self == .passphrase || self == .passphraseLanes }
 
     /// The name users see in `inspect` and in error messages.
     public var description: String {
@@ -28,7 +34,7 @@ public enum StanzaKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
         case .p256: "P-256 key"
         case .x25519: "X25519 key"
         case .xwing: "X-Wing (post-quantum) key"
-        case .passphrase: "passphrase"
+        case .passphrase, .passphraseLanes: "passphrase"
         }
     }
 }

@@ -25,7 +25,11 @@ extension Parley.File {
                 print("format: Parley file v1")
                 print("recipients: \(header.stanzas.count)")
                 for (index, stanza) in header.stanzas.enumerated() {
-                    let detail = stanza.kind == .passphrase ? " (scrypt 2^\(stanza.body[16]))" : ""
+                    let detail = switch stanza.kind {
+                    case .passphrase: " (scrypt 2^\(stanza.body[16]), 1 lane)"
+                    case .passphraseLanes: " (scrypt 2^\(stanza.body[16]), \(stanza.body[17]) lanes)"
+                    default: ""
+                    }
                     print("  \(index + 1). \(stanza.kind)\(detail)")
                 }
                 print("plaintext: \(layout.plaintextBytes) bytes in \(layout.chunks) chunk\(layout.chunks == 1 ? "" : "s") of 64 KiB")

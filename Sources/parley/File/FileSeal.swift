@@ -15,8 +15,11 @@ extension Parley.File {
         @Flag(help: "Also let a passphrase open the file (asked for like a password).")
         var passphrase = false
 
-        @Option(help: "scrypt work factor log2(N) for --passphrase (14–22; 18 uses 256 MiB).")
+        @Option(help: "scrypt memory factor log2(N) for --passphrase (14–20; scrypt uses 2^N KiB: 14 is 16 MiB).")
         var workFactor: UInt8 = FileRecipient.defaultLogN
+
+        @Option(help: "scrypt lanes for --passphrase (1–64): work grows with lanes, memory does not. 2^14 × 16 is as much work as age's 2^18 in 16 MiB.")
+        var lanes: UInt8 = FileRecipient.defaultLanes
 
         @Option(help: "Output format: v1 (default) or filelock (one P-256 recipient, held in memory).")
         var format: OutputFormat = .v1
@@ -41,13 +44,18 @@ extension Parley.File {
             if format == .filelock, recipients.count != 1 || passphrase {
                 throw ValidationError("a FileLock package has exactly one P-256 recipient and no passphrase")
             }
+            if passphrase, let problem = FileRecipient.scryptParametersProblem(
+                logN: workFactor, lanes: lanes, logNRange: FileRecipient.sealLogNRange)
+            {
+                throw ValidationError(problem)
+            }
         }
 
         func run() async throws {
             var list = try recipients.map(FileKeys.recipient(path:))
             if passphrase {
                 let secret = try SecretInput.password(prompt: "Passphrase: ", fromStandardInput: passwordStdin)
-                list.append(.passphrase(secret, logN: workFactor))
+                list.append(.passphrase(secret, logN: workFactor, lanes: lanes))
             }
             let source = try StreamInput.stream(input)
             defer { source.close() }

@@ -11,6 +11,7 @@ struct V1Vectors: Decodable {
     }
     struct StanzaInput: Decodable {
         let kind: String, recipient: String?, ephemeral: String?, passphrase: String?, salt: String?, logN: UInt8?
+        let lanes: UInt8?
     }
     struct Valid: Decodable {
         let name: String, identity: Identity, stanzas: [StanzaInput], fileKey: String, payloadNonce: String
