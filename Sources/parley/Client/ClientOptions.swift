@@ -15,11 +15,7 @@ struct ClientOptions: ParsableArguments {
     var json = false
 
     /// The home directory to use.
-    var homeURL: URL {
-        if let home { return URL(fileURLWithPath: (home as NSString).expandingTildeInPath) }
-        if let env = ProcessInfo.processInfo.environment["PARLEY_HOME"], !env.isEmpty { return URL(fileURLWithPath: env) }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".parley")
-    }
+    var homeURL: URL { ParleyHome.url(home) }
 
     /// The account's e-mail: `--account`, or the only account in the home.
     func accountEmail() throws -> String {
@@ -39,8 +35,12 @@ struct ClientOptions: ParsableArguments {
 
     /// The vault PIN of the account, when its vault has one (PARLEY_PIN or a prompt).
     func vaultPIN() throws -> String? {
-        let email = try accountEmail()
-        let directory = ParleyClient.accountDirectory(home: homeURL, email: email)
+        try Self.vaultPIN(home: homeURL, email: try accountEmail())
+    }
+
+    /// The vault PIN of account `email` in `home`, when its vault has one (PARLEY_PIN or a prompt).
+    static func vaultPIN(home: URL, email: String) throws -> String? {
+        let directory = ParleyClient.accountDirectory(home: home, email: email)
         guard case .pin = (try? ParleyClient.protection(directory: directory)) ?? .none else { return nil }
         return try SecretInput.pin(prompt: "Vault PIN for \(email): ")
     }

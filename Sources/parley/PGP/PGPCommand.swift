@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParleyClient
 import ParleyPGP
 #if canImport(Glibc)
 import Glibc
@@ -15,9 +16,11 @@ extension Parley {
             commandName: "pgp",
             abstract: "OpenPGP keys, encryption and signatures (interoperates with GnuPG and Sequoia).",
             discussion: """
-                Keys live in a keyring directory (--keyring, PARLEY_PGP_KEYRING, or ~/.parley/pgp). Secret keys are \
-                stored protected by their pass phrase, which is read from --passphrase-file, PARLEY_PGP_PASSPHRASE or a \
-                prompt — never from the command line.
+                Keys live in the vault of your Parley account (the one in --home, or PARLEY_HOME, or ~/.parley; \
+                --account when there are several), sealed under its MainKey; or, with --keyring DIR or \
+                PARLEY_PGP_KEYRING, in a standalone keyring directory (also HOME/pgp when the home has no account). \
+                Secret keys are stored protected by their pass phrase as well, which is read from --passphrase-file, \
+                PARLEY_PGP_PASSPHRASE or a prompt — never from the command line.
                 """,
             subcommands: [Keys.self, Encrypt.self, Decrypt.self, Sign.self, Verify.self, ReadMail.self]
         )
@@ -26,17 +29,43 @@ extension Parley {
 
 /// Options every `parley pgp` subcommand shares.
 struct PGPOptions: ParsableArguments {
-    @Option(help: "The keyring directory (default: PARLEY_PGP_KEYRING or ~/.parley/pgp).")
+    @Option(help: "A standalone keyring directory instead of your account's vault (default: PARLEY_PGP_KEYRING).")
     var keyring: String?
+
+    @Option(help: ArgumentHelp("Parley's data directory, whose account vault holds the keys (default ~/.parley, or PARLEY_HOME).", valueName: "dir"))
+    var home: String?
+
+    @Option(help: ArgumentHelp("Which account's vault, when the home has several.", valueName: "email"))
+    var account: String?
 
     @Option(help: "A file whose first line is the pass phrase of your secret key (else PARLEY_PGP_PASSPHRASE or a prompt).")
     var passphraseFile: String?
 
-    /// The keyring directory, created (0700) on first use.
-    func openKeyring() throws -> PGPKeyring {
-        let path = keyring ?? ProcessInfo.processInfo.environment["PARLEY_PGP_KEYRING"]
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".parley/pgp").path
-        return try PGPKeyring(directory: path)
+    /// Where the keys are: `--keyring` or PARLEY_PGP_KEYRING; else the vault of the home's account
+    /// (unlocked with PARLEY_PIN or a prompt when it has a PIN); else `HOME/pgp` when the home has none.
+    func openKeyring() throws -> any PGPKeyStore {
+        if let path = keyring ?? ProcessInfo.processInfo.environment["PARLEY_PGP_KEYRING"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            return try PGPKeyring(directory: path)
+        }
+        let home = ParleyHome.url(self.home)
+        let accounts = ParleyClient.accounts(in: home)
+        let email: String
+        if let account {
+            email = account.lowercased()
+        } else {
+            switch accounts.count {
+            case 0: return try PGPKeyring(directory: home.appendingPathComponent("pgp").path)
+            case 1: email = accounts[0]
+            default:
+                throw CommandFailure("this home has several accounts (\(accounts.joined(separator: ", "))); pick one with --account, or use --keyring DIR")
+            }
+        }
+        let pin = try ClientOptions.vaultPIN(home: home, email: email)
+        do {
+            return PGPVaultKeys(client: try ParleyClient.open(home: home, email: email, pin: pin))
+        } catch {
+            throw CommandFailure("\(error)")
+        }
     }
 
     /// The pass phrase for secret keys: file, environment, then a prompt; `what` names it in the prompt.

@@ -86,7 +86,7 @@ extension Parley.PGP {
             }
             let result = try PGPIO.withInput(input) { source in
                 try PGPIO.withOutput(output, replace: force, mode: 0o600) { sink in
-                    try PGPFailure.run(keyring: keyring.directory) { try decryptor.decrypt(from: source, to: sink) }
+                    try PGPFailure.run(keyring: keyring.location) { try decryptor.decrypt(from: source, to: sink) }
                 }
             }
             if output != "-" { PGPIO.eprint("Decrypted \(result.byteCount) bytes to \(output).") }

@@ -3,8 +3,10 @@ import ParleyPGP
 
 /// A standalone keyring directory: `public/FPR.asc` for every certificate and `secret/FPR.asc` for
 /// secret keys, always stored pass-phrase protected (S2K, as gpg exports them). Directories 0700, files 0600.
-struct PGPKeyring {
+struct PGPKeyring: PGPKeyStore {
     let directory: String
+
+    var location: String { directory }
 
     /// Opens (creating) the keyring at `directory`.
     init(directory: String) throws {
@@ -59,29 +61,5 @@ struct PGPKeyring {
         } catch {
             throw CommandFailure("cannot write \(path): check the keyring directory is writable")
         }
-    }
-
-    /// Certificates matching `query`: a fingerprint, a key ID (16 hex digits, any subkey), or part of a user ID.
-    func find(_ query: String, in certificates: [Certificate]) throws -> [Certificate] {
-        let hex = query.uppercased().replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "0X", with: "")
-        let matches = certificates.filter { certificate in
-            if certificate.allKeys.contains(where: { PGPFailure.hex($0.fingerprint) == hex || PGPFailure.hex($0.keyID) == hex }) {
-                return true
-            }
-            return certificate.userIDs.contains { $0.string.localizedCaseInsensitiveContains(query) }
-        }
-        guard !matches.isEmpty else {
-            throw CommandFailure("no key in \(directory) matches \"\(query)\": see `parley pgp keys list`, or import it with `parley pgp keys import`")
-        }
-        return matches
-    }
-
-    /// Exactly one certificate matching `query`.
-    func one(_ query: String, in certificates: [Certificate]) throws -> Certificate {
-        let matches = try find(query, in: certificates)
-        guard matches.count == 1, let only = matches.first else {
-            throw CommandFailure("\"\(query)\" matches \(matches.count) keys: give a fingerprint (see `parley pgp keys list`)")
-        }
-        return only
     }
 }

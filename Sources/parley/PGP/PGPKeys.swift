@@ -83,7 +83,7 @@ extension Parley.PGP.Keys {
             let secrets = Set(try keyring.secretKeys().map { PGPFailure.hex($0.fingerprint) })
             let certificates = try keyring.certificates()
             guard !certificates.isEmpty else {
-                print("No keys in \(keyring.directory): make one with `parley pgp keys generate` or import one with `parley pgp keys import`.")
+                print("No keys in \(keyring.location): make one with `parley pgp keys generate` or import one with `parley pgp keys import`.")
                 return
             }
             let now = PGPFailure.now

@@ -1,0 +1,44 @@
+import ParleyPGP
+
+/// Where `parley pgp` keeps keys: a standalone keyring directory (`PGPKeyring`) or the vault of a
+/// Parley account (`PGPVaultKeys`). Secret keys are stored pass-phrase protected in both.
+protocol PGPKeyStore {
+    /// Where the keys are, as users see it in messages.
+    var location: String { get }
+
+    /// Every certificate (public parts).
+    func certificates() throws -> [Certificate]
+
+    /// Every secret key.
+    func secretKeys() throws -> [Certificate]
+
+    /// Stores `certificate` (and its secret parts, which must be protected). Returns whether it was new.
+    @discardableResult
+    func store(_ certificate: Certificate) throws -> Bool
+}
+
+extension PGPKeyStore {
+    /// Certificates matching `query`: a fingerprint, a key ID (16 hex digits, any subkey), or part of a user ID.
+    func find(_ query: String, in certificates: [Certificate]) throws -> [Certificate] {
+        let hex = query.uppercased().replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "0X", with: "")
+        let matches = certificates.filter { certificate in
+            if certificate.allKeys.contains(where: { PGPFailure.hex($0.fingerprint) == hex || PGPFailure.hex($0.keyID) == hex }) {
+                return true
+            }
+            return certificate.userIDs.contains { $0.string.localizedCaseInsensitiveContains(query) }
+        }
+        guard !matches.isEmpty else {
+            throw CommandFailure("no key in \(location) matches \"\(query)\": see `parley pgp keys list`, or import it with `parley pgp keys import`")
+        }
+        return matches
+    }
+
+    /// Exactly one certificate matching `query`.
+    func one(_ query: String, in certificates: [Certificate]) throws -> Certificate {
+        let matches = try find(query, in: certificates)
+        guard matches.count == 1, let only = matches.first else {
+            throw CommandFailure("\"\(query)\" matches \(matches.count) keys: give a fingerprint (see `parley pgp keys list`)")
+        }
+        return only
+    }
+}
