@@ -1,13 +1,16 @@
 import Foundation
+import ParleyTestSupport
 import Testing
 
 @Suite("parley file")
 struct FileCommandTests {
     let directory: URL
+    /// Removed with everything in it when the test's instance goes.
+    private let scratch: TemporaryDirectory
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-file-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try TemporaryDirectory("parley-file")
+        directory = scratch.url
     }
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }

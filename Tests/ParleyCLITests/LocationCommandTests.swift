@@ -1,13 +1,16 @@
 import Foundation
+import ParleyTestSupport
 import Testing
 
 @Suite("parley location", .serialized)
 struct LocationCommandTests {
     let directory: URL
+    /// Removed with everything in it when the test's instance goes.
+    private let scratch: TemporaryDirectory
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-location-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try TemporaryDirectory("parley-location")
+        directory = scratch.url
     }
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
