@@ -67,15 +67,24 @@ import Testing
     }
 
     @Test func partialLengthsSplitWhereExpected() throws {
-        // Content that fills the literal packet's first partial chunk exactly leaves an empty definite last part.
-        let message = try streamedEncryption(Self.content(Self.chunk - 6))
+        // A literal body of exactly one chunk (6 header bytes + content) is one definite length; a byte
+        // more makes one 2^16 partial chunk and a definite last part of 1 byte.
+        let exact = try innerPackets(Self.content(Self.chunk - 6))
+        #expect(exact[0] == 0xC0 | 11 && exact[1] == 0xFF)
+        #expect(Array(exact[2..<6]) == [0, 1, 0, 0])
+        #expect(exact.count == 1 + 5 + Self.chunk)
+        let over = try innerPackets(Self.content(Self.chunk - 5))
+        #expect(over[0] == 0xC0 | 11 && over[1] == 0xF0)
+        #expect(over[2 + Self.chunk] == 1)
+        #expect(over.count == 2 + Self.chunk + 1 + 1)
+    }
+
+    /// The packets inside the SEIPD of a streamed message, decrypted by the whole-buffer code.
+    func innerPackets(_ content: [UInt8]) throws -> [UInt8] {
+        let message = try streamedEncryption(content)
         let packets = try PacketParser.parse(message)
         #expect(packets.map(\.tag) == [.publicKeyEncryptedSessionKey, .symEncryptedIntegrityProtectedData])
-        let inner = try SEIPD.decrypt(packets[1].body, with: try #require(decryptor().decrypt(message).sessionKey))
-        // Literal packet: tag, a 2^16 partial length, 2^16 bytes, then a zero definite length.
-        #expect(inner[0] == 0xC0 | 11 && inner[1] == 0xF0)
-        #expect(inner[2 + Self.chunk] == 0)
-        #expect(inner.count == 2 + Self.chunk + 1)
+        return try SEIPD.decrypt(packets[1].body, with: try #require(decryptor().decrypt(message).sessionKey))
     }
 
     @Test func alteredOrCutMessagesStillFailAtEveryEdge() throws {
