@@ -14,6 +14,10 @@ struct CRC24Stream {
     private(set) var value: UInt32 = 0xB7_04CE
 
     mutating func update(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { update($0) }
+    }
+
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
         var crc = value
         for byte in bytes {
             crc = (crc << 8 & 0xFF_FFFF) ^ Self.table[Int((crc >> 16) ^ UInt32(byte)) & 0xFF]
@@ -125,9 +129,9 @@ final class ArmorSink: PGPSink {
         try output.write(Array("-----BEGIN PGP \(kind.rawValue)-----\n\n".utf8))
     }
 
-    func write(_ bytes: [UInt8]) throws {
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
         crc.update(bytes)
-        pending += bytes
+        pending.append(contentsOf: bytes)
         // 48 bytes make one 64-character line.
         let usable = pending.count / 48 * 48
         guard usable >= PGPStream.chunkSize / 2 else { return }

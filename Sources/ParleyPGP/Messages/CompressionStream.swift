@@ -91,6 +91,8 @@ final class InflatingInput: PGPInput {
 final class DeflatingSink: PGPSink {
     private let next: PGPSink
     private let stream: UnsafeMutablePointer<z_stream>
+    /// Reused for every call: deflate's output for one step.
+    private var output = [UInt8](repeating: 0, count: PGPStream.chunkSize)
 
     init(next: PGPSink) throws {
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
@@ -109,35 +111,32 @@ final class DeflatingSink: PGPSink {
         stream.deallocate()
     }
 
-    func write(_ bytes: [UInt8]) throws {
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
         guard !bytes.isEmpty else { return }
         try run(bytes, flush: Z_NO_FLUSH)
     }
 
     func finish() throws {
-        try run([], flush: Z_FINISH)
+        try run(UnsafeRawBufferPointer(start: nil, count: 0), flush: Z_FINISH)
         try next.finish()
     }
 
-    private func run(_ bytes: [UInt8], flush: Int32) throws {
-        var input = bytes
-        var output = [UInt8](repeating: 0, count: PGPStream.chunkSize)
-        try input.withUnsafeMutableBufferPointer { inputBuffer in
-            stream.pointee.next_in = inputBuffer.baseAddress
-            stream.pointee.avail_in = uInt(inputBuffer.count)
-            while true {
-                let (status, made) = output.withUnsafeMutableBufferPointer { outputBuffer in
-                    stream.pointee.next_out = outputBuffer.baseAddress
-                    stream.pointee.avail_out = uInt(outputBuffer.count)
-                    let status = deflate(stream, flush)
-                    return (status, outputBuffer.count - Int(stream.pointee.avail_out))
-                }
-                guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
-                    throw PGPError.malformed("zlib compression failed")
-                }
-                if made > 0 { try next.write(Array(output[0..<made])) }
-                if flush == Z_FINISH ? status == Z_STREAM_END : (stream.pointee.avail_in == 0 && made < output.count) { return }
+    private func run(_ input: UnsafeRawBufferPointer, flush: Int32) throws {
+        // zlib never writes through next_in; the mutable pointer is only what its C type asks for.
+        stream.pointee.next_in = input.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: Bytef.self)) }
+        stream.pointee.avail_in = uInt(input.count)
+        while true {
+            let (status, made) = output.withUnsafeMutableBufferPointer { outputBuffer in
+                stream.pointee.next_out = outputBuffer.baseAddress
+                stream.pointee.avail_out = uInt(outputBuffer.count)
+                let status = deflate(stream, flush)
+                return (status, outputBuffer.count - Int(stream.pointee.avail_out))
             }
+            guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
+                throw PGPError.malformed("zlib compression failed")
+            }
+            if made > 0 { try output.withUnsafeBytes { try next.write(UnsafeRawBufferPointer(rebasing: $0[0..<made])) } }
+            if flush == Z_FINISH ? status == Z_STREAM_END : (stream.pointee.avail_in == 0 && made < output.count) { return }
         }
     }
 }

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A source of bytes for streamed OpenPGP processing.
 public protocol PGPInput: AnyObject {
@@ -10,6 +15,15 @@ public protocol PGPInput: AnyObject {
 public protocol PGPOutput: AnyObject {
     /// Writes all of `bytes`.
     func write(_ bytes: [UInt8]) throws
+    /// Writes all of `bytes`, which are valid only during the call (the streamed stages' own buffers).
+    func write(_ bytes: UnsafeRawBufferPointer) throws
+}
+
+extension PGPOutput {
+    /// Copies `bytes` into an array for outputs that only take arrays.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        try write(Array(bytes))
+    }
 }
 
 /// The size of the chunks streamed code reads, encrypts and writes: memory use is a few of these.
@@ -48,6 +62,11 @@ public final class PGPMemoryOutput: PGPOutput {
     public func write(_ bytes: [UInt8]) throws {
         self.bytes += bytes
     }
+
+    /// Appends `bytes`.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        self.bytes.append(contentsOf: bytes)
+    }
 }
 
 /// A file handle read as a stream.
@@ -59,26 +78,86 @@ public final class PGPFileInput: PGPInput {
         self.handle = handle
     }
 
-    /// Up to `count` bytes from the file.
+    /// Up to `count` bytes from the file, read straight into the returned array (no `Data` in between).
     public func read(upTo count: Int) throws -> [UInt8] {
-        guard let data = try handle.read(upToCount: count) else { return [] }
-        return [UInt8](data)
+        // Callers ask for a chunk; the cap keeps an odd huge request from allocating that much.
+        let count = min(count, 1 << 20)
+        guard count > 0 else { return [] }
+        let descriptor = handle.fileDescriptor
+        return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = 0
+            // A pipe returns what it has; keep reading until `count` or the end, as `FileHandle.read` does,
+            // so chunk sizes downstream do not depend on how the writer of a pipe paced itself.
+            while initialized < count {
+                let got = systemRead(descriptor, UnsafeMutableRawPointer(buffer.baseAddress! + initialized), count - initialized)
+                if got > 0 {
+                    initialized += got
+                } else if got == 0 {
+                    break
+                } else if errno != EINTR {
+                    throw PGPStreamIOError(operation: "read", code: errno)
+                }
+            }
+        }
     }
 }
 
 /// A file handle written as a stream.
 public final class PGPFileOutput: PGPOutput {
     private let handle: FileHandle
+    private let writeBackEvery: Int?
+    private var written = 0
+    private var writtenBack = 0
 
-    /// A stream into `handle` (not closed by this object).
-    public init(_ handle: FileHandle) {
+    /// A stream into `handle` (not closed by this object). With `writeBackEvery`, each time that many
+    /// more bytes were written the system is asked to start writing them to disk and not keep them
+    /// cached (`posix_fadvise` DONTNEED), so a final `fsync` finds little left to wait for.
+    public init(_ handle: FileHandle, writeBackEvery: Int? = nil) {
         self.handle = handle
+        self.writeBackEvery = writeBackEvery
     }
 
     /// Writes `bytes` to the file.
     public func write(_ bytes: [UInt8]) throws {
-        try handle.write(contentsOf: bytes)
+        try bytes.withUnsafeBytes { try write($0) }
     }
+
+    /// Writes `bytes` to the file with write(2) directly, retrying short writes.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        let descriptor = handle.fileDescriptor
+        var offset = 0
+        while offset < bytes.count {
+            let wrote = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if wrote >= 0 {
+                offset += wrote
+            } else if errno != EINTR {
+                throw PGPStreamIOError(operation: "write", code: errno)
+            }
+        }
+        written += bytes.count
+        if let writeBackEvery, written - writtenBack >= writeBackEvery {
+            #if os(Linux)
+            // Only advice: if the system ignores it, the final fsync simply does all the work.
+            _ = posix_fadvise(descriptor, off_t(writtenBack), off_t(written - writtenBack), Int32(POSIX_FADV_DONTNEED))
+            #endif
+            writtenBack = written
+        }
+    }
+}
+
+// Outside the classes, whose `read`/`write` methods would otherwise hide the system calls.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int { read(descriptor, buffer, count) }
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(descriptor, buffer, count) }
+
+/// A read or write on a stream's file failed (the message is from the system, never the data).
+public struct PGPStreamIOError: Error, CustomStringConvertible {
+    /// "read" or "write".
+    public let operation: String
+    /// The `errno` value.
+    public let code: Int32
+
+    /// What failed, for the user.
+    public var description: String { "could not \(operation) the stream: \(String(cString: strerror(code)))" }
 }
 
 /// A buffered reader with look-ahead, so packet headers can be read byte by byte cheaply.
@@ -99,6 +178,10 @@ final class BufferedInput: PGPInput {
             let more = try source.read(upTo: max(PGPStream.chunkSize, count))
             if more.isEmpty {
                 atEnd = true
+            } else if index == buffer.count {
+                // Everything buffered was used: take the new chunk as it is rather than copying it in.
+                buffer = more
+                index = 0
             } else {
                 if index > 0 {
                     buffer.removeFirst(index)
@@ -161,6 +244,11 @@ final class BufferedInput: PGPInput {
             let more = try source.read(upTo: count)
             if more.isEmpty { atEnd = true }
             return more
+        }
+        if index == 0, count >= buffer.count {
+            // The whole buffer is wanted: hand it over instead of copying it.
+            defer { buffer = []; index = 0 }
+            return buffer
         }
         let end = min(buffer.count, index + count)
         defer { index = end }

@@ -43,3 +43,15 @@ extension PGPInput {
         }
     }
 }
+
+extension Signer {
+    /// An inline-signed message (one-pass signatures, the literal data streamed from `input`, then the
+    /// signatures) written to `output` as it is read, armored when asked: `inline(_:)` for input of any size.
+    public static func inline(from input: PGPInput, to output: PGPOutput, signers: [UnlockedKey], text: Bool = false,
+                              armor: Bool = false, now: UInt32) throws {
+        guard !signers.isEmpty else { throw PGPError.unusableKey("no signing key") }
+        let sink: PGPSink = armor ? try ArmorSink(output, kind: .message) : OutputSink(output)
+        try streamSigned(from: input, into: sink, format: text ? 0x75 : 0x62, filename: [], signers: signers, now: now)
+        try sink.finish()
+    }
+}

@@ -1,18 +1,28 @@
 import Crypto
 
 /// A stage of the streamed encryption pipeline: bytes in, and an explicit end.
+///
+/// Stages pass each other pointers into their own reused buffers, valid only during the call, so a
+/// chunk is copied at most once per stage and nothing is allocated per chunk.
 protocol PGPSink: AnyObject {
     /// Writes `bytes` through this stage.
-    func write(_ bytes: [UInt8]) throws
+    func write(_ bytes: UnsafeRawBufferPointer) throws
     /// Flushes and ends this stage (and the stages after it that it owns).
     func finish() throws
+}
+
+extension PGPSink {
+    /// Writes the bytes of an array through this stage.
+    func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+    }
 }
 
 /// Passes writes to a caller's `PGPOutput`; the end is the caller's business.
 final class OutputSink: PGPSink {
     private let output: PGPOutput
     init(_ output: PGPOutput) { self.output = output }
-    func write(_ bytes: [UInt8]) throws { try output.write(bytes) }
+    func write(_ bytes: UnsafeRawBufferPointer) throws { try output.write(bytes) }
     func finish() throws {}
 }
 
@@ -20,44 +30,60 @@ final class OutputSink: PGPSink {
 /// then a definite-length last part, so the packet never has to be held whole.
 final class PartialPacketWriter: PGPSink {
     private let next: PGPSink
-    private var buffer: [UInt8] = []
+    /// One partial chunk being filled: its length octet, then up to `chunk` bytes of body.
+    private var buffer: [UInt8]
     /// 2^16, the partial length Parley writes (0xE0 + 16).
     private static let chunkExponent = 16
+    private static let chunk = 1 << chunkExponent
 
     init(tag: UInt8, next: PGPSink) throws {
         self.next = next
+        buffer = [UInt8(0xE0 + Self.chunkExponent)]
+        buffer.reserveCapacity(1 + Self.chunk)
         try next.write([0xC0 | tag])
     }
 
-    func write(_ bytes: [UInt8]) throws {
-        buffer += bytes
-        let chunk = 1 << Self.chunkExponent
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
-        while buffer.count - offset > chunk {
-            // Strictly more than one chunk: the last part always follows, possibly empty.
-            try next.write([UInt8(0xE0 + Self.chunkExponent)] + buffer[offset..<(offset + chunk)])
-            offset += chunk
+        while offset < bytes.count {
+            if buffer.count == 1 + Self.chunk {
+                // A full chunk is sent only once more bytes follow: the last part must be definite, possibly empty.
+                try buffer.withUnsafeBytes { try next.write($0) }
+                buffer.removeSubrange(1...)
+            }
+            let take = min(bytes.count - offset, 1 + Self.chunk - buffer.count)
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + take)]))
+            offset += take
         }
-        if offset > 0 { buffer.removeFirst(offset) }
     }
 
     func finish() throws {
-        try next.write(Packet.lengthHeader(buffer.count) + buffer)
-        buffer = []
+        try next.write(Packet.lengthHeader(buffer.count - 1))
+        try buffer.withUnsafeBytes { try next.write(UnsafeRawBufferPointer(rebasing: $0[1...])) }
+        buffer.removeSubrange(1...)
         try next.finish()
     }
 }
 
 /// Encrypts a SEIPD v1 body as a stream: random prefix, the data, then the MDC, in full-block CFB.
+///
+/// Plaintext is gathered into one reused buffer of `stageSize` bytes; each full buffer is hashed for the
+/// MDC and encrypted at the same time (`inParallel`), since neither pass depends on the other (CFB
+/// encryption itself is serial: each block needs the ciphertext of the one before).
 final class SEIPDEncryptingSink: PGPSink {
+    /// 256 KiB, a multiple of the block size: large enough that starting the parallel hash costs
+    /// little, small enough to stay in cache.
+    static let stageSize = 1 << 18
     private let next: PGPSink
     private var cfb: CFBStream
     private var sha1 = Insecure.SHA1()
+    /// Plaintext waiting to be hashed and encrypted, up to `stageSize` bytes.
     private var pending: [UInt8] = []
 
     init(sessionKey: SessionKey, next: PGPSink) throws {
         self.next = next
         cfb = CFBStream(key: sessionKey.key, encrypting: true)
+        pending.reserveCapacity(Self.stageSize + 22)
         var generator = SystemRandomNumberGenerator()
         var prefix = (0..<sessionKey.algorithm.blockSize).map { _ in UInt8.random(in: 0...255, using: &generator) }
         prefix += prefix.suffix(2)
@@ -65,21 +91,39 @@ final class SEIPDEncryptingSink: PGPSink {
         try write(prefix)
     }
 
-    func write(_ bytes: [UInt8]) throws {
-        sha1.update(data: bytes)
-        pending += bytes
-        let usable = pending.count / 16 * 16
-        guard usable >= PGPStream.chunkSize || (usable > 0 && pending.count > PGPStream.chunkSize) else { return }
-        try next.write(cfb.process(Array(pending[0..<usable])))
-        pending.removeFirst(usable)
+    func write(_ bytes: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let take = min(bytes.count - offset, Self.stageSize - pending.count)
+            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + take)]))
+            offset += take
+            if pending.count == Self.stageSize { try hashAndEncryptPending() }
+        }
     }
 
     func finish() throws {
-        sha1.update(data: [0xD3, 0x14])
-        pending += [0xD3, 0x14] + Array(sha1.finalize())
-        try next.write(cfb.process(pending))
-        pending = []
+        // The MDC packet's own header is hashed too, then its digest is encrypted with the rest.
+        pending += [0xD3, 0x14]
+        pending.withUnsafeBytes { sha1.update(bufferPointer: $0) }
+        pending += Array(sha1.finalize())
+        try pending.withUnsafeBytes { plaintext in
+            try cfb.process(plaintext) { try next.write($0) }
+        }
+        pending.removeAll(keepingCapacity: true)
         try next.finish()
+    }
+
+    private func hashAndEncryptPending() throws {
+        try pending.withUnsafeBytes { plaintext in
+            try inParallel(2) { pass in
+                if pass == 0 {
+                    try cfb.process(plaintext) { try next.write($0) }
+                } else {
+                    sha1.update(bufferPointer: plaintext)
+                }
+            }
+        }
+        pending.removeAll(keepingCapacity: true)
     }
 }
 
@@ -96,7 +140,7 @@ final class LiteralSink: PGPSink {
         try packet.write(header)
     }
 
-    func write(_ bytes: [UInt8]) throws { try packet.write(bytes) }
+    func write(_ bytes: UnsafeRawBufferPointer) throws { try packet.write(bytes) }
     /// Ends the literal packet only.
     func finish() throws { try packet.finish() }
 }
@@ -105,6 +149,6 @@ final class LiteralSink: PGPSink {
 final class NonFinishingSink: PGPSink {
     private let next: PGPSink
     init(_ next: PGPSink) { self.next = next }
-    func write(_ bytes: [UInt8]) throws { try next.write(bytes) }
+    func write(_ bytes: UnsafeRawBufferPointer) throws { try next.write(bytes) }
     func finish() throws {}
 }

@@ -128,6 +128,8 @@ enum PGPFailure {
             throw message(error, keyring: keyring)
         } catch let error as PGPFiles.Failure {
             throw CommandFailure(error.description)
+        } catch let error as PGPStreamIOError {
+            throw CommandFailure(error.description)
         }
     }
 

@@ -26,8 +26,8 @@ enum PGPIO {
     }
 
     /// Runs `body` writing to `path`: a file appears only when `body` succeeds (temporary file, then rename);
-    /// for standard output the bytes go to a private temporary file first and are copied out only after
-    /// success, so unauthenticated plaintext never reaches a pipe.
+    /// for standard output the bytes go to a private, unlinked temporary file first and are copied out
+    /// only after success, so unauthenticated plaintext never reaches a pipe.
     static func withOutput<T>(_ path: String, replace: Bool, mode: Int, _ body: (PGPOutput) throws -> T) throws -> T {
         guard path == "-" else {
             if !replace, FileManager.default.fileExists(atPath: path) {
@@ -35,15 +35,7 @@ enum PGPIO {
             }
             return try PGPFailure.run { try PGPFiles.atomically(path, replace: replace, mode: mode, body) }
         }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("parley-pgp-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let result = try PGPFailure.run { try PGPFiles.atomically(scratch, replace: false, mode: 0o600, body) }
-        guard let handle = FileHandle(forReadingAtPath: scratch) else { throw CommandFailure("lost the temporary output \(scratch)") }
-        defer { try? handle.close() }
-        while let chunk = try handle.read(upToCount: PGPStream.chunkSize), !chunk.isEmpty {
-            try FileHandle.standardOutput.write(contentsOf: chunk)
-        }
-        return result
+        return try PGPFailure.run { try PrivateSpool.releasing(body) }
     }
 
     /// A short algorithm name for listings.

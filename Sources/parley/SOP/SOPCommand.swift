@@ -150,18 +150,8 @@ extension Parley.SOP {
         static let configuration = CommandConfiguration(commandName: "armor", abstract: "Add ASCII armor to standard input.")
 
         func run() throws {
-            let input = SOPIO.standardInput()
-            if Armor.isArmored(input) { return SOPIO.output(input) }
-            let packets: [Packet]
-            do { packets = try PacketParser.parse(input) } catch let error as PGPError { throw SOPIO.fail(error) }
-            // The label follows the first packet: key, signature or message.
-            let kind: Armor.Kind = switch packets.first?.tag {
-            case .secretKey: .privateKey
-            case .publicKey: .publicKey
-            case .signature: .signature
-            default: .message
-            }
-            SOPIO.output(input, armor: true, kind: kind)
+            // Streamed; the packet framing is checked to the end before anything reaches stdout.
+            try SOPIO.streamChecked({ try Armor.encode(from: SOPIO.standardInputStream, to: $0) }, failure: SOPIO.asBadData)
         }
     }
 
@@ -170,7 +160,8 @@ extension Parley.SOP {
         static let configuration = CommandConfiguration(abstract: "Remove ASCII armor from standard input.")
 
         func run() throws {
-            do { SOPIO.output(try Armor.unwrap(SOPIO.standardInput())) } catch let error as PGPError { throw SOPIO.fail(error) }
+            // Streamed; the CRC-24 and END line are checked before anything reaches stdout.
+            try SOPIO.streamChecked({ try Armor.decode(from: SOPIO.standardInputStream, to: $0) }, failure: SOPIO.asBadData)
         }
     }
 }

@@ -23,7 +23,7 @@ extension Parley.SOP {
             let passphrases = try keyPasswords.map(SOPIO.password)
             do {
                 encryptor.signers = try SOPIO.certificates(signWith).map { try $0.unlockedSigningKey(passphrases: passphrases, now: SOPIO.now) }
-                SOPIO.output(try encryptor.encrypt(SOPIO.standardInput()), armor: !noArmor, kind: .message)
+                try SOPIO.streamOut { try encryptor.encrypt(from: SOPIO.standardInputStream, to: $0, armor: !noArmor) }
             } catch let error as PGPError {
                 throw SOPIO.fail(error)
             }
@@ -55,21 +55,19 @@ extension Parley.SOP {
             decryptor.passwords = try passwords.map(SOPIO.password)
             decryptor.keyPassphrases = try keyPasswords.map(SOPIO.password)
             decryptor.verifiers = try SOPIO.certificates(verifyWith)
-            let result: Decryptor.Result
-            do {
-                result = try decryptor.decrypt(SOPIO.standardInput())
-            } catch let error as PGPError {
-                throw SOPIO.fail(error)
+            // Streamed to disk, so the size of what compressed data expands to is no memory risk.
+            decryptor.decompressionLimit = Int.max
+            // The plaintext is held in a private scratch file until the MDC at the end matched.
+            _ = try SOPIO.streamChecked({ try decryptor.decrypt(from: SOPIO.standardInputStream, to: $0) }) { result in
+                guard let sessionKey = result.sessionKey else { throw SOPIO.fail(SOPIO.cannotDecrypt, "the message is not encrypted") }
+                if let sessionKeyOut {
+                    try Data((sessionKey.sopString + "\n").utf8).write(to: URL(fileURLWithPath: sessionKeyOut))
+                }
+                if let verificationsOut {
+                    let lines = result.verifications.compactMap(SOPIO.line).map { $0 + "\n" }.joined()
+                    try Data(lines.utf8).write(to: URL(fileURLWithPath: verificationsOut))
+                }
             }
-            guard result.sessionKey != nil else { throw SOPIO.fail(SOPIO.cannotDecrypt, "the message is not encrypted") }
-            if let sessionKeyOut, let sessionKey = result.sessionKey {
-                try Data((sessionKey.sopString + "\n").utf8).write(to: URL(fileURLWithPath: sessionKeyOut))
-            }
-            if let verificationsOut {
-                let lines = result.verifications.compactMap(SOPIO.line).map { $0 + "\n" }.joined()
-                try Data(lines.utf8).write(to: URL(fileURLWithPath: verificationsOut))
-            }
-            SOPIO.output(result.literal.data)
         }
     }
 }

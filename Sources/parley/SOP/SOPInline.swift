@@ -15,14 +15,18 @@ extension Parley.SOP {
             guard !keys.isEmpty else { throw SOPIO.fail(SOPIO.missingArgument, "give at least one secret key") }
             guard ["binary", "text", "clearsigned"].contains(mode) else { throw SOPIO.fail(SOPIO.unsupportedOption, "--as=\(mode)") }
             let passphrases = try keyPasswords.map(SOPIO.password)
-            let data = SOPIO.standardInput()
             do {
                 let signers = try SOPIO.certificates(keys).map { try $0.unlockedSigningKey(passphrases: passphrases, now: SOPIO.now) }
                 if mode == "clearsigned" {
+                    // Dash-escaped, canonicalized text: held in memory, as CleartextSignature works on whole texts.
+                    let data = SOPIO.standardInput()
                     guard let text = String(bytes: data, encoding: .utf8) else { throw SOPIO.fail(53, "--as=clearsigned needs UTF-8 text") }
                     SOPIO.output(Array(try CleartextSignature.sign(text, signers: signers, now: SOPIO.now).utf8))
                 } else {
-                    SOPIO.output(try Signer.inline(data, signers: signers, text: mode == "text", now: SOPIO.now), armor: !noArmor, kind: .message)
+                    try SOPIO.streamOut {
+                        try Signer.inline(from: SOPIO.standardInputStream, to: $0, signers: signers, text: mode == "text",
+                                          armor: !noArmor, now: SOPIO.now)
+                    }
                 }
             } catch PGPError.unusableKey(let why) {
                 throw SOPIO.fail(SOPIO.keyCannotSign, why)
@@ -41,13 +45,23 @@ extension Parley.SOP {
         func run() throws {
             guard !certs.isEmpty else { throw SOPIO.fail(SOPIO.missingArgument, "give at least one certificate") }
             let certificates = try SOPIO.certificates(certs)
-            let (data, verifications) = try InlineMessage.read(SOPIO.standardInput(), certificates: certificates)
+            // Streamed into a private scratch file; the signed data reaches stdout only when a signature is good.
+            let spool = try PrivateSpool()
+            let verifications: [Verification]
+            do {
+                verifications = try Verification.inline(from: SOPIO.standardInputStream, to: spool.output, certificates: certificates,
+                                                        now: SOPIO.now, decompressionLimit: Int.max)
+            } catch let error as PGPError {
+                throw SOPIO.fail(SOPIO.badData, error.description)
+            } catch let error as PGPStreamIOError {
+                throw SOPIO.fail(SOPIO.badData, error.description)
+            }
             let lines = verifications.compactMap(SOPIO.line)
             guard !lines.isEmpty else { throw SOPIO.fail(SOPIO.noSignature, "no valid signature") }
             if let verificationsOut {
                 try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: verificationsOut))
             }
-            SOPIO.output(data)
+            try spool.release()
         }
     }
 

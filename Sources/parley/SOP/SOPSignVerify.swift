@@ -15,10 +15,10 @@ extension Parley.SOP {
             guard !keys.isEmpty else { throw SOPIO.fail(SOPIO.missingArgument, "give at least one secret key") }
             guard mode == "binary" || mode == "text" else { throw SOPIO.fail(SOPIO.unsupportedOption, "--as=\(mode)") }
             let passphrases = try keyPasswords.map(SOPIO.password)
-            let data = SOPIO.standardInput()
             do {
                 let signers = try SOPIO.certificates(keys).map { try $0.unlockedSigningKey(passphrases: passphrases, now: SOPIO.now) }
-                SOPIO.output(try Signer.detached(data, signers: signers, text: mode == "text", now: SOPIO.now), armor: !noArmor, kind: .signature)
+                let signatures = try Signer.detached(from: SOPIO.standardInputStream, signers: signers, text: mode == "text", now: SOPIO.now)
+                SOPIO.output(signatures, armor: !noArmor, kind: .signature)
             } catch PGPError.unusableKey(let why) {
                 throw SOPIO.fail(SOPIO.keyCannotSign, why)
             } catch let error as PGPError {
@@ -36,12 +36,13 @@ extension Parley.SOP {
 
         func run() throws {
             guard files.count >= 2 else { throw SOPIO.fail(SOPIO.missingArgument, "give SIGNATURES and at least one CERTS file") }
-            let data = SOPIO.standardInput()
             let verifications: [Verification]
             do {
-                verifications = try Verification.detached(SOPIO.input(files[0]), data: data,
+                verifications = try Verification.detached(SOPIO.input(files[0]), input: SOPIO.standardInputStream,
                                                           certificates: SOPIO.certificates(Array(files.dropFirst())), now: SOPIO.now)
             } catch let error as PGPError {
+                throw SOPIO.fail(SOPIO.badData, error.description)
+            } catch let error as PGPStreamIOError {
                 throw SOPIO.fail(SOPIO.badData, error.description)
             }
             let inTime = SOPIO.within(verifications, notBefore: try SOPIO.time(notBefore), notAfter: try SOPIO.time(notAfter))

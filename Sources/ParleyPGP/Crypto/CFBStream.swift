@@ -1,0 +1,59 @@
+import Crypto
+import _CryptoExtras
+import Foundation
+
+/// Full-block AES-CFB over a stream: chunks of whole blocks chain through the last ciphertext block,
+/// and only the final call may hold a partial block — the same bytes `OpenPGPCFB` makes in one go.
+///
+/// The cipher is swift-crypto's `AES._CFB` (BoringSSL's bulk CFB-128); this type only carries the
+/// chaining value between calls and hands the result to the caller without copying it again.
+struct CFBStream {
+    private let key: SymmetricKey
+    private var iv = [UInt8](repeating: 0, count: 16)
+    private let encrypting: Bool
+
+    init(key: [UInt8], encrypting: Bool) {
+        self.key = SymmetricKey(data: key)
+        self.encrypting = encrypting
+    }
+
+    /// Processes `bytes`, whose length must be a multiple of 16 unless it is the last call, and passes
+    /// the result to `body` (valid only during the call).
+    mutating func process<R>(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        guard !bytes.isEmpty else { return try body(bytes) }
+        let iv = try AES._CFB.IV(ivBytes: self.iv)
+        let out = encrypting ? try AES._CFB.encrypt(bytes, using: key, iv: iv) : try AES._CFB.decrypt(bytes, using: key, iv: iv)
+        return try out.withUnsafeBytes { out in
+            // The next chaining value is the last ciphertext block: the output when encrypting, the input when not.
+            let ciphertext = encrypting ? out : bytes
+            if ciphertext.count >= 16 { self.iv = Array(ciphertext[(ciphertext.count - 16)...]) }
+            return try body(out)
+        }
+    }
+
+    /// Decrypts piece `index` of `count` of `cipher` into the same bytes of `out` (as long as `cipher`).
+    ///
+    /// Unlike encryption, CFB decryption of a block needs only the ciphertext block before it, so the
+    /// pieces are independent and may run on different threads; call `chain(past:)` once all are done.
+    func decryptPiece(_ index: Int, of count: Int, _ cipher: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) throws {
+        precondition(!encrypting && out.count == cipher.count)
+        let blocks = (cipher.count + 15) / 16
+        let start = blocks * index / count * 16
+        let end = min(cipher.count, blocks * (index + 1) / count * 16)
+        guard start < end else { return }
+        let iv = try AES._CFB.IV(ivBytes: start == 0 ? self.iv : Array(cipher[(start - 16)..<start]))
+        let plain = try AES._CFB.decrypt(UnsafeRawBufferPointer(rebasing: cipher[start..<end]), using: key, iv: iv)
+        plain.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[start..<end]).copyMemory(from: $0) }
+    }
+
+    /// Moves the chaining value past `cipher`, after `decryptPiece` decrypted all of it.
+    mutating func chain(past cipher: UnsafeRawBufferPointer) {
+        if cipher.count >= 16 { iv = Array(cipher[(cipher.count - 16)...]) }
+    }
+
+    /// Processes `bytes` (see the other `process`) into a new array.
+    mutating func process(_ bytes: [UInt8]) throws -> [UInt8] {
+        guard !bytes.isEmpty else { return [] }
+        return try bytes.withUnsafeBytes { try process($0) { Array($0) } }
+    }
+}
