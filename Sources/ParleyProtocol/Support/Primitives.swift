@@ -13,37 +13,16 @@ enum Primitives {
     /// HKDF-SHA256 (RFC 5869) with the 32-byte all-zero salt: the message-key derivation every
     /// message makes (docs/PROTOCOL.md §5.3, §6.3).
     ///
-    /// Same bytes as `hkdf(salt: 32 zero bytes, …)`, evaluated as RFC 5869 defines it with
-    /// swift-crypto's HMAC: extract = HMAC(salt, ikm), T(i) = HMAC(prk, T(i-1) || info || i).
-    /// `HKDF<SHA256>` sets up a fresh HMAC key for the salt and for every output block; here the
-    /// constant salt is keyed once per process and the PRK once per call, which halves the cost
-    /// of a message. `PrimitivesTests` checks it against `HKDF<SHA256>` on random inputs.
+    /// Same bytes as `hkdf(salt: 32 zero bytes, …)`. HKDF-Extract is by definition one HMAC keyed
+    /// with the salt (PRK = HMAC(salt, ikm)); `HKDF<SHA256>.extract` keys that HMAC afresh on every
+    /// call, so here the constant salt's keyed HMAC is made once per process and copied. The expand
+    /// step is swift-crypto's own `HKDF<SHA256>.expand`. `PrimitivesTests` checks the result against
+    /// `HKDF<SHA256>.deriveKey` on random inputs.
     static func hkdfZeroSalt(ikm: [UInt8], info: [UInt8], count: Int) -> [UInt8] {
-        precondition(count > 0 && count <= 255 * SHA256.byteCount, "HKDF output length out of range")
         var extract = zeroSaltHMAC
         extract.update(data: ikm)
-        let keyed = HMAC<SHA256>(key: SymmetricKey(data: extract.finalize()))
-        var output: [UInt8] = []
-        output.reserveCapacity(count + SHA256.byteCount)
-        // T(i-1) || info || i, fed to HMAC in one call: each call into the generic API has a fixed cost.
-        var input: [UInt8] = []
-        input.reserveCapacity(SHA256.byteCount + info.count + 1)
-        input.append(contentsOf: info)
-        input.append(1)
-        while true {
-            var block = keyed
-            block.update(data: input)
-            let previousStart = output.count
-            block.finalize().withUnsafeBytes { output.append(contentsOf: $0) }
-            if output.count >= count { break }
-            let counter = input[input.count - 1] &+ 1
-            input.removeAll(keepingCapacity: true)
-            input.append(contentsOf: output[previousStart...])
-            input.append(contentsOf: info)
-            input.append(counter)
-        }
-        output.removeLast(output.count - count)
-        return output
+        return HKDF<SHA256>.expand(pseudoRandomKey: extract.finalize(), info: info, outputByteCount: count)
+            .withUnsafeBytes { Array($0) }
     }
 
     /// HMAC-SHA256 keyed with 32 zero bytes, copied for every extract so its key schedule is made once.
