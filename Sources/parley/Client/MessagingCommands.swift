@@ -44,6 +44,11 @@ extension Parley {
         @Flag(help: "Keep running and print messages as they arrive (Ctrl-C to stop).") var follow = false
 
         func run() async throws {
+            // `parley account lock` from elsewhere: following needs the key, so it ends rather than waits
+            // locked. Watched before the account opens: from then on the lock file names this process and a
+            // request may come at once, which SIGUSR1's default action would answer by killing it silently.
+            let lockRequest = follow ? Self.endOnLockRequest() : nil
+            defer { lockRequest?.cancel() }
             let client = try options.open()
             let events = client.events()
             do { try await client.connect(reconnect: follow, catchUp: false) } catch { throw CommandFailure("\(error)") }
@@ -67,20 +72,23 @@ extension Parley {
                 for message in shown { ClientOptions.say(await MessageLine.format(message, client: client)) }
             }
             guard follow else { return await client.disconnect() }
-            // `parley account lock` from elsewhere: following needs the key, so it ends rather than waits locked.
-            signal(ParleyClient.lockSignal, SIG_IGN)
-            let lockRequest = DispatchSource.makeSignalSource(signal: ParleyClient.lockSignal, queue: .global())
-            lockRequest.setEventHandler {
-                ClientOptions.say("Locked by 'parley account lock'; run 'parley read --follow' again to go on.")
-                Foundation.exit(0)
-            }
-            lockRequest.resume()
             for await event in events {
                 guard case .message(let message) = event, conversation == nil || message.conversationID == conversation else { continue }
                 // Line by line even into a pipe (`parley read --follow | grep …`).
                 if options.json { options.output(message) { "" } } else { ClientOptions.say(await MessageLine.format(message, client: client)) }
             }
-            lockRequest.cancel()  // (and keeps the source alive for as long as the loop runs)
+        }
+
+        /// Ends the process with a message when `parley account lock` signals it.
+        private static func endOnLockRequest() -> any DispatchSourceSignal {
+            signal(ParleyClient.lockSignal, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: ParleyClient.lockSignal, queue: .global())
+            source.setEventHandler {
+                ClientOptions.say("Locked by 'parley account lock'; run 'parley read --follow' again to go on.")
+                Foundation.exit(0)
+            }
+            source.resume()
+            return source
         }
     }
 
