@@ -62,8 +62,8 @@ import Testing
         // Every ciphertext block arrives split, so pending partial blocks and header reads cross reads.
         let content = Self.content(step == 1 ? 3000 : 2 * Self.chunk + 77)
         let message = try streamedEncryption(content)
-        #expect(try streamedDecryption(TricklingInput(message, step: step)) == content)
-        #expect(try streamedDecryption(TricklingInput(streamedEncryption(content, armor: true), step: step)) == content)
+        #expect(try streamedDecryption(ChunkedInput(message, chunkSize: step)) == content)
+        #expect(try streamedDecryption(ChunkedInput(streamedEncryption(content, armor: true), chunkSize: step)) == content)
     }
 
     @Test func partialLengthsSplitWhereExpected() throws {
@@ -92,7 +92,7 @@ import Testing
             let message = try streamedEncryption(Self.content(size))
             var altered = message
             altered[altered.count - 30] ^= 1
-            #expect(throws: PGPError.badMDC) { try streamedDecryption(TricklingInput(altered, step: 4099)) }
+            #expect(throws: PGPError.badMDC) { try streamedDecryption(ChunkedInput(altered, chunkSize: 4099)) }
             #expect(throws: PGPError.truncated) { try streamedDecryption(PGPMemoryInput(Array(message.dropLast(17)))) }
         }
     }
@@ -108,7 +108,7 @@ import Testing
         // And gpg's own streamed output (partial lengths of its choosing) reads back streamed.
         let fingerprint = try Fixtures.certificate("ed.pub.asc").fingerprint.upperHex
         let fromGPG = try await gpg(["--compress-algo", "none", "--encrypt", "-r", fingerprint], input: content)
-        #expect(try streamedDecryption(TricklingInput(fromGPG, step: 4099)) == content)
+        #expect(try streamedDecryption(ChunkedInput(fromGPG, chunkSize: 4099)) == content)
     }
 
     @Test(arguments: [0, 1, 47, 48, 49, Self.chunk / 2 - 1, Self.chunk / 2, Self.chunk / 2 + 1, 3 * Self.chunk + 5])
@@ -116,28 +116,10 @@ import Testing
         let content = Self.content(size)
         let packets = Packet(.literalData, body: LiteralData(data: content).body).encoded
         let armored = PGPMemoryOutput()
-        try Armor.encode(from: TricklingInput(packets, step: 4099), to: armored)
+        try Armor.encode(from: ChunkedInput(packets, chunkSize: 4099), to: armored)
         #expect(armored.bytes == Array(Armor.encode(packets, as: .message).utf8))
         let dearmored = PGPMemoryOutput()
-        try Armor.decode(from: TricklingInput(armored.bytes, step: 777), to: dearmored)
+        try Armor.decode(from: ChunkedInput(armored.bytes, chunkSize: 777), to: dearmored)
         #expect(dearmored.bytes == packets)
-    }
-}
-
-/// Hands out at most `step` bytes per read, as a slow pipe would.
-final class TricklingInput: PGPInput {
-    private let bytes: [UInt8]
-    private let step: Int
-    private var offset = 0
-
-    init(_ bytes: [UInt8], step: Int) {
-        self.bytes = bytes
-        self.step = step
-    }
-
-    func read(upTo count: Int) throws -> [UInt8] {
-        let end = min(bytes.count, offset + min(count, step))
-        defer { offset = end }
-        return Array(bytes[offset..<end])
     }
 }
