@@ -12,6 +12,7 @@ extension Parley {
     /// `parley bench`: measured performance of Parley's parts.
     struct Bench: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "bench",
             abstract: "Measure Parley's performance (build with -c release for real figures).",
             subcommands: [BenchServer.self, BenchClientLatency.self]
         )

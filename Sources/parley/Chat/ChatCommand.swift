@@ -5,6 +5,7 @@ extension Parley {
     /// `parley chat`: the full-screen terminal client.
     struct Chat: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "chat",
             abstract: "Chat full-screen in the terminal: conversations, live messages, replies, reactions, pins.",
             discussion: """
                 Type a line and press Enter to send it to the open conversation. Commands: /reply N text, /react N 👍, \

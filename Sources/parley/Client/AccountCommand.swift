@@ -7,6 +7,7 @@ extension Parley {
     /// `parley account …`: create, confirm and look after an account.
     struct Account: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "account",
             abstract: "Register, confirm and manage your account.",
             subcommands: [Register.self, Confirm.self, Pair.self, Authorize.self, Status.self, ChangePassword.self, SetPIN.self, RotateKeys.self,
                           Login.self, Logout.self, Lock.self, Unlock.self, Servers.self])
@@ -17,6 +18,7 @@ extension Parley.Account {
     /// `parley account register`.
     struct Register: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "register",
             abstract: "Create an account on a server; a code is e-mailed to confirm it.",
             discussion: "The password protects a backup of your keys; PARLEY_PIN (or --pin) locks this device's vault.")
 
@@ -47,7 +49,7 @@ extension Parley.Account {
 
     /// `parley account confirm CODE`.
     struct Confirm: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Confirm registration with the e-mailed code.")
+        static let configuration = CommandConfiguration(commandName: "confirm", abstract: "Confirm registration with the e-mailed code.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The 8-digit code.") var code: String
 
@@ -61,7 +63,7 @@ extension Parley.Account {
 
     /// `parley account status`.
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the account, its server and whether it is reachable.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the account, its server and whether it is reachable.")
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
@@ -106,7 +108,7 @@ extension Parley.Account {
 
     /// `parley account change-password`.
     struct ChangePassword: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Re-wrap the key backup under a new password.")
+        static let configuration = CommandConfiguration(commandName: "change-password", abstract: "Re-wrap the key backup under a new password.")
         @OptionGroup var options: ClientOptions
         @Flag(help: "Read the new password from standard input.") var passwordStdin = false
 

@@ -7,6 +7,7 @@ extension Parley.Account {
     /// `parley account lock`: the running parley process of this account drops its key now.
     struct Lock: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "lock",
             abstract: "Lock the account's running parley process now (a chat left open elsewhere, say).",
             discussion: """
                 A running 'parley chat' clears its screen and asks for the PIN; 'parley read --follow' ends. One-shot \
@@ -27,6 +28,7 @@ extension Parley.Account {
     /// `parley account unlock`: checks the vault PIN (a right one resets the count of wrong ones).
     struct Unlock: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "unlock",
             abstract: "Check the vault PIN; a right one resets the count of wrong ones (ten in a row erase the local data).",
             discussion: """
                 Every command unlocks the vault for its own run with the PIN (prompt or PARLEY_PIN); a locked \

@@ -7,6 +7,7 @@ extension Parley.Account {
     /// account password.
     struct Login: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "login",
             abstract: "Sign in on this device with an e-mailed code and your password (when no other device is left).",
             discussion: """
                 Without --code this asks the server to e-mail a code; at a terminal it then asks for the code, \

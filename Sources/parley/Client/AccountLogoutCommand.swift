@@ -6,6 +6,7 @@ extension Parley.Account {
     /// `parley account logout`: this device leaves the account and its local data is erased.
     struct Logout: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "logout",
             abstract: "Sign this device out of the account and erase its local data.",
             discussion: """
                 The server forgets this device (your other devices see it removed) and everything this device \

@@ -5,6 +5,7 @@ extension Parley.Account {
     /// `parley account servers [HOST:PORT,…]`: show or change where this device connects.
     struct Servers: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "servers",
             abstract: "Show or change the server addresses this device connects to.",
             discussion: """
                 A server of several nodes is given as HOST:PORT,HOST:PORT,…; the client tries them in turn, \

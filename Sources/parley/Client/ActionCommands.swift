@@ -5,7 +5,7 @@ import ParleyClient
 extension Parley {
     /// `parley react`.
     struct React: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Toggle a reaction (👍 ❤️ 😂 😮 😢 👎) on a message.")
+        static let configuration = CommandConfiguration(commandName: "react", abstract: "Toggle a reaction (👍 ❤️ 😂 😮 😢 👎) on a message.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The message id.") var message: Int64
         @Argument(help: "The emoji.") var emoji: String
@@ -18,7 +18,7 @@ extension Parley {
 
     /// `parley pin`.
     struct Pin: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Pin (or --unpin) a message for everyone in its conversation.")
+        static let configuration = CommandConfiguration(commandName: "pin", abstract: "Pin (or --unpin) a message for everyone in its conversation.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The message id.") var message: Int64
         @Flag(help: "Unpin instead.") var unpin = false
@@ -31,7 +31,7 @@ extension Parley {
 
     /// `parley delete`.
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete one of your messages for everyone.")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete one of your messages for everyone.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The message id.") var message: Int64
 
@@ -43,7 +43,7 @@ extension Parley {
 
     /// `parley forward`.
     struct Forward: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Forward a message to another conversation, naming its source.")
+        static let configuration = CommandConfiguration(commandName: "forward", abstract: "Forward a message to another conversation, naming its source.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The message id.") var message: Int64
         @Option(help: "The target conversation id.") var conversation: Int64

@@ -36,6 +36,7 @@ extension Parley {
     /// `parley download`.
     struct Download: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "download",
             abstract: "Download the file of a message, check its digest and authentication, and write it.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The message id (from 'parley read').") var messageID: Int64

@@ -6,6 +6,7 @@ extension Parley {
     /// `parley group …`.
     struct Group: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "group",
             abstract: "Create and rename groups, invite, accept, remove and leave.",
             subcommands: [Create.self, Rename.self, Invitations.self, Accept.self, Add.self, Remove.self, Leave.self])
     }
@@ -13,7 +14,7 @@ extension Parley {
 
 extension Parley.Group {
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a group and invite people.")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a group and invite people.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The title (sent end-to-end).") var title: String
         @Option(name: .customLong("invite"), help: "An e-mail to invite (repeat).") var invite: [String] = []
@@ -25,7 +26,7 @@ extension Parley.Group {
     }
 
     struct Rename: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Rename a group (creator only); the title travels end-to-end.")
+        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a group (creator only); the title travels end-to-end.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The group id.") var group: Int64
         @Argument(help: "The new title (1–256 bytes).") var title: String
@@ -37,7 +38,7 @@ extension Parley.Group {
     }
 
     struct Invitations: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List invitations waiting for you.")
+        static let configuration = CommandConfiguration(commandName: "invitations", abstract: "List invitations waiting for you.")
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
@@ -49,7 +50,7 @@ extension Parley.Group {
     }
 
     struct Accept: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Accept an invitation.")
+        static let configuration = CommandConfiguration(commandName: "accept", abstract: "Accept an invitation.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The group id.") var group: Int64
 
@@ -60,7 +61,7 @@ extension Parley.Group {
     }
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Invite someone to a group.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Invite someone to a group.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The group id.") var group: Int64
         @Argument(help: "Their e-mail.") var email: String
@@ -72,7 +73,7 @@ extension Parley.Group {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a member (creator only); later messages use a new key.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a member (creator only); later messages use a new key.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The group id.") var group: Int64
         @Argument(help: "Their account id.") var account: Int64
@@ -84,7 +85,7 @@ extension Parley.Group {
     }
 
     struct Leave: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Leave a group.")
+        static let configuration = CommandConfiguration(commandName: "leave", abstract: "Leave a group.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The group id.") var group: Int64
 

@@ -6,6 +6,7 @@ extension Parley {
     /// `parley send`.
     struct Send: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "send",
             abstract: "Send a message or a file to a person (--to) or a conversation (--conversation).")
         @OptionGroup var options: ClientOptions
         @Option(help: "The person's e-mail (opens the direct conversation).") var to: String?
@@ -37,7 +38,7 @@ extension Parley {
 
     /// `parley read`.
     struct Read: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Fetch new messages and show a conversation (or everything new).")
+        static let configuration = CommandConfiguration(commandName: "read", abstract: "Fetch new messages and show a conversation (or everything new).")
         @OptionGroup var options: ClientOptions
         @Option(help: "Show this conversation's history.") var conversation: Int64?
         @Option(help: "How many messages of history.") var limit = 50
@@ -94,7 +95,7 @@ extension Parley {
 
     /// `parley conversations`.
     struct Conversations: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List your conversations.")
+        static let configuration = CommandConfiguration(commandName: "conversations", abstract: "List your conversations.")
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
@@ -122,7 +123,7 @@ extension Parley {
 
     /// `parley search`.
     struct Search: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Search your decrypted history on this device (the server never sees it).")
+        static let configuration = CommandConfiguration(commandName: "search", abstract: "Search your decrypted history on this device (the server never sees it).")
         @OptionGroup var options: ClientOptions
         @Option(help: "Only this conversation.") var conversation: Int64?
         @Argument(help: "Words to find.") var query: String

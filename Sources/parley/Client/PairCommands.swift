@@ -7,6 +7,7 @@ extension Parley.Account {
     /// `parley account pair`: this device joins an account that is signed in elsewhere.
     struct Pair: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "pair",
             abstract: "Add this device to your account: shows a code to type on a signed-in device.",
             discussion: """
                 Run this on the new device, then on a device already signed in run
@@ -72,6 +73,7 @@ extension Parley.Account {
     /// `parley account authorize CODE`: let a new device into this account.
     struct Authorize: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "authorize",
             abstract: "Authorize a new device showing a pairing code; it receives your keys and history.",
             discussion: "Only type a code shown by a device you hold: whoever has the code gets your account.")
         @OptionGroup var options: ClientOptions
@@ -122,6 +124,7 @@ extension Parley {
     /// `parley devices`: this account's devices.
     struct Devices: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "devices",
             abstract: "List your devices, or remove one.", subcommands: [List.self, Remove.self], defaultSubcommand: List.self)
     }
 }
@@ -129,7 +132,7 @@ extension Parley {
 extension Parley.Devices {
     /// `parley devices list`.
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List this account's devices: name, added, last seen.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List this account's devices: name, added, last seen.")
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
@@ -152,6 +155,7 @@ extension Parley.Devices {
     /// `parley devices remove ID`.
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Revoke a device: it is signed out at once and receives nothing more.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The device number from 'parley devices'.") var id: UInt32

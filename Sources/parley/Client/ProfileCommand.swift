@@ -11,7 +11,7 @@ extension Parley {
 
     /// `parley contacts`.
     struct Contacts: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the people this device has talked to and their identity fingerprints.")
+        static let configuration = CommandConfiguration(commandName: "contacts", abstract: "List the people this device has talked to and their identity fingerprints.")
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
@@ -44,7 +44,7 @@ extension Parley {
 
 extension Parley.ProfileCommand {
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show your profile, or someone's (by account id).")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show your profile, or someone's (by account id).")
         @OptionGroup var options: ClientOptions
         @Argument(help: "An account id (default: yours).") var account: Int64?
 
@@ -64,6 +64,7 @@ extension Parley.ProfileCommand {
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Change your display name or fields.",
             discussion: "Fields: --field NAME=VALUE[:everyone|contacts|nobody] for username, email, phone, location; an empty VALUE removes it.")
         @OptionGroup var options: ClientOptions
@@ -111,6 +112,7 @@ extension Parley.ProfileCommand {
     /// `parley profile avatar`.
     struct Avatar: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "avatar",
             abstract: "Write someone's picture (or yours) as JPEG: fetched once, checked against the digest they sent, cached encrypted.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "An account id (default: yours).") var account: Int64?

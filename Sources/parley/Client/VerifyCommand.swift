@@ -8,6 +8,7 @@ extension Parley {
     /// `parley verify …`: safety numbers, verification QR codes, key changes.
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract: "Verify a contact: safety number, QR code, accept a changed key.",
             discussion: """
                 'parley verify EMAIL' shows the safety number you and EMAIL compare (in person or on a call) and \
@@ -50,7 +51,7 @@ extension Parley.Verify {
 
     /// `parley verify scan IMAGE`.
     struct Scan: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Read a contact's verification QR code from a PNG image and verify them.")
+        static let configuration = CommandConfiguration(commandName: "scan", abstract: "Read a contact's verification QR code from a PNG image and verify them.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "A PNG image of the contact's code ('parley verify YOUR-EMAIL --png FILE' on their side).") var image: String
 
@@ -72,7 +73,7 @@ extension Parley.Verify {
 
     /// `parley verify mark EMAIL [--yes]`.
     struct Mark: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark a contact verified after comparing safety numbers.")
+        static let configuration = CommandConfiguration(commandName: "mark", abstract: "Mark a contact verified after comparing safety numbers.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The contact's e-mail.") var email: String
         @Flag(help: "Do not ask: the numbers were compared already.") var yes = false
@@ -96,6 +97,7 @@ extension Parley.Verify {
     /// `parley verify accept EMAIL`.
     struct Accept: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "accept",
             abstract: "Accept a contact's changed identity key (unblocks sending; they become trusted, not verified).")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The contact's e-mail.") var email: String

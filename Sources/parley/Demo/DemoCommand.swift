@@ -5,6 +5,7 @@ extension Parley {
     /// `parley demo`: a narrated tour of Parley with an embedded server and three people.
     struct Demo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "demo",
             abstract: "Run a narrated tour: an embedded server, three people, 1:1 and group chat, a server restart.",
             discussion: """
                 Everything runs on this machine: a development server on a free loopback port with SQLite in a

@@ -5,7 +5,7 @@ import ParleyCrypto
 extension Parley.Envelope {
     /// `parley envelope open`: writes the secret held by an ECP1 envelope.
     struct Open: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Open an envelope and write the secret.")
+        static let configuration = CommandConfiguration(commandName: "open", abstract: "Open an envelope and write the secret.")
 
         @OptionGroup var options: EnvelopeOptions
 

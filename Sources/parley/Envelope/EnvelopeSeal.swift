@@ -5,7 +5,7 @@ import ParleyCrypto
 extension Parley.Envelope {
     /// `parley envelope seal`: writes an ECP1 envelope holding the input.
     struct Seal: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Seal a secret under a password.")
+        static let configuration = CommandConfiguration(commandName: "seal", abstract: "Seal a secret under a password.")
 
         @OptionGroup var options: EnvelopeOptions
 

@@ -6,6 +6,7 @@ extension Parley.File {
     /// `parley file inspect`: what an encrypted file is, without any key.
     struct Inspect: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "inspect",
             abstract: "Show an encrypted file's format, recipients and plaintext size (no key needed).")
 
         @Argument(help: "The encrypted file ('-' for standard input).")

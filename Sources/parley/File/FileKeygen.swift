@@ -7,6 +7,7 @@ extension Parley.File {
     /// `parley file keygen`: a key pair for receiving files.
     struct Keygen: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "keygen",
             abstract: "Make a key pair: the private key sealed under a password (ECP1), the public key as PEM.")
 
         @Option(help: "Key kind: x25519 (default), p256 (FileLock / Secure Enclave compatible) or xwing (post-quantum).")

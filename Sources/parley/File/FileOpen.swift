@@ -7,6 +7,7 @@ extension Parley.File {
     /// `parley file open`: decrypt a Parley v1 file or a FileLock package.
     struct Open: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "open",
             abstract: "Decrypt a Parley v1 file or a FileLock package with a private key or the passphrase.",
             discussion: """
                 Without -i, the passphrase is asked for. The plaintext is written to a temporary file and \

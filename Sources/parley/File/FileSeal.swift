@@ -7,6 +7,7 @@ extension Parley.File {
     /// `parley file seal`: encrypt a file for recipients and/or a passphrase.
     struct Seal: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "seal",
             abstract: "Encrypt a file for one or more public keys and/or a passphrase.")
 
         @Option(name: [.customShort("r"), .customLong("recipient")], help: "A recipient's public key file (repeatable).")

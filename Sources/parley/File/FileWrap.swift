@@ -8,6 +8,7 @@ extension Parley.File {
     /// `parley file wrap`: raw Apple ECIES encryption, standard input to standard output.
     struct Wrap: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "wrap",
             abstract: "Encrypt standard input with Apple ECIES (SecKeyCreateEncryptedData-compatible) to a P-256 key.")
 
         @Option(help: "The recipient's P-256 public key file (SPKI PEM/DER or FileLock's base64 point).")
@@ -26,6 +27,7 @@ extension Parley.File {
     /// `parley file unwrap`: raw Apple ECIES decryption, standard input to standard output.
     struct Unwrap: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "unwrap",
             abstract: "Decrypt an Apple ECIES blob (SecKeyCreateEncryptedData output) from standard input.")
 
         @Option(help: "The P-256 private key: PKCS#8 or SEC1 PEM/DER, Apple's base64 04||X||Y||D, or a keygen envelope.")

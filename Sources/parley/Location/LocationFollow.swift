@@ -10,6 +10,7 @@ extension Parley.Location {
     /// `parley://location` link, through the account's server) or a Berry Picker Tracker user (`bpt://` link).
     struct Follow: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "follow",
             abstract: "Follow someone: print their latest route's decrypted positions (--follow: keep printing new ones).",
             discussion: """
                 EMAIL or a parley://location link: read through this account's Parley server (--home, --account) \

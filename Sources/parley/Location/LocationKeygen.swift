@@ -6,6 +6,7 @@ extension Parley.Location {
     /// `parley location keygen`: a fresh v2 key, and the share link that carries it.
     struct Keygen: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "keygen",
             abstract: "Make a new v2 location key file (and print its parley://location link with --owner).")
 
         @Option(name: .shortAndLong, help: "Where to write the key (created readable by you only).")

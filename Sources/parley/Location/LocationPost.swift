@@ -6,6 +6,7 @@ extension Parley.Location {
     /// `parley location post`: one position from the command line, or live positions from gpsd.
     struct Post: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "post",
             abstract: "Encrypt one position (--lat/--lon) or live fixes from gpsd (--gpsd HOST:PORT).",
             discussion: """
                 With --home (or --account) the positions are sealed with the account's location key and posted to \

@@ -6,6 +6,7 @@ extension Parley.Location {
     /// `parley location replay`: the track points of a GPX file as waypoints.
     struct Replay: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "replay",
             abstract: "Encrypt the track points of a GPX file, in order (points without <time> get the current time).",
             discussion: "With --home (or --account) they are posted to the account's Parley server, in batches of 500.")
 

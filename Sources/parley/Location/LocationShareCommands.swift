@@ -6,6 +6,7 @@ extension Parley.Location {
     /// `parley location share EMAIL`.
     struct Share: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "share",
             abstract: "Let a contact follow your location: allow them at the server and send them the key end-to-end.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The contact's e-mail.") var email: String
@@ -21,6 +22,7 @@ extension Parley.Location {
     /// `parley location revoke EMAIL`.
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "revoke",
             abstract: "Stop a contact following you; a new key goes to everyone else, so nothing posted from now on is readable to them.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The follower's e-mail.") var email: String
@@ -48,7 +50,7 @@ extension Parley.Location {
 
     /// `parley location routes [EMAIL]`.
     struct Routes: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List your routes, or those of someone who shares with you.")
+        static let configuration = CommandConfiguration(commandName: "routes", abstract: "List your routes, or those of someone who shares with you.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "Whose routes (default: yours).") var email: String?
         @Option(help: "At most this many, newest first (1–500).") var limit = 100

@@ -7,6 +7,7 @@ extension Parley.Location {
     /// `parley location show [EMAIL]`.
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Print a route's decrypted positions (your own, or of someone who shares with you); --gpx writes GPX 1.1.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "Whose route (default: yours).") var email: String?

@@ -6,6 +6,7 @@ extension Parley.PGP {
     /// `parley pgp encrypt`: to keyring recipients, certificate files and/or a password; streamed.
     struct Encrypt: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "encrypt",
             abstract: "Encrypt a file to recipients (and/or a password), optionally signed. Streams files of any size.",
             discussion: "The password for --password comes from --password-file, PARLEY_PGP_PASSWORD or a prompt.")
         @OptionGroup var options: PGPOptions
@@ -58,6 +59,7 @@ extension Parley.PGP {
     /// `parley pgp decrypt`: streamed; the output appears only after the integrity check passed.
     struct Decrypt: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "decrypt",
             abstract: "Decrypt a message with your secret keys or a password, and check its signatures.",
             discussion: """
                 The plaintext is written to a temporary file and renamed into place only after the message's \

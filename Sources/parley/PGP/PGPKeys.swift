@@ -6,6 +6,7 @@ extension Parley.PGP {
     /// `parley pgp keys`: generate, import, list, export and re-protect keys in the keyring.
     struct Keys: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "keys",
             abstract: "Manage the OpenPGP keys in your keyring.",
             subcommands: [Generate.self, Import.self, List.self, Export.self, Passphrase.self])
     }
@@ -15,6 +16,7 @@ extension Parley.PGP.Keys {
     /// `parley pgp keys generate`.
     struct Generate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "generate",
             abstract: "Make a new key (Ed25519 + Cv25519, or RSA on request), protected by a pass phrase of 12+ characters.")
         @OptionGroup var options: PGPOptions
         @Option(name: .customLong("user-id"), help: "A user ID, e.g. \"Ada Lovelace <ada@example.org>\" (repeatable).")
@@ -48,6 +50,7 @@ extension Parley.PGP.Keys {
     /// `parley pgp keys import`.
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import certificates or secret keys (armored or binary, e.g. from gpg --export[-secret-keys]).",
             discussion: "An unprotected secret key is protected with your pass phrase before it is stored.")
         @OptionGroup var options: PGPOptions
@@ -75,7 +78,7 @@ extension Parley.PGP.Keys {
 
     /// `parley pgp keys list`.
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the keys in the keyring ('sec' when you hold the secret key).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the keys in the keyring ('sec' when you hold the secret key).")
         @OptionGroup var options: PGPOptions
 
         func run() async throws {
@@ -102,6 +105,7 @@ extension Parley.PGP.Keys {
     /// `parley pgp keys export`.
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Print a certificate (or, with --secret, the protected secret key) as armored text.")
         @OptionGroup var options: PGPOptions
         @Argument(help: "Fingerprint, key ID or part of a user ID.") var key: String
@@ -119,6 +123,7 @@ extension Parley.PGP.Keys {
     /// `parley pgp keys passphrase`.
     struct Passphrase: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "passphrase",
             abstract: "Change the pass phrase of a secret key.",
             discussion: "The new pass phrase comes from --new-passphrase-file, PARLEY_PGP_NEW_PASSPHRASE or a prompt.")
         @OptionGroup var options: PGPOptions

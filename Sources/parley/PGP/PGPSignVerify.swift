@@ -5,7 +5,7 @@ import ParleyPGP
 extension Parley.PGP {
     /// `parley pgp sign`: a detached, armored signature over a file of any size.
     struct Sign: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Make a detached signature over a file (armored unless --binary).")
+        static let configuration = CommandConfiguration(commandName: "sign", abstract: "Make a detached signature over a file (armored unless --binary).")
         @OptionGroup var options: PGPOptions
         @Option(name: .shortAndLong, help: "Your secret key in the keyring: fingerprint, key ID or part of a user ID.") var key: String
         @Flag(help: "A text signature (line endings canonicalized), for text files.") var text = false
@@ -32,6 +32,7 @@ extension Parley.PGP {
     /// message, against the keyring's certificates.
     struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract: "Check a signed message or a detached signature; exits 1 unless a signature by a known key is good.",
             discussion: """
                 With one file, SIGNED is an inline-signed message (binary or armored, as `gpg --sign` makes it) or a \

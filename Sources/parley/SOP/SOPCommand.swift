@@ -130,7 +130,7 @@ enum SOPIO {
 extension Parley.SOP {
     /// `sop version`.
     struct Version: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the implementation's name and version.")
+        static let configuration = CommandConfiguration(commandName: "version", abstract: "Print the implementation's name and version.")
         @Flag(help: "Name and version of the OpenPGP backend.") var backend = false
         @Flag(help: "Several lines of detail.") var extended = false
 
@@ -157,7 +157,7 @@ extension Parley.SOP {
 
     /// `sop dearmor`.
     struct Dearmor: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove ASCII armor from standard input.")
+        static let configuration = CommandConfiguration(commandName: "dearmor", abstract: "Remove ASCII armor from standard input.")
 
         func run() throws {
             // Streamed; the CRC-24 and END line are checked before anything reaches stdout.

@@ -5,7 +5,7 @@ import ParleyPGP
 extension Parley.SOP {
     /// `sop encrypt`.
     struct Encrypt: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Encrypt standard input to certificates and/or passwords.")
+        static let configuration = CommandConfiguration(commandName: "encrypt", abstract: "Encrypt standard input to certificates and/or passwords.")
         @Flag(name: .customLong("no-armor"), help: "Binary output.") var noArmor = false
         @Option(name: .customLong("as"), help: "binary or text.") var mode = "binary"
         @Option(name: .customLong("with-password"), help: "File holding a password.") var passwords: [String] = []
@@ -32,7 +32,7 @@ extension Parley.SOP {
 
     /// `sop decrypt`.
     struct Decrypt: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Decrypt standard input with secret keys and/or passwords.")
+        static let configuration = CommandConfiguration(commandName: "decrypt", abstract: "Decrypt standard input with secret keys and/or passwords.")
         @Option(name: .customLong("with-password"), help: "File holding a password.") var passwords: [String] = []
         @Option(name: .customLong("with-key-password"), help: "File holding a key pass phrase.") var keyPasswords: [String] = []
         @Option(name: .customLong("with-session-key"), help: "File holding a session key (ALGO:HEX).") var sessionKeys: [String] = []

@@ -5,7 +5,7 @@ import ParleyPGP
 extension Parley.SOP {
     /// `sop sign`: detached signatures.
     struct Sign: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Make a detached signature over standard input.")
+        static let configuration = CommandConfiguration(commandName: "sign", abstract: "Make a detached signature over standard input.")
         @Flag(name: .customLong("no-armor"), help: "Binary output.") var noArmor = false
         @Option(name: .customLong("as"), help: "binary or text.") var mode = "binary"
         @Option(name: .customLong("with-key-password"), help: "File holding a key pass phrase.") var keyPasswords: [String] = []
@@ -29,7 +29,7 @@ extension Parley.SOP {
 
     /// `sop verify`: checks detached signatures over standard input.
     struct Verify: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Verify detached signatures over standard input.")
+        static let configuration = CommandConfiguration(commandName: "verify", abstract: "Verify detached signatures over standard input.")
         @Option(name: .customLong("not-before"), help: "Ignore signatures made before this time (ISO 8601, now, or -).") var notBefore: String?
         @Option(name: .customLong("not-after"), help: "Ignore signatures made after this time (default: now).") var notAfter = "now"
         @Argument(help: "The signatures file, then certificate files.") var files: [String] = []
