@@ -7,7 +7,7 @@ import Foundation
 ///
 /// The cipher is swift-crypto's `AES._CFB` (BoringSSL's bulk CFB-128); this type only carries the
 /// chaining value between calls and hands the result to the caller without copying it again.
-struct CFBStream {
+struct CFBStream: Sendable {
     private let key: SymmetricKey
     private var iv = [UInt8](repeating: 0, count: 16)
     private let encrypting: Bool
@@ -21,14 +21,21 @@ struct CFBStream {
     /// the result to `body` (valid only during the call).
     mutating func process<R>(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
         guard !bytes.isEmpty else { return try body(bytes) }
+        return try process(bytes).withUnsafeBytes { try body($0) }
+    }
+
+    /// Processes `bytes` (see the other `process`) and returns the result, as swift-crypto made it.
+    mutating func process(_ bytes: UnsafeRawBufferPointer) throws -> Data {
+        guard !bytes.isEmpty else { return Data() }
         let iv = try AES._CFB.IV(ivBytes: self.iv)
         let out = encrypting ? try AES._CFB.encrypt(bytes, using: key, iv: iv) : try AES._CFB.decrypt(bytes, using: key, iv: iv)
-        return try out.withUnsafeBytes { out in
-            // The next chaining value is the last ciphertext block: the output when encrypting, the input when not.
-            let ciphertext = encrypting ? out : bytes
-            if ciphertext.count >= 16 { self.iv = Array(ciphertext[(ciphertext.count - 16)...]) }
-            return try body(out)
+        // The next chaining value is the last ciphertext block: the output when encrypting, the input when not.
+        if encrypting {
+            if out.count >= 16 { self.iv = Array(out.suffix(16)) }
+        } else if bytes.count >= 16 {
+            self.iv = Array(bytes[(bytes.count - 16)...])
         }
+        return out
     }
 
     /// Decrypts piece `index` of `count` of `cipher` into the same bytes of `out` (as long as `cipher`).

@@ -65,68 +65,6 @@ final class PartialPacketWriter: PGPSink {
     }
 }
 
-/// Encrypts a SEIPD v1 body as a stream: random prefix, the data, then the MDC, in full-block CFB.
-///
-/// Plaintext is gathered into one reused buffer of `stageSize` bytes; each full buffer is hashed for the
-/// MDC and encrypted at the same time (`inParallel`), since neither pass depends on the other (CFB
-/// encryption itself is serial: each block needs the ciphertext of the one before).
-final class SEIPDEncryptingSink: PGPSink {
-    /// 256 KiB, a multiple of the block size: large enough that starting the parallel hash costs
-    /// little, small enough to stay in cache.
-    static let stageSize = 1 << 18
-    private let next: PGPSink
-    private var cfb: CFBStream
-    private var sha1 = Insecure.SHA1()
-    /// Plaintext waiting to be hashed and encrypted, up to `stageSize` bytes.
-    private var pending: [UInt8] = []
-
-    init(sessionKey: SessionKey, next: PGPSink) throws {
-        self.next = next
-        cfb = CFBStream(key: sessionKey.key, encrypting: true)
-        pending.reserveCapacity(Self.stageSize + 22)
-        var generator = SystemRandomNumberGenerator()
-        var prefix = (0..<sessionKey.algorithm.blockSize).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        prefix += prefix.suffix(2)
-        try next.write([1])
-        try write(prefix)
-    }
-
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let take = min(bytes.count - offset, Self.stageSize - pending.count)
-            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + take)]))
-            offset += take
-            if pending.count == Self.stageSize { try hashAndEncryptPending() }
-        }
-    }
-
-    func finish() throws {
-        // The MDC packet's own header is hashed too, then its digest is encrypted with the rest.
-        pending += [0xD3, 0x14]
-        pending.withUnsafeBytes { sha1.update(bufferPointer: $0) }
-        pending += Array(sha1.finalize())
-        try pending.withUnsafeBytes { plaintext in
-            try cfb.process(plaintext) { try next.write($0) }
-        }
-        pending.removeAll(keepingCapacity: true)
-        try next.finish()
-    }
-
-    private func hashAndEncryptPending() throws {
-        try pending.withUnsafeBytes { plaintext in
-            try inParallel(2) { pass in
-                if pass == 0 {
-                    try cfb.process(plaintext) { try next.write($0) }
-                } else {
-                    sha1.update(bufferPointer: plaintext)
-                }
-            }
-        }
-        pending.removeAll(keepingCapacity: true)
-    }
-}
-
 /// Writes literal data as a packet stream: its header, then the content in chunks.
 final class LiteralSink: PGPSink {
     private let packet: PartialPacketWriter
