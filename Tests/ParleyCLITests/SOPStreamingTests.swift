@@ -143,4 +143,63 @@ struct SOPStreamingTests {
         #expect(status == 3)
         #expect(stdout.isEmpty)
     }
+
+    @Test("clearsigned text and inline-detach stream: 24 MiB of text in bounded memory, bad input leaves stdout empty")
+    func clearsignedAndDetachStream() async throws {
+        try await key()
+        // Text lines of every length, some dash-escaped, some with trailing whitespace, CRLF and LF.
+        let lines = (0..<40).map { index -> String in
+            (index % 3 == 0 ? "- " : "") + String(repeating: "word\(index) ", count: index * 7) + (index % 4 == 0 ? " \t\r\n" : "\n")
+        }.joined()
+        let text = String(repeating: lines, count: max(1, (24 << 20) / lines.utf8.count))
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path("text")))
+        // Holding the text whole would need its 24 MiB above start-up (inline-verify's constant part is about 12).
+        let startup = try await parleyFiles(["version"], input: "/dev/null", output: path("version")).peakKiB
+        let bound = startup + (16 << 10)
+
+        let signed = try await parleyFiles(["inline-sign", "--as=clearsigned", path("key")], input: path("text"), output: path("signed"))
+        #expect(signed.status == 0)
+        #expect(signed.peakKiB > 0 && signed.peakKiB < bound, "inline-sign peak RSS \(signed.peakKiB) KiB")
+        let verified = try await parleyFiles(["inline-verify", path("cert")], input: path("signed"), output: path("verified"))
+        #expect(verified.status == 0)
+        #expect(verified.peakKiB > 0 && verified.peakKiB < bound, "inline-verify peak RSS \(verified.peakKiB) KiB")
+        let detached = try await parleyFiles(["inline-detach", "--signatures-out", path("sigs")], input: path("signed"), output: path("data"))
+        #expect(detached.status == 0)
+        #expect(detached.peakKiB > 0 && detached.peakKiB < bound, "inline-detach peak RSS \(detached.peakKiB) KiB")
+        // Both print the text with LF line endings; it is the signed text plus the final line ending.
+        let shown = text.replacingOccurrences(of: "\r\n", with: "\n")
+        #expect(try await sameFiles(path("verified"), path("data")))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path("data"))) == Data(shown.utf8))
+        // The signature covers the lines without trailing whitespace and without the final line ending.
+        let canonicalForm = Data(shown.dropLast().split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            String(line.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        }.joined(separator: "\n").utf8)
+        #expect(try await parley(["verify", path("sigs"), path("cert")], stdin: canonicalForm).status == 0)
+
+        // A binary signed message detaches too; its data is the bytes signed.
+        let binary = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let inline = try await parley(["inline-sign", path("key")], stdin: binary).stdout
+        let (binaryStatus, binaryData) = try await parley(["inline-detach", "--signatures-out", path("binary-sigs"), "--no-armor"], stdin: inline)
+        #expect(binaryStatus == 0 && binaryData == binary)
+        #expect(try await parley(["verify", path("binary-sigs"), path("cert")], stdin: binary).status == 0)
+
+        let encrypted = try await parley(["encrypt", path("cert")], stdin: Data("secret".utf8)).stdout
+        let cases: [(String, [String], Data, Int32)] = [
+            ("text that is not UTF-8", ["inline-sign", "--as=clearsigned", path("key")], Data("fine\n".utf8) + Data([0xC3, 0x28]), 53),
+            ("text cut inside a character", ["inline-sign", "--as=clearsigned", path("key")], Data("caf".utf8) + Data([0xC3]), 53),
+            ("detach of a cut message", ["inline-detach", "--signatures-out", path("cut-sigs")], inline.prefix(inline.count / 2), 41),
+            ("detach of a message without signatures", ["inline-detach", "--signatures-out", path("none")], try await parley(["armor"], stdin: Data()).stdout, 41),
+            ("detach of an encrypted message", ["inline-detach", "--signatures-out", path("enc-sigs")], encrypted, 41),
+            ("detach of a cleartext message without its signature",
+             ["inline-detach", "--signatures-out", path("clear-sigs")], Data("-----BEGIN PGP SIGNED MESSAGE-----\n\ntext\n".utf8), 41),
+        ]
+        for (what, arguments, stdin, code) in cases {
+            let (status, stdout) = try await parley(arguments, stdin: stdin)
+            #expect(status == code, "\(what)")
+            #expect(stdout.isEmpty, "\(what): nothing on stdout")
+        }
+        for name in ["cut-sigs", "none", "enc-sigs", "clear-sigs"] {
+            #expect(!FileManager.default.fileExists(atPath: path(name)), "\(name) not written")
+        }
+    }
 }

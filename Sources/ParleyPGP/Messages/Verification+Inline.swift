@@ -1,10 +1,6 @@
 /// Inline-signed messages read as a stream: the signed content goes to an output while its hash runs,
 /// then the signatures at the end are checked — what `gpg --verify` does with `gpg --sign` output.
 extension Verification {
-    /// Largest cleartext-signed message `inline(from:to:certificates:now:)` reads: its text is held in
-    /// memory, since its lines are canonicalized before hashing.
-    public static let maxCleartextSize = 64 << 20
-
     /// Checks the inline-signed message in `input` against `certificates`: either an OpenPGP message,
     /// armored or binary, of one-pass signatures, literal data and signatures (as `gpg --sign` writes it,
     /// compressed or not), or a cleartext-signed text (`gpg --clearsign`). Returns one verification per
@@ -13,26 +9,13 @@ extension Verification {
     ///
     /// The content reaches `output` BEFORE the signatures after it are checked: keep it only when a
     /// verification is good. A cleartext text is written as `CleartextSignature.verify` returns it
-    /// (every line ended by LF). An encrypted message throws `.noMatchingKey`: there is nothing to
-    /// decrypt it with here, so it is a `Decryptor`'s job.
+    /// (every line ended by LF), streamed like the rest. An encrypted message throws `.noMatchingKey`:
+    /// there is nothing to decrypt it with here, so it is a `Decryptor`'s job.
     public static func inline(from input: PGPInput, to output: PGPOutput, certificates: [Certificate], now: UInt32,
-                              decompressionLimit: Int = 1 << 30,
-                              cleartextLimit: Int = maxCleartextSize) throws -> [Verification] {
+                              decompressionLimit: Int = 1 << 30) throws -> [Verification] {
         let source = BufferedInput(input)
         if try isCleartextSigned(source.peek(1024)) {
-            var bytes: [UInt8] = []
-            try source.forEachChunk { chunk in
-                bytes += chunk
-                guard bytes.count <= cleartextLimit else {
-                    throw PGPError.malformed("cleartext-signed message larger than \(cleartextLimit) bytes")
-                }
-            }
-            guard let text = String(validating: bytes, as: UTF8.self) else {
-                throw PGPError.malformed("cleartext-signed message is not UTF-8 text")
-            }
-            let (content, verifications) = try CleartextSignature.verify(text, certificates: certificates, now: now)
-            try output.write(Array(content.utf8))
-            return verifications
+            return try CleartextSignature.verify(from: source, to: output, certificates: certificates, now: now)
         }
         var decryptor = Decryptor(now: now)
         decryptor.verifiers = certificates

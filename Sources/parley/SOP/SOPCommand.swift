@@ -24,6 +24,7 @@ enum SOPIO {
     static let cannotDecrypt: Int32 = 29
     static let unsupportedOption: Int32 = 37
     static let badData: Int32 = 41
+    static let expectedText: Int32 = 53
     static let missingInput: Int32 = 61
     static let keyIsProtected: Int32 = 67
     static let keyCannotSign: Int32 = 79

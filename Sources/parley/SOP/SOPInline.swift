@@ -18,10 +18,14 @@ extension Parley.SOP {
             do {
                 let signers = try SOPIO.certificates(keys).map { try $0.unlockedSigningKey(passphrases: passphrases, now: SOPIO.now) }
                 if mode == "clearsigned" {
-                    // Dash-escaped, canonicalized text: held in memory, as CleartextSignature works on whole texts.
-                    let data = SOPIO.standardInput()
-                    guard let text = String(bytes: data, encoding: .utf8) else { throw SOPIO.fail(53, "--as=clearsigned needs UTF-8 text") }
-                    SOPIO.output(Array(try CleartextSignature.sign(text, signers: signers, now: SOPIO.now).utf8))
+                    // Spooled: input that turns out not to be UTF-8 leaves nothing on stdout.
+                    try SOPIO.streamChecked { output in
+                        do {
+                            try CleartextSignature.sign(from: SOPIO.standardInputStream, to: output, signers: signers, now: SOPIO.now)
+                        } catch let error as CleartextSignature.NotText {
+                            throw SOPIO.fail(SOPIO.expectedText, error.description)
+                        }
+                    }
                 } else {
                     try SOPIO.streamOut {
                         try Signer.inline(from: SOPIO.standardInputStream, to: $0, signers: signers, text: mode == "text",
@@ -73,30 +77,19 @@ extension Parley.SOP {
 
         func run() throws {
             guard let signaturesOut else { throw SOPIO.fail(SOPIO.missingArgument, "--signatures-out is required") }
-            let (data, verifications) = try InlineMessage.read(SOPIO.standardInput(), certificates: [])
-            let signatures = verifications.map { Packet(tagNumber: 2, body: $0.signature.body) }.encoded
-            let out = noArmor ? signatures : Array(Armor.encode(signatures, as: .signature).utf8)
-            try Data(out).write(to: URL(fileURLWithPath: signaturesOut))
-            SOPIO.output(data)
-        }
-    }
-}
-
-/// Reads either a cleartext-signed message or a (possibly armored) signed OpenPGP message.
-enum InlineMessage {
-    static func read(_ input: [UInt8], certificates: [Certificate]) throws -> ([UInt8], [Verification]) {
-        do {
-            if let text = String(bytes: input, encoding: .utf8), text.contains("-----BEGIN PGP SIGNED MESSAGE-----") {
-                let (body, verifications) = try CleartextSignature.verify(text, certificates: certificates, now: SOPIO.now)
-                return (Array(body.utf8), verifications)
-            }
-            var decryptor = Decryptor(now: SOPIO.now)
-            decryptor.verifiers = certificates
-            let result = try decryptor.decrypt(input)
-            guard result.sessionKey == nil else { throw SOPIO.fail(SOPIO.badData, "the message is encrypted; use decrypt") }
-            return (result.literal.data, result.verifications)
-        } catch let error as PGPError {
-            throw SOPIO.fail(SOPIO.badData, error.description)
+            // The data streams into a private spool and reaches stdout, with the signatures in their file,
+            // only once the whole message was read: a cut or garbled message leaves neither.
+            _ = try SOPIO.streamChecked({ output in
+                try Verification.inline(from: SOPIO.standardInputStream, to: output, certificates: [], now: SOPIO.now,
+                                        decompressionLimit: Int.max)
+            }, check: { verifications in
+                guard !verifications.isEmpty else { throw SOPIO.fail(SOPIO.badData, "the message carries no signature") }
+                let signatures = verifications.map { Packet(tagNumber: 2, body: $0.signature.body) }.encoded
+                let out = noArmor ? signatures : Array(Armor.encode(signatures, as: .signature).utf8)
+                try Data(out).write(to: URL(fileURLWithPath: signaturesOut))
+            }, failure: { error in
+                error == .noMatchingKey ? SOPIO.fail(SOPIO.badData, "the message is encrypted; use decrypt") : SOPIO.asBadData(error)
+            })
         }
     }
 }
