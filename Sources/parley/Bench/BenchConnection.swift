@@ -2,109 +2,126 @@ import Foundation
 import NIOCore
 import NIOPosix
 import ParleyWire
-import Synchronization
 
 /// One benchmark client connection: sends request lines, matches responses by id, and hands
-/// notifications to a callback. Lines go through the wire's own JSON parser and writer, which keeps
-/// the load generator cheap next to the server it measures.
+/// notifications to a callback.
+///
+/// Everything runs on the connection's event loop, in a plain channel handler: a send, its response
+/// and a notification cost no hop to Swift's task pool and back. The load generator shares the
+/// machine with the server it measures, so every cycle it saves is one the server can use.
 final class BenchConnection: Sendable {
     typealias Notification = @Sendable (JSONObject) -> Void
 
     struct Failure: Error, CustomStringConvertible { let description: String }
 
-    private struct State {
-        var next = 0
-        var waiting: [String: CheckedContinuation<JSONObject, any Error>] = [:]
-        var outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>?
-        var channel: (any Channel)?
-        var closed = false
+    private let channel: any Channel
+    private let handler: NIOLoopBound<BenchLineHandler>
+
+    private init(channel: any Channel, handler: NIOLoopBound<BenchLineHandler>) {
+        self.channel = channel
+        self.handler = handler
     }
 
-    private let state = Mutex(State())
+    var eventLoop: any EventLoop { channel.eventLoop }
 
-    private init() {}
-
-    /// Connects to `host:port` and starts reading; returns once the connection can send.
+    /// Connects to `host:port`; `onNotification` runs on the connection's event loop.
     static func connect(host: String, port: Int, onNotification: @escaping Notification) async throws -> BenchConnection {
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
-            .connect(host: host, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
-            }
-        let connection = BenchConnection()
-        let ready = AsyncStream<Void>.makeStream()
-        Task {
-            try? await channel.executeThenClose { inbound, outbound in
-                connection.state.withLock {
-                    $0.outbound = outbound
-                    $0.channel = channel.channel
-                }
-                ready.continuation.finish()
-                var framer = LineFramer()
-                for try await buffer in inbound {
-                    for case .line(let line) in framer.feed(buffer.readableBytesView) {
-                        guard case .object(let object)? = try? JSONParser.parse(line).value else { continue }
-                        if object["type"] == "notification" {
-                            onNotification(object)
-                        } else if case .string(let id)? = object["request_id"] {
-                            connection.resume(id, with: .success(object))
-                        }
-                    }
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(BenchLineHandler(onNotification: onNotification))
                 }
             }
-            ready.continuation.finish()
-            connection.failAll()
-        }
-        for await _ in ready.stream {}
-        return connection
+            .connect(host: host, port: port).get()
+        let handler = try await channel.eventLoop.submit {
+            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: BenchLineHandler.self), eventLoop: channel.eventLoop)
+        }.get()
+        return BenchConnection(channel: channel, handler: handler)
     }
 
     /// Sends a request and waits for its response.
     func call(_ method: String, _ fields: JSONObject = [:]) async throws -> JSONObject {
-        let id = state.withLock { state -> String in
-            state.next += 1
-            return "b\(state.next)"
+        let promise = channel.eventLoop.makePromise(of: JSONObject.self)
+        channel.eventLoop.execute { [self] in
+            send(method, fields) { promise.completeWith($0) }
         }
-        var bytes = try WireRequest(method: method, requestID: id, fields: fields).encodedLine()
-        bytes.append(0x0A)
-        let line = ByteBuffer(bytes: bytes)
-        let response = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<JSONObject, any Error>) in
-            let outbound = state.withLock { state -> NIOAsyncChannelOutboundWriter<ByteBuffer>? in
-                guard !state.closed else { return nil }
-                state.waiting[id] = continuation
-                return state.outbound
-            }
-            guard let outbound else {
-                continuation.resume(throwing: Failure(description: "connection closed"))
-                return
-            }
-            Task {
-                do {
-                    try await outbound.write(line)
-                } catch {
-                    self.resume(id, with: .failure(error))
-                }
-            }
-        }
-        return response
+        return try await promise.futureResult.get()
     }
 
-    private func resume(_ id: String, with result: Result<JSONObject, any Error>) {
-        let continuation = state.withLock { $0.waiting.removeValue(forKey: id) }
-        continuation?.resume(with: result)
-    }
-
-    private func failAll() {
-        let all = state.withLock { state in
-            state.closed = true
-            defer { state.waiting = [:] }
-            return Array(state.waiting.values)
+    /// Sends a request without waiting; `onResponse` runs on the event loop with the response, or with
+    /// an error when the connection is lost first. Call on the connection's event loop.
+    func send(_ method: String, _ fields: JSONObject, onResponse: @escaping (Result<JSONObject, any Error>) -> Void) {
+        let handler = handler.value
+        let id = handler.nextRequestID()
+        let bytes: [UInt8]
+        do {
+            bytes = try WireRequest(method: method, requestID: id, fields: fields).encodedLine() + [0x0A]
+        } catch {
+            onResponse(.failure(error))
+            return
         }
-        all.forEach { $0.resume(throwing: Failure(description: "connection closed")) }
+        guard handler.expect(id, onResponse) else { return }
+        channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
     }
 
     /// Closes the connection.
     func close() {
-        state.withLock { $0.channel }?.close(promise: nil)
+        channel.close(promise: nil)
+    }
+}
+
+/// Frames the connection's lines and routes them: responses to whoever waits for their id,
+/// notifications to the callback. Lives on the event loop.
+final class BenchLineHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    private let onNotification: BenchConnection.Notification
+    private var framer = LineFramer()
+    private var waiting: [String: (Result<JSONObject, any Error>) -> Void] = [:]
+    private var requests = 0
+    private var closed = false
+
+    init(onNotification: @escaping BenchConnection.Notification) {
+        self.onNotification = onNotification
+    }
+
+    func nextRequestID() -> String {
+        requests += 1
+        return "b\(requests)"
+    }
+
+    /// Registers `onResponse` for request `id`; false (after failing it) when the connection is closed.
+    func expect(_ id: String, _ onResponse: @escaping (Result<JSONObject, any Error>) -> Void) -> Bool {
+        guard !closed else {
+            onResponse(.failure(BenchConnection.Failure(description: "connection closed")))
+            return false
+        }
+        waiting[id] = onResponse
+        return true
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        for case .line(let line) in framer.feed(buffer.readableBytesView) {
+            guard case .object(let object)? = try? JSONParser.parse(line).value else { continue }
+            if object["type"] == "notification" {
+                onNotification(object)
+            } else if case .string(let id)? = object["request_id"] {
+                waiting.removeValue(forKey: id)?(.success(object))
+            }
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        closed = true
+        let all = waiting.values
+        waiting = [:]
+        all.forEach { $0(.failure(BenchConnection.Failure(description: "connection closed"))) }
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Crypto
 import Foundation
 import Logging
+import NIOCore
 import ParleyCrypto
 import ParleyServer
 import ParleyWire
@@ -77,42 +78,39 @@ struct BenchServer: AsyncParsableCommand {
         let clients = try await BenchSetup.accounts(count: connections, groupSize: groupSize, target: target, recorder: recorder)
         let loaded = target.residentMemory()
         print("sending \(Int(rate)) messages/s for \(warmup) s warm-up + \(duration) s measured, \(size)-byte envelopes, \(groupSize - 1) recipient(s) each")
-        let interval = Double(connections) / rate
-        let start = LatencyRecorder.now()
-        let warmEnd = start + UInt64(warmup * 1e9)
-        let end = warmEnd + UInt64(duration * 1e9)
+        let interval = TimeAmount.nanoseconds(Int64(Double(connections) / rate * 1e9))
+        let start = NIODeadline.now()
+        let end = start + .nanoseconds(Int64((warmup + duration) * 1e9))
         let payload = Data((0..<size).map { UInt8($0 & 0xFF) }).base64EncodedString()
-        // The measured window runs from the end of the warm-up until recording stops, which is later than
-        // `duration` when a saturated server makes the senders fall behind: rates use the real window.
-        let cpuAtStart = Mutex<(server: Double?, database: Double?, at: UInt64)>((nil, nil, 0))
+        // The measured window runs from the end of the warm-up to the last delivery (or the end of sending,
+        // if later): when the server falls behind, deliveries go on after the senders stop, and the rate
+        // is over that longer window. Senders keep to the schedule whatever the server does.
+        let cpuAtStart = Mutex<(server: Double?, database: Double?, generator: Double?, at: UInt64)>((nil, nil, nil, 0))
         let databasePid = self.databasePid
         Task {
             try await Task.sleep(for: .seconds(warmup))
             recorder.setRecording(true)
             let database = databasePid.flatMap(BenchTarget.cpuSecondsWithChildren)
-            cpuAtStart.withLock { $0 = (target.serverCPUSeconds(), database, LatencyRecorder.now()) }
+            cpuAtStart.withLock { $0 = (target.serverCPUSeconds(), database, BenchTarget.ownCPUSeconds(), LatencyRecorder.now()) }
         }
-        await withTaskGroup(of: Void.self) { group in
-            for (index, client) in clients.enumerated() {
-                group.addTask {
-                    // Spread the connections' first sends over one interval so they do not fire together.
-                    var next = start + UInt64(interval * 1e9 * Double(index) / Double(clients.count))
-                    var sequence = 0
-                    while next < end {
-                        let now = LatencyRecorder.now()
-                        if next > now { try? await Task.sleep(nanoseconds: next - now) }
-                        sequence += 1
-                        await client.send(sequence: sequence, payload: payload, recorder: recorder)
-                        next += UInt64(interval * 1e9)
-                    }
-                }
-            }
+        for (index, client) in clients.enumerated() {
+            // Spread the connections' first sends over one interval so they do not fire together.
+            let offset = TimeAmount.nanoseconds(interval.nanoseconds * Int64(index) / Int64(clients.count))
+            client.sendPeriodically(first: start + offset, interval: interval, end: end, payload: payload, recorder: recorder)
         }
-        try await Task.sleep(for: .milliseconds(500))  // let the last notifications arrive
+        try await Task.sleep(for: .nanoseconds((end - NIODeadline.now()).nanoseconds))
+        let sendingEnded = LatencyRecorder.now()
+        // Wait for the last deliveries: until none is due, or nothing arrived for a second (lost ones), 30 s at most.
+        while LatencyRecorder.now() - sendingEnded < 30_000_000_000 {
+            try await Task.sleep(for: .milliseconds(100))
+            let (last, awaiting) = recorder.progress()
+            if awaiting == 0 || LatencyRecorder.now() - max(last, sendingEnded) > 1_000_000_000 { break }
+        }
         recorder.setRecording(false)
         let cpuStart = cpuAtStart.withLock { $0 }
-        let window = Double(LatencyRecorder.now() - cpuStart.at) / 1e9
+        let window = Double(max(recorder.progress().lastDelivery, sendingEnded) - cpuStart.at) / 1e9
         let cpuUsed = zip2(cpuStart.server, target.serverCPUSeconds()).map { $1 - $0 }
+        let generatorUsed = zip2(cpuStart.generator, BenchTarget.ownCPUSeconds()).map { $1 - $0 }
         let databaseUsed = zip2(cpuStart.database, databasePid.flatMap(BenchTarget.cpuSecondsWithChildren)).map { $1 - $0 }
         func cpu(_ seconds: Double?, _ missing: String) -> String {
             seconds.map {
@@ -129,7 +127,7 @@ struct BenchServer: AsyncParsableCommand {
             nodes                \(target.nodes.count)
             connections          \(connections)
             offered              \(Int(rate)) msg/s × \(groupSize - 1) recipient(s) = \(Int(rate) * (groupSize - 1)) deliveries/s
-            delivered            \(String(format: "%.0f", delivered)) deliveries/s (\(latencies.count) in \(String(format: "%.1f", window)) s)
+            delivered            \(String(format: "%.0f", delivered)) deliveries/s (\(latencies.count) of the \(Int(rate * duration) * (groupSize - 1)) offered, in \(String(format: "%.1f", window)) s)
             latency p50          \(ms(latencies.quantile(0.50)))
             latency p99          \(ms(latencies.quantile(0.99)))
             latency p999         \(ms(latencies.quantile(0.999)))
@@ -139,6 +137,7 @@ struct BenchServer: AsyncParsableCommand {
             RSS per connection   \(perConnection) (growth from setting up the connections)
             server CPU           \(cpu(cpuUsed, "n/a (give --server-pid)"))
             database CPU         \(cpu(databaseUsed, "n/a (give --database-pid)"))
+            this process's CPU   \(cpu(generatorUsed, "n/a"))\(target.embedded != nil ? " (the load generator and the embedded server)" : " (the load generator)")
             """)
         clients.forEach { $0.connection.close() }
         try await target.stop()

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOCore
 import ParleyWire
 
 /// One benchmark account on its own connection, with the conversation it sends to.
@@ -11,24 +12,44 @@ struct BenchClient: Sendable {
     let conversationID: Int
     let tag: String
 
-    /// Sends one message to the other members (and the self copy) and records when it was sent.
-    func send(sequence: Int, payload: String, recorder: LatencyRecorder) async {
+    /// Sends one message to the other members (and the self copy) and records when it was sent; the
+    /// acknowledgement is recorded when it comes. Runs on the connection's event loop.
+    func send(sequence: Int, payload: String, recorder: LatencyRecorder) {
         let sentAt = LatencyRecorder.now()
-        do {
-            let envelopes: [JSONValue] = recipientIDs.map { ["account_id": .int($0), "device_id": 1, "ciphertext": .string(payload)] }
-                + [["account_id": .int(accountID), "device_id": 0, "ciphertext": .string(payload)]]
-            let response = try await connection.call("send_message", [
-                "conversation_id": .int(conversationID), "client_message_id": .string("\(tag)-\(sequence)"),
-                "envelopes": .array(envelopes),
-            ])
+        let envelopes: [JSONValue] = recipientIDs.map { ["account_id": .int($0), "device_id": 1, "ciphertext": .string(payload)] }
+            + [["account_id": .int(accountID), "device_id": 0, "ciphertext": .string(payload)]]
+        let fields: JSONObject = [
+            "conversation_id": .int(conversationID), "client_message_id": .string("\(tag)-\(sequence)"),
+            "envelopes": .array(envelopes),
+        ]
+        let recipients = recipientIDs.count
+        recorder.sending()
+        connection.send("send_message", fields) { result in
+            guard case .success(let response) = result else {
+                recorder.failed("connection")
+                return
+            }
             guard let id = response.int("message_id") else {
                 recorder.failed(response.errorCode ?? "no message_id")
                 return
             }
-            recorder.acknowledged(id, sentAt: sentAt, recipients: recipientIDs.count)
-        } catch {
-            recorder.failed("connection")
+            recorder.acknowledged(id, sentAt: sentAt, recipients: recipients)
         }
+    }
+
+    /// Sends one message every `interval` from `first` until `end`, on the connection's event loop, on
+    /// schedule whether or not earlier sends were answered (an open loop: a slow server cannot slow the
+    /// offered load down and so hide its own latency).
+    func sendPeriodically(first: NIODeadline, interval: TimeAmount, end: NIODeadline, payload: String, recorder: LatencyRecorder) {
+        let loop = connection.eventLoop
+        @Sendable func fire(at deadline: NIODeadline, sequence: Int) {
+            guard deadline < end else { return }
+            loop.scheduleTask(deadline: deadline) {
+                send(sequence: sequence, payload: payload, recorder: recorder)
+                fire(at: deadline + interval, sequence: sequence + 1)
+            }
+        }
+        fire(at: first, sequence: 1)
     }
 }
 

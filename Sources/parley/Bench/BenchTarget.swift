@@ -48,6 +48,9 @@ struct BenchTarget: Sendable {
         return times.count == serverPIDs.count ? times.reduce(0, +) : nil
     }
 
+    /// CPU seconds this process (the load generator, and an embedded server) has used so far.
+    static func ownCPUSeconds() -> Double? { cpuSeconds(getpid()) }
+
     /// CPU seconds used so far by process `pid` and its live children (a PostgreSQL postmaster and its backends).
     static func cpuSecondsWithChildren(of pid: Int32) -> Double? {
         guard let own = cpuSeconds(pid) else { return nil }
