@@ -1,37 +1,60 @@
 import Dispatch
+import Synchronization
 
-/// One job at a time on a thread of its own, collected later: the owner starts a job, carries on with
-/// its own work, and waits for the result when it needs it.
+/// One job at a time beside the owner's own work, collected later: the owner starts a job, carries on,
+/// and takes the result when it needs it.
 ///
 /// For pipelines whose slowest stage is serial — AES-CFB encryption, where every block needs the one
 /// before — so that the other stages (reading, framing, hashing, writing) run beside it instead of
 /// between its calls. With a second core, a stream then takes about the time of its slowest stage.
 ///
+/// Without one it must not be slower than doing the job in line. A job that no other thread has
+/// picked up by the time the owner asks for it is run by the owner itself (each job is claimed once,
+/// by whichever thread gets to it first); the owner waits only for a job already under way, and spins
+/// briefly before it sleeps, since on a virtual machine waking a sleeping thread can take milliseconds.
+///
 /// One owner starts and waits; the type is not for sharing between several. The job's result crosses
-/// threads through the semaphore, which orders everything the job wrote before the owner's reads.
+/// threads through `finished`, which orders everything the job wrote before the owner's reads.
 final class BackgroundPass<Output: Sendable>: @unchecked Sendable {
     private let queue = DispatchQueue(label: "parley.pgp.background-pass", qos: .userInitiated)
     private let finished = DispatchSemaphore(value: 0)
-    /// Written by the job before it signals; read by the owner after it waited.
+    /// The number of the last job claimed; the job numbered one more is still free to claim.
+    private let claimed = Atomic<Int>(0)
+    /// The number of the last job a background thread finished.
+    private let done = Atomic<Int>(0)
+    /// Written by a background thread before it signals; read by the owner after it waited.
     private var outcome: Result<Output, any Error>?
-    /// Touched by the owner only.
-    private(set) var isRunning = false
+    // Touched by the owner only:
+    private var started = 0
+    private var pending: (@Sendable () throws -> Output)?
 
-    /// Starts `job`; the previous one must have been waited for.
+    /// Starts `job`; the previous one must have been collected.
     func start(_ job: @escaping @Sendable () throws -> Output) {
-        precondition(!isRunning, "BackgroundPass: wait for a job before starting the next")
-        isRunning = true
+        precondition(pending == nil, "BackgroundPass: collect a job before starting the next")
+        started += 1
+        pending = job
+        let number = started
         queue.async {
+            guard self.claimed.compareExchange(expected: number - 1, desired: number, ordering: .acquiringAndReleasing).exchanged else {
+                return  // the owner took it
+            }
             self.outcome = Result { try job() }
+            self.done.store(number, ordering: .releasing)
             self.finished.signal()
         }
     }
 
-    /// Waits for the job started last and returns its result, or rethrows its error; nil when no job runs.
+    /// The result of the job started last (run here if no other thread took it yet), or its error
+    /// rethrown; nil when no job is waiting.
     func wait() throws -> Output? {
-        guard isRunning else { return nil }
+        guard let job = pending else { return nil }
+        pending = nil
+        if claimed.compareExchange(expected: started - 1, desired: started, ordering: .acquiringAndReleasing).exchanged {
+            return try job()
+        }
+        var spins = 0
+        while done.load(ordering: .acquiring) != started, spins < 20_000 { spins += 1 }
         finished.wait()
-        isRunning = false
         let outcome = self.outcome
         self.outcome = nil
         return try outcome?.get()
