@@ -18,7 +18,8 @@ struct CleartextReader {
     private var canonical = CanonicalText()
     /// The current line's first bytes, while it is being recognised.
     private var head: [UInt8] = []
-    /// Whether the current line outgrew `head` (a text line then streams; other lines are skipped).
+    /// Whether the current line is known to be text (it outgrew `head`, or starts with neither a dash nor
+    /// a blank) and streams, or, outside the text, outgrew `head` and is skipped.
     private var longLine = false
     private var signatureBlock: [UInt8] = []
     /// Whether bytes of a line came after the last line ending.
@@ -52,6 +53,10 @@ struct CleartextReader {
             guard signatureBlock.count <= Self.maxSignatureBlock else { throw PGPError.malformed("signature block larger than 1 MiB") }
         case .text where longLine:
             try addText(bytes)
+        case .text where head.isEmpty && !(bytes.first == 0x2D || bytes.first == 0x20 || bytes.first == 0x09):
+            // Neither an armor line nor a dash-escaped one can start this way: it streams as text at once.
+            longLine = true
+            try addText(bytes)
         default:
             if longLine { return }  // a long preamble or header line: skipped
             head += bytes
@@ -81,7 +86,7 @@ struct CleartextReader {
                 return
             }
             if !longLine { try addText(Self.unescaped(head)) }
-            canonical.endLine(emit: canonicalOut)
+            canonical.endLine()
             try text.write([0x0A])
         case .signature:
             signatureBlock.append(0x0A)
@@ -93,13 +98,14 @@ struct CleartextReader {
         try text.write(bytes)
     }
 
-    private func finish() throws -> [Signature] {
+    private mutating func finish() throws -> [Signature] {
         switch phase {
         case .preamble: throw PGPError.badArmor("no BEGIN PGP SIGNED MESSAGE line")
         case .headers, .text: throw PGPError.badArmor("no BEGIN PGP SIGNATURE line after the signed text")
         case .signature: break
         }
         try text.flush()
+        canonical.flush(emit: canonicalOut)
         let decoded = try Armor.decode(String(decoding: signatureBlock, as: UTF8.self))
         guard decoded.kind == .signature else { throw PGPError.badArmor("cleartext message without a signature block") }
         let signatures = try PacketParser.parse(decoded.data).filter { $0.tag == .signature }.map { try Signature(packetBody: $0.body) }

@@ -30,17 +30,18 @@ extension CleartextSignature {
                 canonical.add(piece, emit: hash)
                 try out.write(piece)
             } end: {
-                canonical.endLine(emit: hash)
+                canonical.endLine()
                 try out.write("\n")
             }
         }
         guard utf8.endsWell else { throw NotText() }
         if canonical.inLine || canonical.lines == 0 {
             // The last line had no line ending, or the text is empty (one empty line).
-            canonical.endLine(emit: hash)
+            canonical.endLine()
             try out.write("\n")
         }
         // (A text ending with a line ending has no empty line after it.)
+        canonical.flush(emit: hash)
         let signatures = try drafts.indices.map { index in
             Packet(.signature, body: try drafts[index].signed(documentHasher: hashers[index], by: signers[index]).body)
         }
