@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import ParleyPGP
 
@@ -28,4 +29,24 @@ import Testing
         #expect(try pass.wait() == nil)
         #expect(sum == (1...2_000).filter { !$0.isMultiple(of: 97) }.reduce(0, +))
     }
+
+    @Test("an abandoned job runs at most once, and the pass goes on")
+    func abandonedJobs() throws {
+        let pass = BackgroundPass<Int>()
+        let runs = Mutex(0)
+        for index in 1...500 {
+            pass.start {
+                runs.withLock { $0 += 1 }
+                return index
+            }
+            pass.abandon()
+            pass.start { -index }
+            #expect(try pass.wait() == -index)
+        }
+        // Each abandoned job ran on a background thread or not at all; none ran twice.
+        #expect(runs.withLock { $0 } <= 500)
+        pass.abandon()
+        #expect(try pass.wait() == nil)
+    }
 }
+

@@ -49,14 +49,29 @@ final class BackgroundPass<Output: Sendable>: @unchecked Sendable {
     func wait() throws -> Output? {
         guard let job = pending else { return nil }
         pending = nil
-        if claimed.compareExchange(expected: started - 1, desired: started, ordering: .acquiringAndReleasing).exchanged {
-            return try job()
-        }
+        if claimLast() { return try job() }
+        return try collect().get()
+    }
+
+    /// Gives up the job started last: it does not run if no thread took it yet, and is waited for if
+    /// one did (after a failure, before the memory it reads goes).
+    func abandon() {
+        guard pending != nil else { return }
+        pending = nil
+        if !claimLast() { _ = collect() }
+    }
+
+    /// Claims the job started last for the owner; false when a background thread took it.
+    private func claimLast() -> Bool {
+        claimed.compareExchange(expected: started - 1, desired: started, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// Waits for the job a background thread took, and takes its outcome.
+    private func collect() -> Result<Output, any Error> {
         var spins = 0
         while done.load(ordering: .acquiring) != started, spins < 20_000 { spins += 1 }
         finished.wait()
-        let outcome = self.outcome
-        self.outcome = nil
-        return try outcome?.get()
+        defer { outcome = nil }
+        return outcome!
     }
 }

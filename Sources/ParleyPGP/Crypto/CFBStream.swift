@@ -6,7 +6,7 @@ import Foundation
 /// and only the final call may hold a partial block — the same bytes `OpenPGPCFB` makes in one go.
 ///
 /// The cipher is swift-crypto's `AES._CFB` (BoringSSL's bulk CFB-128); this type only carries the
-/// chaining value between calls and hands the result to the caller without copying it again.
+/// chaining value between calls and hands swift-crypto's result to the caller without copying it.
 struct CFBStream: Sendable {
     private let key: SymmetricKey
     private var iv = [UInt8](repeating: 0, count: 16)
@@ -17,14 +17,8 @@ struct CFBStream: Sendable {
         self.encrypting = encrypting
     }
 
-    /// Processes `bytes`, whose length must be a multiple of 16 unless it is the last call, and passes
-    /// the result to `body` (valid only during the call).
-    mutating func process<R>(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
-        guard !bytes.isEmpty else { return try body(bytes) }
-        return try process(bytes).withUnsafeBytes { try body($0) }
-    }
-
-    /// Processes `bytes` (see the other `process`) and returns the result, as swift-crypto made it.
+    /// Processes `bytes`, whose length must be a multiple of 16 unless it is the last call, and returns
+    /// the result as swift-crypto made it.
     mutating func process(_ bytes: UnsafeRawBufferPointer) throws -> Data {
         guard !bytes.isEmpty else { return Data() }
         let iv = try AES._CFB.IV(ivBytes: self.iv)
@@ -61,6 +55,6 @@ struct CFBStream: Sendable {
     /// Processes `bytes` (see the other `process`) into a new array.
     mutating func process(_ bytes: [UInt8]) throws -> [UInt8] {
         guard !bytes.isEmpty else { return [] }
-        return try bytes.withUnsafeBytes { try process($0) { Array($0) } }
+        return try bytes.withUnsafeBytes { Array(try process($0)) }
     }
 }

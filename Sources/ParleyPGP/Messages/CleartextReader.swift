@@ -12,15 +12,23 @@ struct CleartextReader {
 
     private enum Phase { case preamble, headers, text, signature }
 
+    /// What is known of the current line.
+    private enum Line {
+        /// Its first bytes are held in `head` until it ends or outgrows it.
+        case recognising
+        /// It is text and streams (it outgrew `head`, or starts with neither a dash nor a blank).
+        case streaming
+        /// Outside the text, it outgrew `head`: no armor line, skipped.
+        case skipped
+    }
+
     private let text: CoalescingOutput
     private let canonicalOut: (ArraySlice<UInt8>) -> Void
     private var phase = Phase.preamble
     private var canonical = CanonicalText()
     /// The current line's first bytes, while it is being recognised.
     private var head: [UInt8] = []
-    /// Whether the current line is known to be text (it outgrew `head`, or starts with neither a dash nor
-    /// a blank) and streams, or, outside the text, outgrew `head` and is skipped.
-    private var longLine = false
+    private var line = Line.recognising
     private var signatureBlock: [UInt8] = []
     /// Whether bytes of a line came after the last line ending.
     private var lineOpen = false
@@ -47,22 +55,27 @@ struct CleartextReader {
 
     private mutating func piece(_ bytes: ArraySlice<UInt8>) throws {
         lineOpen = true
-        switch phase {
-        case .signature:
+        switch (phase, line) {
+        case (.signature, _):
             signatureBlock += bytes
             guard signatureBlock.count <= Self.maxSignatureBlock else { throw PGPError.malformed("signature block larger than 1 MiB") }
-        case .text where longLine:
+        case (_, .skipped):
+            return
+        case (.text, .streaming):
             try addText(bytes)
-        case .text where head.isEmpty && !(bytes.first == 0x2D || bytes.first == 0x20 || bytes.first == 0x09):
+        case (.text, .recognising) where head.isEmpty && !(bytes.first == 0x2D || bytes.first == 0x20 || bytes.first == 0x09):
             // Neither an armor line nor a dash-escaped one can start this way: it streams as text at once.
-            longLine = true
+            line = .streaming
             try addText(bytes)
         default:
-            if longLine { return }  // a long preamble or header line: skipped
             head += bytes
             guard head.count > Self.recognisedLength else { return }
-            longLine = true
-            if phase == .text { try addText(Self.unescaped(head)) }
+            if phase == .text {
+                line = .streaming
+                try addText(Self.unescaped(head))
+            } else {
+                line = .skipped
+            }
             head.removeAll(keepingCapacity: true)
         }
     }
@@ -70,22 +83,23 @@ struct CleartextReader {
     private mutating func endLine() throws {
         defer {
             head.removeAll(keepingCapacity: true)
-            longLine = false
+            line = .recognising
             lineOpen = false
         }
+        let recognised = line == .recognising
         switch phase {
         case .preamble:
-            if !longLine, Self.trimmed(head).elementsEqual("-----BEGIN PGP SIGNED MESSAGE-----".utf8) { phase = .headers }
+            if recognised, Self.trimmed(head).elementsEqual("-----BEGIN PGP SIGNED MESSAGE-----".utf8) { phase = .headers }
         case .headers:
             // "Hash:" headers end at a blank line; the hash is taken from each signature itself.
-            if !longLine, Self.trimmed(head).isEmpty { phase = .text }
+            if recognised, Self.trimmed(head).isEmpty { phase = .text }
         case .text:
-            if !longLine, Self.trimmed(head).elementsEqual("-----BEGIN PGP SIGNATURE-----".utf8) {
+            if recognised, Self.trimmed(head).elementsEqual("-----BEGIN PGP SIGNATURE-----".utf8) {
                 phase = .signature
                 signatureBlock = head + [0x0A]
                 return
             }
-            if !longLine { try addText(Self.unescaped(head)) }
+            if recognised { try addText(Self.unescaped(head)) }
             canonical.endLine()
             try text.write([0x0A])
         case .signature:

@@ -41,13 +41,11 @@ public enum CleartextSignature {
             for index in hashers.indices { hashers[index].update(bytes) }
         }
         return signatures.map { signature in
-            guard let index = verifiedHashes.firstIndex(of: signature.hashAlgorithm) else {
-                return Verification.check(signature, certificates: certificates, now: now) { _ in
+            Verification.check(signature, certificates: certificates, now: now) { key in
+                guard let index = verifiedHashes.firstIndex(of: signature.hashAlgorithm) else {
                     throw PGPError.unsupported("hash algorithm \(signature.hashAlgorithm)")
                 }
-            }
-            return Verification.check(signature, certificates: certificates, now: now) {
-                try signature.verify(documentHasher: hashers[index], by: $0)
+                try signature.verify(documentHasher: hashers[index], by: key)
             }
         }
     }

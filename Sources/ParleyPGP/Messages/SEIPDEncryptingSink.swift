@@ -39,7 +39,7 @@ final class SEIPDEncryptingSink: PGPSink {
 
     deinit {
         // After a failure the pass may still be reading `spare`: it must end before the memory goes.
-        _ = try? cipherPass.wait()
+        cipherPass.abandon()
         filling.deallocate()
         spare.deallocate()
     }
