@@ -96,7 +96,7 @@ struct LocationCommandTests {
     }
 
     @Test("post --gpsd reads live fixes from a real gpsd fed by gpsfake")
-    func gpsd() throws {
+    func gpsd() async throws {
         try Data(Self.nmeaLog().utf8).write(to: URL(fileURLWithPath: path("walk.nmea")))
         let port = Int.random(in: 20_000...40_000)
         let fake = Process()
@@ -112,12 +112,15 @@ struct LocationCommandTests {
             kill(fake.processIdentifier, SIGKILL)
             fake.waitUntilExit()
         }
-        // gpsfake starts gpsd itself; give it a few tries to start listening.
-        var result = try ParleyBinary.run(["location", "post", "--gpsd", "127.0.0.1:\(port)", "--count", "3"])
-        for _ in 0..<30 where result.status != 0 {
-            Thread.sleep(forTimeInterval: 0.3)
-            result = try ParleyBinary.run(["location", "post", "--gpsd", "127.0.0.1:\(port)", "--count", "3"])
+        // gpsfake (Python) starts gpsd itself, which takes seconds when the whole suite loads the machine:
+        // retry until it listens, for as long as gpsfake lives, 60 s at most, off the cooperative pool.
+        let deadline = Date(timeIntervalSinceNow: 60)
+        var result = try await ParleyBinary.runDetached(["location", "post", "--gpsd", "127.0.0.1:\(port)", "--count", "3"])
+        while result.status != 0, fake.isRunning, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(300))
+            result = try await ParleyBinary.runDetached(["location", "post", "--gpsd", "127.0.0.1:\(port)", "--count", "3"])
         }
+        #expect(fake.isRunning || result.status == 0, "gpsfake exited early (status \(fake.isRunning ? 0 : fake.terminationStatus)); the port may be taken")
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 3)
@@ -127,7 +130,7 @@ struct LocationCommandTests {
             let ts = try #require(object["ts"] as? Int)
             #expect((1_800_000_000_000...1_800_000_010_000).contains(ts))
         }
-        let refused = try ParleyBinary.run(["location", "post", "--gpsd", "127.0.0.1:1"])
+        let refused = try await ParleyBinary.runDetached(["location", "post", "--gpsd", "127.0.0.1:1"])
         #expect(refused.status != 0 && refused.stderr.contains("cannot connect to gpsd"))
     }
 
