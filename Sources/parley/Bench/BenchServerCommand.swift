@@ -118,7 +118,7 @@ struct BenchServer: AsyncParsableCommand {
                        $0, window, 100 * $0 / window, 1e6 * $0 / max(1, Double(recorder.results().latencies.count)))
             } ?? missing
         }
-        let (latencies, errors) = recorder.results()
+        let (latencies, errors, due, undelivered, unanswered) = recorder.results()
         let delivered = Double(latencies.count) / window
         func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }
         var perConnection = "n/a"
@@ -127,7 +127,8 @@ struct BenchServer: AsyncParsableCommand {
             nodes                \(target.nodes.count)
             connections          \(connections)
             offered              \(Int(rate)) msg/s × \(groupSize - 1) recipient(s) = \(Int(rate) * (groupSize - 1)) deliveries/s
-            delivered            \(String(format: "%.0f", delivered)) deliveries/s (\(latencies.count) of the \(Int(rate * duration) * (groupSize - 1)) offered, in \(String(format: "%.1f", window)) s)
+            delivered            \(String(format: "%.0f", delivered)) deliveries/s (\(latencies.count) of the \(due) due from the window's acknowledged sends, in \(String(format: "%.1f", window)) s)
+            undelivered          \(undelivered)\(unanswered > 0 ? " (and \(unanswered) sends never answered)" : "")
             latency p50          \(ms(latencies.quantile(0.50)))
             latency p99          \(ms(latencies.quantile(0.99)))
             latency p999         \(ms(latencies.quantile(0.999)))

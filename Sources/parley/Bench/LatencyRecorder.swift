@@ -16,6 +16,8 @@ final class LatencyRecorder: Sendable {
         var countingSince: UInt64?
         var lastDelivery: UInt64 = 0
         var unanswered = 0
+        /// Deliveries due from acknowledged messages that count.
+        var due = 0
     }
 
     private let state = Mutex(State())
@@ -33,6 +35,7 @@ final class LatencyRecorder: Sendable {
         state.withLock { state in
             state.unanswered -= 1
             let early = state.early.removeValue(forKey: id) ?? []
+            if state.counts(sentAt) { state.due += recipients }
             if state.counts(sentAt), !early.isEmpty {
                 state.latencies += early.map { Double($0 &- sentAt) / 1e6 }
                 state.lastDelivery = max(state.lastDelivery, early.max() ?? 0)
@@ -71,9 +74,14 @@ final class LatencyRecorder: Sendable {
         }
     }
 
-    /// Latencies in milliseconds (sorted) and the errors by reason.
-    func results() -> (latencies: [Double], errors: [String: Int]) {
-        state.withLock { ($0.latencies.sorted(), $0.errors) }
+    /// What was measured: latencies in milliseconds (sorted), the errors by reason, the deliveries due
+    /// from acknowledged messages that count, and how many of those never arrived (so far) and how many
+    /// sends are still unanswered.
+    func results() -> (latencies: [Double], errors: [String: Int], due: Int, undelivered: Int, unanswered: Int) {
+        state.withLock { state in
+            let undelivered = state.sent.values.filter { state.counts($0.at) }.reduce(0) { $0 + $1.remaining }
+            return (state.latencies.sorted(), state.errors, state.due, undelivered, state.unanswered)
+        }
     }
 }
 
