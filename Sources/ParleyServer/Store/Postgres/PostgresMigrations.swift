@@ -256,6 +256,12 @@ enum PostgresMigrations {
             ALTER TABLE messages DROP CONSTRAINT messages_created_at_key;
             CREATE INDEX messages_created ON messages(created_at)
             """),
+        // Only deleted messages are looked up by deletion time (`get_deleted_since`): indexing every message
+        // there made each insert touch one more index page.
+        ("v11-deleted-messages-index", """
+            DROP INDEX messages_deleted;
+            CREATE INDEX messages_deleted ON messages(conversation_id, deleted_at) WHERE deleted_at IS NOT NULL
+            """),
     ]
 
     /// An arbitrary constant naming the migration advisory lock.
