@@ -31,6 +31,12 @@ enum ServerMetrics {
         Timer(label: "parley_store_duration_seconds").record(duration: duration)
     }
 
+    /// One SQLite group commit of `writes` writes took `duration`, its disk flush included.
+    static func groupCommit(writes: Int, duration: Duration) {
+        Timer(label: "parley_group_commit_seconds").record(duration: duration)
+        Recorder(label: "parley_group_commit_writes").record(writes)
+    }
+
     /// A notification was queued for a connection (`dropped`: its queue was full and it was disconnected).
     static func notification(dropped: Bool) {
         Counter(label: dropped ? "parley_notifications_dropped_total" : "parley_notifications_total").increment()

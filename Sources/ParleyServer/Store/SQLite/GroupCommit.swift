@@ -50,6 +50,8 @@ final class GroupCommit: Sendable {
                 return state.items
             }
             guard !batch.isEmpty else { return }
+            let started = ContinuousClock.now
+            defer { ServerMetrics.groupCommit(writes: batch.count, duration: ContinuousClock.now - started) }
             do {
                 let results = try pool.write { db -> [Result<any Sendable, any Error>] in
                     batch.map { item in
