@@ -58,6 +58,44 @@ struct DurabilityTests {
         try? FileManager.default.removeItem(at: data)
     }
 
+    @Test("every acknowledged message survives kill -9 while the write-ahead log is being checkpointed")
+    func killNineDuringCheckpoints() async throws {
+        // 300 messages of two 12 KiB envelopes write about 2,500 frames to the log: past the threshold where
+        // background rounds and the writer's tail copies run (WALCheckpointer), so the kill lands among them.
+        let limits = ["--requests-per-second", "100000", "--account-requests-per-second", "100000"]
+        var server = try ServerProcess(data: data, extraArguments: limits)
+        var (_, bob, bobSocket, annSocket, annID, bobID, conversation) = try await annAndBob(on: server)
+        let ciphertext = Data(repeating: 0x5A, count: 12 * 1_024).base64EncodedString()
+        var acknowledged: [Int] = []
+        for index in 0..<300 {
+            let response = try await annSocket.call("send_message", [
+                "conversation_id": conversation, "client_message_id": "w\(index)",
+                "envelopes": [
+                    ["account_id": bobID, "device_id": 1, "ciphertext": ciphertext],
+                    ["account_id": annID, "device_id": 0, "ciphertext": ciphertext],
+                ],
+            ])
+            acknowledged.append(try #require(response["message_id"] as? Int, "\(response)"))
+        }
+        server.stop(signal: SIGKILL)
+
+        server = try ServerProcess(data: data, extraArguments: limits)
+        bobSocket = try LineSocket(port: server.port)
+        _ = try await login(bob, on: bobSocket)
+        var fetched: [Int] = []
+        var after = 0
+        while true {
+            let page = try #require(try await bobSocket.call("get_messages", ["after_ts": after, "limit": 50])["messages"] as? [[String: Any]])
+            guard let last = page.last else { break }
+            #expect(page.allSatisfy { $0["ciphertext"] as? String == ciphertext })
+            fetched += page.compactMap { $0["message_id"] as? Int }
+            after = try #require(last["timestamp"] as? Int)
+        }
+        #expect(fetched == acknowledged)
+        #expect(server.stop(signal: SIGTERM) == 0)
+        try? FileManager.default.removeItem(at: data)
+    }
+
     @Test("SIGTERM stops the server with exit status 0")
     func sigterm() async throws {
         let server = try ServerProcess(data: data)

@@ -6,9 +6,16 @@ import GRDB
 public final class SQLiteStore: Store {
     let pool: DatabasePool
     let groupCommit: GroupCommit
+    let checkpointer: WALCheckpointer
+    /// The writer connection's page cache: at most this much memory, used as the database grows.
+    static let writerCacheKiB = 65_536
 
     /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
     public init(path: String) throws {
+        var checkpointing = Configuration()
+        checkpointing.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        let checkpointer = WALCheckpointer(path: path, configuration: checkpointing)
+        self.checkpointer = checkpointer
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
@@ -16,6 +23,12 @@ public final class SQLiteStore: Store {
             // Dropped ciphertext (delivered envelopes) is overwritten where that costs no extra I/O, so the file
             // does not keep what a later key compromise could open.
             try db.execute(sql: "PRAGMA secure_delete = FAST")
+            if !db.configuration.readonly {
+                // The writer walks indexes keyed by account and conversation: with SQLite's default 2 MiB cache
+                // each commit read its pages back from the file once the database outgrew it (PERFORMANCE.md).
+                try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)")
+                checkpointer.install(on: db)
+            }
         }
         configuration.busyMode = .timeout(5)
         do {
