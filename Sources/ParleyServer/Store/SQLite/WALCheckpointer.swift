@@ -15,7 +15,7 @@ import Synchronization
 /// for that connection (`sqlite3_wal_autocheckpoint` sets the same hook). It runs on the writer's
 /// thread after every commit, whichever path made it.
 final class WALCheckpointer: Sendable {
-    /// What the checkpointer did so far (for tests and benchmarks).
+    /// What the checkpointer did so far (for tests).
     struct Counts: Sendable, Equatable {
         var rounds = 0
         var tails = 0
