@@ -6,12 +6,13 @@ import Testing
 /// or the environment, and a round trip with the real GnuPG in both directions.
 @Suite("parley pgp", .serialized)
 struct PGPCommandTests {
-    let directory: URL
+    /// Holds the keyring, pass phrase file and gpg home; stops gpg's agent and removes it all afterwards.
+    let scratch: GnuPGScratch
+    var directory: URL { scratch.url }
     let passphrase = "parley pgp test pass phrase"
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-pgp-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        scratch = try GnuPGScratch("parley-pgp")
         try Data((passphrase + "\n").utf8).write(to: URL(fileURLWithPath: path("pass")))
     }
 
