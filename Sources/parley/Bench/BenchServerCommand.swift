@@ -43,6 +43,10 @@ struct BenchServer: AsyncParsableCommand {
     @Option(help: "Seconds of unmeasured warm-up traffic first.") var warmup = 2.0
     @Option(help: "Bytes of ciphertext per envelope.") var size = 256
     @Option(help: "Members per conversation: 2 for direct conversations, more for groups.") var groupSize = 2
+    @Option(help: ArgumentHelp(
+        "Recipients confirm delivery of what arrived every this many milliseconds, as clients do, so the server deletes delivered ciphertext (0: never, and the database grows).",
+        valueName: "ms"))
+    var confirmEvery = 0
     @Option(help: ArgumentHelp("Existing development server nodes, HOST:PORT[,HOST:PORT…] (needs --codes).", valueName: "nodes"))
     var servers: String?
     @Option(help: ArgumentHelp("One node, HOST:PORT (the same as --servers with one address).", valueName: "host:port"))
@@ -64,6 +68,7 @@ struct BenchServer: AsyncParsableCommand {
             throw ValidationError("--connections must be a multiple of --group-size (\(groupSize))")
         }
         guard rate > 0, duration > 0, warmup >= 0, (1...65_536).contains(size) else { throw ValidationError("rate, duration and size must be positive") }
+        guard (0...60_000).contains(confirmEvery) else { throw ValidationError("--confirm-every must be 0–60000 ms") }
         if servers != nil, server != nil { throw ValidationError("give --servers or --server, not both") }
         for node in nodeList { _ = try ListenAddress.parse(node) }
         if !nodeList.isEmpty, codes == nil { throw ValidationError("--servers needs --codes PATH[,PATH…] (the nodes' dev-codes.log)") }
@@ -75,7 +80,8 @@ struct BenchServer: AsyncParsableCommand {
         let recorder = LatencyRecorder()
         let idle = target.residentMemory()
         print("setting up \(connections) accounts and connections on \(target.nodes.count) node(s)…")
-        let clients = try await BenchSetup.accounts(count: connections, groupSize: groupSize, target: target, recorder: recorder)
+        let clients = try await BenchSetup.accounts(
+            count: connections, groupSize: groupSize, target: target, recorder: recorder, confirming: confirmEvery > 0)
         let loaded = target.residentMemory()
         print("sending \(Int(rate)) messages/s for \(warmup) s warm-up + \(duration) s measured, \(size)-byte envelopes, \(groupSize - 1) recipient(s) each")
         let interval = TimeAmount.nanoseconds(Int64(Double(connections) / rate * 1e9))
@@ -97,6 +103,11 @@ struct BenchServer: AsyncParsableCommand {
             // Spread the connections' first sends over one interval so they do not fire together.
             let offset = TimeAmount.nanoseconds(interval.nanoseconds * Int64(index) / Int64(clients.count))
             client.sendPeriodically(first: start + offset, interval: interval, end: end, payload: payload, recorder: recorder)
+            if confirmEvery > 0 {
+                let every = TimeAmount.milliseconds(Int64(confirmEvery))
+                let spread = TimeAmount.nanoseconds(every.nanoseconds * Int64(index) / Int64(clients.count))
+                client.confirmations.confirmPeriodically(on: client.connection, first: start + spread, interval: every)
+            }
         }
         try await Task.sleep(for: .nanoseconds((end - NIODeadline.now()).nanoseconds))
         let sendingEnded = LatencyRecorder.now()
@@ -107,6 +118,7 @@ struct BenchServer: AsyncParsableCommand {
             if awaiting == 0 || LatencyRecorder.now() - max(last, sendingEnded) > 1_000_000_000 { break }
         }
         recorder.setRecording(false)
+        clients.forEach { $0.confirmations.stop() }
         let cpuStart = cpuAtStart.withLock { $0 }
         let window = Double(max(recorder.progress().lastDelivery, sendingEnded) - cpuStart.at) / 1e9
         let cpuUsed = zip2(cpuStart.server, target.serverCPUSeconds()).map { $1 - $0 }
@@ -119,6 +131,10 @@ struct BenchServer: AsyncParsableCommand {
             } ?? missing
         }
         let (latencies, errors, due, undelivered, unanswered) = recorder.results()
+        let confirmed = clients.reduce((confirmed: 0, failed: 0)) { sum, client in
+            let totals = client.confirmations.totals
+            return (sum.confirmed + totals.confirmed, sum.failed + totals.failed)
+        }
         let delivered = Double(latencies.count) / window
         func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }
         var perConnection = "n/a"
@@ -134,6 +150,7 @@ struct BenchServer: AsyncParsableCommand {
             latency p999         \(ms(latencies.quantile(0.999)))
             latency max          \(ms(latencies.last ?? .nan))
             errors               \(errors.values.reduce(0, +))\(errors.isEmpty ? "" : " (" + errors.sorted { $0.value > $1.value }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + ")")
+            confirmed            \(confirmEvery > 0 ? "\(confirmed.confirmed) deliveries, every \(confirmEvery) ms (\(confirmed.failed) requests failed)" : "none (recipients do not confirm; give --confirm-every)")
             server RSS           \(target.residentMemory().map { "\($0 >> 20) MiB" } ?? "n/a (give --server-pid)")\(target.embedded != nil ? " (with the load generator)" : "")
             RSS per connection   \(perConnection) (growth from setting up the connections)
             server CPU           \(cpu(cpuUsed, "n/a (give --server-pid)"))

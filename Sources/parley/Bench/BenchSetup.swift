@@ -11,6 +11,8 @@ struct BenchClient: Sendable {
     let recipientIDs: [Int]
     let conversationID: Int
     let tag: String
+    /// What this connection was notified of and confirms (with `--confirm-every`).
+    let confirmations: BenchConfirmations
 
     /// Sends one message to the other members (and the self copy) and records when it was sent; the
     /// acknowledgement is recorded when it comes. Runs on the connection's event loop.
@@ -56,21 +58,25 @@ struct BenchClient: Sendable {
 /// Registers, confirms and logs in the benchmark's accounts (connection `i` on node `i % nodes`), and
 /// puts them into conversations of `groupSize` members: direct ones for 2, groups otherwise.
 enum BenchSetup {
-    static func accounts(count: Int, groupSize: Int, target: BenchTarget, recorder: LatencyRecorder) async throws -> [BenchClient] {
+    static func accounts(
+        count: Int, groupSize: Int, target: BenchTarget, recorder: LatencyRecorder, confirming: Bool
+    ) async throws -> [BenchClient] {
         // One signed and one post-quantum prekey shared by all accounts (each signs them with its own
         // identity key): key generation is not what this benchmark measures.
         let spk = Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation
         let pq = try MLKEM768.PrivateKey().publicKey.rawRepresentation
         let run = UUID().uuidString.prefix(8).lowercased()
-        var registered: [(connection: BenchConnection, id: Int)] = []
+        var registered: [(connection: BenchConnection, id: Int, confirmations: BenchConfirmations)] = []
         for index in 0..<count {
             let identity = Curve25519.Signing.PrivateKey()
             let auth = Curve25519.Signing.PrivateKey()
             let email = "bench-\(run)-\(index)@example.org"
             let node = target.node(for: index)
+            let confirmations = BenchConfirmations()
             let connection = try await BenchConnection.connect(host: node.host, port: node.port) { note in
                 if note["event"] == "new_message", let id = note.int("message_id") {
                     recorder.notified(id)
+                    if confirming { confirmations.notified(id) }
                 }
             }
             let registration = try await connection.call("register", [
@@ -94,7 +100,7 @@ enum BenchSetup {
                 "email": .string(email), "device_id": 1, "nonce": .base64(Array(nonce)), "signature": .base64(Array(signature)),
             ])
             guard let id = login.int("account_id") else { throw BenchConnection.Failure(description: "login failed: \(login.text)") }
-            registered.append((connection, id))
+            registered.append((connection, id, confirmations))
         }
         var clients: [BenchClient] = []
         for first in stride(from: 0, to: count, by: groupSize) {
@@ -114,7 +120,7 @@ enum BenchSetup {
                 clients.append(BenchClient(
                     connection: registered[member].connection, accountID: registered[member].id,
                     recipientIDs: members.filter { $0 != member }.map { registered[$0].id }, conversationID: conversation,
-                    tag: "\(run)-\(member)"))
+                    tag: "\(run)-\(member)", confirmations: registered[member].confirmations))
             }
         }
         return clients

@@ -16,6 +16,7 @@ extension MultiNodeSuites {
             var arguments = [
                 "bench", "server", "--servers", nodes.processes.map { "127.0.0.1:\($0.port)" }.joined(separator: ","), "--codes", codes,
                 "--connections", "6", "--group-size", "3", "--rate", "20", "--duration", "2", "--warmup", "0.5",
+                "--confirm-every", "200",
             ]
             for process in nodes.processes { arguments += ["--server-pid", "\(process.process.processIdentifier)"] }
             let command = arguments
@@ -28,6 +29,9 @@ extension MultiNodeSuites {
             let counts = output.firstMatch(of: /delivered\s+\d+ deliveries\/s \((\d+) of the (\d+) due/).map { (Int($0.1) ?? 0, Int($0.2) ?? 0) }
             #expect(counts.map { $0.0 == $0.1 && $0.1 >= 60 } == true, "\(output)")
             #expect(output.contains("undelivered          0\n"), "\(output)")
+            // Recipients confirmed what arrived, in batches, and the nodes accepted every confirmation.
+            let confirmed = output.firstMatch(of: /confirmed\s+(\d+) deliveries, every 200 ms \(0 requests failed\)/).map { Int($0.1) ?? 0 } ?? 0
+            #expect(confirmed >= 60, "\(output)")
             #expect(output.contains(/server RSS\s+\d+ MiB\n/), "\(output)")
 
             let (refused, errors) = try await Blocking.run {
