@@ -19,27 +19,22 @@ final class BenchConfirmations: Sendable {
     /// Confirmed deliveries so far, and failed confirmation requests.
     var totals: (confirmed: Int, failed: Int) { counts.withLock { $0 } }
 
-    /// Ends `confirmPeriodically` after its next round.
+    /// Ends `confirmPeriodically`: the round already scheduled still runs.
     func stop() { stopped.store(true, ordering: .relaxed) }
 
     /// Every `interval` from `first` until `stop()`, confirms what arrived since, in batches of at most 500.
     func confirmPeriodically(on connection: BenchConnection, first: NIODeadline, interval: TimeAmount) {
-        let loop = connection.eventLoop
-        @Sendable func fire(at deadline: NIODeadline) {
-            loop.scheduleTask(deadline: deadline) {
-                let ids = self.pending.withLock { pending -> [Int] in defer { pending = [] }; return pending }
-                for start in stride(from: 0, to: ids.count, by: Self.batchLimit) {
-                    let batch = ids[start..<min(ids.count, start + Self.batchLimit)]
-                    connection.send("confirm_delivery", ["message_ids": .array(batch.map { .int($0) })]) { result in
-                        let confirmed = (try? result.get())?.int("confirmed")
-                        self.counts.withLock { counts in
-                            if let confirmed { counts.confirmed += confirmed } else { counts.failed += 1 }
-                        }
+        connection.eventLoop.every(from: first, interval: interval, while: { _ in !self.stopped.load(ordering: .relaxed) }) { _ in
+            let ids = self.pending.withLock { pending -> [Int] in defer { pending = [] }; return pending }
+            for start in stride(from: 0, to: ids.count, by: Self.batchLimit) {
+                let batch = ids[start..<min(ids.count, start + Self.batchLimit)]
+                connection.send("confirm_delivery", ["message_ids": .array(batch.map { .int($0) })]) { result in
+                    let confirmed = (try? result.get())?.int("confirmed")
+                    self.counts.withLock { counts in
+                        if let confirmed { counts.confirmed += confirmed } else { counts.failed += 1 }
                     }
                 }
-                if !self.stopped.load(ordering: .relaxed) { fire(at: deadline + interval) }
             }
         }
-        fire(at: first)
     }
 }

@@ -43,15 +43,9 @@ struct BenchClient: Sendable {
     /// schedule whether or not earlier sends were answered (an open loop: a slow server cannot slow the
     /// offered load down and so hide its own latency).
     func sendPeriodically(first: NIODeadline, interval: TimeAmount, end: NIODeadline, payload: String, recorder: LatencyRecorder) {
-        let loop = connection.eventLoop
-        @Sendable func fire(at deadline: NIODeadline, sequence: Int) {
-            guard deadline < end else { return }
-            loop.scheduleTask(deadline: deadline) {
-                send(sequence: sequence, payload: payload, recorder: recorder)
-                fire(at: deadline + interval, sequence: sequence + 1)
-            }
+        connection.eventLoop.every(from: first, interval: interval, while: { $0 < end }) { sequence in
+            send(sequence: sequence, payload: payload, recorder: recorder)
         }
-        fire(at: first, sequence: 1)
     }
 }
 

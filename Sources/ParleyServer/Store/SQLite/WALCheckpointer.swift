@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// SQLite's own checkpoint runs inside the commit that grows the log past its threshold, so every
 /// message waiting for that commit also waits for the copy into the database file and its flush: at
-/// 5,000 messages/s that was a 40–100 ms stall several times a second (docs/PERFORMANCE.md). Here a
+/// 5,000 messages/s that was a 15–95 ms stall about every 70 ms (docs/PERFORMANCE.md). Here a
 /// connection of its own does most of the copying on a background queue, with PASSIVE checkpoints,
 /// which never block the writer; `CheckpointSchedule` says when, and what is left to the writer.
 ///
@@ -15,11 +15,10 @@ import Synchronization
 /// for that connection (`sqlite3_wal_autocheckpoint` sets the same hook). It runs on the writer's
 /// thread after every commit, whichever path made it.
 final class WALCheckpointer: Sendable {
-    /// What the checkpointer did so far (for tests).
+    /// Background rounds started and short tails the writer copied so far (for tests).
     struct Counts: Sendable, Equatable {
         var rounds = 0
         var tails = 0
-        var waits = 0
     }
 
     private let schedule = Mutex(CheckpointSchedule())
@@ -60,7 +59,6 @@ final class WALCheckpointer: Sendable {
             counts.withLock { $0.tails += 1 }
             copyTail(connection)
         case .waitAndCopyTail:
-            counts.withLock { $0.waits += 1 }
             background.sync {}
             copyTail(connection)
         }
