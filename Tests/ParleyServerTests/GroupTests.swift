@@ -30,7 +30,6 @@ struct GroupTests {
 
         func envelopes(_ text: String, to members: [Int]) -> [[String: Any]] {
             members.map { ["account_id": $0, "device_id": 1, "ciphertext": Data("\(text)>\($0)".utf8).base64EncodedString()] }
-                + [["account_id": people.annID, "device_id": 0, "ciphertext": Data("self:\(text)".utf8).base64EncodedString()]]
         }
 
         func annSends(_ text: String, to members: [Int]) async throws -> [String: Any] {

@@ -26,11 +26,9 @@ struct MessagingTests {
         #expect(messages[0]["ciphertext"] as? String == Data("to-bob:hello".utf8).base64EncodedString())
         #expect(messages[0]["sender_id"] as? Int == people.annID)
 
-        // Ann's own fetch returns her self copy, not Bob's ciphertext.
+        // Ann's own fetch has nothing: the sending device keeps its message itself, and no copy for her is stored.
         let own = try await people.annSocket.call("get_messages", ["after_ts": 0])
-        let ownMessages = try #require(own["messages"] as? [[String: Any]])
-        #expect(ownMessages.first?["ciphertext"] as? String == Data("self:hello".utf8).base64EncodedString())
-        #expect(ownMessages.first?["self_copy"] as? Bool == true)
+        #expect((own["messages"] as? [[String: Any]])?.isEmpty == true)
 
         let confirmed = try await people.bobSocket.call("confirm_delivery", ["message_ids": [messageID]])
         #expect(confirmed["confirmed"] as? Int == 1)
@@ -50,8 +48,53 @@ struct MessagingTests {
             try await DatabaseQueue(path: path).writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
             let stored = try Data(contentsOf: URL(fileURLWithPath: path))
             #expect(stored.range(of: Data("to-bob:hello".utf8)) == nil, "the delivered ciphertext is gone from the file")
-            #expect(stored.range(of: Data("self:hello".utf8)) != nil, "the self copy stays for ann's other devices")
         }
+    }
+
+    @Test("a directed message reaches one member device only; any other shape is refused and stores nothing")
+    func directedMessage() async throws {
+        let people = try await TwoPeople.start()
+        let conversation = try await people.directConversation()
+        func send(_ id: String, to account: Int, _ device: Int, envelopes: [[String: Any]]) async throws -> [String: Any] {
+            try await people.annSocket.call("send_message", [
+                "conversation_id": conversation, "client_message_id": id, "kind": "retry",
+                "to_account_id": account, "to_device_id": device, "envelopes": envelopes,
+            ])
+        }
+        let one: [[String: Any]] = [["account_id": people.bobID, "device_id": 1, "ciphertext": Data("just-bob".utf8).base64EncodedString()]]
+        #expect(try await send("d-1", to: people.bobID, 1, envelopes: one).ok)
+        let fetched = try #require(try await people.bobSocket.call("get_messages", ["after_ts": 0])["messages"] as? [[String: Any]])
+        #expect(fetched.map { $0["kind"] as? String } == ["retry"])
+        #expect(fetched.first?["ciphertext"] as? String == Data("just-bob".utf8).base64EncodedString())
+
+        // Two envelopes, or one for another device than named: invalid.
+        let two = one + [["account_id": people.annID, "device_id": 2, "ciphertext": "AAAA"]]
+        #expect(try await send("d-2", to: people.bobID, 1, envelopes: two).errorCode == "invalid_field")
+        #expect(try await send("d-3", to: people.bobID, 2, envelopes: one).errorCode == "invalid_field")
+        // A device that is not in the conversation: stale, named as extra.
+        let ghost: [[String: Any]] = [["account_id": people.bobID, "device_id": 9, "ciphertext": "AAAA"]]
+        let stale = try await send("d-4", to: people.bobID, 9, envelopes: ghost)
+        #expect(stale.errorCode == "stale_devices", "\(stale)")
+        // The sending device itself, or only half of the target: invalid.
+        let me: [[String: Any]] = [["account_id": people.annID, "device_id": 1, "ciphertext": "AAAA"]]
+        #expect(try await send("d-5", to: people.annID, 1, envelopes: me).errorCode == "invalid_field")
+        let half = try await people.annSocket.call("send_message", [
+            "conversation_id": conversation, "client_message_id": "d-6", "to_account_id": people.bobID, "envelopes": one,
+        ])
+        #expect(half.errorCode == "invalid_field")
+        // A stranger's conversation: not found.
+        let carl = TestAccount("carl@example.org")
+        let carlSocket = try people.server.connect()
+        try await people.server.createAccount(carl, on: carlSocket)
+        _ = try await people.server.login(carl, on: carlSocket)
+        let intruder = try await carlSocket.call("send_message", [
+            "conversation_id": conversation, "client_message_id": "d-7", "to_account_id": people.bobID, "to_device_id": 1,
+            "envelopes": one,
+        ])
+        #expect(intruder.errorCode == "not_found")
+        let after = try #require(try await people.bobSocket.call("get_messages", ["after_ts": 0])["messages"] as? [[String: Any]])
+        #expect(after.count == 1, "only the one good directed message was stored")
+        try await people.server.stop()
     }
 
     @Test("a retried send with the same client id is stored once")
@@ -74,16 +117,19 @@ struct MessagingTests {
     func staleDevices() async throws {
         let people = try await TwoPeople.start()
         let conversation = try await people.directConversation()
-        let onlyBob = [people.envelopesFromAnn("x")[0]]
+        // A self copy (device 0), the shape older clients sent, is an extra device now; bob's device is missing.
+        let selfCopyOnly: [[String: Any]] = [["account_id": people.annID, "device_id": 0, "ciphertext": "AAAA"]]
         let missing = try await people.annSocket.call("send_message", [
-            "conversation_id": conversation, "client_message_id": "a", "envelopes": onlyBob,
+            "conversation_id": conversation, "client_message_id": "a", "envelopes": selfCopyOnly,
         ])
         #expect(missing.errorCode == "stale_devices")
         let details = try #require((missing["error"] as? [String: Any])?["details"] as? [String: Any])
         let missingDevices = try #require(details["missing_devices"] as? [[String: Any]])
         #expect(missingDevices.count == 1)
-        #expect(missingDevices[0]["account_id"] as? Int == people.annID)
-        #expect(missingDevices[0]["device_id"] as? Int == 0)
+        #expect(missingDevices[0]["account_id"] as? Int == people.bobID)
+        #expect(missingDevices[0]["device_id"] as? Int == 1)
+        let extraDevices = try #require(details["extra_devices"] as? [[String: Any]])
+        #expect(extraDevices.count == 1 && extraDevices[0]["device_id"] as? Int == 0)
 
         let stranger: [String: Any] = ["account_id": 999, "device_id": 1, "ciphertext": "AAAA"]
         let extra = try await people.annSocket.call("send_message", [

@@ -60,7 +60,7 @@ struct PostgresServerTests {
         try await socket.register(bob) { latestCode(in: codes, for: $0) }
         let bobID = try #require(try await socket.login(bob)["account_id"] as? Int)
         let annSocket = try LineSocket(port: server.port)
-        let annID = try #require(try await annSocket.login(ann)["account_id"] as? Int)
+        #expect(try await annSocket.login(ann)["account_id"] is Int)
         let conversation = try #require(
             try await annSocket.call("create_conversation", ["kind": "direct", "members": [bob.email]])["conversation_id"] as? Int)
         var acknowledged: [Int] = []
@@ -69,7 +69,6 @@ struct PostgresServerTests {
                 "conversation_id": conversation, "client_message_id": "k\(index)",
                 "envelopes": [
                     ["account_id": bobID, "device_id": 1, "ciphertext": Data("to-bob:\(index)".utf8).base64EncodedString()],
-                    ["account_id": annID, "device_id": 0, "ciphertext": Data("self:\(index)".utf8).base64EncodedString()],
                 ],
             ])
             acknowledged.append(try #require(sent["message_id"] as? Int, "\(sent)"))

@@ -3,7 +3,7 @@ import Foundation
 import ParleyCrypto
 import ParleyWire
 
-/// Account upkeep: password envelope, username, key rotation, session resets, device removal.
+/// Account upkeep: password envelope, username, key rotation, device removal.
 enum AccountHandlers {
     static func register(in router: inout RequestRouter) {
         router.add("change_password", requiresLogin: true) { request, environment, context throws(WireError) in
@@ -39,17 +39,6 @@ enum AccountHandlers {
         }
         router.add("rotate_keys", requiresLogin: true) { request, environment, context throws(WireError) in
             try await rotate(request, environment.caller!, context)
-        }
-        router.add("reset_session", requiresLogin: true) { request, environment, context throws(WireError) in
-            let caller = environment.caller!
-            let accountID = try request.integer("account_id")
-            let relation = try await ProfileHandlers.relation(of: caller.accountID, to: accountID, context)
-            guard relation != .stranger else { throw WireError(.notFound, "no such contact") }
-            let deviceID = try request.optionalInteger("device_id", in: 1...Int64(UInt32.max)).map(UInt32.init)
-            context.notifications.notify(accountID: accountID, deviceID: deviceID, event: "session_reset", fields: [
-                "account_id": .number(Double(caller.accountID)), "device_id": .number(Double(caller.deviceID)),
-            ])
-            return HandlerResult()
         }
         router.add("remove_device", requiresLogin: true) { request, environment, context throws(WireError) in
             let caller = environment.caller!

@@ -6,8 +6,6 @@ enum MessageHandlers {
     static let maximumEnvelopes = 1_024
     static let maximumCiphertext = 256 * 1024
     static let maximumPage = 500
-    /// Device id 0 addresses the sender's self-encrypted history copy, readable by all its devices.
-    static let selfCopyDevice: UInt32 = 0
 
     static func register(in router: inout RequestRouter) {
         router.add("send_message", requiresLogin: true) { request, environment, context throws(WireError) in
@@ -28,6 +26,10 @@ enum MessageHandlers {
         let replyTo = try request.optionalInteger("reply_to")
         let envelopes = try parseEnvelopes(request)
         let given = Set(envelopes.map { DeviceAddress(account: $0.accountID, device: $0.deviceID) })
+        let target = try directedDevice(request, caller: caller)
+        if let target, given != [target] {
+            throw .invalid("envelopes", "a message for one device carries exactly one envelope, for that device")
+        }
         if let replyTo {
             // Membership first, so that a stranger learns nothing about which conversation a message is in.
             let memberDevices = try await StoreCall.call(context) { try await context.store.activeMemberDevices(conversationID: conversationID) }
@@ -42,7 +44,8 @@ enum MessageHandlers {
         // member can be removed between the check and the insert.
         let insertion = try await StoreCall.call(context) {
             try await context.store.insertMessage(message, now: context.clock.now()) { memberDevices in
-                memberDevices.contains { $0.accountID == caller.accountID } && requiredDevices(memberDevices, sender: caller) == given
+                memberDevices.contains { $0.accountID == caller.accountID }
+                    && (target.map { isMember($0, memberDevices) } ?? (requiredDevices(memberDevices, sender: caller) == given))
             }
         }
         let stored: StoredMessage
@@ -51,7 +54,7 @@ enum MessageHandlers {
             stored = message
         case .refused(let memberDevices):
             guard memberDevices.contains(where: { $0.accountID == caller.accountID }) else { throw WireError(.notFound, "no such conversation") }
-            let required = requiredDevices(memberDevices, sender: caller)
+            let required = target == nil ? requiredDevices(memberDevices, sender: caller) : []
             throw WireError(
                 .staleDevices, "the conversation's devices changed: encrypt for exactly the devices in details and send again",
                 details: [
@@ -70,6 +73,24 @@ enum MessageHandlers {
             }
         }
         return HandlerResult(["message_id": .number(Double(stored.id)), "timestamp": .number(Double(stored.timestamp))])
+    }
+
+    /// The one device a directed message (a retry request or a re-send, docs/API.md §6) is for, if any.
+    static func directedDevice(_ request: WireRequest, caller: Caller) throws(WireError) -> DeviceAddress? {
+        let account = try request.optionalInteger("to_account_id")
+        let device = try request.optionalInteger("to_device_id", in: 1...Int64(UInt32.max))
+        guard let account, let device else {
+            guard account == nil, device == nil else { throw .invalid("to_device_id", "comes with to_account_id, and both name a device") }
+            return nil
+        }
+        guard !(account == caller.accountID && UInt32(device) == caller.deviceID) else {
+            throw .invalid("to_device_id", "is the sending device")
+        }
+        return DeviceAddress(account: account, device: UInt32(device))
+    }
+
+    static func isMember(_ device: DeviceAddress, _ memberDevices: [(accountID: Int64, deviceID: UInt32?)]) -> Bool {
+        memberDevices.contains { $0.accountID == device.account && $0.deviceID == device.device }
     }
 
     static func parseEnvelopes(_ request: WireRequest) throws(WireError) -> [Envelope] {
@@ -91,9 +112,9 @@ enum MessageHandlers {
         return envelopes
     }
 
-    /// Every device of every active member, less the sending device, plus the sender's self copy.
+    /// Every device of every active member, less the sending device (its own other devices included).
     static func requiredDevices(_ memberDevices: [(accountID: Int64, deviceID: UInt32?)], sender: Caller) -> Set<DeviceAddress> {
-        var required: Set<DeviceAddress> = [DeviceAddress(account: sender.accountID, device: selfCopyDevice)]
+        var required: Set<DeviceAddress> = []
         for (account, device) in memberDevices {
             guard let device, !(account == sender.accountID && device == sender.deviceID) else { continue }
             required.insert(DeviceAddress(account: account, device: device))
@@ -123,7 +144,6 @@ enum MessageHandlers {
         object["timestamp"] = .number(Double(message.timestamp))
         object["kind"] = .string(message.kind)
         object["ciphertext"] = .string(Data(message.ciphertext).base64EncodedString())
-        object["self_copy"] = .bool(message.isSelfCopy)
         if let reply = message.replyTo { object["reply_to"] = .number(Double(reply)) }
         return .object(object)
     }

@@ -49,8 +49,6 @@ public struct DeliverableMessage: Sendable, Equatable {
     public var kind: String
     public var replyTo: Int64?
     public var ciphertext: [UInt8]
-    /// True when the ciphertext is the sender's self-encrypted history copy (device 0).
-    public var isSelfCopy: Bool
 }
 
 /// Messages and their per-device ciphertexts.
@@ -62,15 +60,15 @@ public protocol MessageStore: Sendable {
         _ message: NewMessage, now: Int64, ifMembers accept: @escaping @Sendable ([MemberDevice]) -> Bool
     ) async throws -> MessageInsertion
 
-    /// Messages with an envelope for this device not yet confirmed delivered (or, for the account's own
-    /// messages, its self copy) and a timestamp after `afterTimestamp`, oldest first.
+    /// Messages with an envelope for this device not yet confirmed delivered and a timestamp after
+    /// `afterTimestamp`, oldest first.
     func messages(accountID: Int64, deviceID: UInt32, afterTimestamp: Int64, limit: Int) async throws -> [DeliverableMessage]
 
     /// The conversation a message belongs to, if the message exists.
     func conversationID(ofMessage messageID: Int64) async throws -> Int64?
 
-    /// Deletes this device's envelopes (the device has them now), or empties them into delivered tombstones where
-    /// the account has a self copy; returns (message id, sender id) for those newly confirmed.
+    /// Deletes this device's envelopes (the device has them now); returns (message id, sender id) for those
+    /// newly confirmed.
     func confirmDelivery(accountID: Int64, deviceID: UInt32, messageIDs: [Int64], now: Int64) async throws -> [(Int64, Int64)]
 }
 

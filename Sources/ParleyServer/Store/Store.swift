@@ -55,8 +55,8 @@ public protocol AccountStore: Sendable {
     /// Replaces the stored password-encrypted key envelope (nil removes it).
     func setKeyEnvelope(accountID: Int64, _ envelope: [UInt8]?) async throws
 
-    /// Replaces identity and auth keys; this device's prekeys are replaced and every other
-    /// device's prekeys are deleted (they were signed by the old identity key).
+    /// Replaces identity and auth keys and this device's prekeys, in one transaction; every other device
+    /// leaves the account (with its prekeys, envelopes and login nonces): it cannot follow the new identity.
     func rotateKeys(accountID: Int64, deviceID: UInt32, identityKey: [UInt8], authKey: [UInt8], preKeys: PreKeyUpload) async throws
 
     /// Adds the account's next device (ids are never reused) with its prekeys, and records it on the

@@ -19,7 +19,6 @@ struct BenchClient: Sendable {
     func send(sequence: Int, payload: String, recorder: LatencyRecorder) {
         let sentAt = LatencyRecorder.now()
         let envelopes: [JSONValue] = recipientIDs.map { ["account_id": .int($0), "device_id": 1, "ciphertext": .string(payload)] }
-            + [["account_id": .int(accountID), "device_id": 0, "ciphertext": .string(payload)]]
         let fields: JSONObject = [
             "conversation_id": .int(conversationID), "client_message_id": .string("\(tag)-\(sequence)"),
             "envelopes": .array(envelopes),

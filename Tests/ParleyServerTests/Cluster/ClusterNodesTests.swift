@@ -54,7 +54,6 @@ extension MultiNodeSuites {
                 "conversation_id": nodes.conversationID, "client_message_id": "m1",
                 "envelopes": [
                     ["account_id": nodes.bobID, "device_id": 1, "ciphertext": Data("to-bob".utf8).base64EncodedString()],
-                    ["account_id": nodes.annID, "device_id": 0, "ciphertext": Data("self".utf8).base64EncodedString()],
                 ],
             ])
             #expect(sent["ok"] as? Bool == true, "\(sent)")
@@ -136,7 +135,6 @@ extension MultiNodeSuites {
                 "conversation_id": nodes.conversationID, "client_message_id": "after-garbage",
                 "envelopes": [
                     ["account_id": nodes.bobID, "device_id": 1, "ciphertext": Data("x".utf8).base64EncodedString()],
-                    ["account_id": nodes.annID, "device_id": 0, "ciphertext": Data("y".utf8).base64EncodedString()],
                 ],
             ])
             let note = try await nodes.bobSocket.nextNotification(named: "new_message")

@@ -31,7 +31,7 @@ struct WALCheckpointerTests {
                             conversationID: p.conversation, senderID: p.ann, senderDevice: 1, clientMessageID: "b\(batch)-\(index)",
                             kind: "text", replyTo: nil,
                             envelopes: [Envelope(accountID: p.bob, deviceID: 1, ciphertext: ciphertext),
-                                        Envelope(accountID: p.ann, deviceID: 0, ciphertext: ciphertext)])
+                                        Envelope(accountID: p.bob, deviceID: 2, ciphertext: ciphertext)])
                         _ = try await writer.insertMessage(message, now: 1_000)
                     }
                 }

@@ -153,6 +153,23 @@ struct AccountConformanceTests {
         }
     }
 
+    @Test("rotating keys removes every other device of the account, with its nonces and envelopes", arguments: StoreBackend.allCases)
+    func rotationRemovesOtherDevices(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let id = try await Sample.activeAccount(store, "ida@example.org")
+            let second = try await store.addDevice(
+                accountID: id, name: "phone", preKeys: Sample.preKeys(oneTimeIDs: [20], signedID: 5), pairingID: nil, now: 1)
+            try await store.saveLoginNonce(Sample.bytes(32, 70), accountID: id, deviceID: second.deviceID, expiresAt: 60_000)
+            #expect(try await store.devices(accountID: id).count == 2)
+            try await store.rotateKeys(
+                accountID: id, deviceID: 1, identityKey: Sample.bytes(32, 71), authKey: Sample.bytes(32, 72),
+                preKeys: Sample.preKeys(oneTimeIDs: [30], signedID: 6))
+            #expect(try await store.devices(accountID: id).map(\.deviceID) == [1])
+            #expect(try await store.takeKeyBundles(accountID: id).map(\.deviceID) == [1])
+            #expect(try await !store.consumeLoginNonce(Sample.bytes(32, 70), accountID: id, deviceID: second.deviceID, now: 0))
+        }
+    }
+
     @Test("a username resolves to its account through the profile field", arguments: StoreBackend.allCases)
     func usernames(_ backend: StoreBackend) async throws {
         try await backend.withStore { store in

@@ -17,8 +17,8 @@ struct RetentionConformanceTests {
             func send(_ id: String, at now: Int64) async throws -> Int64 {
                 try await store.insertMessage(Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1)], clientID: id), now: now).id
             }
-            let old = try await send("old", at: t0)  // delivered below: its self copy is left
-            let undelivered = try await send("undelivered", at: t0 + 1)  // never confirmed: both envelopes
+            let old = try await send("old", at: t0)  // delivered below: no envelope is left
+            let undelivered = try await send("undelivered", at: t0 + 1)  // never confirmed: its envelope stays
             let deletedLongAgo = try await send("deleted-long-ago", at: t0 + 2)
             let deletedRecently = try await send("deleted-recently", at: t0 + 3)
             let young = try await send("young", at: t0 + 20 * Self.day)
@@ -56,7 +56,7 @@ struct RetentionConformanceTests {
 
             let report = try await store.sweepExpired(now: now, policy: RetentionPolicy(days: 30, batchSize: 2))
             var expected = SweepReport()
-            expected.envelopes = 3  // old's self copy, undelivered's two (deleted messages had theirs dropped)
+            expected.envelopes = 1  // undelivered's (old's was confirmed, deleted messages had theirs dropped)
             expected.reactions = 1
             expected.messages = 3  // old, undelivered, deleted-long-ago
             expected.fileChunks = 5
@@ -87,21 +87,20 @@ struct RetentionConformanceTests {
         }
     }
 
-    @Test("a confirmed ciphertext row is deleted; the sender's other device keeps a tombstone so her self copy is not delivered twice",
-          arguments: StoreBackend.allCases)
+    @Test("a confirmed ciphertext row is deleted, the sender's other device's too", arguments: StoreBackend.allCases)
     func deliveryDeletes(_ backend: StoreBackend) async throws {
         try await backend.withStore { store in
             let p = try await MessageConformanceTests.pair(store)
             let message = try await store.insertMessage(
                 Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1), (p.ann, 2)], clientID: "d1"), now: 10)
-            #expect(try await store.retainedRowCounts()["envelopes"] == 3)
+            #expect(try await store.retainedRowCounts()["envelopes"] == 2)
             #expect(try await store.confirmDelivery(accountID: p.bob, deviceID: 1, messageIDs: [message.id], now: 20).map(\.0) == [message.id])
-            #expect(try await store.retainedRowCounts()["envelopes"] == 2, "bob's row is gone")
+            #expect(try await store.retainedRowCounts()["envelopes"] == 1, "bob's row is gone")
             #expect(try await store.confirmDelivery(accountID: p.bob, deviceID: 1, messageIDs: [message.id], now: 21).isEmpty, "confirmed once")
             #expect(try await store.confirmDelivery(accountID: p.ann, deviceID: 2, messageIDs: [message.id], now: 22).map(\.1) == [p.ann])
-            #expect(try await store.retainedRowCounts()["envelopes"] == 2, "ann's second device keeps an empty tombstone")
+            #expect(try await store.retainedRowCounts()["envelopes"] == 0, "ann's second device's row is gone too")
             #expect(try await store.messages(accountID: p.ann, deviceID: 2, afterTimestamp: 0, limit: 10).isEmpty)
-            #expect(try await store.messages(accountID: p.ann, deviceID: 1, afterTimestamp: 0, limit: 10).map(\.isSelfCopy) == [true])
+            #expect(try await store.messages(accountID: p.ann, deviceID: 1, afterTimestamp: 0, limit: 10).isEmpty)
             #expect(try await store.messages(accountID: p.bob, deviceID: 1, afterTimestamp: 0, limit: 10).isEmpty)
             // The message itself stays for replies, reactions and pins until the TTL.
             #expect(try await store.messageMetadata(id: message.id) != nil)
@@ -123,7 +122,7 @@ struct RetentionConformanceTests {
                 return try await group.reduce(into: [SweepReport]()) { $0.append($1) }
             }
             #expect(reports.map(\.messages).reduce(0, +) == 30)
-            #expect(reports.map(\.envelopes).reduce(0, +) == 60)
+            #expect(reports.map(\.envelopes).reduce(0, +) == 30)
             let counts = try await store.retainedRowCounts()
             #expect(counts["messages"] == 0 && counts["envelopes"] == 0)
         }

@@ -49,7 +49,7 @@ struct RetentionGrowthTests {
             // Kept: the rounds of the last 10 days, that is 2 (the sweep runs 4 days after each round).
             let settled = history[5]
             #expect(settled["messages"] == 2 * perRound)
-            #expect(settled["envelopes"] == 2 * perRound * 2, "bob's phone and ann's self copy per message; bob's laptop rows are gone")
+            #expect(settled["envelopes"] == 2 * perRound, "bob's phone's row per message; bob's laptop rows are gone")
             #expect(settled["reactions"] == 2 * perRound / 3)
             #expect(settled["location_waypoints"] == 2 * perRound)
             #expect(settled["files"] == 1 && settled["file_chunks"] == 2, "the complete upload of the last 10 days; abandoned ones go after a day")

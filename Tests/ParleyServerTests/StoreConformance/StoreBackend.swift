@@ -75,8 +75,7 @@ enum Sample {
     ) -> NewMessage {
         NewMessage(
             conversationID: conversationID, senderID: sender, senderDevice: 1, clientMessageID: clientID, kind: kind, replyTo: nil,
-            envelopes: recipients.map { Envelope(accountID: $0.0, deviceID: $0.1, ciphertext: Array("to-\($0.0)-\($0.1):\(clientID)".utf8)) }
-                + [Envelope(accountID: sender, deviceID: 0, ciphertext: Array("self:\(clientID)".utf8))])
+            envelopes: recipients.map { Envelope(accountID: $0.0, deviceID: $0.1, ciphertext: Array("to-\($0.0)-\($0.1):\(clientID)".utf8)) })
     }
 }
 

@@ -32,11 +32,8 @@ struct TwoPeople {
         return id
     }
 
-    /// The envelopes Ann must send in a direct conversation: Bob's device 1 and her own self copy.
+    /// The envelopes Ann must send in a direct conversation: Bob's device 1 (she has no other device).
     func envelopesFromAnn(_ text: String) -> [[String: Any]] {
-        [
-            ["account_id": bobID, "device_id": 1, "ciphertext": Data("to-bob:\(text)".utf8).base64EncodedString()],
-            ["account_id": annID, "device_id": 0, "ciphertext": Data("self:\(text)".utf8).base64EncodedString()],
-        ]
+        [["account_id": bobID, "device_id": 1, "ciphertext": Data("to-bob:\(text)".utf8).base64EncodedString()]]
     }
 }

@@ -262,6 +262,9 @@ enum PostgresMigrations {
             DROP INDEX messages_deleted;
             CREATE INDEX messages_deleted ON messages(conversation_id, deleted_at) WHERE deleted_at IS NOT NULL
             """),
+        ("v12-no-self-copies", """
+            DELETE FROM envelopes WHERE device_id = 0 OR delivered_at IS NOT NULL
+            """),
     ]
 
     /// An arbitrary constant naming the migration advisory lock.

@@ -14,6 +14,11 @@ extension PostgresStore {
                 "UPDATE accounts SET identity_key = \(Data(identityKey)), auth_key = \(Data(authKey)) WHERE id = \(accountID)", log)
             try await db.run("DELETE FROM one_time_prekeys WHERE account_id = \(accountID)", log)
             try await db.run("DELETE FROM signed_prekeys WHERE account_id = \(accountID)", log)
+            // The other devices cannot follow the new identity: they leave the account here (as on SQLite).
+            let device = Int64(deviceID)
+            try await db.run("DELETE FROM envelopes WHERE account_id = \(accountID) AND device_id <> \(device)", log)
+            try await db.run("DELETE FROM login_nonces WHERE account_id = \(accountID) AND device_id <> \(device)", log)
+            try await db.run("DELETE FROM devices WHERE account_id = \(accountID) AND device_id <> \(device)", log)
             try await Self.insertPreKeys(db, log, accountID: accountID, deviceID: deviceID, preKeys)
         }
     }

@@ -57,16 +57,11 @@ extension PostgresStore {
 
     public func messages(accountID: Int64, deviceID: UInt32, afterTimestamp: Int64, limit: Int) async throws -> [DeliverableMessage] {
         try await read { db, log in
-            // The device's own envelope wins; the self copy (device 0) stands in when there is none.
             try await db.rows(
                 """
-                SELECT m.*, e.ciphertext, e.device_id AS envelope_device FROM envelopes e
+                SELECT m.*, e.ciphertext FROM envelopes e
                 JOIN messages m ON m.id = e.message_id
-                WHERE e.account_id = \(accountID)
-                    AND (e.device_id = \(Int64(deviceID)) OR (e.device_id = 0 AND NOT EXISTS (
-                        SELECT 1 FROM envelopes own WHERE own.message_id = e.message_id
-                            AND own.account_id = e.account_id AND own.device_id = \(Int64(deviceID)))))
-                    AND e.delivered_at IS NULL
+                WHERE e.account_id = \(accountID) AND e.device_id = \(Int64(deviceID))
                     AND m.created_at > \(afterTimestamp)
                 ORDER BY m.created_at LIMIT \(Self.sqlLimit(limit))
                 """, log
@@ -75,7 +70,7 @@ extension PostgresStore {
                     id: try row.get("id"), conversationID: try row.get("conversation_id"), senderID: try row.get("sender_id"),
                     senderDevice: UInt32(truncatingIfNeeded: try row.get("sender_device", as: Int64.self)),
                     timestamp: try row.get("created_at"), kind: try row.get("kind"), replyTo: try row.get("reply_to"),
-                    ciphertext: try row.bytes("ciphertext"), isSelfCopy: try row.get("envelope_device", as: Int64.self) == 0)
+                    ciphertext: try row.bytes("ciphertext"))
             }
         }
     }
@@ -91,25 +86,13 @@ extension PostgresStore {
             var confirmed: [(Int64, Int64)] = []
             // One statement (or two) per id, in the caller's order, like SQLite; only rows not yet delivered count.
             for id in messageIDs {
-                // Deleted, or kept as an empty tombstone when the account has a self copy (as on SQLite).
-                var row = try await db.row(
+                let row = try await db.row(
                     """
                     DELETE FROM envelopes e USING messages m
                     WHERE m.id = e.message_id AND e.account_id = \(accountID) AND e.device_id = \(Int64(deviceID))
-                        AND e.message_id = \(id) AND e.delivered_at IS NULL
-                        AND NOT EXISTS (SELECT 1 FROM envelopes z WHERE z.message_id = e.message_id
-                            AND z.account_id = e.account_id AND z.device_id = 0)
+                        AND e.message_id = \(id)
                     RETURNING e.message_id, m.sender_id
                     """, log)
-                if row == nil {
-                    row = try await db.row(
-                        """
-                        UPDATE envelopes e SET delivered_at = \(now), ciphertext = ''::bytea FROM messages m
-                        WHERE m.id = e.message_id AND e.account_id = \(accountID) AND e.device_id = \(Int64(deviceID))
-                            AND e.message_id = \(id) AND e.delivered_at IS NULL
-                        RETURNING e.message_id, m.sender_id
-                        """, log)
-                }
                 if let row {
                     confirmed.append((try row.get("message_id", as: Int64.self), try row.get("sender_id", as: Int64.self)))
                 }

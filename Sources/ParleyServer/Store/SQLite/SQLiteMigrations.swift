@@ -243,6 +243,11 @@ enum SQLiteMigrations {
                 CREATE INDEX messages_deleted ON messages(conversation_id, deleted_at) WHERE deleted_at IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v12-no-self-copies") { db in
+            // Clients no longer send a self copy (device 0): their own devices get envelopes of their own.
+            // The old copies and the delivered tombstones kept beside them go.
+            try db.execute(sql: "DELETE FROM envelopes WHERE device_id = 0 OR delivered_at IS NOT NULL")
+        }
         return migrator
     }
 }

@@ -15,6 +15,11 @@ extension SQLiteStore {
                 arguments: [Data(identityKey), Data(authKey), accountID])
             try db.execute(sql: "DELETE FROM one_time_prekeys WHERE account_id = ?", arguments: [accountID])
             try db.execute(sql: "DELETE FROM signed_prekeys WHERE account_id = ?", arguments: [accountID])
+            // The other devices cannot follow the new identity (they never get its seed): they leave the
+            // account here, so senders stop owing them envelopes (`stale_devices`) at once.
+            for table in ["envelopes", "login_nonces", "devices"] {
+                try db.execute(sql: "DELETE FROM \(table) WHERE account_id = ? AND device_id <> ?", arguments: [accountID, Int64(deviceID)])
+            }
             try Self.insertPreKeys(db, accountID: accountID, deviceID: deviceID, preKeys)
         }
     }

@@ -36,18 +36,12 @@ extension SQLiteStore {
 
     public func messages(accountID: Int64, deviceID: UInt32, afterTimestamp: Int64, limit: Int) async throws -> [DeliverableMessage] {
         try await read { db in
-            // Driven from this account's envelopes (the primary-key index), not from every message.
-            // The device's own envelope wins; the self copy (device 0) stands in when there is none.
+            // Driven from this device's envelopes (the primary-key index), not from every message.
             try Row.fetchAll(
                 db.cachedStatement(sql: """
-                    SELECT m.*, e.ciphertext, e.device_id AS envelope_device FROM envelopes e
+                    SELECT m.*, e.ciphertext FROM envelopes e
                     JOIN messages m ON m.id = e.message_id
-                    WHERE e.account_id = ?1
-                        AND (e.device_id = ?2 OR (e.device_id = 0 AND NOT EXISTS (
-                            SELECT 1 FROM envelopes own WHERE own.message_id = e.message_id
-                                AND own.account_id = ?1 AND own.device_id = ?2)))
-                        AND e.delivered_at IS NULL
-                        AND m.created_at > ?3
+                    WHERE e.account_id = ?1 AND e.device_id = ?2 AND m.created_at > ?3
                     ORDER BY m.created_at LIMIT ?4
                     """),
                 arguments: [accountID, Int64(deviceID), afterTimestamp, limit]
@@ -55,8 +49,7 @@ extension SQLiteStore {
                 DeliverableMessage(
                     id: row["id"], conversationID: row["conversation_id"], senderID: row["sender_id"],
                     senderDevice: UInt32(row["sender_device"] as Int64), timestamp: row["created_at"], kind: row["kind"],
-                    replyTo: row["reply_to"], ciphertext: Array(row["ciphertext"] as Data),
-                    isSelfCopy: (row["envelope_device"] as Int64) == 0)
+                    replyTo: row["reply_to"], ciphertext: Array(row["ciphertext"] as Data))
             }
         }
     }
@@ -71,24 +64,10 @@ extension SQLiteStore {
         try await groupWrite("delivery") { db in
             var confirmed: [(Int64, Int64)] = []
             for id in messageIDs {
-                // The row goes, unless the account has a self copy of this message: then it stays as an empty
-                // tombstone until the message expires, because without it the self copy would stand in for
-                // this device and be delivered a second time (docs/OPERATIONS.md §5).
+                // The row goes at once (with `secure_delete`, SQLite overwrites it).
                 try db.execute(
-                    sql: """
-                        DELETE FROM envelopes
-                        WHERE account_id = ?1 AND device_id = ?2 AND message_id = ?3 AND delivered_at IS NULL
-                            AND NOT EXISTS (SELECT 1 FROM envelopes z WHERE z.message_id = ?3 AND z.account_id = ?1 AND z.device_id = 0)
-                        """,
+                    sql: "DELETE FROM envelopes WHERE account_id = ? AND device_id = ? AND message_id = ?",
                     arguments: [accountID, Int64(deviceID), id])
-                if db.changesCount == 0 {
-                    try db.execute(
-                        sql: """
-                            UPDATE envelopes SET delivered_at = ?, ciphertext = x''
-                            WHERE account_id = ? AND device_id = ? AND message_id = ? AND delivered_at IS NULL
-                            """,
-                        arguments: [now, accountID, Int64(deviceID), id])
-                }
                 if db.changesCount > 0, let sender = try Int64.fetchOne(db, sql: "SELECT sender_id FROM messages WHERE id = ?", arguments: [id]) {
                     confirmed.append((id, sender))
                 }
