@@ -220,6 +220,7 @@ let package = Package(
                 "ParleyProtocol",
                 "ParleyCrypto",
                 "ParleyTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -1,30 +1,168 @@
+import Crypto
 import Foundation
+import GRDB
 @testable import ParleyClient
 import ParleyProtocol
 import Testing
 
-@Suite("Client: recovering from a lost session")
+/// docs/CLIENT.md §2.1: a message that cannot be read changes no session; the device asks for it with a signed
+/// retry request and the sender sends it again. The server plays the hostile party by editing its own database.
+@Suite("Client: sessions survive a hostile server")
 struct SessionResetTests {
-    @Test func undecryptableMessageIsShownAndTheNextOneArrives() async throws {
+    @Test("a device that lost its session asks; the sender re-sends on a fresh session; nothing is lost or doubled")
+    func lostSessionIsRecovered() async throws {
         let harness = try await ClientHarness.start()
         let ann = try await harness.person("ann")
         let bob = try await harness.person("bob")
         let chat = try await ann.startConversation(with: "bob@example.org")
         let first = try #require(try await ann.send("one", to: chat.id).message)
         try await eventually("bob reads one") { try await bob.storedMessage(first.id)?.text == "one" }
-        _ = try await bob.send("ack", to: chat.id)   // ann's next message is a plain ratchet message
+        let ack = try #require(try await bob.send("ack", to: chat.id).message)   // ann's next message is a plain ratchet message
+        try await eventually("ann reads ack") { try await ann.storedMessage(ack.id)?.text == "ack" }
 
-        // Bob loses his session with ann (a restored backup, a bug): her next message cannot be read.
+        // Bob loses his session with ann (a restored backup, a bug) while he is away; ann sends three more.
+        await bob.disconnect()
         let annID = try #require(await ann.accountID)
-        try await bob.protocolStore.deleteSession(for: try ProtocolAddress(accountId: String(annID), deviceId: 1))
-        let lost = try #require(try await ann.send("two", to: chat.id).message)
-        try await eventually("bob marks it undecryptable") { try await bob.storedMessage(lost.id)?.undecryptable == true }
+        try await bob.forgetSession(with: annID, device: 1)
+        var sent: [Message] = []
+        for text in ["two", "three", "four"] { sent.append(try #require(try await ann.send(text, to: chat.id).message)) }
 
-        // Bob asked ann to reset; her next message starts a new session and arrives.
-        try await eventually("ann dropped the session") { try await ann.hasSession(try #require(await bob.accountID), 1) == false }
-        let third = try #require(try await ann.send("three", to: chat.id).message)
-        try await eventually("bob reads three") { try await bob.storedMessage(third.id)?.text == "three" }
+        // Back online he cannot read them, asks, and each arrives under its own id, exactly once.
+        try await bob.connect()
+        for (message, text) in zip(sent, ["two", "three", "four"]) {
+            try await eventually("bob reads \(text) after the re-send") { try await bob.storedMessage(message.id)?.text == text }
+            #expect(try await bob.storedMessage(message.id)?.undecryptable == false)
+        }
+        let later = try #require(try await ann.send("five", to: chat.id).message)
+        try await eventually("bob reads five") { try await bob.storedMessage(later.id)?.text == "five" }
+        let reply = try #require(try await bob.send("got them", to: chat.id).message)
+        try await eventually("ann reads bob's reply") { try await ann.storedMessage(reply.id)?.text == "got them" }
+        let texts = try await bob.messages(in: chat.id).map(\.text)
+        #expect(texts == ["one", "ack", "two", "three", "four", "five", "got them"], "\(texts)")
         for client in [ann, bob] { await client.disconnect() }
         try await harness.stop()
+    }
+
+    @Test("flipped bits, a replay, an injected message and reordering: every real message is read once, no session is lost")
+    func hostileServer() async throws {
+        let harness = try await ClientHarness.start()
+        let ann = try await harness.person("ann")
+        let bob = try await harness.person("bob")
+        let chat = try await ann.startConversation(with: "bob@example.org")
+        let hello = try #require(try await ann.send("hello", to: chat.id).message)
+        try await eventually("bob reads hello") { try await bob.storedMessage(hello.id)?.text == "hello" }
+        let ack = try #require(try await bob.send("hi", to: chat.id).message)
+        try await eventually("ann reads hi") { try await ann.storedMessage(ack.id)?.text == "hi" }
+        let annID = try #require(await ann.accountID), bobID = try #require(await bob.accountID)
+        let sessionsBefore = try await bob.sessionStateCount(with: annID, device: 1)
+
+        await bob.disconnect()
+        var sent: [Message] = []
+        for text in ["m1", "m2", "m3", "m4", "m5"] { sent.append(try #require(try await ann.send(text, to: chat.id).message)) }
+        let ids = sent.map(\.id)
+        let server = try DatabaseQueue(path: harness.server.databasePath, configuration: Self.patientConfiguration)
+        try await server.write { db in
+            // A flipped bit in m2.
+            var tampered = try #require(try Data.fetchOne(db, sql: "SELECT ciphertext FROM envelopes WHERE message_id = ? AND account_id = ?",
+                                                          arguments: [ids[1], bobID]))
+            tampered[tampered.count - 5] ^= 0x10
+            try db.execute(sql: "UPDATE envelopes SET ciphertext = ? WHERE message_id = ? AND account_id = ?", arguments: [tampered, ids[1], bobID])
+            // m3 replayed as a new message, and a message ann never sent.
+            let last = try Int64.fetchOne(db, sql: "SELECT MAX(created_at) FROM messages") ?? 0
+            let m3 = try #require(try Data.fetchOne(db, sql: "SELECT ciphertext FROM envelopes WHERE message_id = ? AND account_id = ?",
+                                                    arguments: [ids[2], bobID]))
+            let forged = Data([1, 1] + m3.prefix(42) + (0..<200).map { _ in UInt8.random(in: 0...255) })
+            for (index, bytes) in [m3, forged].enumerated() {
+                try db.execute(sql: """
+                    INSERT INTO messages (conversation_id, sender_id, sender_device, client_id, created_at, kind)
+                    VALUES (?, ?, 1, ?, ?, 'text')
+                    """, arguments: [chat.id, annID, "hostile-\(index)", last + 1 + Int64(index)])
+                try db.execute(sql: "INSERT INTO envelopes (message_id, account_id, device_id, ciphertext) VALUES (?, ?, 1, ?)",
+                               arguments: [db.lastInsertedRowID, bobID, bytes])
+            }
+            // m5 delivered before m4.
+            let m4Time = try #require(try Int64.fetchOne(db, sql: "SELECT created_at FROM messages WHERE id = ?", arguments: [ids[3]]))
+            let m5Time = try #require(try Int64.fetchOne(db, sql: "SELECT created_at FROM messages WHERE id = ?", arguments: [ids[4]]))
+            try db.execute(sql: "UPDATE messages SET created_at = -1 WHERE id = ?", arguments: [ids[3]])
+            try db.execute(sql: "UPDATE messages SET created_at = ? WHERE id = ?", arguments: [m4Time, ids[4]])
+            try db.execute(sql: "UPDATE messages SET created_at = ? WHERE id = ?", arguments: [m5Time, ids[3]])
+        }
+        try await bob.connect()
+        for (message, text) in zip(sent, ["m1", "m2", "m3", "m4", "m5"]) {
+            try await eventually("bob reads \(text)") { try await bob.storedMessage(message.id)?.text == text }
+        }
+        let after = try #require(try await ann.send("after", to: chat.id).message)
+        try await eventually("bob reads after") { try await bob.storedMessage(after.id)?.text == "after" }
+        let reply = try #require(try await bob.send("all here", to: chat.id).message)
+        try await eventually("ann reads bob") { try await ann.storedMessage(reply.id)?.text == "all here" }
+
+        let shown = try await bob.messages(in: chat.id)
+        let readable = shown.filter { !$0.undecryptable }.map(\.text)
+        #expect(readable == ["hello", "hi", "m1", "m2", "m3", "m5", "m4", "after", "all here"], "\(readable)")
+        #expect(shown.filter(\.undecryptable).count == 2, "the replay and the forgery stay visible as unreadable, and that is all")
+        #expect(try await bob.sessionStateCount(with: annID, device: 1) >= sessionsBefore, "no session was thrown away")
+        for client in [ann, bob] { await client.disconnect() }
+        try await harness.stop()
+    }
+
+    @Test("a retry request the server forged, altered or replayed makes the sender send nothing")
+    func forgedRequestsAreIgnored() async throws {
+        let harness = try await ClientHarness.start()
+        let ann = try await harness.person("ann")
+        let bob = try await harness.person("bob")
+        let chat = try await ann.startConversation(with: "bob@example.org")
+        let secret = try #require(try await ann.send("for bob once", to: chat.id).message)
+        try await eventually("bob reads it") { try await bob.storedMessage(secret.id)?.text == "for bob once" }
+        let annID = try #require(await ann.accountID), bobID = try #require(await bob.accountID)
+
+        // A request "from bob" signed with a key that is not bob's, and bob's genuine request altered in flight.
+        let forged = RetryRequest(accountID: bobID, deviceID: 1, recipientAccountID: annID, recipientDeviceID: 1,
+                                  conversationID: chat.id, created: 1, messageIDs: [secret.id], signingKey: Curve25519.Signing.PrivateKey())
+        var tampered = RetryRequest(accountID: bobID, deviceID: 1, recipientAccountID: annID, recipientDeviceID: 1,
+                                    conversationID: chat.id, created: 1, messageIDs: [secret.id + 1], signingKey: await bob.keys.identity.privateKey)
+        tampered.messageIDs = [secret.id]
+        let altered = tampered
+        let server = try DatabaseQueue(path: harness.server.databasePath, configuration: Self.patientConfiguration)
+        await ann.disconnect()
+        try await server.write { db in
+            let last = try Int64.fetchOne(db, sql: "SELECT MAX(created_at) FROM messages") ?? 0
+            for (index, request) in [forged, altered].enumerated() {
+                try db.execute(sql: """
+                    INSERT INTO messages (conversation_id, sender_id, sender_device, client_id, created_at, kind)
+                    VALUES (?, ?, 1, ?, ?, 'retry')
+                    """, arguments: [chat.id, bobID, "forged-\(index)", last + 1 + Int64(index)])
+                try db.execute(sql: "INSERT INTO envelopes (message_id, account_id, device_id, ciphertext) VALUES (?, ?, 1, ?)",
+                               arguments: [db.lastInsertedRowID, annID, Data(ClientEnvelope.retryRequest(request).serialized)])
+            }
+        }
+        try await ann.connect()
+        let marker = try #require(try await ann.send("marker", to: chat.id).message)
+        try await eventually("bob reads the marker") { try await bob.storedMessage(marker.id)?.text == "marker" }
+        let fetched = try await bob.sync()
+        #expect(fetched.isEmpty)
+        let resends = try await server.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM messages WHERE kind = 'resend'") }
+        #expect(resends == 0, "nothing was sent again")
+        for client in [ann, bob] { await client.disconnect() }
+        try await harness.stop()
+    }
+
+    /// The server's database is busy with its own writer; wait for it rather than fail.
+    static var patientConfiguration: Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        return configuration
+    }
+}
+
+extension ParleyClient {
+    /// Forgets the session with one device, as a restored backup or a bug would.
+    func forgetSession(with account: Int64, device: UInt32) throws {
+        let address = try ProtocolAddress(accountId: String(account), deviceId: device)
+        try database.write { try $0.delete(Namespace.session, address.description) }
+    }
+
+    /// How many session states this device keeps with one device.
+    func sessionStateCount(with account: Int64, device: UInt32) throws -> Int {
+        try protocolStore.loadSession(for: try ProtocolAddress(accountId: String(account), deviceId: device))?.states.count ?? 0
     }
 }

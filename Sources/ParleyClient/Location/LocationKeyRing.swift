@@ -119,7 +119,3 @@ extension LocationKeyContent {
     static let invalidKind = "location_key_invalid"
 }
 
-extension Message {
-    /// A control message people do not read: a location key that arrived and was stored.
-    public var isHiddenControl: Bool { kind == LocationKeyContent.type }
-}

@@ -5,12 +5,14 @@ import ParleyCrypto
 /// `0x01 || kind || body`:
 /// - kind `0x01` pairwise: body = a protocol message (0x01 ratchet or 0x02 prekey) for this device;
 /// - kind `0x02` group: body = `u32 BE n || n bytes of pairwise-encrypted sender-key distribution (n may be 0) || group message`;
-/// - kind `0x03` self copy: body = a SelfKey-sealed content (FORMATS.md §6), associated data
-///   `"Parley-self-copy-v1" || conversation id (u64 BE)`.
+/// - kind `0x04` retry request: body = a `RetryRequest`, signed, not encrypted (§2.1).
+///
+/// Kind `0x03` (a self copy under a key derived from the identity seed, which the server's password-sealed
+/// key envelope holds) is retired: it is refused like any unknown kind.
 enum ClientEnvelope: Equatable {
     case pairwise([UInt8])
     case group(distribution: [UInt8]?, message: [UInt8])
-    case selfCopy([UInt8])
+    case retryRequest(RetryRequest)
 
     static let version: UInt8 = 0x01
 
@@ -23,8 +25,8 @@ enum ClientEnvelope: Equatable {
             out.appendBigEndian(UInt32(distribution?.count ?? 0))
             out += distribution ?? []
             return out + message
-        case .selfCopy(let sealed):
-            return [Self.version, 0x03] + sealed
+        case .retryRequest(let request):
+            return [Self.version, 0x04] + request.serialized
         }
     }
 
@@ -40,17 +42,10 @@ enum ClientEnvelope: Equatable {
             let n = Int(body[0]) << 24 | Int(body[1]) << 16 | Int(body[2]) << 8 | Int(body[3])
             guard n <= body.count - 4, body.count - 4 - n > 0 else { throw .cannotDecrypt }
             self = .group(distribution: n == 0 ? nil : Array(body[4..<(4 + n)]), message: Array(body[(4 + n)...]))
-        case 0x03:
-            self = .selfCopy(body)
+        case 0x04:
+            self = .retryRequest(try RetryRequest(serialized: body))
         default:
             throw .cannotDecrypt
         }
-    }
-
-    /// The associated data binding a self copy to its conversation.
-    static func selfCopyAD(conversationID: Int64) -> [UInt8] {
-        var ad = Array("Parley-self-copy-v1".utf8)
-        ad.appendBigEndian(UInt64(conversationID))
-        return ad
     }
 }

@@ -26,12 +26,19 @@ public struct Message: Codable, Sendable, Equatable, Identifiable {
     public var deleted: Bool
     /// Accounts whose devices confirmed delivery (own messages).
     public var deliveredTo: [Int64]
-    /// Whether this device could not decrypt it (a session reset was asked for).
+    /// Whether this device could not decrypt it (it asked the sending device to send it again, §2.1).
     public var undecryptable: Bool
     /// True while it waits for the user to accept its sender's changed identity key (then it is decrypted).
     public var heldForKeyChange: Bool? = nil
     /// The file or image it carries (`parley download`), if any.
     public var attachment: Attachment? = nil
+
+    /// Kinds of stored messages people do not read: a location key that was stored, a retry request, and a
+    /// re-send (whose content, if any, went into the message it stands for).
+    static let hiddenKinds: Set<String> = [LocationKeyContent.type, RetryRequest.kind, RetryRequest.resendKind]
+
+    /// A control message people do not read.
+    public var isHiddenControl: Bool { Self.hiddenKinds.contains(kind) }
 
     /// Whether `account` reacted with `emoji`.
     public func hasReaction(_ emoji: String, from account: Int64) -> Bool {

@@ -17,11 +17,15 @@ struct MessageContent: Codable, Sendable, Equatable {
     var file: Attachment?
     /// The key of a `location_key` message (added compatibly in v1; checked when it arrives, not here).
     var location: LocationKeyContent?
+    /// On a re-send answering a retry request: the server id of the message this one stands for
+    /// (added compatibly in v1, docs/CLIENT.md §2.1).
+    var resendOf: Int64?
 
     enum CodingKeys: String, CodingKey {
         case v, id, type, text
         case replyTo = "reply_to"
         case forward, file, location
+        case resendOf = "resend_of"
     }
 
     static let supportedVersion = 1
@@ -39,7 +43,7 @@ struct MessageContent: Codable, Sendable, Equatable {
         guard let content = try? JSONDecoder().decode(MessageContent.self, from: Data(bytes)),
               content.v == supportedVersion, !content.id.isEmpty, content.id.utf8.count <= 64,
               Self.typesWithFile.contains(content.type) == (content.file != nil), content.file?.isValid ?? true,
-              (content.type == LocationKeyContent.type) == (content.location != nil)
+              (content.type == LocationKeyContent.type) == (content.location != nil), (content.resendOf ?? 1) > 0
         else { throw .cannotDecrypt }
         return content
     }

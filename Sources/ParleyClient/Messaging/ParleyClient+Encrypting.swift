@@ -4,7 +4,7 @@ import ParleyProtocol
 import ParleyWire
 
 extension ParleyClient {
-    /// The `envelopes` of a send: one per recipient device plus the self copy (device 0).
+    /// The `envelopes` of a send: one per recipient device (this account's other devices included).
     func envelopes(
         for entry: OutboxEntry, conversation: Conversation, recipients: [ProtocolAddress], me: Int64
     ) throws(ClientError) -> [JSONValue] {
@@ -23,18 +23,10 @@ extension ParleyClient {
         } catch {
             throw ClientDatabase.clientError(error)
         }
-        let selfCopy: [UInt8]
-        do {
-            selfCopy = try SelfKey(identitySeed: keys.identitySeed)
-                .seal(plaintext, associatedData: ClientEnvelope.selfCopyAD(conversationID: conversation.id), random: dependencies.random)
-        } catch {
-            throw .storage("cannot seal the history copy")
-        }
-        out.append(["account_id": .int(me), "device_id": 0, "ciphertext": .base64(ClientEnvelope.selfCopy(selfCopy).serialized)])
         return out
     }
 
-    private func envelope(_ address: ProtocolAddress, _ envelope: ClientEnvelope) -> JSONValue {
+    func envelope(_ address: ProtocolAddress, _ envelope: ClientEnvelope) -> JSONValue {
         ["account_id": .int(Int64(address.accountId)!), "device_id": .int(address.deviceId),
          "ciphertext": .base64(envelope.serialized)]
     }

@@ -39,21 +39,14 @@ extension ParleyClient {
                 }
             case "conversation_created", "conversation_deleted", "group_invitation":
                 try await refreshConversations()
-            case "session_reset":
-                if let account = fields.optionalInt("account_id"), let device = fields.optionalInt("device_id") {
-                    let address = try ProtocolAddress(accountId: String(account), deviceId: UInt32(truncatingIfNeeded: device))
-                    try protocolStore.deleteSession(for: address)
-                    try forgetDistribution(to: address)
-                }
             case "keys_updated":
-                if let account = fields.optionalInt("account_id") {
-                    // Their identity changed: drop every session so the next message uses the new keys.
-                    for device in try knownDevices(of: account) ?? [] {
-                        try protocolStore.deleteSession(for: try ProtocolAddress(accountId: String(account), deviceId: device))
-                    }
-                    try database.write { try $0.delete(Namespace.devices, String(account)) }
-                    // Learn the new key now, so the warning appears when the change happens, not at the next message.
-                    if account != keys.accountID { _ = try? await fetchBundles(of: account) }
+                // A hint (the server could send it at will), so it drops nothing: fresh sessions with the contact's
+                // current bundles become current and the old ones are archived, so what is in flight on them still
+                // decrypts. The new key is learnt now, so the warning appears when the change happens (§9).
+                if let account = fields.optionalInt("account_id"), account != keys.accountID {
+                    let answer = try await call("get_key_bundle", ["account_id": .int(account)])
+                    let devices = try answer.objects("devices").compactMap { $0.optionalInt("device_id") }.map { UInt32(truncatingIfNeeded: $0) }
+                    try startSessions(from: answer, account: account, renewing: Set(devices))
                 }
             default:
                 break

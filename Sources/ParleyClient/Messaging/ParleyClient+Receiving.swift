@@ -35,21 +35,29 @@ extension ParleyClient {
                 let items = try page.objects("messages")
                 var confirm: [Int64] = []
                 for item in items {
-                    if let message = try receive(item), !message.isHiddenControl {
-                        arrived.append(message)
-                        // Stored durably already: show it now rather than after the confirmation round trip.
-                        broadcaster.yield(.message(message))
+                    if let received = try receive(item) {
+                        if !received.message.isHiddenControl {
+                            arrived.append(received.message)
+                            // Stored durably already: show it now rather than after the confirmation round trip.
+                            broadcaster.yield(.message(received.message))
+                        }
+                        if let filled = received.filled {
+                            arrived.append(filled)
+                            broadcaster.yield(.messageUpdated(filled))
+                        }
                     }
                     confirm.append(try item.int("message_id"))
                 }
-                // Held messages wait for the user, not for a new session.
-                try await requestSessionResets(for: arrived.filter { $0.undecryptable && $0.heldForKeyChange != true })
                 if !confirm.isEmpty {
                     _ = try await call("confirm_delivery", ["message_ids": .array(confirm.map { .int($0) })])
                 }
                 more = page.bool("has_more") && !items.isEmpty
             }
         } while syncState.again
+        // What could not be read is asked for again, and what others could not read is sent again (§2.1); both
+        // lists were saved with the messages, so an interruption here only delays them to the next sync.
+        try await sendRetryRequests()
+        try await answerRetryRequests()
         try noticeIdentityChanges()
         try noticeHeldKeyChanges(arrived)
         for sender in Set(arrived.map(\.senderID)) where try contact(sender)?.displayName == nil {
@@ -58,32 +66,30 @@ extension ParleyClient {
         return arrived
     }
 
-    /// Recovers from messages this device could not decrypt: forget the session with each sending device
-    /// and ask it (`reset_session`) to start a fresh one, so its next message arrives as a prekey message.
-    private func requestSessionResets(for failed: [Message]) async throws(ClientError) {
-        var asked: Set<String> = []
-        for message in failed where message.senderID != keys.accountID || message.senderDevice != keys.deviceID {
-            let address = try! ProtocolAddress(accountId: String(message.senderID), deviceId: message.senderDevice)
-            guard message.senderDevice != 0, asked.insert(address.description).inserted else { continue }
-            try Self.storage { try protocolStore.deleteSession(for: address) }
-            _ = try? await call("reset_session", ["account_id": .int(message.senderID), "device_id": .int(message.senderDevice)])
-        }
-    }
-
     /// The timestamp of the newest message this device has taken in.
     func cursor() throws(ClientError) -> Int64 {
         let bytes = try database.read { try $0.get(Namespace.state, "cursor") }
         return bytes.flatMap { Int64(String(decoding: $0, as: UTF8.self)) } ?? 0
     }
 
+    /// What one server message became: the stored message, and the earlier message a re-send completed.
+    struct Received {
+        var message: Message
+        var filled: Message?
+    }
+
     /// Decrypts and stores one server message; nil when it was already here (a duplicate delivery).
-    private func receive(_ item: [String: JSONValue]) throws(ClientError) -> Message? {
+    ///
+    /// A message that cannot be read changes no session state (the ciphers work on copies) and is kept as
+    /// "could not decrypt"; in the same transaction it joins the list of messages to ask its sending device
+    /// for again (docs/CLIENT.md §2.1). A retry request is checked and saved to be answered.
+    private func receive(_ item: [String: JSONValue]) throws(ClientError) -> Received? {
         let id = try item.int("message_id"), timestamp = try item.int("timestamp")
         let conversationID = try item.int("conversation_id"), sender = try item.int("sender_id")
         let senderDevice = UInt32(truncatingIfNeeded: item.optionalInt("sender_device") ?? 0)
         let ciphertext = try item.bytes("ciphertext")
         let kind = item.optionalString("kind") ?? "text"
-        return try database.write { writer throws(ClientError) -> Message? in
+        return try database.write { writer throws(ClientError) -> Received? in
             let exists = try Self.storage { try Bool.fetchOne(writer.db, sql: "SELECT 1 FROM messages WHERE message_id = ?", arguments: [id]) ?? false }
             try Self.storage { try writer.put(Namespace.state, "cursor", Array(String(max(timestamp, (try? self.cursor()) ?? 0)).utf8)) }
             if exists { return nil }
@@ -91,23 +97,46 @@ extension ParleyClient {
                 id: id, conversationID: conversationID, senderID: sender, senderDevice: senderDevice, timestamp: timestamp,
                 text: "", kind: kind, replyTo: item.optionalInt("reply_to"), forwardedFrom: nil, reactions: [:],
                 pinned: false, deleted: false, deliveredTo: [], undecryptable: false)
-            do {
-                try self.open(ciphertext, into: &message, in: writer)
-            } catch ProtocolError.untrustedIdentity {
-                // A verified contact's key changed: held, not dropped, until the user accepts it (docs/CLIENT.md §9).
-                if try !Self.storage({ try self.hold(&message, ciphertext: ciphertext, in: writer) }) { message.undecryptable = true }
-            } catch {
-                // Kept as a visible "cannot decrypt" so the user knows something is missing.
-                message.undecryptable = true
+            var filled: Message?
+            if case .retryRequest(let request)? = try? ClientEnvelope(serialized: ciphertext) {
+                // Never shown and never asked about again: kept only so a second delivery is recognised.
+                message.kind = RetryRequest.kind
+                try Self.storage { try self.saveRetryRequest(request, from: message, in: writer) }
+            } else {
+                do {
+                    filled = try self.open(ciphertext, into: &message, in: writer)
+                } catch ProtocolError.untrustedIdentity {
+                    // A verified contact's key changed: held, not dropped, until the user accepts it (docs/CLIENT.md §9).
+                    if try !Self.storage({ try self.hold(&message, ciphertext: ciphertext, in: writer) }) { message.undecryptable = true }
+                } catch {
+                    // Kept as a visible "cannot decrypt" so the user knows something is missing, and asked for again.
+                    message.undecryptable = true
+                }
+                if message.undecryptable, message.heldForKeyChange != true {
+                    try Self.storage { try self.noteUnreadable(message, in: writer) }
+                }
             }
             try Self.storage { try self.storeMessage(message, in: writer) }
-            return message
+            return Received(message: message, filled: filled)
         }
     }
 
     /// Decrypts `ciphertext` and fills `message` with its content (a group title also renames the group).
-    func open(_ ciphertext: [UInt8], into message: inout Message, in writer: ClientDatabase.Writer) throws {
+    /// A re-send fills the message it stands for instead, which is returned.
+    @discardableResult
+    func open(_ ciphertext: [UInt8], into message: inout Message, in writer: ClientDatabase.Writer) throws -> Message? {
         let content = try decrypt(ciphertext, conversationID: message.conversationID, sender: message.senderID, device: message.senderDevice)
+        if let original = content.resendOf {
+            message.kind = RetryRequest.resendKind
+            return try fillFromResend(content, original: original, resend: message, in: writer)
+        }
+        try apply(content, to: &message, in: writer)
+        return nil
+    }
+
+    /// Fills `message` with what `content` says (a group title also renames the group, a picture or location
+    /// key is remembered).
+    func apply(_ content: MessageContent, to message: inout Message, in writer: ClientDatabase.Writer) throws {
         message.text = content.text ?? ""
         message.replyTo = content.replyTo ?? message.replyTo
         message.forwardedFrom = content.forward
@@ -149,11 +178,9 @@ extension ParleyClient {
                 try group.process(try SenderKeyDistributionMessage(serialized: opened), groupId: groupID, from: address)
             }
             return try MessageContent.decode(try group.decrypt(body, groupId: groupID, from: address))
-        case .selfCopy(let sealed):
-            guard sender == keys.accountID else { throw ClientError.cannotDecrypt }
-            let opened = try SelfKey(identitySeed: keys.identitySeed)
-                .open(sealed, associatedData: ClientEnvelope.selfCopyAD(conversationID: conversationID))
-            return try MessageContent.decode(opened)
+        case .retryRequest:
+            // A request is not content; `receive` takes it apart before anything is decrypted.
+            throw ClientError.cannotDecrypt
         }
     }
 

@@ -118,6 +118,7 @@ extension ParleyClient {
             attachment: entry.content.type == "file" ? entry.content.file : nil)
         try database.write { writer in
             try self.storeMessage(message, in: writer)
+            try self.recordSent(message.id, conversationID: entry.conversationID, content: entry.content, in: writer)
             try writer.db.execute(sql: "DELETE FROM outbox WHERE client_message_id = ?", arguments: [entry.content.id])
         }
         return message
@@ -142,9 +143,20 @@ extension ParleyClient {
         return out
     }
 
+    /// Whether a session made under our current identity key can carry the next message to `device`.
+    ///
+    /// After a key rotation the sessions made under the old identity are kept so that what is still in flight
+    /// on them decrypts; one of them becomes current again when it decrypts a late message. Sending never uses
+    /// such a state: a newer state of ours takes over, or (false) a new session is started.
     func hasSession(_ account: Int64, _ device: UInt32) throws(ClientError) -> Bool {
         do {
-            return try protocolStore.loadSession(for: try ProtocolAddress(accountId: String(account), deviceId: device)) != nil
+            let address = try ProtocolAddress(accountId: String(account), deviceId: device)
+            guard var record = try protocolStore.loadSession(for: address) else { return false }
+            let mine = keys.identity.publicKey
+            if record.current.localIdentityKey == mine { return true }
+            guard record.promoteNewest(where: { $0.localIdentityKey == mine }) else { return false }
+            try protocolStore.storeSession(record, for: address)
+            return true
         } catch { throw ClientDatabase.clientError(error) }
     }
 
@@ -163,8 +175,10 @@ extension ParleyClient {
         return account
     }
 
+    /// Starts a session with each of `account`'s devices in `answer` that has none (or whose session was made
+    /// under a retired identity of ours), and a fresh one with each device in `renewing` (the old one is archived).
     @discardableResult
-    private func startSessions(from answer: [String: JSONValue], account: Int64) throws(ClientError) -> [UInt32] {
+    func startSessions(from answer: [String: JSONValue], account: Int64, renewing: Set<UInt32> = []) throws(ClientError) -> [UInt32] {
         let identityKey = try answer.bytes("identity_key")
         var devices: [UInt32] = []
         let cipher = SessionCipher(stores: protocolStore.stores)
@@ -172,7 +186,9 @@ extension ParleyClient {
             let id = UInt32(truncatingIfNeeded: try device.int("device_id"))
             devices.append(id)
             let address = try! ProtocolAddress(accountId: String(account), deviceId: id)
-            guard try !hasSession(account, id), !(account == keys.accountID && id == keys.deviceID) else { continue }
+            let needed: Bool
+            if renewing.contains(id) { needed = true } else { needed = try !hasSession(account, id) }
+            guard needed, !(account == keys.accountID && id == keys.deviceID) else { continue }
             let bundle = PreKeyBundle(
                 identityKey: identityKey, signedPreKeyId: UInt32(truncatingIfNeeded: try device.int("spk_id")),
                 signedPreKey: try device.bytes("spk"), signedPreKeySignature: try device.bytes("spk_signature"),
@@ -203,12 +219,11 @@ extension ParleyClient {
                 return (a, UInt32(truncatingIfNeeded: d))
             }
         }
+        // A device that left stops getting envelopes. Its session stays (the server's word alone never drops
+        // one): what it sent before it left still decrypts.
         for (account, device) in addresses("extra_devices") where device != 0 {
             let remaining = (try knownDevices(of: account) ?? []).filter { $0 != device }
             try setDevices(remaining, of: account)
-            do { try protocolStore.deleteSession(for: try ProtocolAddress(accountId: String(account), deviceId: device)) } catch {
-                throw ClientDatabase.clientError(error)
-            }
         }
         let (me, _) = try identity()
         // Our own new devices join the list here; `recipientDevices` fetches bundles for any without a session.

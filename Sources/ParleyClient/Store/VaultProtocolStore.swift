@@ -51,11 +51,6 @@ final class VaultProtocolStore: IdentityKeyStore, SessionStore, PreKeyStore, Sig
         try database.write { try $0.put(Namespace.session, address.description, record.serialized) }
     }
 
-    /// Forgets the session with one device (after `session_reset`, or a device that went away).
-    func deleteSession(for address: ProtocolAddress) throws {
-        try database.write { try $0.delete(Namespace.session, address.description) }
-    }
-
     // MARK: prekeys
 
     func loadPreKey(id: UInt32) throws -> OneTimePreKeyRecord? {
@@ -121,4 +116,12 @@ enum Namespace {
     static let contact = "contact"
     static let state = "state"
     static let groupChain = "group_chain"
+    /// Messages this device could not read, to ask their sending device for (`SENDER.DEVICE.CONVERSATION`).
+    static let retryOut = "retry_out"
+    /// Retry requests for this device, to answer (by the request's message id).
+    static let retryIn = "retry_in"
+    /// What this device sent, by message id, to send again when asked.
+    static let sent = "sent"
+    /// When a fresh session was last started with a device that asked for a re-send.
+    static let renewed = "renewed"
 }

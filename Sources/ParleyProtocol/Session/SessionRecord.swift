@@ -30,6 +30,15 @@ public struct SessionRecord: Sendable {
         }
     }
 
+    /// Makes the newest state that satisfies `predicate` current (the others keep their order); false when
+    /// none does. A client uses it to send on a session made under its current identity key again after an
+    /// older one decrypted a late message (docs/CLIENT.md §7).
+    public mutating func promoteNewest(where predicate: (SessionState) -> Bool) -> Bool {
+        guard let index = states.firstIndex(where: predicate) else { return false }
+        if index > 0 { states.insert(states.remove(at: index), at: 0) }
+        return true
+    }
+
     /// Encrypts with the current state; a prekey message while the peer has not answered yet.
     public mutating func encrypt(_ plaintext: [UInt8], random: some RandomSource) throws(ProtocolError) -> ProtocolMessage {
         let message = try states[0].encrypt(plaintext, random: random)

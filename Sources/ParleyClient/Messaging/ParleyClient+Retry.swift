@@ -1,0 +1,201 @@
+import Foundation
+import ParleyProtocol
+import ParleyWire
+
+/// Recovering messages a device could not read, without ever dropping a session (docs/CLIENT.md §2.1).
+///
+/// The device that failed sends the sender's device a signed `RetryRequest`; the sender checks the signature
+/// with the requester's identity key and sends each named message once more, to that device only, on a fresh
+/// session (at most one fresh session per device an hour). Nothing the server says or injects can make
+/// either side forget a session: the server can only make a device ask, which costs it one small request.
+extension ParleyClient {
+    /// Most message ids waiting to be asked for, per sending device and conversation; older ones are dropped.
+    static let maximumPendingRetries = 64
+    /// A device asked for a message gets at most one fresh session in this time, however often it asks.
+    static let sessionRenewalInterval: Int64 = 3_600_000
+    /// What this device sent stays available for re-sending this long (the server's default retention).
+    static let sentLogRetention: Int64 = 30 * 86_400_000
+
+    /// One entry of the sent log: what this device sent, kept (sealed) so that it can be sent again.
+    struct SentRecord: Codable {
+        var conversationID: Int64
+        var content: [UInt8]
+        var sentAt: Int64
+        /// The devices (`account.device`) it was sent to again already; each gets it once.
+        var resentTo: [String] = []
+    }
+
+    // MARK: the device that could not read
+
+    /// Adds `message` to the list to ask its sending device for (inside the transaction that stores it).
+    func noteUnreadable(_ message: Message, in writer: ClientDatabase.Writer) throws {
+        // Control messages are not asked for again (no loops); neither is anything from this very device.
+        guard !message.isHiddenControl, message.senderDevice != 0,
+              !(message.senderID == keys.accountID && message.senderDevice == keys.deviceID) else { return }
+        let key = "\(message.senderID).\(message.senderDevice).\(message.conversationID)"
+        var ids = try writer.reader.get(Namespace.retryOut, key).flatMap { try? JSONDecoder().decode([Int64].self, from: Data($0)) } ?? []
+        ids.append(message.id)
+        try writer.put(Namespace.retryOut, key, Array(try JSONEncoder().encode(Array(ids.suffix(Self.maximumPendingRetries)))))
+    }
+
+    /// Sends one signed request per sending device and conversation with what could not be read.
+    func sendRetryRequests() async throws(ClientError) {
+        let (me, myDevice) = try identity()
+        let pending = try database.read { try $0.all(Namespace.retryOut) }
+        for (key, bytes) in pending {
+            let parts = key.split(separator: ".").compactMap { Int64($0) }
+            guard parts.count == 3, let ids = try? JSONDecoder().decode([Int64].self, from: Data(bytes)), !ids.isEmpty else {
+                try database.write { try $0.delete(Namespace.retryOut, key) }
+                continue
+            }
+            let batch = Array(ids.prefix(RetryRequest.maximumMessages))
+            let request = RetryRequest(
+                accountID: me, deviceID: myDevice, recipientAccountID: parts[0], recipientDeviceID: UInt32(truncatingIfNeeded: parts[1]),
+                conversationID: parts[2], created: dependencies.clock.now(), messageIDs: batch, signingKey: keys.identity.privateKey)
+            let address = try! ProtocolAddress(accountId: String(parts[0]), deviceId: UInt32(truncatingIfNeeded: parts[1]))
+            do {
+                try await sendDirected(.retryRequest(request), kind: RetryRequest.kind, conversationID: parts[2], to: address)
+            } catch .notConnected, .disconnected, .timeout {
+                return  // kept for the next sync
+            } catch .server(let refusal) where refusal.code == .rateLimited || refusal.code == .unavailable || refusal.code == .internal {
+                return
+            } catch {
+                // Refused for good (the device or the conversation is gone): nobody is left to ask.
+                logger.debug("a retry request was refused", metadata: ["error": "\(error)"])
+            }
+            let rest = Array(ids.dropFirst(batch.count))
+            try database.write { writer in
+                if rest.isEmpty { try writer.delete(Namespace.retryOut, key) } else { try writer.put(Namespace.retryOut, key, Array(try JSONEncoder().encode(rest))) }
+            }
+        }
+    }
+
+    // MARK: the device that sent
+
+    /// Keeps a retry request that is for this device and signed by the account that sent it, to answer after
+    /// the sync; anything else is ignored (inside the transaction that stores the request's message).
+    func saveRetryRequest(_ request: RetryRequest, from message: Message, in writer: ClientDatabase.Writer) throws {
+        guard request.accountID == message.senderID, request.deviceID == message.senderDevice,
+              request.conversationID == message.conversationID,
+              request.recipientAccountID == keys.accountID, request.recipientDeviceID == keys.deviceID,
+              let identityKey = try writer.reader.get(Namespace.identity, String(request.accountID)) ?? ownIdentityKey(request.accountID),
+              request.isSigned(by: identityKey)
+        else {
+            logger.debug("ignored a retry request that is not for this device or not signed by its sender")
+            return
+        }
+        try writer.put(Namespace.retryIn, String(message.id), request.serialized)
+    }
+
+    /// Sends again, once per requesting device, each requested message this device sent and still has.
+    func answerRetryRequests() async throws(ClientError) {
+        let pending = try database.read { try $0.all(Namespace.retryIn) }
+        for (key, bytes) in pending {
+            guard let request = try? RetryRequest(serialized: bytes) else {
+                try database.write { try $0.delete(Namespace.retryIn, key) }
+                continue
+            }
+            let address = try! ProtocolAddress(accountId: String(request.accountID), deviceId: request.deviceID)
+            do {
+                // It may lack our sender-key chain too: our next group message carries it to that device again.
+                try forgetDistribution(to: address)
+                for id in request.messageIDs { try await resend(id, of: request, to: address) }
+            } catch .notConnected, .disconnected, .timeout {
+                return  // the request is kept: the next sync answers it
+            } catch .server(let refusal) where refusal.code == .rateLimited || refusal.code == .unavailable || refusal.code == .internal {
+                return
+            } catch {
+                logger.debug("a re-send was refused", metadata: ["error": "\(error)"])
+            }
+            try database.write { try $0.delete(Namespace.retryIn, key) }
+        }
+    }
+
+    /// Sends message `id` again to `address` as a re-send (content `resend_of`), if this device sent it in
+    /// the request's conversation, still has it, and has not sent it to that device again before.
+    private func resend(_ id: Int64, of request: RetryRequest, to address: ProtocolAddress) async throws(ClientError) {
+        let device = "\(request.accountID).\(request.deviceID)"
+        guard var record = try sentRecord(id), record.conversationID == request.conversationID, !record.resentTo.contains(device),
+              var content = try? MessageContent.decode(record.content)
+        else { return }
+        content.resendOf = id
+        try await renewSessionIfDue(with: address)
+        let encrypted: [UInt8]
+        do {
+            encrypted = try SessionCipher(stores: protocolStore.stores).encrypt(content.encoded(), for: address, random: dependencies.random).serialized
+        } catch {
+            throw ClientDatabase.clientError(error)
+        }
+        try await sendDirected(.pairwise(encrypted), kind: RetryRequest.resendKind, conversationID: request.conversationID, to: address)
+        record.resentTo.append(device)
+        let updated = Array(try! JSONEncoder().encode(record))
+        try database.write { try $0.put(Namespace.sent, String(id), updated) }
+    }
+
+    /// Starts a fresh session with `address` from its current bundle (the old one is archived, so what is
+    /// still in flight on it decrypts), unless one was started in the last hour.
+    private func renewSessionIfDue(with address: ProtocolAddress) async throws(ClientError) {
+        let now = dependencies.clock.now()
+        let last = try database.read { try $0.get(Namespace.renewed, address.description) }
+            .flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
+        if let last, now - last < Self.sessionRenewalInterval, try hasSession(Int64(address.accountId)!, address.deviceId) { return }
+        let answer = try await call("get_key_bundle", ["account_id": .int(Int64(address.accountId)!)])
+        try startSessions(from: answer, account: Int64(address.accountId)!, renewing: [address.deviceId])
+        try database.write { try $0.put(Namespace.renewed, address.description, Array(String(now).utf8)) }
+    }
+
+    /// Sends one envelope to one device of a conversation (a retry request or a re-send, docs/API.md §6).
+    private func sendDirected(_ envelope: ClientEnvelope, kind: String, conversationID: Int64, to address: ProtocolAddress) async throws(ClientError) {
+        _ = try await call("send_message", [
+            "conversation_id": .int(conversationID), "client_message_id": .string(newClientMessageID()), "kind": .string(kind),
+            "to_account_id": .int(Int64(address.accountId)!), "to_device_id": .int(address.deviceId),
+            "envelopes": [self.envelope(address, envelope)],
+        ])
+    }
+
+    // MARK: the sent log
+
+    /// Remembers what was sent as message `id`, so it can be sent again (inside the transaction that stores it).
+    func recordSent(_ id: Int64, conversationID: Int64, content: MessageContent, in writer: ClientDatabase.Writer) throws {
+        let record = SentRecord(conversationID: conversationID, content: content.encoded(), sentAt: dependencies.clock.now())
+        try writer.put(Namespace.sent, String(id), Array(try JSONEncoder().encode(record)))
+    }
+
+    func sentRecord(_ id: Int64) throws(ClientError) -> SentRecord? {
+        try database.read { try $0.get(Namespace.sent, String(id)) }.flatMap { try? JSONDecoder().decode(SentRecord.self, from: Data($0)) }
+    }
+
+    /// Forgets sent messages older than the retention period (the server has deleted them by then too).
+    func pruneSentLog() throws(ClientError) {
+        let cutoff = dependencies.clock.now() - Self.sentLogRetention
+        let entries = try database.read { try $0.all(Namespace.sent) }
+        let expired = entries.filter { (try? JSONDecoder().decode(SentRecord.self, from: Data($0.value)))?.sentAt ?? 0 < cutoff }
+        guard !expired.isEmpty else { return }
+        try database.write { writer in for entry in expired { try writer.delete(Namespace.sent, entry.key) } }
+    }
+
+    // MARK: the device that asked, again
+
+    /// Puts a re-send's content into the message it stands for, if that message is one this device could not
+    /// read from the same sender in the same conversation; returns the completed message. Anything else (a
+    /// second re-send, a re-send of something readable) changes nothing.
+    func fillFromResend(_ content: MessageContent, original: Int64, resend: Message, in writer: ClientDatabase.Writer) throws -> Message? {
+        guard let body = try Data.fetchOne(writer.db, sql: "SELECT body FROM messages WHERE message_id = ?", arguments: [original]) else {
+            return nil
+        }
+        var message = try JSONDecoder().decode(Message.self, from: Data(writer.reader.open(Array(body), binding: "message/\(original)")))
+        guard message.undecryptable, message.heldForKeyChange != true, !message.isHiddenControl,
+              message.senderID == resend.senderID, message.conversationID == resend.conversationID else { return nil }
+        var stripped = content
+        stripped.resendOf = nil
+        try apply(stripped, to: &message, in: writer)
+        message.undecryptable = false
+        try storeMessage(message, in: writer)
+        return message
+    }
+
+    /// This account's own identity key, for requests from its other devices.
+    private func ownIdentityKey(_ account: Int64) -> [UInt8]? {
+        account == keys.accountID ? keys.identity.publicKey : nil
+    }
+}
