@@ -28,4 +28,50 @@ struct RotateKeysTests {
         for client in [ann, bob] { await client.disconnect() }
         try await harness.stop()
     }
+
+    @Test("a rotation removes the other device at once; what an offline contact sent on the old keys is read; the contact learns the new key")
+    func rotationKeepsTheAccountReachable() async throws {
+        let harness = try await ClientHarness.start()
+        let ann = try await harness.person("ann")
+        let bob = try await harness.person("bob")
+        let (phone, phoneID) = try await DevicePairingClientTests.pair(bob, name: "phone", home: harness.home("bob-phone"), harness: harness)
+        let chat = try await ann.startConversation(with: "bob@example.org")
+        let hello = try #require(try await ann.send("hello", to: chat.id).message)
+        try await eventually("bob reads hello") { try await bob.storedMessage(hello.id)?.text == "hello" }
+        let hi = try #require(try await bob.send("hi", to: chat.id).message)
+        try await eventually("ann reads hi") { try await ann.storedMessage(hi.id)?.text == "hi" }
+        #expect(try await ann.trustStatus(of: try #require(await bob.accountID)) == .trusted)
+
+        // Ann is offline while bob rotates; she had written one message before, and writes another after.
+        await bob.disconnect()
+        let inFlight = try #require(try await ann.send("written before the rotation", to: chat.id).message)
+        await ann.disconnect()
+        try await bob.connect()
+        try await bob.rotateKeys(password: "correct horse bob", envelopeIterations: 210_000)
+        #expect(try await bob.devices().map(\.id) == [1], "the phone left the device list at once")
+        _ = phoneID
+        await phone.disconnect()
+        let queued = try await ann.send("written after, on the old session", to: chat.id)
+        try await ann.connect()
+        _ = try await ann.sync()
+
+        for (id, text) in [(inFlight.id, "written before the rotation")] {
+            try await eventually("bob reads \(text)") { try await bob.storedMessage(id)?.text == text }
+        }
+        try await eventually("bob reads what ann queued") {
+            try await bob.messages(in: chat.id).contains { $0.text == "written after, on the old session" }
+        }
+        _ = queued
+        // A new contact reaches bob at once (no envelope is owed to the removed phone).
+        let carl = try await harness.person("carl")
+        let carlChat = try await carl.startConversation(with: "bob@example.org")
+        let fromCarl = try #require(try await carl.send("hello bob", to: carlChat.id).message)
+        try await eventually("bob reads carl") { try await bob.storedMessage(fromCarl.id)?.text == "hello bob" }
+        // Bob's reply starts a session under his new key: ann reads it and sees the key change.
+        let reply = try #require(try await bob.send("new keys here", to: chat.id).message)
+        try await eventually("ann reads bob's reply") { try await ann.storedMessage(reply.id)?.text == "new keys here" }
+        #expect(try await ann.trustStatus(of: try #require(await bob.accountID)) == .unverified)
+        for client in [ann, bob, carl] { await client.disconnect() }
+        try await harness.stop()
+    }
 }

@@ -6,6 +6,7 @@ extension ParleyClient {
     /// Replenishes one-time prekeys below the threshold and rotates the signed prekey every 7 days,
     /// dropping old signed prekeys after their grace period.
     func keyUpkeep() async throws(ClientError) {
+        try pruneSentLog()
         let count = try await call("get_prekey_count").int("count")
         let now = UInt64(dependencies.clock.now() / 1000)
         let signed: [SignedPreKeyRecord]

@@ -5,10 +5,11 @@ import ParleyWire
 extension ParleyClient {
     /// Replaces the account's identity and login keys (after a suspected compromise).
     ///
-    /// New prekeys signed by the new identity go up with them; the server signs out the account's other
-    /// devices and tells contacts (`keys_updated`) to verify the new key. Every session and sender-key
-    /// chain is dropped, so the next message to anyone starts afresh; the key backup is re-wrapped under
-    /// `password`.
+    /// New prekeys signed by the new identity go up with them; the server removes the account's other
+    /// devices and tells contacts (`keys_updated`) to verify the new key. Sessions and received sender-key
+    /// chains are kept, so what contacts had in flight still decrypts, but a session made under the old
+    /// identity never sends again (`hasSession`); our own group chains start afresh. The key backup is
+    /// re-wrapped under `password`.
     public func rotateKeys(password: String, envelopeIterations: UInt32 = KeyEnvelope.defaultIterations) async throws(ClientError) {
         guard password.count >= 8 else { throw .invalidInput("the password must have at least 8 characters") }
         guard isConnected else { throw .notConnected }
@@ -33,9 +34,10 @@ extension ParleyClient {
         try database.write { writer in
             try writer.put(Namespace.account, "keys", updated)
             try writer.put(Namespace.account, "envelope", envelope.bytes)
-            for namespace in [Namespace.session, Namespace.senderKey, Namespace.groupChain] { try writer.deleteAll(namespace) }
+            try writer.deleteAll(Namespace.groupChain)
         }
         protocolStore = VaultProtocolStore(database: database, identity: keys.identity)
+        if let me = keys.accountID, let device = keys.deviceID { try setDevices([device], of: me) }
         _ = try? await call("change_password", ["key_envelope": .base64(envelope.bytes)])
     }
 }
