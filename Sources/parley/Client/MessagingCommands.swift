@@ -133,8 +133,8 @@ extension Parley {
             let found: [Message]
             do { found = try await client.search(query, in: conversation) } catch { throw CommandFailure("\(error)") }
             if options.json { return options.output(found) { "" } }
-            if found.isEmpty { print("Nothing found.") }
-            for message in found { print(await MessageLine.format(message, client: client)) }
+            if found.isEmpty { ClientOptions.say("Nothing found.") }
+            for message in found { ClientOptions.say(await MessageLine.format(message, client: client)) }
         }
     }
 }
@@ -162,7 +162,7 @@ enum MessageLine {
         let time = Date(timeIntervalSince1970: Double(message.timestamp) / 1000).formatted(date: .omitted, time: .shortened)
         var text = message.deleted ? "(deleted)"
             : message.heldForKeyChange == true ? "(held: \(who)'s identity key changed — run 'parley verify \(who)', then 'parley verify accept \(who)')"
-            : message.undecryptable ? "(could not decrypt — ask the sender to resend)" : message.text
+            : message.undecryptable ? "(could not decrypt — ask the sender to resend)" : TerminalText.indentedLines(message.text)
         // A key-change warning is the client's own entry, not something the contact wrote.
         if message.kind == Message.keyChangeKind { return "[\(message.conversationID)#local \(time)] \(message.text)" }
         if let reply = message.replyTo { text = "↪ \(reply) " + text }
