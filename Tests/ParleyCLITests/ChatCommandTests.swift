@@ -90,6 +90,11 @@ struct ChatCommandTests {
             #expect(demo.stdout.contains(chapter))
         }
         #expect(demo.stdout.contains("server stored:"))
+        // Every comparison shows real ciphertext, however fast the reader's device confirmed delivery (issue 21.2).
+        let stored = demo.stdout.split(separator: "\n").filter { $0.contains("server stored:") }
+        #expect(stored.count >= 5)
+        #expect(!demo.stdout.contains("(0 bytes of ciphertext"), "\(demo.stdout)")
+        #expect(!demo.stdout.contains("nothing left"), "\(demo.stdout)")
         #expect(demo.stdout.contains("carol received nothing"))
     }
 }

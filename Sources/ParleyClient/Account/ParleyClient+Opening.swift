@@ -42,12 +42,7 @@ extension ParleyClient {
         guard !MainKeyFile.exists(in: directory) else {
             throw .invalidInput("\(email) already has an account in this home; use it, or pick another --home")
         }
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .storage("cannot create \(directory.path)")
-        }
+        try PrivateFiles.makeDirectory(directory)
         let processLock = try AccountLock(directory: directory, wait: .zero)
         let key = MainKey.generate()
         do { try MainKeyFile.create(in: directory, key: key, pin: pin) } catch { throw .vault(error) }

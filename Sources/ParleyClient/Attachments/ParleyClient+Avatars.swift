@@ -61,8 +61,8 @@ extension ParleyClient {
             let fetched = try await call(method, fields).bytes("avatar")
             // The server may only hand out the picture whose digest the owner sent end to end.
             guard Array(SHA256.hash(data: fetched)) == Array(pointer.sha256) else { throw .attachment(.digestMismatch) }
-            try? FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try? Data(fetched).write(to: cached, options: .atomic)
+            try? PrivateFiles.makeDirectory(cache)
+            try? PrivateFiles.write(Data(fetched), to: cached)
             blob = fetched
         }
         do { return try AttachmentFormat.open(blob!, key: Array(pointer.key), plaintextSize: pointer.size) } catch { throw .attachment(error) }

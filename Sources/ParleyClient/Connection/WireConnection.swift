@@ -106,8 +106,6 @@ final class WireConnection: Sendable {
     }
 
     static func describe(_ error: any Error) -> String {
-        if let error = error as? IOError { return error.description }
-        if error is ChannelError { return "connection refused or timed out" }
-        return String(describing: error)
+        ConnectFailure.describe(error)
     }
 }

@@ -12,6 +12,9 @@ final class ClientDatabase: Sendable {
     /// Opens (creating if needed) the database at `path`; keys come from `lock` while it is unlocked.
     init(path: URL, lock: AutoLock) throws(ClientError) {
         self.lock = lock
+        // 0600 before SQLite opens it, so the -wal and -shm SQLite makes beside it are 0600 too.
+        try PrivateFiles.prepare(path)
+        PrivateFiles.narrow(["-wal", "-shm"].map { URL(fileURLWithPath: path.path + $0) })
         do {
             var configuration = Configuration()
             // Another process (a second `parley` command) may have the file open: wait rather than fail.

@@ -36,26 +36,10 @@ enum DisplayWidth {
         }
     }
 
-    /// `text` with control characters (C0, DEL, C1) replaced by `�` and tabs/newlines by spaces,
-    /// so nothing from the network reaches the terminal as a command.
+    /// `text` on one line with every control shown, never interpreted (`TerminalText`, the one escaper
+    /// every command uses), so nothing from the network reaches the terminal as a command.
     static func sanitized(_ text: some StringProtocol) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            guard let first = character.unicodeScalars.first else { continue }
-            let value = first.value
-            if value == 0x09 || value == 0x0A || value == 0x0D {
-                out.append(" ")
-            } else if value < 0x20 || value == 0x7F || (0x80...0x9F).contains(value) {
-                out.append("\u{FFFD}")
-            } else if (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) {
-                // Bidirectional overrides reorder the rest of the line; show that one was there.
-                out.append("\u{FFFD}")
-            } else {
-                out.append(character)
-            }
-        }
-        return out
+        TerminalText.visible(text, singleLine: true)
     }
 
     /// The longest prefix of `text` that fits `width` cells; with `ellipsis`, a cut shows as `…`.

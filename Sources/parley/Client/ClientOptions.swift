@@ -81,17 +81,17 @@ struct ClientOptions: ParsableArguments {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             encoder.keyEncodingStrategy = .convertToSnakeCase
             encoder.userInfo[Attachment.redactSecrets] = true   // file keys stay out of scripts' output
-            Self.say(String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self))
+            Console.json(String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self))
         } else {
             let line = text()
             if !line.isEmpty { Self.say(line) }
         }
     }
 
-    /// Writes a line to standard output at once (unbuffered), so a waiting command's output reaches a pipe.
+    /// Writes a line to standard output at once (unbuffered) through `Console`, which shows any control
+    /// characters in it instead of letting them act on the terminal.
     static func say(_ line: String) {
-        fflush(nil)  // whatever `print` buffered comes first, so output keeps its order
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        Console.out(line)
     }
 }
 

@@ -92,6 +92,6 @@ enum FileLabel {
 /// Progress lines on standard error, so standard output stays the command's result.
 enum ProgressLine {
     static func write(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        Console.err(text)
     }
 }

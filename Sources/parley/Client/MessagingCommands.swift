@@ -22,16 +22,45 @@ extension Parley {
         }
 
         func run() async throws {
-            let outcome = try await options.withClient(reconnect: attachment.file != nil) { client in
-                let id = if let conversation { conversation } else { try await client.startConversation(with: to!).id }
-                if let file = attachment.file { return try await attachment.send(file, caption: text, to: id, client: client) }
-                return try await client.send(text!, to: id, replyTo: replyTo)
+            let outcome: SendOutcome
+            if attachment.file != nil {
+                outcome = try await options.withClient(reconnect: true) { client in
+                    let id = if let conversation { conversation } else { try await client.startConversation(with: to!).id }
+                    return try await attachment.send(attachment.file!, caption: text, to: id, client: client)
+                }
+            } else {
+                outcome = try await sendText()
             }
             switch outcome {
             case .sent(let message):
                 options.output(message) { "Sent message \(message.id) to conversation \(message.conversationID)." }
             case .queued(let id):
-                options.output(["queued": id]) { "Not connected: the message waits in the outbox and goes out on the next connect." }
+                options.output(["queued": id]) { "Queued: will be sent when the server is reachable (the next parley command that connects sends it)." }
+            }
+        }
+
+        /// Sends the text; without the server it goes into the outbox of a conversation this device knows.
+        private func sendText() async throws -> SendOutcome {
+            let (client, offline) = try await options.openOnlineOrOffline()
+            do {
+                if let offline { Console.err("Offline: \(offline).") }
+                let id: Int64
+                if let conversation {
+                    id = conversation
+                } else if offline == nil {
+                    id = try await client.startConversation(with: to!).id
+                } else if let known = try await Offline.directConversation(with: to!, client: client) {
+                    id = known
+                } else {
+                    throw CommandFailure(
+                        "nothing was queued: this device has no conversation with \(to!) yet, and starting one needs the server; try again when it is reachable")
+                }
+                let outcome = try await client.send(text!, to: id, replyTo: replyTo)
+                await client.disconnect()
+                return outcome
+            } catch {
+                await client.disconnect()
+                throw error is CommandFailure ? error : CommandFailure("\(error)")
             }
         }
     }
@@ -52,10 +81,22 @@ extension Parley {
             defer { lockRequest?.cancel() }
             let client = try options.open()
             let events = client.events()
-            do { try await client.connect(reconnect: follow, catchUp: false) } catch { throw CommandFailure("\(error)") }
+            var offline: String?
+            do {
+                try await client.connect(reconnect: follow, catchUp: false)
+            } catch {
+                // Without the server a conversation's history still is on this device; following needs the server.
+                guard !follow, let reason = Offline.reason(error) else { throw CommandFailure("\(error)") }
+                offline = reason
+            }
             let shown: [Message]
             do {
-                if let conversation {
+                if let offline {
+                    Console.err(conversation == nil
+                        ? "Offline: \(offline). No new messages can be fetched; 'parley read --conversation ID' shows a history."
+                        : Offline.notice(offline))
+                    if let conversation { shown = try await client.messages(in: conversation, limit: limit) } else { shown = [] }
+                } else if let conversation {
                     _ = try await client.sync()
                     try await client.refreshMessageStates(in: conversation, limit: limit)
                     shown = try await client.messages(in: conversation, limit: limit)
@@ -69,7 +110,7 @@ extension Parley {
             if options.json {
                 for message in shown { options.output(message) { "" } }
             } else {
-                if shown.isEmpty && !follow { ClientOptions.say("No new messages.") }
+                if shown.isEmpty && !follow && offline == nil { ClientOptions.say("No new messages.") }
                 for message in shown { ClientOptions.say(await MessageLine.format(message, client: client)) }
             }
             guard follow else { return await client.disconnect() }
@@ -99,7 +140,21 @@ extension Parley {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            let rows = try await options.withClient { client in
+            let (client, offline) = try await options.openOnlineOrOffline()
+            if let offline { Console.err(Offline.notice(offline)) }
+            let rows = try await Self.rows(client)
+            await client.disconnect()
+            options.output(rows) {
+                rows.isEmpty ? "No conversations yet: start one with 'parley send --to EMAIL TEXT'." : rows.map { row in
+                    let c = row.conversation
+                    let name = c.title ?? (c.kind == "direct" ? "direct" : "group")
+                    return "\(c.id)\t\(c.kind)\t\(name)\t\(c.members.count) members\t\(c.unread) unread\(c.favourite ? "\t★" : "")\(row.trust.map { "\t\($0.label)" } ?? "")"
+                }.joined(separator: "\n")
+            }
+        }
+
+        private static func rows(_ client: ParleyClient) async throws -> [ConversationRow] {
+            do {
                 let me = await client.accountID
                 var rows: [ConversationRow] = []
                 for conversation in try await client.conversations() {
@@ -110,13 +165,9 @@ extension Parley {
                     rows.append(ConversationRow(conversation: conversation, trust: trust))
                 }
                 return rows
-            }
-            options.output(rows) {
-                rows.isEmpty ? "No conversations yet: start one with 'parley send --to EMAIL TEXT'." : rows.map { row in
-                    let c = row.conversation
-                    let name = c.title ?? (c.kind == "direct" ? "direct" : "group")
-                    return "\(c.id)\t\(c.kind)\t\(name)\t\(c.members.count) members\t\(c.unread) unread\(c.favourite ? "\t★" : "")\(row.trust.map { "\t\($0.label)" } ?? "")"
-                }.joined(separator: "\n")
+            } catch {
+                await client.disconnect()
+                throw CommandFailure("\(error)")
             }
         }
     }
@@ -133,8 +184,8 @@ extension Parley {
             let found: [Message]
             do { found = try await client.search(query, in: conversation) } catch { throw CommandFailure("\(error)") }
             if options.json { return options.output(found) { "" } }
-            if found.isEmpty { print("Nothing found.") }
-            for message in found { print(await MessageLine.format(message, client: client)) }
+            if found.isEmpty { ClientOptions.say("Nothing found.") }
+            for message in found { ClientOptions.say(await MessageLine.format(message, client: client)) }
         }
     }
 }
@@ -162,7 +213,7 @@ enum MessageLine {
         let time = Date(timeIntervalSince1970: Double(message.timestamp) / 1000).formatted(date: .omitted, time: .shortened)
         var text = message.deleted ? "(deleted)"
             : message.heldForKeyChange == true ? "(held: \(who)'s identity key changed — run 'parley verify \(who)', then 'parley verify accept \(who)')"
-            : message.undecryptable ? "(could not decrypt — ask the sender to resend)" : message.text
+            : message.undecryptable ? "(could not decrypt — ask the sender to resend)" : TerminalText.indentedLines(message.text)
         // A key-change warning is the client's own entry, not something the contact wrote.
         if message.kind == Message.keyChangeKind { return "[\(message.conversationID)#local \(time)] \(message.text)" }
         if let reply = message.replyTo { text = "↪ \(reply) " + text }

@@ -10,8 +10,8 @@ extension Parley.Account {
             commandName: "pair",
             abstract: "Add this device to your account: shows a code to type on a signed-in device.",
             discussion: """
-                Run this on the new device, then on a device already signed in run
-                'parley account authorize CODE'. Your keys travel end-to-end encrypted under the code;
+                Run this on the new device, then on a device already signed in run \
+                'parley account authorize CODE'. Your keys travel end-to-end encrypted under the code; \
                 your history follows. The code works once and for 15 minutes.
                 """)
 

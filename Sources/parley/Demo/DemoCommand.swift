@@ -8,8 +8,8 @@ extension Parley {
             commandName: "demo",
             abstract: "Run a narrated tour: an embedded server, three people, 1:1 and group chat, a server restart.",
             discussion: """
-                Everything runs on this machine: a development server on a free loopback port with SQLite in a
-                temporary directory, and three accounts with separate homes. At each step the tour prints what
+                Everything runs on this machine: a development server on a free loopback port with SQLite in a \
+                temporary directory, and three accounts with separate homes. At each step the tour prints what \
                 the server stored (ciphertext) beside what the people see (plaintext). It cleans up and exits 0.
                 """)
 

@@ -14,8 +14,18 @@ struct DemoNarrator {
         emit("   \(text)")
     }
 
+    /// Which ciphertext of a message the server holds when the tour looks.
+    enum Stored {
+        /// The reader's envelope, not yet delivered.
+        case envelope([UInt8])
+        /// The sender's self copy (the reader's envelope was already delivered and deleted).
+        case senderCopy([UInt8])
+        /// No ciphertext left.
+        case nothing
+    }
+
     /// "server stored …" beside "NAME sees …".
-    func compare(stored: [UInt8], viewer: String, sees: String) {
+    func compare(stored: Stored, viewer: String, sees: String) {
         emit("   server stored: \(dim(Self.preview(stored)))")
         emit("   \(viewer) sees:\(String(repeating: " ", count: max(1, 10 - viewer.count)))\(bold("“\(sees)”"))")
     }
@@ -29,9 +39,17 @@ struct DemoNarrator {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
-    static func preview(_ bytes: [UInt8]) -> String {
-        let hex = bytes.prefix(24).map { String(format: "%02x", $0) }.joined()
-        return "\(hex)… (\(bytes.count) bytes of ciphertext)"
+    static func preview(_ stored: Stored) -> String {
+        switch stored {
+        case .envelope(let bytes): return "\(hex(bytes))… (\(bytes.count) bytes of ciphertext)"
+        case .senderCopy(let bytes):
+            return "\(hex(bytes))… (\(bytes.count) bytes of ciphertext: the sender's own copy; the delivered one is deleted)"
+        case .nothing: return "nothing left (delivered and deleted)"
+        }
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        bytes.prefix(24).map { String(format: "%02x", $0) }.joined()
     }
 
     private func bold(_ text: String) -> String { isTerminal ? "\u{1B}[1m\(text)\u{1B}[0m" : text }

@@ -141,17 +141,24 @@ final class DemoTour: @unchecked Sendable {
         try await eventuallyValue { try await client.storedMessage(messageID) }
     }
 
-    /// The ciphertext the server keeps for `account`'s first device.
-    private func stored(_ messageID: Int64, for account: Int64) throws -> [UInt8] {
-        guard let server else { return [] }
+    /// What the server really holds for a message: the reader's envelope while it is undelivered, else the
+    /// sender's self copy (device 0), which stays after delivery. A delivered envelope is deleted (or kept as an
+    /// empty tombstone), so reading only the reader's row showed "0 bytes" whenever delivery won the race.
+    private func stored(_ messageID: Int64, for account: Int64) throws -> DemoNarrator.Stored {
+        guard let server else { return .nothing }
         var configuration = Configuration()
         configuration.readonly = true
         let queue = try DatabaseQueue(path: server.databasePath, configuration: configuration)
-        let data = try queue.read { db in
-            try Data.fetchOne(db, sql: "SELECT ciphertext FROM envelopes WHERE message_id = ? AND account_id = ? AND device_id = 1",
-                              arguments: [messageID, account])
+        let row = try queue.read { db in
+            try Row.fetchOne(db, sql: """
+                SELECT ciphertext, device_id = 0 AS self_copy FROM envelopes
+                WHERE message_id = ? AND length(ciphertext) > 0
+                ORDER BY account_id = ? DESC, device_id = 0 ASC LIMIT 1
+                """, arguments: [messageID, account])
         }
-        return Array(data ?? Data())
+        guard let row else { return .nothing }
+        let bytes = Array(row["ciphertext"] as Data)
+        return row["self_copy"] as Bool ? .senderCopy(bytes) : .envelope(bytes)
     }
 
     private func eventuallyTrue(seconds: Double = 10, _ condition: () async throws -> Bool) async throws {

@@ -78,7 +78,7 @@ extension Parley.Location {
                 let (points, failed) = route.decrypt(with: share.key)
                 if route.routeID != shownRoute {
                     let who = share.username.map { " of \($0)" } ?? ""
-                    FileHandle.standardError.write(Data("route \(route.routeID)\(who) (\(route.active ? "active" : "ended"))\n".utf8))
+                    Console.err("route \(route.routeID)\(who) (\(route.active ? "active" : "ended"))")
                     shownRoute = route.routeID
                     shown = 0
                 }

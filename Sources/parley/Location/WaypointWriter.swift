@@ -58,6 +58,6 @@ enum WallClock {
 /// Unbuffered line output, so a follower or a gpsd feed shows each position as it happens.
 enum LineOutput {
     static func write(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        Console.out(line)
     }
 }

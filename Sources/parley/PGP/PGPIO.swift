@@ -73,6 +73,6 @@ enum PGPIO {
     }
 
     static func eprint(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        Console.err(line)
     }
 }

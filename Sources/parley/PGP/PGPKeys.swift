@@ -41,9 +41,9 @@ extension Parley.PGP.Keys {
                 return try KeyGenerator.generate(userIDs: userIDs, passphrase: passphrase, now: PGPFailure.now)
             }
             try keyring.store(key)
-            print("Generated \(rsa.map { "RSA-\($0)" } ?? "Ed25519/Cv25519") key \(PGPFailure.hex(key.fingerprint))")
-            for userID in key.userIDs { print("  \(userID.string)") }
-            print("Share your public key with: parley pgp keys export \(PGPFailure.hex(key.fingerprint))")
+            Console.out("Generated \(rsa.map { "RSA-\($0)" } ?? "Ed25519/Cv25519") key \(PGPFailure.hex(key.fingerprint))")
+            for userID in key.userIDs { Console.out("  \(userID.string)") }
+            Console.out("Share your public key with: parley pgp keys export \(PGPFailure.hex(key.fingerprint))")
         }
     }
 
@@ -70,7 +70,7 @@ extension Parley.PGP.Keys {
                     }
                     let isNew = try keyring.store(key)
                     let name = key.userIDs.first?.string ?? "(no user ID)"
-                    print("\(isNew ? "Imported" : "Updated") \(key.isSecret ? "secret key" : "certificate") \(PGPFailure.hex(key.fingerprint)) \(name)")
+                    Console.out("\(isNew ? "Imported" : "Updated") \(key.isSecret ? "secret key" : "certificate") \(PGPFailure.hex(key.fingerprint)) \(name)")
                 }
             }
         }
@@ -86,7 +86,7 @@ extension Parley.PGP.Keys {
             let secrets = Set(try keyring.secretKeys().map { PGPFailure.hex($0.fingerprint) })
             let certificates = try keyring.certificates()
             guard !certificates.isEmpty else {
-                print("No keys in \(keyring.location): make one with `parley pgp keys generate` or import one with `parley pgp keys import`.")
+                Console.out("No keys in \(keyring.location): make one with `parley pgp keys generate` or import one with `parley pgp keys import`.")
                 return
             }
             let now = PGPFailure.now
@@ -96,8 +96,8 @@ extension Parley.PGP.Keys {
                                                           timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
                 var state = ""
                 if certificate.isRevoked(at: now) { state = " [revoked]" } else if !certificate.isUsable(at: now) { state = " [expired]" }
-                print("\(secrets.contains(fingerprint) ? "sec" : "pub")  \(fingerprint)  \(PGPIO.algorithmName(certificate.primaryKey))  \(created)\(state)")
-                for userID in certificate.userIDs { print("     \(userID.string)") }
+                Console.out("\(secrets.contains(fingerprint) ? "sec" : "pub")  \(fingerprint)  \(PGPIO.algorithmName(certificate.primaryKey))  \(created)\(state)")
+                for userID in certificate.userIDs { Console.out("     \(userID.string)") }
             }
         }
     }
@@ -139,7 +139,7 @@ extension Parley.PGP.Keys {
             guard new.count >= 12 else { throw CommandFailure("the new pass phrase is shorter than 12 characters: choose a longer one") }
             let changed = try PGPFailure.run { try certificate.reprotected(oldPassphrases: [old], newPassphrase: new) }
             try keyring.store(changed)
-            print("Changed the pass phrase of \(PGPFailure.hex(changed.fingerprint)).")
+            Console.out("Changed the pass phrase of \(PGPFailure.hex(changed.fingerprint)).")
         }
     }
 }

@@ -79,7 +79,7 @@ extension Parley.PGP {
                     lines.append("[could not read a part: \(error)]")
                 }
             }
-            FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            Console.out(lines.joined(separator: "\n"))
             if out != nil { PGPIO.eprint("Saved \(saved) attachment(s).") }
         }
 

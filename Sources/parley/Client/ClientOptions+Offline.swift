@@ -1,0 +1,47 @@
+import Foundation
+import ParleyClient
+
+/// Commands that can do their work from this device when the server cannot be reached (docs/CLIENT.md §6):
+/// `send` queues in the outbox, `read --conversation` and `conversations` show the local history.
+extension ClientOptions {
+    /// Opens the account and connects. When the server cannot be reached, the client comes back unconnected
+    /// with the reason, so the command can go on from the local store; any other failure ends the command.
+    func openOnlineOrOffline(catchUp: Bool = true) async throws -> (client: ParleyClient, offline: String?) {
+        let client = try open()
+        do {
+            try await client.connect(reconnect: false, catchUp: catchUp)
+            return (client, nil)
+        } catch {
+            guard let reason = Offline.reason(error) else {
+                await client.disconnect()
+                throw CommandFailure("\(error)")
+            }
+            await client.disconnect()
+            return (client, reason)
+        }
+    }
+}
+
+/// What "offline" means to the command line.
+enum Offline {
+    /// The reason when `error` means the server cannot be reached right now (as opposed to an answer, such as
+    /// a refused login or a TLS key that does not match the pin, which must not be worked around).
+    static func reason(_ error: ClientError) -> String? {
+        switch error {
+        case .unreachable, .timeout, .disconnected, .notConnected: error.description
+        default: nil
+        }
+    }
+
+    /// The line that tells the person they see this device's copy.
+    static func notice(_ reason: String) -> String {
+        "Offline: \(reason). Showing what this device holds."
+    }
+
+    /// The direct conversation with `email` this device already knows, found without the server.
+    static func directConversation(with email: String, client: ParleyClient) async throws -> Int64? {
+        let email = email.lowercased()
+        guard let contact = try await client.contacts().first(where: { $0.contact.email?.lowercased() == email })?.contact else { return nil }
+        return try await client.conversations().first { $0.kind == "direct" && $0.members.contains(contact.accountID) }?.id
+    }
+}

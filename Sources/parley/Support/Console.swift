@@ -1,0 +1,29 @@
+import Foundation
+
+/// Where the command line's human-readable output goes: every line passes through `TerminalText.visible`,
+/// so text from the network or a file cannot drive the terminal, whichever command prints it.
+enum Console {
+    /// Writes a line to standard output at once (unbuffered), so a waiting command's output reaches a pipe.
+    static func out(_ line: String) {
+        fflush(nil)  // whatever `print` buffered comes first, so output keeps its order
+        FileHandle.standardOutput.write(Data((TerminalText.visible(line) + "\n").utf8))
+    }
+
+    /// Writes one line of compact JSON, its controls as `\\u` escapes (`TerminalText.jsonSafe`).
+    static func json(_ line: String) {
+        fflush(nil)
+        FileHandle.standardOutput.write(Data((TerminalText.jsonSafe(line) + "\n").utf8))
+    }
+
+    /// Writes a line to standard error at once.
+    static func err(_ line: String) {
+        fflush(nil)
+        FileHandle.standardError.write(Data((TerminalText.visible(line) + "\n").utf8))
+    }
+
+    /// Writes `text` to standard error with no newline (a prompt).
+    static func prompt(_ text: String) {
+        fflush(nil)
+        FileHandle.standardError.write(Data(TerminalText.visible(text).utf8))
+    }
+}

@@ -1,0 +1,80 @@
+/// Text from the network or a file, made inert before it reaches a terminal.
+///
+/// Every string another person wrote (messages, names, titles, file names, mail subjects and bodies, key user
+/// IDs) can carry control characters: ESC starts sequences that clear the screen, set the window title or
+/// colour text; CR returns to the line start and lets a message overwrite its own sender; bidirectional
+/// overrides reorder what follows. This is the one place that turns them into visible marks: C0 controls and
+/// DEL become their Unicode control pictures (`␛`, `␍`, `␇`, `␡`), C1 controls, bidi controls and line
+/// separators become `<U+XXXX>`. Nothing is dropped, so a reader sees that something was there.
+/// The command line's writers (`Console`) and the full-screen chat (`DisplayWidth.sanitized`) both use it.
+enum TerminalText {
+    /// `text` with every control shown, never interpreted. Newlines and tabs stay (a CR before a newline is a
+    /// line ending and goes quietly) unless `singleLine`, which turns them and CR into spaces for one-line cells
+    /// such as the chat's panes.
+    static func visible(_ text: some StringProtocol, singleLine: Bool = false) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return String(text) }
+        var out = String.UnicodeScalarView()
+        var pendingCR = false
+        for scalar in text.unicodeScalars {
+            if pendingCR {
+                pendingCR = false
+                if scalar != "\n" { out.append(contentsOf: shown("\r").unicodeScalars) }
+            }
+            guard needsEscape(scalar) else {
+                out.append(scalar)
+                continue
+            }
+            switch (scalar, singleLine) {
+            case ("\n", false), ("\t", false): out.append(scalar)
+            case ("\r", false): pendingCR = true
+            case ("\n", true), ("\t", true), ("\r", true): out.append(" ")
+            default: out.append(contentsOf: shown(scalar).unicodeScalars)
+            }
+        }
+        if pendingCR { out.append(contentsOf: shown("\r").unicodeScalars) }
+        return String(out)
+    }
+
+    /// How one escaped scalar is shown.
+    private static func shown(_ scalar: Unicode.Scalar) -> String {
+        switch scalar.value {
+        case 0x00...0x1F: String(Character(Unicode.Scalar(0x2400 + scalar.value)!))   // ␀ … ␟, ␛ for ESC
+        case 0x7F: "\u{2421}"                                                          // ␡
+        default: "<U+\(String(scalar.value, radix: 16, uppercase: true))>"
+        }
+    }
+
+    /// Whether a scalar could act on a terminal or reorder the line instead of being shown.
+    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: true                   // C0, DEL, C1 (0x9B is a one-byte CSI)
+        case 0x061C, 0x200E, 0x200F: true                     // Arabic letter mark, LRM, RLM
+        case 0x202A...0x202E, 0x2066...0x2069: true           // bidi embeddings, overrides and isolates
+        case 0x2028, 0x2029: true                             // line and paragraph separators
+        default: false
+        }
+    }
+
+    /// JSON text with every control spelled as a `\\uXXXX` escape: the same JSON to a parser, inert on a terminal.
+    /// (JSONEncoder escapes C0 controls but writes C1 and bidi controls as they are.) Valid because outside
+    /// strings compact JSON holds no such scalar.
+    static func jsonSafe(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: needsEscape) else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if needsEscape(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// `visible`, with each line after the first indented, so a multi-line message cannot pass its own lines
+    /// off as other messages.
+    static func indentedLines(_ text: some StringProtocol, indent: String = "    ") -> String {
+        visible(text).replacingOccurrences(of: "\n", with: "\n" + indent)
+    }
+}

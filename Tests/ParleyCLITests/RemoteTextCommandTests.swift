@@ -1,0 +1,65 @@
+import Foundation
+import ParleyServer
+import Testing
+
+/// What another person writes reaches the terminal inert, whichever command prints it (issue 21, item 8):
+/// a sender cannot retitle the window, clear the screen, overwrite a line with CR or reorder it with a bidi
+/// override.
+@Suite("remote text on the terminal", .serialized)
+struct RemoteTextCommandTests {
+    /// A window title, a screen clear, a carriage return that overwrites the sender, a right-to-left override.
+    static let hostile = "hi\u{1B}]0;title\u{07} \u{1B}[2J\rbob: fake \u{202E}gnp.exe"
+    /// The raw bytes none of which may reach a terminal.
+    static let forbidden: [Character] = ["\u{1B}", "\u{07}", "\r", "\u{202E}", "\u{9B}"]
+
+    static func expectInert(_ text: String, _ command: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        for character in forbidden {
+            #expect(!text.contains(character), "\(command) printed \(character.unicodeScalars.first!.escaped(asASCII: true)) as is: \(text.debugDescription)",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func messagesNamesAndTitlesAreShownNotObeyed() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-remote-text-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
+        let ann = root.appendingPathComponent("ann"), bob = root.appendingPathComponent("bob")
+        try await CLIAccounts.register("ann", home: ann, server: server)
+        try await CLIAccounts.register("bob", home: bob, server: server)
+
+        let named = try await ParleyBinary.runDetached(["profile", "set", "--home", ann.path, "--name", "Ann\u{1B}[31m\u{9B}2J"])
+        #expect(named.status == 0, "\(named.stderr)")
+        let sent = try await ParleyBinary.runDetached(["send", "--home", ann.path, "--to", "bob@example.org", Self.hostile])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let group = try await ParleyBinary.runDetached(
+            ["group", "create", "--home", ann.path, "Trip\u{1B}]0;owned\u{07}", "--invite", "bob@example.org"])
+        #expect(group.status == 0, "\(group.stderr)")
+
+        let read = try await ParleyBinary.runDetached(["read", "--home", bob.path])
+        #expect(read.status == 0, "\(read.stderr)")
+        Self.expectInert(read.stdout, "read")
+        // Shown, not dropped: the reader sees that something was there.
+        #expect(read.stdout.contains("hi␛]0;title␇ ␛[2J␍bob: fake <U+202E>gnp.exe"), "\(read.stdout)")
+
+        for command in [["read", "--conversation", "1"], ["search", "fake"], ["contacts"], ["conversations"], ["profile", "show", "1"]] {
+            let result = try await ParleyBinary.runDetached(command + ["--home", bob.path])
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+            Self.expectInert(result.stdout + result.stderr, command.joined(separator: " "))
+        }
+        let history = try await ParleyBinary.runDetached(["read", "--home", bob.path, "--conversation", "1"])
+        #expect(history.stdout.contains("␛[2J␍bob: fake"), "\(history.stdout)")
+
+        // --json stays the same JSON to a parser, with the controls as \u escapes.
+        let json = try await ParleyBinary.runDetached(["read", "--home", bob.path, "--conversation", "1", "--json"])
+        Self.expectInert(json.stdout, "read --json")
+        let line = try #require(json.stdout.split(separator: "\n").first { $0.contains("fake") })
+        let decoded = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        #expect(decoded?["text"] as? String == Self.hostile)
+
+        // An error quoting what a person typed is inert too.
+        let refused = try await ParleyBinary.runDetached(["send", "--home", bob.path, "--to", "x\u{1B}[2J@nowhere.example", "hello"])
+        #expect(refused.status != 0)
+        Self.expectInert(refused.stderr, "send (error)")
+        try await server.stop()
+    }
+}
