@@ -18,8 +18,6 @@ struct DemoNarrator {
     enum Stored {
         /// The reader's envelope, not yet delivered.
         case envelope([UInt8])
-        /// The sender's self copy (the reader's envelope was already delivered and deleted).
-        case senderCopy([UInt8])
         /// No ciphertext left.
         case nothing
     }
@@ -42,9 +40,7 @@ struct DemoNarrator {
     static func preview(_ stored: Stored) -> String {
         switch stored {
         case .envelope(let bytes): return "\(hex(bytes))… (\(bytes.count) bytes of ciphertext)"
-        case .senderCopy(let bytes):
-            return "\(hex(bytes))… (\(bytes.count) bytes of ciphertext: the sender's own copy; the delivered one is deleted)"
-        case .nothing: return "nothing left (delivered and deleted)"
+        case .nothing: return "nothing any more: delivered, and deleted at once"
         }
     }
 

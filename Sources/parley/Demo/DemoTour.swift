@@ -30,8 +30,9 @@ final class DemoTour: @unchecked Sendable {
         let chat = try await ann.startConversation(with: "bob@example.org")
         let lunch = try await sendAndShow(ann, "ann", "Lunch at noon? The usual place.", to: chat.id, reader: bob, readerName: "bob")
         let reply = try require(try await bob.send("Yes! I'll book a table.", to: chat.id, replyTo: lunch.id).message)
+        let replyStored = try stored(reply.id, for: annID)
         let annSees = try await waitFor(ann, reply.id)
-        narrator.compare(stored: try stored(reply.id, for: annID), viewer: "ann", sees: annSees.text)
+        narrator.compare(stored: replyStored, viewer: "ann", sees: annSees.text)
         narrator.ok("bob's message is a reply to message \(annSees.replyTo.map(String.init) ?? "?") (\"\(lunch.text)\")")
 
         narrator.chapter(3, "Reactions and pins")
@@ -132,8 +133,10 @@ final class DemoTour: @unchecked Sendable {
     ) async throws -> Message {
         guard let sent = try await sender.send(text, to: conversation).message else { throw CommandFailure("not sent") }
         narrator.say("\(senderName) → \(readerName): “\(text)”")
+        // Read at once: the reader's envelope is deleted the moment its device confirms delivery.
+        let ciphertext = try stored(sent.id, for: try await id(reader))
         let seen = try await waitFor(reader, sent.id)
-        narrator.compare(stored: try stored(sent.id, for: try await id(reader)), viewer: readerName, sees: seen.text)
+        narrator.compare(stored: ciphertext, viewer: readerName, sees: seen.text)
         return sent
     }
 
@@ -141,24 +144,19 @@ final class DemoTour: @unchecked Sendable {
         try await eventuallyValue { try await client.storedMessage(messageID) }
     }
 
-    /// What the server really holds for a message: the reader's envelope while it is undelivered, else the
-    /// sender's self copy (device 0), which stays after delivery. A delivered envelope is deleted (or kept as an
-    /// empty tombstone), so reading only the reader's row showed "0 bytes" whenever delivery won the race.
+    /// What the server really holds for a message: the reader's envelope until its device confirms delivery;
+    /// then nothing (the row is deleted at once, docs/API.md §6).
     private func stored(_ messageID: Int64, for account: Int64) throws -> DemoNarrator.Stored {
         guard let server else { return .nothing }
         var configuration = Configuration()
         configuration.readonly = true
         let queue = try DatabaseQueue(path: server.databasePath, configuration: configuration)
-        let row = try queue.read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT ciphertext, device_id = 0 AS self_copy FROM envelopes
-                WHERE message_id = ? AND length(ciphertext) > 0
-                ORDER BY account_id = ? DESC, device_id = 0 ASC LIMIT 1
-                """, arguments: [messageID, account])
+        let data = try queue.read { db in
+            try Data.fetchOne(db, sql: "SELECT ciphertext FROM envelopes WHERE message_id = ? AND account_id = ? LIMIT 1",
+                              arguments: [messageID, account])
         }
-        guard let row else { return .nothing }
-        let bytes = Array(row["ciphertext"] as Data)
-        return row["self_copy"] as Bool ? .senderCopy(bytes) : .envelope(bytes)
+        guard let data, !data.isEmpty else { return .nothing }
+        return .envelope(Array(data))
     }
 
     private func eventuallyTrue(seconds: Double = 10, _ condition: () async throws -> Bool) async throws {
