@@ -58,4 +58,41 @@ struct GroupTests {
         for client in [ann, bob, carol] { await client.disconnect() }
         try await harness.stop()
     }
+
+    @Test("the title reaches members who accept while the creator is away, and members added later; nobody else sees a repeat")
+    func titleReachesEveryoneWhoJoins() async throws {
+        let harness = try await ClientHarness.start()
+        let ann = try await harness.person("ann")
+        let bob = try await harness.person("bob")
+        let carol = try await harness.person("carol")
+        let group = try await ann.createGroup(title: "Climbing trip", inviting: ["bob@example.org", "carol@example.org"])
+        await ann.disconnect()
+        _ = try await bob.accept(group.id)
+        _ = try await carol.accept(group.id)
+        try await ann.connect()
+        for (person, name) in [(bob, "bob"), (carol, "carol")] {
+            try await eventually("\(name) learns the title") {
+                _ = try await person.sync()
+                return try await person.conversations().first { $0.id == group.id }?.title == "Climbing trip"
+            }
+        }
+        // Someone invited later, while the creator is online, gets it when they accept.
+        let dave = try await harness.person("dave")
+        try await bob.addMember("dave@example.org", to: group.id)
+        _ = try await dave.accept(group.id)
+        try await eventually("dave learns the title") {
+            _ = try await dave.sync()
+            return try await dave.conversations().first { $0.id == group.id }?.title == "Climbing trip"
+        }
+        // Each member got the title once: no repeated title lines for those who had it.
+        let titles = try await bob.messages(in: group.id).filter { $0.kind == "group_title" }
+        #expect(titles.count <= 1, "\(titles.map(\.text))")
+        // A message right after the last one joined is read by everyone.
+        let hello = try #require(try await ann.send("welcome, dave", to: group.id).message)
+        for (person, name) in [(bob, "bob"), (carol, "carol"), (dave, "dave")] {
+            try await eventually("\(name) reads it") { try await person.storedMessage(hello.id)?.text == "welcome, dave" }
+        }
+        for client in [ann, bob, carol, dave] { await client.disconnect() }
+        try await harness.stop()
+    }
 }

@@ -75,6 +75,9 @@ extension ParleyClient {
             if catchUp {
                 try await sync()
                 try await refreshMessageStates()
+                // Members who joined while this creator was away learn the group's title now.
+                try await refreshConversations()
+                try await shareTitlesWithNewMembers()
             }
         } catch {
             if case .signedOut = error { wantsConnection = false }

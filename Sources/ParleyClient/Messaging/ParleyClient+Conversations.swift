@@ -35,7 +35,11 @@ extension ParleyClient {
         let entry = OutboxEntry(conversationID: conversationID, content: content, kind: "group_title", forwardOf: nil,
                                 created: dependencies.clock.now())
         try database.write { writer in try self.setTitle(title, of: conversationID, in: writer) }
+        // Everyone active now gets it (`deliver` refuses to leave anyone out); whoever joins later gets it from
+        // `shareTitle`. Read before sending: someone joining meanwhile gets it twice rather than never.
+        let members = try await refreshConversation(conversationID).members
         _ = try await deliver(entry)
+        try setTitleHolders(Set(members), of: conversationID)
     }
 
     /// Conversations this device knows, most recent first (refreshed from the server when connected).

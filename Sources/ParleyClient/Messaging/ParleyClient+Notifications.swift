@@ -31,11 +31,8 @@ extension ParleyClient {
                 }
             case "member_added":
                 if let conversation = fields.optionalInt("conversation_id") {
-                    let updated = try await refreshConversation(conversation)
-                    // The creator re-sends the title so people who just joined learn it.
-                    if updated.creatorID == keys.accountID, let title = updated.title {
-                        try await setGroupTitle(title, of: conversation)
-                    }
+                    // The creator sends the title to whoever just joined (and only to them).
+                    try await shareTitle(of: try await refreshConversation(conversation))
                 }
             case "conversation_created", "conversation_deleted", "group_invitation":
                 try await refreshConversations()

@@ -124,4 +124,6 @@ enum Namespace {
     static let sent = "sent"
     /// When a fresh session was last started with a device that asked for a re-send.
     static let renewed = "renewed"
+    /// Per group this account created: the members known to have its current title.
+    static let titleHolders = "title_holders"
 }
