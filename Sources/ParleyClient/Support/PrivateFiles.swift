@@ -41,11 +41,11 @@ enum PrivateFiles {
         guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
             throw CocoaError(.fileWriteUnknown)
         }
-        do {
-            _ = try FileManager.default.replaceItemAt(file, withItemAt: temporary)
-        } catch {
+        // rename(2) replaces the target atomically whether or not it exists (Foundation's replaceItemAt fails
+        // on Linux when there is nothing to replace).
+        guard rename(temporary.path, file.path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)
-            throw error
+            throw CocoaError(.fileWriteUnknown)
         }
     }
 }
