@@ -76,4 +76,24 @@ struct RotateKeysTests {
         for client in [ann, bob, carl] { await client.disconnect() }
         try await harness.stop()
     }
+
+    @Test("a first message made from a bundle fetched before the rotation still opens: the retired identity answers it")
+    func firstMessageFromAnOldBundle() async throws {
+        let harness = try await ClientHarness.start()
+        let ann = try await harness.person("ann")
+        let bob = try await harness.person("bob")
+        await bob.disconnect()
+        let chat = try await ann.startConversation(with: "bob@example.org")
+        let first = try #require(try await ann.send("made from your old bundle", to: chat.id).message)
+        try await bob.connect(catchUp: false)
+        try await bob.rotateKeys(password: "correct horse bob", envelopeIterations: 210_000)
+        _ = try await bob.sync()
+        let stored = try #require(try await bob.storedMessage(first.id))
+        #expect(stored.text == "made from your old bundle" && !stored.undecryptable)
+        // Bob's answer goes out under his new identity, and ann reads it.
+        let reply = try #require(try await bob.send("read it", to: chat.id).message)
+        try await eventually("ann reads the reply") { try await ann.storedMessage(reply.id)?.text == "read it" }
+        for client in [ann, bob] { await client.disconnect() }
+        try await harness.stop()
+    }
 }

@@ -7,6 +7,7 @@ extension ParleyClient {
     /// dropping old signed prekeys after their grace period.
     func keyUpkeep() async throws(ClientError) {
         try pruneSentLog()
+        try pruneRetiredIdentities()
         let count = try await call("get_prekey_count").int("count")
         let now = UInt64(dependencies.clock.now() / 1000)
         let signed: [SignedPreKeyRecord]
@@ -31,6 +32,20 @@ extension ParleyClient {
         for id in PreKeyPolicy.expiredSignedPreKeys(signed, now: now) {
             do { try protocolStore.removeSignedPreKey(id: id) } catch { throw ClientDatabase.clientError(error) }
         }
+    }
+
+    /// How long an identity replaced by a rotation still opens prekey messages (the server's default retention:
+    /// nothing older is still waiting there).
+    static let retiredIdentityGrace: Int64 = 30 * 86_400_000
+
+    /// Forgets retired identities past their grace period.
+    func pruneRetiredIdentities() throws(ClientError) {
+        let cutoff = dependencies.clock.now() - Self.retiredIdentityGrace
+        let expired = try database.read { try $0.all(Namespace.retiredIdentity) }.filter {
+            ((try? JSONDecoder().decode(RetiredIdentity.self, from: Data($0.value)))?.retiredAt ?? 0) < cutoff
+        }
+        guard !expired.isEmpty else { return }
+        try database.write { writer in for entry in expired { try writer.delete(Namespace.retiredIdentity, entry.key) } }
     }
 
     /// Re-reads this account's devices so copies go to every other device of ours.

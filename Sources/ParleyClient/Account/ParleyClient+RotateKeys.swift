@@ -35,6 +35,10 @@ extension ParleyClient {
             try writer.put(Namespace.account, "keys", updated)
             try writer.put(Namespace.account, "envelope", envelope.bytes)
             try writer.deleteAll(Namespace.groupChain)
+            // Contacts may still hold a bundle signed by the old identity: its prekey messages open for a while yet.
+            let retired = RetiredIdentity(seed: previous.identitySeed, retiredAt: self.dependencies.clock.now())
+            try writer.put(Namespace.retiredIdentity, previous.identity.publicKey.map { String(format: "%02x", $0) }.joined(),
+                           Array(try JSONEncoder().encode(retired)))
         }
         protocolStore = VaultProtocolStore(database: database, identity: keys.identity)
         if let me = keys.accountID, let device = keys.deviceID { try setDevices([device], of: me) }

@@ -1,3 +1,4 @@
+import Foundation
 import ParleyProtocol
 
 /// The protocol's stores (identities, sessions, prekeys, sender keys) kept sealed in the client database.
@@ -26,6 +27,14 @@ final class VaultProtocolStore: IdentityKeyStore, SessionStore, PreKeyStore, Sig
             guard let verified = try reader.get(Namespace.verified, address.accountId) else { return true }
             return verified == identityKey
         }
+    }
+
+    /// The identities this device had before a key rotation, newest first, for prekey messages that were made
+    /// from a bundle fetched before it (kept for `ParleyClient.retiredIdentityGrace`, docs/CLIENT.md §7).
+    func retiredIdentities() throws -> [IdentityKeyPair] {
+        let records: [(key: String, value: [UInt8])] = try database.read { try $0.all(Namespace.retiredIdentity) }
+        let retired: [RetiredIdentity] = records.compactMap { try? JSONDecoder().decode(RetiredIdentity.self, from: Data($0.value)) }
+        return retired.sorted { $0.retiredAt > $1.retiredAt }.compactMap { try? IdentityKeyPair(seed: $0.seed) }
     }
 
     func saveIdentity(_ identityKey: [UInt8], for address: ProtocolAddress) throws {
@@ -126,4 +135,13 @@ enum Namespace {
     static let renewed = "renewed"
     /// Per group this account created: the members known to have its current title.
     static let titleHolders = "title_holders"
+    /// Identity seeds replaced by a key rotation, by public key (hex), with when.
+    static let retiredIdentity = "retired_identity"
+}
+
+/// An identity this device answered to before a key rotation.
+struct RetiredIdentity: Codable {
+    var seed: [UInt8]
+    /// When it was replaced, ms since 1970.
+    var retiredAt: Int64
 }

@@ -76,7 +76,6 @@ public struct SessionCipher: Sendable {
             try stores.sessions.storeSession(existing, for: address)
             return plaintext
         }
-        let identity = try stores.identities.localIdentity()
         guard let signedPreKey = try stores.signedPreKeys.loadSignedPreKey(id: message.signedPreKeyId) else {
             throw ProtocolError.unknownPreKey(kind: "signed", id: message.signedPreKeyId)
         }
@@ -90,10 +89,23 @@ public struct SessionCipher: Sendable {
             }
             oneTimePreKey = found
         }
-        var state = try PQXDH.respond(
-            identity: identity, message: message, signedPreKey: signedPreKey, oneTimePreKey: oneTimePreKey,
-            pqPreKey: pqPreKey)
-        let plaintext = try state.decrypt(message.message, random: random)
+        // Made for our current identity, or (sent from a bundle fetched before we rotated our keys) for a
+        // retired one: the first that decrypts wins; the error is the current identity's.
+        var opened: (state: SessionState, plaintext: [UInt8])?
+        var firstError: (any Error)?
+        for identity in [try stores.identities.localIdentity()] + (try stores.identities.retiredIdentities()) {
+            do {
+                var state = try PQXDH.respond(
+                    identity: identity, message: message, signedPreKey: signedPreKey, oneTimePreKey: oneTimePreKey,
+                    pqPreKey: pqPreKey)
+                let plaintext = try state.decrypt(message.message, random: random)
+                opened = (state, plaintext)
+                break
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        guard let (state, plaintext) = opened else { throw firstError ?? ProtocolError.decryptionFailed }
         if record == nil {
             record = SessionRecord(state: state)
         } else {

@@ -8,6 +8,14 @@ public protocol IdentityKeyStore: AnyObject, Sendable {
     func isTrusted(_ identityKey: [UInt8], for address: ProtocolAddress) throws -> Bool
     /// Records `identityKey` as the one seen for `address`.
     func saveIdentity(_ identityKey: [UInt8], for address: ProtocolAddress) throws
+    /// Identity keys this device used before a rotation and still answers prekey messages for, newest first
+    /// (docs/PROTOCOL.md §4.2); empty by default.
+    func retiredIdentities() throws -> [IdentityKeyPair]
+}
+
+extension IdentityKeyStore {
+    /// No retired identities.
+    public func retiredIdentities() throws -> [IdentityKeyPair] { [] }
 }
 
 /// An identity store in memory that trusts on first use and refuses a changed key.
