@@ -35,17 +35,15 @@ enum PrivateFiles {
         for file in files { _ = chmod(file.path, 0o600) }
     }
 
-    /// Writes `data` atomically as a 0600 file.
+    /// Writes `data` atomically as a 0600 file: a temporary file beside it, renamed over it.
     static func write(_ data: Data, to file: URL) throws {
         let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).tmp")
         guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
             throw CocoaError(.fileWriteUnknown)
         }
-        do {
-            _ = try FileManager.default.replaceItemAt(file, withItemAt: temporary)
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
+        guard rename(temporary.path, file.path) == 0 else {
+            unlink(temporary.path)
+            throw CocoaError(.fileWriteUnknown)
         }
     }
 }
