@@ -64,7 +64,7 @@ extension ParleyClient {
                 pacer.accepted()
             } catch .server(let error) where error.code == .rateLimited {
                 // Ask again after the server's retry_after (or a growing pause), at a slower pace.
-                guard pacer.refused(error, now: .now) != nil else { throw .server(error) }
+                guard pacer.refused(error, now: .now) != nil else { throw .attachment(.serverBusy) }
                 continue
             } catch .notConnected, .disconnected, .timeout {
                 // Resume at our own offset once the connection is back.

@@ -26,7 +26,7 @@ extension ParleyClient {
         } catch {
             // A connection problem keeps the encrypted copy and the record: sending again resumes.
             switch error {
-            case .notConnected, .disconnected, .timeout: break
+            case .notConnected, .disconnected, .timeout, .attachment(.serverBusy): break
             default: discardPendingUpload(pending, recordKey)
             }
             throw error
@@ -108,7 +108,7 @@ extension ParleyClient {
                 await options.progress?(TransferProgress(done: offset, total: total))
             } catch .server(let error) where error.code == .rateLimited {
                 // The same chunk again, after the server's retry_after (or a growing pause) and at a slower pace.
-                guard pacer.refused(error, now: .now) != nil else { throw .server(error) }
+                guard pacer.refused(error, now: .now) != nil else { throw .attachment(.serverBusy) }
             } catch .notConnected, .disconnected, .timeout {
                 offset = try await resumeOffset(fileID: fileID, options: options)
                 await options.progress?(TransferProgress(done: offset, total: total, resumedAt: offset))
