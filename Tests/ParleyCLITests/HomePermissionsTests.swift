@@ -1,4 +1,5 @@
 import Foundation
+import ParleyImage
 import ParleyServer
 import Testing
 
@@ -41,6 +42,17 @@ struct HomePermissionsTests {
         #expect(read.status == 0 && read.stdout.contains("hello"), "\(read.stderr)")
         let downloaded = try await ParleyBinary.runDetached(["download", "--home", bob.path, "2", "-o", root.appendingPathComponent("copy.txt").path])
         #expect(downloaded.status == 0, "\(downloaded.stderr)")
+        // A picture bob fetches is cached in his home (avatars/).
+        let photo = root.appendingPathComponent("ann.jpg")
+        let pixels = [UInt8](repeating: 90, count: 64 * 48 * 3)
+        try Data(try ImageCodec.encodeJPEG(try #require(RGBImage(width: 64, height: 48, pixels: pixels)))).write(to: photo)
+        let avatar = try await ParleyBinary.runDetached(["profile", "set", "--home", ann.path, "--avatar", photo.path])
+        #expect(avatar.status == 0, "\(avatar.stderr)")
+        _ = try await ParleyBinary.runDetached(["read", "--home", bob.path])
+        let fetched = try await ParleyBinary.runDetached(["profile", "avatar", "--home", bob.path, "1", "-o", root.appendingPathComponent("seen.jpg").path])
+        #expect(fetched.status == 0, "\(fetched.stderr)")
+        let cache = bob.appendingPathComponent("accounts/bob@example.org/avatars")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: cache.path)) ?? []).count == 1, "no cached picture in \(cache.path)")
 
         // SQLite removes -wal and -shm when the last connection closes: look while a follower holds them open.
         let follower = try LiveProcess(["read", "--home", bob.path, "--follow"])

@@ -46,15 +46,22 @@ struct OfflineCommandTests {
             #expect(!output.contains("SingleConnectionFailure") && !output.contains("errno") && !output.contains("NIO"), "\(output)")
         }
 
-        // Back up: the next command that connects sends the outbox, and bob gets both, in order.
+        // Following waits for the server instead of ending, and shows what arrives once it is back.
+        let follower = try LiveProcess(["read", "--home", bob.path, "--follow"])
+        defer { follower.kill() }
+        _ = try await follower.waitFor("Waiting for the server")
+
+        // Back up: the next command that connects sends the outbox, and bob's follower shows both, in order.
         let restarted = try await EmbeddedServer.start(dataDirectory: data, port: server.port)
         let online = try await ParleyBinary.runDetached(["conversations", "--home", ann.path])
         #expect(online.status == 0 && !online.stderr.contains("Offline"), "\(online.stderr)")
-        let delivered = try await ParleyBinary.runDetached(["read", "--home", bob.path])
-        #expect(delivered.status == 0, "\(delivered.stderr)")
-        let lines = delivered.stdout.split(separator: "\n")
-        let down = lines.firstIndex { $0.contains("while it was down") }, too = lines.firstIndex { $0.contains("and this too") }
-        #expect(down != nil && too != nil && down! < too!, "\(delivered.stdout)")
+        _ = try await follower.waitFor("and this too", seconds: 30)
+        let followed = follower.text
+        #expect(followed.contains("Offline: cannot reach the server"), "\(followed)")
+        let down = followed.range(of: "while it was down"), too = followed.range(of: "and this too")
+        #expect(down != nil && too != nil && down!.lowerBound < too!.lowerBound, "\(followed)")
+        follower.kill()
+        _ = await follower.exitStatus()
         try await restarted.stop()
     }
 }

@@ -18,6 +18,8 @@ public enum AttachmentError: Error, Sendable, Equatable, CustomStringConvertible
     case cannotDecrypt
     /// The output file could not be written.
     case output(String)
+    /// The server kept answering that the transfer sent too many requests, however slowly it went.
+    case serverBusy
 
     public var description: String {
         switch self {
@@ -30,6 +32,8 @@ public enum AttachmentError: Error, Sendable, Equatable, CustomStringConvertible
         case .digestMismatch: "the downloaded file does not match the digest in the message: it was altered or damaged on the server; nothing was written"
         case .cannotDecrypt: "could not decrypt or authenticate the file (it was altered); nothing was written"
         case .output(let why): "cannot write the downloaded file: \(why)"
+        case .serverBusy:
+            "the server kept refusing the transfer as too many requests, however slowly it went; try again in a minute (an upload resumes where it stopped)"
         }
     }
 }

@@ -54,10 +54,18 @@ extension ParleyClient {
         }
         // When the connection first failed: all the waiting for it together is bounded by `reconnectWait`.
         var stalledSince: ContinuousClock.Instant?
+        var pacer = TransferPacer()
         while offset < total {
             let answer: [String: JSONValue]
+            let pause = pacer.delay(now: .now)
+            if pause > .zero { try? await Task.sleep(for: pause) }
             do {
                 answer = try await call("download_file", ["file_id": .int(attachment.fileID), "offset": .int(offset), "length": .int(24_576)])
+                pacer.accepted()
+            } catch .server(let error) where error.code == .rateLimited {
+                // Ask again after the server's retry_after (or a growing pause), at a slower pace.
+                guard pacer.refused(error, now: .now) != nil else { throw .attachment(.serverBusy) }
+                continue
             } catch .notConnected, .disconnected, .timeout {
                 // Resume at our own offset once the connection is back.
                 stalledSince = stalledSince ?? .now

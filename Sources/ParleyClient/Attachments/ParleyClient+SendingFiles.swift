@@ -26,7 +26,7 @@ extension ParleyClient {
         } catch {
             // A connection problem keeps the encrypted copy and the record: sending again resumes.
             switch error {
-            case .notConnected, .disconnected, .timeout: break
+            case .notConnected, .disconnected, .timeout, .attachment(.serverBusy): break
             default: discardPendingUpload(pending, recordKey)
             }
             throw error
@@ -90,6 +90,7 @@ extension ParleyClient {
             throw .attachment(.unreadable("the encrypted copy vanished"))
         }
         defer { try? input.close() }
+        var pacer = TransferPacer()
         while offset < total {
             let chunk: Data
             do {
@@ -98,10 +99,16 @@ extension ParleyClient {
             } catch {
                 throw .attachment(.unreadable("reading the encrypted copy failed"))
             }
+            let pause = pacer.delay(now: .now)
+            if pause > .zero { try? await Task.sleep(for: pause) }
             do {
                 let answer = try await call("upload_file", ["file_id": .int(fileID), "offset": .int(offset), "chunk": .base64(Array(chunk))])
+                pacer.accepted()
                 offset = try answer.int("received")
                 await options.progress?(TransferProgress(done: offset, total: total))
+            } catch .server(let error) where error.code == .rateLimited {
+                // The same chunk again, after the server's retry_after (or a growing pause) and at a slower pace.
+                guard pacer.refused(error, now: .now) != nil else { throw .attachment(.serverBusy) }
             } catch .notConnected, .disconnected, .timeout {
                 offset = try await resumeOffset(fileID: fileID, options: options)
                 await options.progress?(TransferProgress(done: offset, total: total, resumedAt: offset))

@@ -35,16 +35,14 @@ enum PrivateFiles {
         for file in files { _ = chmod(file.path, 0o600) }
     }
 
-    /// Writes `data` atomically as a 0600 file.
+    /// Writes `data` atomically as a 0600 file: a temporary file beside it, renamed over it.
     static func write(_ data: Data, to file: URL) throws {
         let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString).tmp")
         guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
             throw CocoaError(.fileWriteUnknown)
         }
-        // rename(2) replaces the target atomically whether or not it exists (Foundation's replaceItemAt fails
-        // on Linux when there is nothing to replace).
         guard rename(temporary.path, file.path) == 0 else {
-            try? FileManager.default.removeItem(at: temporary)
+            unlink(temporary.path)
             throw CocoaError(.fileWriteUnknown)
         }
     }

@@ -33,6 +33,22 @@ enum Offline {
         }
     }
 
+    /// Tries to connect (reconnecting afterwards) until the server answers: following waits for the server
+    /// rather than ending. Pauses grow from half a second to five.
+    static func waitForServer(_ client: ParleyClient) async throws {
+        var pause = 0.5
+        while true {
+            try await Task.sleep(for: .seconds(pause))
+            do {
+                try await client.connect(reconnect: true, catchUp: false)
+                return
+            } catch {
+                guard reason(error) != nil else { throw CommandFailure("\(error)") }
+            }
+            pause = min(pause * 2, 5)
+        }
+    }
+
     /// The line that tells the person they see this device's copy.
     static func notice(_ reason: String) -> String {
         "Offline: \(reason). Showing what this device holds."

@@ -85,16 +85,16 @@ extension Parley {
             do {
                 try await client.connect(reconnect: follow, catchUp: false)
             } catch {
-                // Without the server a conversation's history still is on this device; following needs the server.
-                guard !follow, let reason = Offline.reason(error) else { throw CommandFailure("\(error)") }
+                // Without the server a conversation's history still is on this device; following waits for it.
+                guard let reason = Offline.reason(error) else { throw CommandFailure("\(error)") }
                 offline = reason
             }
             let shown: [Message]
             do {
                 if let offline {
-                    Console.err(conversation == nil
-                        ? "Offline: \(offline). No new messages can be fetched; 'parley read --conversation ID' shows a history."
-                        : Offline.notice(offline))
+                    Console.err(conversation != nil ? Offline.notice(offline)
+                        : follow ? "Offline: \(offline)."
+                        : "Offline: \(offline). No new messages can be fetched; 'parley read --conversation ID' shows a history.")
                     if let conversation { shown = try await client.messages(in: conversation, limit: limit) } else { shown = [] }
                 } else if let conversation {
                     _ = try await client.sync()
@@ -107,18 +107,25 @@ extension Parley {
                 await client.disconnect()
                 throw CommandFailure("\(error)")
             }
-            if options.json {
-                for message in shown { options.output(message) { "" } }
-            } else {
-                if shown.isEmpty && !follow && offline == nil { ClientOptions.say("No new messages.") }
-                for message in shown { ClientOptions.say(await MessageLine.format(message, client: client)) }
-            }
+            if shown.isEmpty && !follow && offline == nil && !options.json { ClientOptions.say("No new messages.") }
+            for message in shown { await show(message, client) }
             guard follow else { return await client.disconnect() }
+            if offline != nil {
+                Console.err("Waiting for the server: new messages show here once it is reachable.")
+                try await Offline.waitForServer(client)
+                let missed = try await client.sync().filter { conversation == nil || $0.conversationID == conversation }
+                Console.err("Connected.")
+                for message in missed { await show(message, client) }
+            }
             for await event in events {
                 guard case .message(let message) = event, conversation == nil || message.conversationID == conversation else { continue }
-                // Line by line even into a pipe (`parley read --follow | grep …`).
-                if options.json { options.output(message) { "" } } else { ClientOptions.say(await MessageLine.format(message, client: client)) }
+                await show(message, client)
             }
+        }
+
+        /// One message as a line, or as JSON; line by line even into a pipe (`parley read --follow | grep …`).
+        private func show(_ message: Message, _ client: ParleyClient) async {
+            if options.json { options.output(message) { "" } } else { ClientOptions.say(await MessageLine.format(message, client: client)) }
         }
 
         /// Ends the process with a message when `parley account lock` signals it.

@@ -1,0 +1,34 @@
+import Foundation
+import ParleyServer
+import Testing
+
+/// Files well past the 2.4 MiB a default server's rate limit let an unpaced client send (issue 21, item 7):
+/// `parley send --file` and `parley download` against a server started with its default limits.
+@Suite("large files on a default server", .serialized)
+struct LargeFileCommandTests {
+    @Test func fiveMebibytesTravelBothWays() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-large-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
+        let ann = root.appendingPathComponent("ann"), bob = root.appendingPathComponent("bob")
+        try await CLIAccounts.register("ann", home: ann, server: server)
+        try await CLIAccounts.register("bob", home: bob, server: server)
+        var generator = SystemRandomNumberGenerator()
+        let source = root.appendingPathComponent("survey.bin")
+        try Data((0..<(5 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: source)
+
+        let sent = try await ParleyBinary.runDetached(["send", "--home", ann.path, "--to", "bob@example.org", "--file", source.path])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stderr.contains("(100%)") && !sent.stderr.contains("rate_limited"), "\(sent.stderr)")
+        let read = try await ParleyBinary.runDetached(["read", "--home", bob.path])
+        #expect(read.stdout.contains("survey.bin (5.0 MiB"), "\(read.stdout)")
+        let copy = root.appendingPathComponent("copy.bin")
+        let downloaded = try await ParleyBinary.runDetached(["download", "--home", bob.path, "1", "-o", copy.path])
+        #expect(downloaded.status == 0, "\(downloaded.stderr)")
+        #expect(try Data(contentsOf: copy) == (try Data(contentsOf: source)))
+        // Bob right away sends it back: the account's limit has room for a second transfer.
+        let back = try await ParleyBinary.runDetached(["send", "--home", bob.path, "--conversation", "1", "--file", copy.path])
+        #expect(back.status == 0, "\(back.stderr)")
+        try await server.stop()
+    }
+}
