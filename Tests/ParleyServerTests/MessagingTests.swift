@@ -66,6 +66,11 @@ struct MessagingTests {
         let fetched = try #require(try await people.bobSocket.call("get_messages", ["after_ts": 0])["messages"] as? [[String: Any]])
         #expect(fetched.map { $0["kind"] as? String } == ["retry"])
         #expect(fetched.first?["ciphertext"] as? String == Data("just-bob".utf8).base64EncodedString())
+        // Not something bob reads: no unread count, no activity, not in metadata search.
+        let listed = try #require(try await people.bobSocket.call("list_conversations", [:])["conversations"] as? [[String: Any]])
+        #expect(listed.first?["unread"] as? Int == 0 && listed.first?["last_message_at"] == nil, "\(listed)")
+        let found = try #require(try await people.bobSocket.call("search_messages", ["conversation_id": conversation])["messages"] as? [Any])
+        #expect(found.isEmpty)
 
         // Two envelopes, or one for another device than named: invalid.
         let two = one + [["account_id": people.annID, "device_id": 2, "ciphertext": "AAAA"]]

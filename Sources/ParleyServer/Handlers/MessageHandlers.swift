@@ -39,7 +39,7 @@ enum MessageHandlers {
         }
         let message = NewMessage(
             conversationID: conversationID, senderID: caller.accountID, senderDevice: caller.deviceID,
-            clientMessageID: clientID, kind: kind, replyTo: replyTo, envelopes: envelopes)
+            clientMessageID: clientID, kind: kind, replyTo: replyTo, envelopes: envelopes, directed: target != nil)
         // The membership is checked inside the insert's transaction: one store call instead of two, and no
         // member can be removed between the check and the insert.
         let insertion = try await StoreCall.call(context) {

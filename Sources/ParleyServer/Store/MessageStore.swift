@@ -16,6 +16,9 @@ public struct NewMessage: Sendable, Equatable {
     public var kind: String
     public var replyTo: Int64?
     public var envelopes: [Envelope]
+    /// For one device only (a retry request, a re-send, a title for a newcomer): stored and delivered like any
+    /// message, but left out of unread counts, the conversation's last activity and metadata search.
+    public var directed: Bool = false
 }
 
 /// Where a message stands once stored.

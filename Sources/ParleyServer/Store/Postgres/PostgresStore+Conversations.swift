@@ -94,9 +94,9 @@ extension PostgresStore {
                 """
                 SELECT * FROM (
                     SELECT c.*, m.last_read_at,
-                        (SELECT MAX(created_at) FROM messages WHERE conversation_id = c.id) AS last_message_at,
+                        (SELECT MAX(created_at) FROM messages WHERE conversation_id = c.id AND NOT directed) AS last_message_at,
                         (SELECT COUNT(*) FROM messages WHERE conversation_id = c.id AND sender_id != \(accountID)
-                            AND created_at > m.last_read_at AND deleted_at IS NULL) AS unread
+                            AND created_at > m.last_read_at AND deleted_at IS NULL AND NOT directed) AS unread
                     FROM conversations c JOIN members m ON m.conversation_id = c.id
                     WHERE m.account_id = \(accountID) AND m.status = 'active' AND c.deleted_at IS NULL
                 ) s ORDER BY COALESCE(last_message_at, created_at) DESC

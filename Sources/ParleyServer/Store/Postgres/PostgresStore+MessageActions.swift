@@ -97,7 +97,7 @@ extension PostgresStore {
             try await db.rows(
                 """
                 SELECT m.* FROM messages m JOIN members mb ON mb.conversation_id = m.conversation_id
-                WHERE mb.account_id = \(accountID) AND mb.status = 'active' AND m.deleted_at IS NULL
+                WHERE mb.account_id = \(accountID) AND mb.status = 'active' AND m.deleted_at IS NULL AND NOT m.directed
                     AND (\(query.conversationID)::BIGINT IS NULL OR m.conversation_id = \(query.conversationID))
                     AND (\(query.senderID)::BIGINT IS NULL OR m.sender_id = \(query.senderID))
                     AND (\(query.kind)::TEXT IS NULL OR m.kind = \(query.kind))

@@ -38,9 +38,9 @@ extension PostgresStore {
                 ), bump AS (
                     UPDATE account_clocks SET last = stamp.ts FROM stamp WHERE account_clocks.account_id = ANY(\(accounts))
                 ), inserted AS (
-                    INSERT INTO messages (conversation_id, sender_id, sender_device, client_id, created_at, kind, reply_to)
+                    INSERT INTO messages (conversation_id, sender_id, sender_device, client_id, created_at, kind, reply_to, directed)
                     SELECT \(message.conversationID), \(message.senderID), \(Int64(message.senderDevice)), \(message.clientMessageID),
-                        stamp.ts, \(message.kind), \(message.replyTo) FROM stamp
+                        stamp.ts, \(message.kind), \(message.replyTo), \(message.directed) FROM stamp
                     RETURNING id, created_at
                 ), sealed AS (
                     INSERT INTO envelopes (message_id, account_id, device_id, ciphertext)

@@ -243,10 +243,14 @@ enum SQLiteMigrations {
                 CREATE INDEX messages_deleted ON messages(conversation_id, deleted_at) WHERE deleted_at IS NOT NULL;
                 """)
         }
-        migrator.registerMigration("v12-no-self-copies") { db in
+        migrator.registerMigration("v12-directed-messages") { db in
             // Clients no longer send a self copy (device 0): their own devices get envelopes of their own.
-            // The old copies and the delivered tombstones kept beside them go.
-            try db.execute(sql: "DELETE FROM envelopes WHERE device_id = 0 OR delivered_at IS NOT NULL")
+            // The old copies and the delivered tombstones kept beside them go. Messages for one device (retry
+            // requests, re-sends) are marked, to leave them out of unread counts and search.
+            try db.execute(sql: """
+                DELETE FROM envelopes WHERE device_id = 0 OR delivered_at IS NOT NULL;
+                ALTER TABLE messages ADD COLUMN directed INTEGER NOT NULL DEFAULT 0;
+                """)
         }
         return migrator
     }

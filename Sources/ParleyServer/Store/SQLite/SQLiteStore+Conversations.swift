@@ -84,9 +84,9 @@ extension SQLiteStore {
                 db,
                 sql: """
                     SELECT c.*, m.last_read_at,
-                        (SELECT MAX(created_at) FROM messages WHERE conversation_id = c.id) AS last_message_at,
+                        (SELECT MAX(created_at) FROM messages WHERE conversation_id = c.id AND directed = 0) AS last_message_at,
                         (SELECT COUNT(*) FROM messages WHERE conversation_id = c.id AND sender_id != ?
-                            AND created_at > m.last_read_at AND deleted_at IS NULL) AS unread
+                            AND created_at > m.last_read_at AND deleted_at IS NULL AND directed = 0) AS unread
                     FROM conversations c JOIN members m ON m.conversation_id = c.id
                     WHERE m.account_id = ? AND m.status = 'active' AND c.deleted_at IS NULL
                     ORDER BY COALESCE(last_message_at, c.created_at) DESC

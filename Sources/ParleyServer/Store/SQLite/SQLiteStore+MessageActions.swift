@@ -96,7 +96,7 @@ extension SQLiteStore {
         try await read { db in
             var sql = """
                 SELECT m.* FROM messages m JOIN members mb ON mb.conversation_id = m.conversation_id
-                WHERE mb.account_id = ? AND mb.status = 'active' AND m.deleted_at IS NULL
+                WHERE mb.account_id = ? AND mb.status = 'active' AND m.deleted_at IS NULL AND m.directed = 0
                 """
             var arguments: StatementArguments = [accountID]
             if let value = query.conversationID { sql += " AND m.conversation_id = ?"; arguments += [value] }

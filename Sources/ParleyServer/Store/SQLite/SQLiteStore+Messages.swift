@@ -18,11 +18,11 @@ extension SQLiteStore {
             let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(created_at) FROM messages")) ?? 0
             let timestamp = max(now, last + 1)
             try db.cachedStatement(sql: """
-                INSERT INTO messages (conversation_id, sender_id, sender_device, client_id, created_at, kind, reply_to)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO messages (conversation_id, sender_id, sender_device, client_id, created_at, kind, reply_to, directed)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
                     message.conversationID, message.senderID, Int64(message.senderDevice), message.clientMessageID,
-                    timestamp, message.kind, message.replyTo,
+                    timestamp, message.kind, message.replyTo, message.directed,
                 ])
             let id = db.lastInsertedRowID
             let insertEnvelope = try db.cachedStatement(
