@@ -81,17 +81,6 @@ def hkdf(ikm, info, length, salt=b"\x00" * 32):
     return HKDF(algorithm=hashes.SHA256(), length=length, salt=salt, info=info).derive(ikm)
 
 
-def self_key_vectors():
-    valid = []
-    for i, (plaintext, ad) in enumerate([(b"hello, me", b"conv:42|msg:7"), (b"", b""), (det("long", 300), b"\x00\x01")]):
-        seed, nonce = det(f"seed-{i}", 32), det(f"sk-nonce-{i}", 12)
-        key = hkdf(seed, b"Parley_SelfKey_v1", 32)
-        sealed = b"\x01" + nonce + AESGCM(key).encrypt(nonce, plaintext, ad)
-        valid.append({"seed": seed.hex(), "key": key.hex(), "nonce": nonce.hex(),
-                      "associatedData": ad.hex(), "plaintext": plaintext.hex(), "sealed": sealed.hex()})
-    return {"valid": valid}
-
-
 def leading_zero_bits(digest):
     bits = 0
     for byte in digest:
@@ -169,6 +158,5 @@ def write(name, data):
 
 if __name__ == "__main__":
     write("key-envelope-ecp1.json", envelope_vectors())
-    write("self-key.json", self_key_vectors())
     write("proof-of-work.json", pow_vectors())
     write("message-padding.json", padding_vectors())
