@@ -117,6 +117,11 @@ extension ParleyClient {
                 }
             }
             try Self.storage { try self.storeMessage(message, in: writer) }
+            try Self.storage {
+                try self.noteUnseen(message, in: writer)
+                // Shown once as "could not decrypt", it is news again now that it can be read.
+                if let filled { try self.noteUnseen(filled, in: writer) }
+            }
             return Received(message: message, filled: filled)
         }
     }

@@ -137,6 +137,8 @@ enum Namespace {
     static let titleHolders = "title_holders"
     /// Identity seeds replaced by a key rotation, by public key (hex), with when.
     static let retiredIdentity = "retired_identity"
+    /// Messages stored but not shown to the person yet (an empty value per message id).
+    static let unseen = "unseen"
 }
 
 /// An identity this device answered to before a key rotation.

@@ -67,6 +67,7 @@ extension ParleyClient {
                     message.undecryptable = true
                 }
                 try self.storeMessage(message, in: writer)
+                try self.noteUnseen(message, in: writer)
                 try writer.delete(Namespace.held, String(id))
                 return message
             }

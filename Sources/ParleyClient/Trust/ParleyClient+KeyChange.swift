@@ -68,6 +68,7 @@ extension ParleyClient {
                     kind: Message.keyChangeKind, replyTo: nil, forwardedFrom: nil, reactions: [:], pinned: false, deleted: false,
                     deliveredTo: [], undecryptable: false)
                 try self.storeMessage(entry, in: writer)
+                try self.noteUnseen(entry, in: writer)
                 return entry
             }
         }

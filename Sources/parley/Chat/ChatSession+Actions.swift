@@ -154,10 +154,12 @@ extension ChatSession {
     /// The open conversation is being read: its count goes to zero here and at the server (where the
     /// other members see the read mark). Offline, the server keeps its count until the next reload.
     func markOpenConversationRead() {
-        guard let id = state.selectedID, let index = state.conversations.firstIndex(where: { $0.id == id }),
-              state.conversations[index].unread > 0 else { return }
-        state.conversations[index].unread = 0
+        guard let id = state.selectedID, let index = state.conversations.firstIndex(where: { $0.id == id }) else { return }
         let client = self.client
+        // What is on the screen is not news for `parley read` any more.
+        Task { _ = try? await client.takeUnseenMessages(in: id) }
+        guard state.conversations[index].unread > 0 else { return }
+        state.conversations[index].unread = 0
         Task { try? await client.markRead(conversation: id) }
     }
 

@@ -155,6 +155,7 @@ final class ChatSession {
             if state.receive(message, isNew: true) { await reload(select: false) }
             if message.conversationID == state.selectedID, message.senderID != state.me {
                 try? await client.markRead(message.id)
+                try? await client.markSeen([message.id])
             }
             learnNames()
         case .messageUpdated(let message):

@@ -101,26 +101,42 @@ extension Parley {
                     try await client.refreshMessageStates(in: conversation, limit: limit)
                     shown = try await client.messages(in: conversation, limit: limit)
                 } else {
-                    shown = try await client.sync()
+                    // New means not shown yet, whichever command happened to fetch it (docs/CLIENT.md §5).
+                    _ = try await client.sync()
+                    shown = try await client.takeUnseenMessages()
                 }
+                try await client.markSeen(shown.map(\.id))
             } catch {
                 await client.disconnect()
                 throw CommandFailure("\(error)")
             }
             if shown.isEmpty && !follow && offline == nil && !options.json { ClientOptions.say("No new messages.") }
             for message in shown { await show(message, client) }
+            // What was shown is read: the read mark moves and senders see their read ticks.
+            if offline == nil { await Self.markRead(shown, client) }
             guard follow else { return await client.disconnect() }
             if offline != nil {
                 Console.err("Waiting for the server: new messages show here once it is reachable.")
                 try await Offline.waitForServer(client)
-                let missed = try await client.sync().filter { conversation == nil || $0.conversationID == conversation }
+                _ = try await client.sync()
+                let missed = try await client.takeUnseenMessages(in: conversation)
                 Console.err("Connected.")
                 for message in missed { await show(message, client) }
             }
             for await event in events {
                 guard case .message(let message) = event, conversation == nil || message.conversationID == conversation else { continue }
                 await show(message, client)
+                try? await client.markSeen([message.id])
+                await Self.markRead([message], client)
             }
+        }
+
+        /// Moves the read mark of each conversation to the newest message shown from someone else.
+        static func markRead(_ shown: [Message], _ client: ParleyClient) async {
+            let own = await client.accountID
+            let newest = Dictionary(grouping: shown.filter { $0.id > 0 && $0.senderID != own }, by: \.conversationID)
+                .compactMapValues { $0.map(\.id).max() }
+            for id in newest.values { try? await client.markRead(id) }
         }
 
         /// One message as a line, or as JSON; line by line even into a pipe (`parley read --follow | grep …`).

@@ -1,0 +1,34 @@
+import Foundation
+import ParleyServer
+import Testing
+
+/// `parley read` as a person uses it between other commands (issue 21 items 3 and 4), on a default server.
+@Suite("parley read: new means not shown yet, and reading marks read", .serialized)
+struct ReadCommandTests {
+    @Test func aMessageFetchedByAnotherCommandIsStillNewAndReadingMovesTheReadMark() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-read-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
+        let ann = root.appendingPathComponent("ann"), bob = root.appendingPathComponent("bob")
+        try await CLIAccounts.register("ann", home: ann, server: server)
+        try await CLIAccounts.register("bob", home: bob, server: server)
+        func run(_ arguments: [String]) async throws -> ParleyBinary.Result { try await ParleyBinary.runDetached(arguments) }
+
+        #expect(try await run(["send", "--home", bob.path, "--to", "ann@example.org", "first from bob"]).status == 0)
+        #expect(try await run(["read", "--home", ann.path]).stdout.contains("first from bob"))
+        #expect(try await run(["send", "--home", bob.path, "--to", "ann@example.org", "lunch at noon?"]).status == 0)
+        // Ann sends before she reads: that command fetched bob's message too, but she has not seen it.
+        #expect(try await run(["send", "--home", ann.path, "--to", "bob@example.org", "hi bob"]).status == 0)
+        let before = try await run(["conversations", "--home", ann.path])
+        #expect(before.stdout.contains("1 unread"), "\(before.stdout)")
+        let read = try await run(["read", "--home", ann.path])
+        #expect(read.stdout.contains("lunch at noon?"), "\(read.stdout) \(read.stderr)")
+        #expect(!read.stdout.contains("first from bob"), "shown before, so not new")
+        #expect(!read.stdout.contains("hi bob"), "her own message is not news to her")
+        // Shown once: not new any more, and read at the server (the unread count drops).
+        #expect(try await run(["read", "--home", ann.path]).stdout.contains("No new messages."))
+        let after = try await run(["conversations", "--home", ann.path])
+        #expect(after.stdout.contains("0 unread"), "\(after.stdout)")
+        try await server.stop()
+    }
+}
