@@ -26,7 +26,7 @@ extension ChatScreen {
         if message.deleted {
             text = "(deleted)"
         } else if message.undecryptable {
-            text = "(could not decrypt — ask the sender to resend)"
+            text = "(could not decrypt — asked the sending device to send it again)"
         } else {
             text = DisplayWidth.sanitized(message.text)
         }

@@ -236,7 +236,7 @@ enum MessageLine {
         let time = Date(timeIntervalSince1970: Double(message.timestamp) / 1000).formatted(date: .omitted, time: .shortened)
         var text = message.deleted ? "(deleted)"
             : message.heldForKeyChange == true ? "(held: \(who)'s identity key changed — run 'parley verify \(who)', then 'parley verify accept \(who)')"
-            : message.undecryptable ? "(could not decrypt — ask the sender to resend)" : TerminalText.indentedLines(message.text)
+            : message.undecryptable ? "(could not decrypt — asked the sending device to send it again)" : TerminalText.indentedLines(message.text)
         // A key-change warning is the client's own entry, not something the contact wrote.
         if message.kind == Message.keyChangeKind { return "[\(message.conversationID)#local \(time)] \(message.text)" }
         if let reply = message.replyTo { text = "↪ \(reply) " + text }
