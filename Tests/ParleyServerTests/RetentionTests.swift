@@ -60,7 +60,7 @@ struct RetentionTests {
         let store = server.opened.store
         let ann = try await Sample.activeAccount(store, "ann@example.org")
         let bob = try await Sample.activeAccount(store, "bob@example.org")
-        let conversation = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], title: nil, now: 1)
+        let conversation = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], now: 1)
         _ = try await store.insertMessage(
             Sample.message(conversation.conversation.id, from: ann, to: [(bob, 1)], clientID: "old"), now: server.clock.now() - 40 * RetentionPolicy.day)
 

@@ -28,9 +28,7 @@ enum ConversationHandlers {
         let kindText = try request.string("kind", maxBytes: 16)
         guard let kind = ConversationRecord.Kind(rawValue: kindText) else { throw .invalid("kind", "must be \"direct\" or \"group\"") }
         let emails = try request.array("members", maxCount: maximumGroupSize)
-        let title: [UInt8]? = request.fields["title"] == nil ? nil : try request.bytes("title", maxBytes: 1024)
         guard kind == .group || emails.count == 1 else { throw .invalid("members", "a direct conversation has exactly one other member") }
-        guard kind == .group || title == nil else { throw .invalid("title", "only groups have a title") }
         var memberIDs: [Int64] = []
         for (index, value) in emails.enumerated() {
             guard case .string(let email) = value else { throw .invalid("members[\(index)]", "must be an e-mail address") }
@@ -41,7 +39,7 @@ enum ConversationHandlers {
         }
         let now = context.clock.now()
         let (conversation, created) = try await StoreCall.call(context) {
-            try await context.store.createConversation(kind: kind, creatorID: caller.accountID, memberIDs: memberIDs, title: title, now: now)
+            try await context.store.createConversation(kind: kind, creatorID: caller.accountID, memberIDs: memberIDs, now: now)
         }
         if created {
             let event = kind == .direct ? "conversation_created" : "group_invitation"
@@ -63,7 +61,6 @@ enum ConversationHandlers {
             "unread": .number(Double(summary.unreadCount)),
             "created_at": .number(Double(summary.conversation.createdAt)),
         ]
-        if let title = summary.conversation.title { object["title"] = .string(Data(title).base64EncodedString()) }
         if let last = summary.lastMessageAt { object["last_message_at"] = .number(Double(last)) }
         return .object(object)
     }

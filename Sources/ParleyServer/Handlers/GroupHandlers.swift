@@ -1,7 +1,7 @@
 import Foundation
 import ParleyWire
 
-/// Group management: invitations, membership, title, deletion.
+/// Group management: invitations, membership, deletion. (Titles travel end to end: docs/CLIENT.md §8.)
 ///
 /// Any active member may invite; only the creator renames, removes members or deletes a group.
 /// Either person may delete a direct conversation.
@@ -26,11 +26,7 @@ enum GroupHandlers {
         router.add("list_invitations", requiresLogin: true) { _, environment, context throws(WireError) in
             let invitations = try await StoreCall.call(context) { try await context.store.invitations(accountID: environment.caller!.accountID) }
             return HandlerResult(["invitations": .array(invitations.map { conversation in
-                var object: [String: JSONValue] = [
-                    "conversation_id": .number(Double(conversation.id)), "creator_id": .number(Double(conversation.creatorID)),
-                ]
-                if let title = conversation.title { object["title"] = .string(Data(title).base64EncodedString()) }
-                return .object(object)
+                ["conversation_id": .number(Double(conversation.id)), "creator_id": .number(Double(conversation.creatorID))]
             })])
         }
         router.add("accept_invitation", requiresLogin: true) { request, environment, context throws(WireError) in
@@ -54,17 +50,6 @@ enum GroupHandlers {
             let caller = environment.caller!
             let group = try await activeGroup(request, caller, context)
             try await changeMembership(group.id, caller.accountID, to: .left, event: "member_removed", context)
-            return HandlerResult()
-        }
-        router.add("rename_conversation", requiresLogin: true) { request, environment, context throws(WireError) in
-            let caller = environment.caller!
-            let group = try await activeGroup(request, caller, context)
-            guard group.creatorID == caller.accountID else { throw WireError(.forbidden, "only the group's creator renames it") }
-            let title = try request.bytes("title", maxBytes: 1024)
-            try await StoreCall.call(context) { try await context.store.setTitle(conversationID: group.id, title: title) }
-            try await notifyMembers(group.id, context, event: "conversation_renamed", fields: [
-                "conversation_id": .number(Double(group.id)), "title": .string(Data(title).base64EncodedString()),
-            ])
             return HandlerResult()
         }
         router.add("delete_conversation", requiresLogin: true) { request, environment, context throws(WireError) in

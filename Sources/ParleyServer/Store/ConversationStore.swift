@@ -3,8 +3,6 @@ public struct ConversationRecord: Sendable, Equatable {
     public enum Kind: String, Sendable { case direct, group }
     public var id: Int64
     public var kind: Kind
-    /// Client-encrypted title (groups); the server cannot read it.
-    public var title: [UInt8]?
     public var creatorID: Int64
     public var createdAt: Int64
 }
@@ -27,7 +25,7 @@ public protocol ConversationStore: Sendable {
     /// Creates a conversation with `creatorID` active and `memberIDs` active (direct) or invited (group).
     /// A direct conversation between the same two accounts is returned instead of duplicated.
     func createConversation(
-        kind: ConversationRecord.Kind, creatorID: Int64, memberIDs: [Int64], title: [UInt8]?, now: Int64
+        kind: ConversationRecord.Kind, creatorID: Int64, memberIDs: [Int64], now: Int64
     ) async throws -> (conversation: ConversationRecord, created: Bool)
 
     /// A conversation by id, if not deleted.

@@ -9,8 +9,6 @@ public protocol GroupStore: Sendable {
     /// Conversations the account is invited to.
     func invitations(accountID: Int64) async throws -> [ConversationRecord]
 
-    /// Replaces a group's encrypted title.
-    func setTitle(conversationID: Int64, title: [UInt8]) async throws
 
     /// Marks a conversation deleted for everyone.
     func deleteConversation(conversationID: Int64, now: Int64) async throws

@@ -10,9 +10,9 @@ struct ConversationConformanceTests {
         try await backend.withStore { store in
             let ann = try await Sample.activeAccount(store, "ann@example.org")
             let bob = try await Sample.activeAccount(store, "bob@example.org")
-            let (first, created) = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], title: nil, now: 10)
+            let (first, created) = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], now: 10)
             #expect(created)
-            let (again, createdAgain) = try await store.createConversation(kind: .direct, creatorID: bob, memberIDs: [ann], title: nil, now: 11)
+            let (again, createdAgain) = try await store.createConversation(kind: .direct, creatorID: bob, memberIDs: [ann], now: 11)
             #expect(!createdAgain && again == first)
             #expect(try await store.directConversation(between: bob, and: ann) == first)
             #expect(try await store.conversation(id: first.id) == first)
@@ -27,7 +27,7 @@ struct ConversationConformanceTests {
             #expect(try await store.conversation(id: first.id) == nil)
             #expect(try await store.directConversation(between: ann, and: bob) == nil)
             #expect(try await store.activeMemberDevices(conversationID: first.id).isEmpty)
-            let (fresh, createdFresh) = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], title: nil, now: 13)
+            let (fresh, createdFresh) = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], now: 13)
             #expect(createdFresh && fresh.id != first.id)
         }
     }
@@ -41,7 +41,7 @@ struct ConversationConformanceTests {
                 for index in 0..<6 {
                     group.addTask {
                         let (creator, other) = index.isMultiple(of: 2) ? (ann, bob) : (bob, ann)
-                        return try await store.createConversation(kind: .direct, creatorID: creator, memberIDs: [other], title: nil, now: 5).conversation.id
+                        return try await store.createConversation(kind: .direct, creatorID: creator, memberIDs: [other], now: 5).conversation.id
                     }
                 }
                 return try await group.reduce(into: Set<Int64>()) { $0.insert($1) }
@@ -50,14 +50,14 @@ struct ConversationConformanceTests {
         }
     }
 
-    @Test("group members are invited, accept, leave; invitations, titles and summaries follow", arguments: StoreBackend.allCases)
+    @Test("group members are invited, accept, leave; invitations and summaries follow", arguments: StoreBackend.allCases)
     func groups(_ backend: StoreBackend) async throws {
         try await backend.withStore { store in
             let ann = try await Sample.activeAccount(store, "ann@example.org")
             let bob = try await Sample.activeAccount(store, "bob@example.org")
             let cy = try await Sample.activeAccount(store, "cy@example.org")
-            let (group, _) = try await store.createConversation(kind: .group, creatorID: ann, memberIDs: [bob, cy], title: [1, 2], now: 20)
-            #expect(group.title == [1, 2] && group.kind == .group)
+            let (group, _) = try await store.createConversation(kind: .group, creatorID: ann, memberIDs: [bob, cy], now: 20)
+            #expect(group.kind == .group)
             #expect(try await store.activeMemberIDs(conversationID: group.id) == [ann])
             #expect(try await store.invitations(accountID: bob) == [group])
             try await store.setMemberStatus(conversationID: group.id, accountID: bob, status: .active, now: 21)
@@ -65,8 +65,6 @@ struct ConversationConformanceTests {
             #expect(try await store.memberStatus(conversationID: group.id, accountID: cy) == nil)
             #expect(try await store.invitations(accountID: bob).isEmpty)
             #expect(try await store.activeMemberIDs(conversationID: group.id) == [ann, bob].sorted())
-            try await store.setTitle(conversationID: group.id, title: [3, 4, 5])
-            #expect(try await store.conversation(id: group.id)?.title == [3, 4, 5])
 
             _ = try await store.insertMessage(Sample.message(group.id, from: ann, to: [(bob, 1)], clientID: "g1"), now: 30)
             _ = try await store.insertMessage(Sample.message(group.id, from: ann, to: [(bob, 1)], clientID: "g2"), now: 31)
@@ -92,8 +90,8 @@ struct ConversationConformanceTests {
             let ann = try await Sample.activeAccount(store, "ann@example.org")
             let bob = try await Sample.activeAccount(store, "bob@example.org")
             let cy = try await Sample.activeAccount(store, "cy@example.org")
-            let withBob = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], title: nil, now: 1).conversation
-            let withCy = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [cy], title: nil, now: 2).conversation
+            let withBob = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], now: 1).conversation
+            let withCy = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [cy], now: 2).conversation
             #expect(try await store.conversations(accountID: ann).map(\.conversation.id) == [withCy.id, withBob.id])
             _ = try await store.insertMessage(Sample.message(withBob.id, from: bob, to: [(ann, 1)], clientID: "b1"), now: 50)
             #expect(try await store.conversations(accountID: ann).map(\.conversation.id) == [withBob.id, withCy.id])

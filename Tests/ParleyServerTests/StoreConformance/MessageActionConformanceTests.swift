@@ -49,7 +49,7 @@ struct MessageActionConformanceTests {
         try await backend.withStore { store in
             let p = try await MessageConformanceTests.pair(store)
             let cy = try await Sample.activeAccount(store, "cy@example.org")
-            let other = try await store.createConversation(kind: .direct, creatorID: cy, memberIDs: [p.bob], title: nil, now: 2).conversation.id
+            let other = try await store.createConversation(kind: .direct, creatorID: cy, memberIDs: [p.bob], now: 2).conversation.id
             _ = try await store.insertMessage(Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1)], clientID: "s1"), now: 10)
             _ = try await store.insertMessage(Sample.message(p.conversation, from: p.bob, to: [(p.ann, 1)], clientID: "s2", kind: "file"), now: 20)
             _ = try await store.insertMessage(Sample.message(other, from: cy, to: [(p.bob, 1)], clientID: "s3"), now: 30)

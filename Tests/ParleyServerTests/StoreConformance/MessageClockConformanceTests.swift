@@ -15,7 +15,7 @@ struct MessageClockConformanceTests {
                 let other = try await Sample.activeAccount(store, "p\(index)@example.org")
                 // Half the conversations include the shared person, half are between two others.
                 let partner = index.isMultiple(of: 2) ? hub : try await Sample.activeAccount(store, "q\(index)@example.org")
-                let created = try await store.createConversation(kind: .direct, creatorID: other, memberIDs: [partner], title: nil, now: 1)
+                let created = try await store.createConversation(kind: .direct, creatorID: other, memberIDs: [partner], now: 1)
                 conversations.append((created.conversation.id, other))
             }
             let partners = try await withThrowingTaskGroup(of: (Int64, Int64, StoredMessage).self) { group in

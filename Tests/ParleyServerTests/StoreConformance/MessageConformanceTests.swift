@@ -14,7 +14,7 @@ struct MessageConformanceTests {
     static func pair(_ store: any Store) async throws -> Pair {
         let ann = try await Sample.activeAccount(store, "ann@example.org")
         let bob = try await Sample.activeAccount(store, "bob@example.org")
-        let conversation = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], title: nil, now: 1)
+        let conversation = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], now: 1)
         return Pair(ann: ann, bob: bob, conversation: conversation.conversation.id)
     }
 

@@ -262,10 +262,12 @@ enum PostgresMigrations {
             DROP INDEX messages_deleted;
             CREATE INDEX messages_deleted ON messages(conversation_id, deleted_at) WHERE deleted_at IS NOT NULL
             """),
-        // No self copies any more (device 0, and the tombstones beside them); messages for one device are marked.
+        // No self copies any more (device 0, and the tombstones beside them); messages for one device are marked;
+        // the server's opaque group title, which no client used, goes (titles travel end to end).
         ("v12-directed-messages", """
             DELETE FROM envelopes WHERE device_id = 0 OR delivered_at IS NOT NULL;
-            ALTER TABLE messages ADD COLUMN directed BOOLEAN NOT NULL DEFAULT false
+            ALTER TABLE messages ADD COLUMN directed BOOLEAN NOT NULL DEFAULT false;
+            ALTER TABLE conversations DROP COLUMN title
             """),
     ]
 

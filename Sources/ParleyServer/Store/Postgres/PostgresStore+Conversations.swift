@@ -3,7 +3,7 @@ import PostgresNIO
 
 extension PostgresStore {
     public func createConversation(
-        kind: ConversationRecord.Kind, creatorID: Int64, memberIDs: [Int64], title: [UInt8]?, now: Int64
+        kind: ConversationRecord.Kind, creatorID: Int64, memberIDs: [Int64], now: Int64
     ) async throws -> (conversation: ConversationRecord, created: Bool) {
         // Two people opening the same direct conversation at once: the second insert hits the unique
         // direct key and is retried, where it finds and returns the first one.
@@ -23,8 +23,8 @@ extension PostgresStore {
             }
             guard let id = try await db.scalar(
                 """
-                INSERT INTO conversations (kind, title, creator_id, direct_key, created_at)
-                VALUES (\(kind.rawValue), \(title.map { Data($0) }), \(creatorID), \(directKey), \(now)) RETURNING id
+                INSERT INTO conversations (kind, creator_id, direct_key, created_at)
+                VALUES (\(kind.rawValue), \(creatorID), \(directKey), \(now)) RETURNING id
                 """, log, as: Int64.self)
             else { throw StoreError.unavailable("conversation insert returned no id") }
             let memberStatus = kind == .direct ? MemberStatus.active : .invited
@@ -33,14 +33,14 @@ extension PostgresStore {
                     "INSERT INTO members (conversation_id, account_id, status, joined_at) VALUES (\(id), \(account), \(status.rawValue), \(now))",
                     log)
             }
-            return (ConversationRecord(id: id, kind: kind, title: title, creatorID: creatorID, createdAt: now), true)
+            return (ConversationRecord(id: id, kind: kind, creatorID: creatorID, createdAt: now), true)
         }
     }
 
     static func conversationRecord(_ row: PostgresRandomAccessRow) throws -> ConversationRecord {
         ConversationRecord(
             id: try row.get("id"), kind: ConversationRecord.Kind(rawValue: try row.get("kind")) ?? .group,
-            title: try row.optionalBytes("title"), creatorID: try row.get("creator_id"), createdAt: try row.get("created_at"))
+            creatorID: try row.get("creator_id"), createdAt: try row.get("created_at"))
     }
 
     public func conversation(id: Int64) async throws -> ConversationRecord? {

@@ -30,12 +30,6 @@ extension PostgresStore {
         }
     }
 
-    public func setTitle(conversationID: Int64, title: [UInt8]) async throws {
-        try await transaction("conversation") { db, log in
-            try await db.run("UPDATE conversations SET title = \(Data(title)) WHERE id = \(conversationID)", log)
-        }
-    }
-
     public func deleteConversation(conversationID: Int64, now: Int64) async throws {
         try await transaction("conversation") { db, log in
             try await db.run("UPDATE conversations SET deleted_at = \(now) WHERE id = \(conversationID)", log)

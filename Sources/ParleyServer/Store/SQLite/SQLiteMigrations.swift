@@ -246,10 +246,12 @@ enum SQLiteMigrations {
         migrator.registerMigration("v12-directed-messages") { db in
             // Clients no longer send a self copy (device 0): their own devices get envelopes of their own.
             // The old copies and the delivered tombstones kept beside them go. Messages for one device (retry
-            // requests, re-sends) are marked, to leave them out of unread counts and search.
+            // requests, re-sends) are marked, to leave them out of unread counts and search. Group titles travel
+            // end to end only: the opaque copy the server kept, which no client used, goes.
             try db.execute(sql: """
                 DELETE FROM envelopes WHERE device_id = 0 OR delivered_at IS NOT NULL;
                 ALTER TABLE messages ADD COLUMN directed INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE conversations DROP COLUMN title;
                 """)
         }
         return migrator

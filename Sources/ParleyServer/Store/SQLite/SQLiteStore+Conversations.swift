@@ -3,7 +3,7 @@ import GRDB
 
 extension SQLiteStore {
     public func createConversation(
-        kind: ConversationRecord.Kind, creatorID: Int64, memberIDs: [Int64], title: [UInt8]?, now: Int64
+        kind: ConversationRecord.Kind, creatorID: Int64, memberIDs: [Int64], now: Int64
     ) async throws -> (conversation: ConversationRecord, created: Bool) {
         try await write("conversation") { db in
             var directKey: String?
@@ -17,8 +17,8 @@ extension SQLiteStore {
                 try db.execute(sql: "DELETE FROM conversations WHERE direct_key = ?", arguments: [directKey])
             }
             try db.execute(
-                sql: "INSERT INTO conversations (kind, title, creator_id, direct_key, created_at) VALUES (?, ?, ?, ?, ?)",
-                arguments: [kind.rawValue, title.map { Data($0) }, creatorID, directKey, now])
+                sql: "INSERT INTO conversations (kind, creator_id, direct_key, created_at) VALUES (?, ?, ?, ?)",
+                arguments: [kind.rawValue, creatorID, directKey, now])
             let id = db.lastInsertedRowID
             let memberStatus = kind == .direct ? MemberStatus.active : .invited
             for (account, status) in [(creatorID, MemberStatus.active)] + memberIDs.map({ ($0, memberStatus) }) {
@@ -26,7 +26,7 @@ extension SQLiteStore {
                     sql: "INSERT INTO members (conversation_id, account_id, status, joined_at) VALUES (?, ?, ?, ?)",
                     arguments: [id, account, status.rawValue, now])
             }
-            let record = ConversationRecord(id: id, kind: kind, title: title, creatorID: creatorID, createdAt: now)
+            let record = ConversationRecord(id: id, kind: kind, creatorID: creatorID, createdAt: now)
             return (record, true)
         }
     }
@@ -34,7 +34,7 @@ extension SQLiteStore {
     static func conversationRecord(_ row: Row) -> ConversationRecord {
         ConversationRecord(
             id: row["id"], kind: ConversationRecord.Kind(rawValue: row["kind"]) ?? .group,
-            title: (row["title"] as Data?).map { Array($0) }, creatorID: row["creator_id"], createdAt: row["created_at"])
+            creatorID: row["creator_id"], createdAt: row["created_at"])
     }
 
     public func conversation(id: Int64) async throws -> ConversationRecord? {

@@ -32,12 +32,6 @@ extension SQLiteStore {
         }
     }
 
-    public func setTitle(conversationID: Int64, title: [UInt8]) async throws {
-        try await write("conversation") { db in
-            try db.execute(sql: "UPDATE conversations SET title = ? WHERE id = ?", arguments: [Data(title), conversationID])
-        }
-    }
-
     public func deleteConversation(conversationID: Int64, now: Int64) async throws {
         try await write("conversation") { db in
             try db.execute(sql: "UPDATE conversations SET deleted_at = ? WHERE id = ?", arguments: [now, conversationID])
