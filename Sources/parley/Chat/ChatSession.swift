@@ -198,7 +198,7 @@ final class ChatSession {
                let u = Int64(exactly: upTo) {
                 state.markRead(conversation: c, account: a, upTo: u)
             }
-        case "conversation_created", "conversation_deleted", "conversation_renamed", "group_invitation", "member_added", "member_removed":
+        case "conversation_created", "conversation_deleted", "group_invitation", "member_added", "member_removed":
             await reload(select: state.selectedID == nil)
         default:
             break
