@@ -22,6 +22,10 @@ public enum PGPError: Error, Equatable, Sendable, CustomStringConvertible {
     case truncated
     /// A key or message cannot be used for the requested operation (no encryption subkey, expired, revoked).
     case unusableKey(String)
+    /// Decryption was asked for, but the message is not encrypted (a bare literal or signed message).
+    case notEncrypted
+    /// Something follows the end of the one OpenPGP message (more packets, stray bytes, a second message).
+    case trailingData
 
     /// A human-readable summary (never includes key material, plaintext or passwords).
     public var description: String {
@@ -37,6 +41,8 @@ public enum PGPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badMDC: "the message integrity check (MDC) failed: it was altered"
         case .truncated: "the encrypted message is truncated"
         case .unusableKey(let why): "key cannot be used: \(why)"
+        case .notEncrypted: "the message is not encrypted"
+        case .trailingData: "something follows the end of the OpenPGP message (more data, or a second message); nothing was decrypted"
         }
     }
 }

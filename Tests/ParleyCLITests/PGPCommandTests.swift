@@ -84,6 +84,31 @@ struct PGPCommandTests {
         #expect(none.status != 0 && none.stderr.contains("--passphrase-file"))
     }
 
+    @Test("decrypt reads exactly one encrypted message: a bare literal packet, stray bytes or a second copy are refused, nothing written")
+    func strictDecryption() async throws {
+        _ = try await generate("Ada <ada@example.org>")
+        try Data("the content\n".utf8).write(to: URL(fileURLWithPath: path("plain.txt")))
+        #expect(try await pgp(["encrypt", "-r", "ada", "-o", path("msg.gpg"), path("plain.txt")]).status == 0)
+        let message = try read("msg.gpg")
+        // A literal data packet that was never encrypted (new format, tag 11).
+        let body = Data([0x62, 0x00, 0, 0, 0, 0]) + Data("never encrypted\n".utf8)
+        let cases: [(String, Data, String)] = [
+            ("literal.gpg", Data([0xCB, UInt8(body.count)]) + body, "not encrypted"),
+            ("junk.gpg", message + Data((0..<100).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }), "follows the end of the OpenPGP message"),
+            ("twice.gpg", message + message, "follows the end of the OpenPGP message"),
+        ]
+        for (name, bytes, words) in cases {
+            try bytes.write(to: URL(fileURLWithPath: path(name)))
+            let out = "\(name).out"
+            let result = try await pgp(["decrypt", "-o", path(out), "--passphrase-file", path("pass"), path(name)])
+            #expect(result.status != 0, "\(name) was accepted")
+            #expect(result.stderr.contains(words), "\(name): \(result.stderr)")
+            #expect(!exists(out), "\(name): something was written")
+            let piped = try await pgp(["decrypt", "-o", "-", "--passphrase-file", path("pass"), path(name)])
+            #expect(piped.status != 0 && piped.stdout.isEmpty, "\(name) on standard output")
+        }
+    }
+
     @Test func encryptDecryptSignedRoundTripAndRefusals() async throws {
         _ = try await generate("Ada <ada@example.org>")
         let content = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 * 13) })

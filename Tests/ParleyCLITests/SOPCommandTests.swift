@@ -90,6 +90,25 @@ struct SOPCommandTests {
         #expect(try parley(["decrypt", path("alice.key")], stdin: Data("garbage".utf8)).0 != 0)
     }
 
+    @Test("decrypt reads exactly one encrypted message: not encrypted exits 29, anything after it 41, and stdout stays empty")
+    func strictDecrypt() throws {
+        try parleyKey("alice")
+        let (_, encrypted) = try parley(["encrypt", path("alice.cert")], stdin: message)
+        let (_, binary) = try parley(["dearmor"], stdin: encrypted)
+        let (_, signed) = try parley(["inline-sign", path("alice.key")], stdin: message)
+        let notEncrypted = try parley(["decrypt", path("alice.key")], stdin: signed)
+        #expect(notEncrypted.0 == 29 && notEncrypted.1.isEmpty)
+        for (what, input) in [("a second copy", encrypted + encrypted), ("text after the armor", encrypted + Data("P.S.\n".utf8)),
+                              ("stray bytes", binary + Data(repeating: 0xA5, count: 100)), ("a second binary copy", binary + binary)] {
+            let (status, out) = try parley(["decrypt", path("alice.key")], stdin: input)
+            #expect(status == 41, "\(what): exit \(status)")
+            #expect(out.isEmpty, "\(what): plaintext on stdout")
+        }
+        // The one message still decrypts.
+        let (status, plain) = try parley(["decrypt", path("alice.key")], stdin: encrypted)
+        #expect(status == 0 && plain == message)
+    }
+
     @Test("command-line mistakes exit 37 (unsupported option), 69 (unknown subcommand) or 19 (missing argument), printing nothing on stdout")
     func usageErrorsUseSOPExitCodes() throws {
         try parleyKey("alice")

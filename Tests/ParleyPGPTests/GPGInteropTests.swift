@@ -38,6 +38,7 @@ import Testing
         for who in Self.people {
             let fpr = try await gpg.fingerprint("\(who)@example.org")
             var decryptor = Decryptor(now: Self.later)
+            decryptor.strict = false   // gpg --sign output (signed, not encrypted) is read here too
             decryptor.keys = [try #require(secrets[who])]
             decryptor.keyPassphrases = [Array(GPG.passphrase.utf8)]
             decryptor.verifiers = [try #require(publics[who])]
@@ -68,6 +69,7 @@ import Testing
         let toAll = try await gpg(all.flatMap { ["-r", $0] } + ["--encrypt", "-o", "-", input])
         for who in Self.people {
             var decryptor = Decryptor(now: Self.later)
+            decryptor.strict = false   // gpg --sign output (signed, not encrypted) is read here too
             decryptor.keys = [try #require(secrets[who])]
             decryptor.keyPassphrases = [Array(GPG.passphrase.utf8)]
             #expect(try decryptor.decrypt(toAll).literal.data == Self.message)
@@ -119,6 +121,7 @@ import Testing
         #expect(try await gpg.fingerprint("parley@example.org") == key.fingerprint.upperHex)
         let encrypted = try await gpg(["--encrypt", "-r", "parley@example.org", "-o", "-"], input: Self.message)
         var decryptor = Decryptor(now: Self.later)
+        decryptor.strict = false   // gpg --sign output (signed, not encrypted) is read here too
         decryptor.keys = [key]
         decryptor.keyPassphrases = [Array("twelve chars or more".utf8)]
         #expect(try decryptor.decrypt(encrypted).literal.data == Self.message)
@@ -141,6 +144,7 @@ import Testing
         #expect(try await gpg(["--decrypt"], input: encryptor.encrypt(Self.message), passphrase: pass) == Self.message)
         let signed = try await gpg(["--sign", "-u", "rsa@example.org", "-o", "-"], input: Self.message, passphrase: pass)
         var decryptor = Decryptor(now: Self.later)
+        decryptor.strict = false   // gpg --sign output (signed, not encrypted) is read here too
         decryptor.verifiers = [key.publicCertificate]
         #expect(try decryptor.decrypt(signed).verifications.map(\.isGood) == [true])
         // And the other way: gpg encrypts to it, Parley decrypts with the locked key.
@@ -153,6 +157,7 @@ import Testing
         let (gpg, secrets, _) = try await Self.gpgWithKeys()
         let fpr = try await gpg.fingerprint("eddie@example.org")
         var decryptor = Decryptor(now: Self.later)
+        decryptor.strict = false   // gpg --sign output (signed, not encrypted) is read here too
         decryptor.keys = [try #require(secrets["eddie"])]
         decryptor.keyPassphrases = [Array(GPG.passphrase.utf8)]
         let encrypted = try await gpg(["--compress-algo", "none", "--encrypt", "-r", fpr, "-o", "-"], input: Self.message)

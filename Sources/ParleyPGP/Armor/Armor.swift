@@ -47,7 +47,8 @@ public enum Armor {
     /// Tolerant the way mail mangles armor: CR, CRLF or LF line endings, trailing or leading spaces,
     /// text before the BEGIN line, headers with or without a blank separator line, and a missing CRC line.
     /// A CRC line that is present must match.
-    public static func decode(_ text: String) throws -> (kind: Kind, data: [UInt8]) {
+    /// With `alone`, nothing but blank lines may follow the END line (one message, as decryption wants it).
+    public static func decode(_ text: String, alone: Bool = false) throws -> (kind: Kind, data: [UInt8]) {
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n")
             .replacingOccurrences(of: "\r", with: "\n")
             .split(separator: "\n", omittingEmptySubsequences: false)
@@ -63,6 +64,7 @@ public enum Armor {
         guard let endIndex = lines[(beginIndex + 1)...].firstIndex(of: endLine) else {
             throw PGPError.badArmor("no matching END line")
         }
+        if alone, lines[(endIndex + 1)...].contains(where: { !$0.isEmpty }) { throw PGPError.trailingData }
         var body = lines[(beginIndex + 1)..<endIndex].makeIterator()
         var dataLines: [String] = []
         var inHeaders = true
@@ -93,11 +95,11 @@ public enum Armor {
     }
 
     /// Returns binary OpenPGP data: dearmors `bytes` when armored, otherwise returns them unchanged.
-    public static func unwrap(_ bytes: [UInt8]) throws -> [UInt8] {
+    public static func unwrap(_ bytes: [UInt8], alone: Bool = false) throws -> [UInt8] {
         guard isArmored(bytes) else { return bytes }
         guard let text = String(bytes: bytes, encoding: .utf8) ?? String(bytes: bytes, encoding: .isoLatin1) else {
             throw PGPError.badArmor("not text")
         }
-        return try decode(text).data
+        return try decode(text, alone: alone).data
     }
 }

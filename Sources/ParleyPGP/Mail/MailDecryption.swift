@@ -21,6 +21,7 @@ struct MailDecryption: Sendable {
         // An old Symmetrically Encrypted Data packet is refused before any key is unlocked.
         guard !packets.contains(where: { $0.tag == .symmetricallyEncryptedData }) else { throw PGPError.missingMDC }
         var decryptor = Decryptor(now: now)
+        decryptor.strict = false
         decryptor.verifiers = verifiers
         decryptor.decompressionLimit = decompressionLimit
         let skesks = packets.filter { $0.tag == .symmetricKeyEncryptedSessionKey }

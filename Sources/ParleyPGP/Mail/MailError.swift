@@ -78,7 +78,7 @@ public enum MailError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badMDC: self = .badMDC
         case .truncated: self = .formatError("the encrypted data is truncated")
         case .unsupported(let what): self = .unsupported(what)
-        case .badArmor, .malformed, .badSignature, .unusableKey: self = .formatError(error.description)
+        case .badArmor, .malformed, .badSignature, .unusableKey, .notEncrypted, .trailingData: self = .formatError(error.description)
         }
     }
 }

@@ -76,6 +76,13 @@ final class DearmorInput: PGPInput {
         return Array(decoded[0..<take])
     }
 
+    /// Once the END line was read: throws `.trailingData` unless only blank lines follow it.
+    func requireNothingAfterEnd() throws {
+        while let line = try nextLine() {
+            guard line.isEmpty else { throw PGPError.trailingData }
+        }
+    }
+
     private func dataLine(_ line: [UInt8]) throws {
         if line == endLine {
             try decode(final: true)

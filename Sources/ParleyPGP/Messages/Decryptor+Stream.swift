@@ -25,7 +25,11 @@ extension Decryptor {
     /// written is unauthenticated and must be discarded. `decryptFile` does that with a temporary file.
     public func decrypt(from input: PGPInput, to output: PGPOutput) throws -> StreamResult {
         var source = BufferedInput(input)
-        if Armor.isArmored(try source.peek(1024)) { source = BufferedInput(try DearmorInput(source)) }
+        var armor: DearmorInput?
+        if Armor.isArmored(try source.peek(1024)) {
+            armor = try DearmorInput(source)
+            source = BufferedInput(armor!)
+        }
         var pkesks: [PKESK] = []
         var skesks: [SKESK] = []
         while let (tagNumber, body) = try PacketStream.next(source) {
@@ -39,16 +43,30 @@ extension Decryptor {
             case .symmetricallyEncryptedData:
                 throw PGPError.missingMDC
             case .symEncryptedIntegrityProtectedData:
-                return try decryptSEIPD(body, pkesks: pkesks, skesks: skesks, to: output)
+                let result = try decryptSEIPD(body, pkesks: pkesks, skesks: skesks, to: output)
+                // Checked where the MDC is: before the caller releases what was written.
+                try requireEnd(of: source, armor: armor)
+                return result
             case .marker:
                 try body.drain()
             default:
                 // Not encrypted: a signed or literal message, starting with this packet.
+                guard !strict else { throw PGPError.notEncrypted }
                 var reader = StreamMessageReader(decryptor: self, output: output)
-                return try reader.read(source, first: (tagNumber, body), sessionKey: nil)
+                let result = try reader.read(source, first: (tagNumber, body), sessionKey: nil)
+                try requireEnd(of: source, armor: armor)
+                return result
             }
         }
         throw PGPError.malformed("no encrypted data or literal data in the message")
+    }
+
+    /// One message and nothing more (when strict): no bytes after its last packet, no text after its armor's
+    /// END line.
+    func requireEnd(of source: BufferedInput, armor: DearmorInput?) throws {
+        guard strict else { return }
+        guard try source.isAtEnd() else { throw PGPError.trailingData }
+        try armor?.requireNothingAfterEnd()
     }
 
     private func decryptSEIPD(_ body: PacketBodyInput, pkesks: [PKESK], skesks: [SKESK], to output: PGPOutput) throws -> StreamResult {

@@ -15,6 +15,11 @@ public struct Decryptor: Sendable {
     public var now: UInt32
     /// Largest plaintext a compressed packet may expand to.
     public var decompressionLimit = Compression.defaultLimit
+    /// Decryption's rule (`parley pgp decrypt`, `sop decrypt`): exactly one encrypted message — one that is
+    /// not encrypted is refused (`.notEncrypted`) before anything is written, and anything after the message
+    /// (packets, bytes, text after its armor) is `.trailingData`. False where signed-only messages are read
+    /// too and mail may carry text after a block (inline verification, mail).
+    public var strict = true
 
     /// A decryptor at time `now`.
     public init(now: UInt32) {
@@ -35,12 +40,12 @@ public struct Decryptor: Sendable {
     /// 65 MB of hashing, so a hostile message with thousands of them must not stall the reader.
     static let maxSessionKeyPackets = 32
 
-    /// Decrypts and verifies `message` (armored or binary).
+    /// Decrypts and verifies `message` (armored or binary): exactly one OpenPGP message, nothing after it.
     public func decrypt(_ message: [UInt8]) throws -> Result {
-        let packets = try PacketParser.parse(Armor.unwrap(message))
+        let packets = try PacketParser.parse(Armor.unwrap(message, alone: strict))
         var pkesks: [PKESK] = []
         var skesks: [SKESK] = []
-        for packet in packets {
+        for (index, packet) in packets.enumerated() {
             switch packet.tag {
             case .publicKeyEncryptedSessionKey:
                 guard pkesks.count < Self.maxSessionKeyPackets else { continue }
@@ -51,12 +56,15 @@ public struct Decryptor: Sendable {
             case .symmetricallyEncryptedData:
                 throw PGPError.missingMDC
             case .symEncryptedIntegrityProtectedData:
+                // The encrypted data ends an encrypted message (RFC 4880 §11.3): nothing may follow it.
+                guard index == packets.count - 1 || !strict else { throw PGPError.trailingData }
                 let (inner, sessionKey) = try decryptSEIPD(packet.body, pkesks: pkesks, skesks: skesks)
                 return try read(PacketParser.parse(inner), sessionKey: sessionKey, depth: 0)
             case .marker:
                 continue
             default:
                 // Not encrypted: a signed or literal message.
+                guard !strict else { throw PGPError.notEncrypted }
                 return try read(packets, sessionKey: nil, depth: 0)
             }
         }

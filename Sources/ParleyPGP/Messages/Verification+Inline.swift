@@ -18,6 +18,7 @@ extension Verification {
             return try CleartextSignature.verify(from: source, to: output, certificates: certificates, now: now)
         }
         var decryptor = Decryptor(now: now)
+        decryptor.strict = false
         decryptor.verifiers = certificates
         decryptor.decompressionLimit = decompressionLimit
         return try decryptor.decrypt(from: source, to: output).verifications

@@ -117,6 +117,10 @@ enum PGPFailure {
             return CommandFailure("\(error)")
         case .unusableKey:
             return CommandFailure("\(error): choose another key, or check `parley pgp keys list`")
+        case .notEncrypted:
+            return CommandFailure("the message is not encrypted, so there is nothing to decrypt; nothing was written (to check a signed message use `parley pgp verify`)")
+        case .trailingData:
+            return CommandFailure("\(error). Check you gave exactly one message")
         }
     }
 

@@ -86,7 +86,7 @@ enum SOPIO {
     static func fail(_ error: PGPError) -> ExitCode {
         switch error {
         case .needsPassphrase, .wrongPassphrase: fail(keyIsProtected, error.description)
-        case .noMatchingKey, .missingMDC, .badMDC, .truncated: fail(cannotDecrypt, error.description)
+        case .noMatchingKey, .missingMDC, .badMDC, .truncated, .notEncrypted: fail(cannotDecrypt, error.description)
         case .unusableKey: fail(certCannotEncrypt, error.description)
         default: fail(badData, error.description)
         }
