@@ -24,7 +24,7 @@ enum DeviceHandlers {
     static func deviceName(_ request: WireRequest, field: String) throws(WireError) -> String {
         let name = try request.string(field, maxBytes: 64).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, !name.contains(where: { $0.isNewline }) else { throw .invalid(field, "must be a one-line name") }
-        return name
+        return try IdentityText.name(name, field: field)
     }
 
     /// The message `add_device` signs with the account's auth key.

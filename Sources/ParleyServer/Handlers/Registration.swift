@@ -7,7 +7,7 @@ import ParleyWire
 enum Registration {
     static func register(_ request: WireRequest, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> HandlerResult {
         let email = try AuthHandlers.email(request)
-        let displayName = try request.string("display_name", maxBytes: 128)
+        let displayName = try IdentityText.name(try request.string("display_name", maxBytes: 128), field: "display_name")
         guard !displayName.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw .invalid("display_name", "must not be empty")
         }
