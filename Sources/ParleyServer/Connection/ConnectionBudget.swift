@@ -32,8 +32,9 @@ final class ConnectionBudget: Sendable {
 
     private struct Counts {
         var total = 0
-        /// The most open at once since `takeDrop()` last looked.
+        /// The most open at once, and the connections that arrived (admitted or refused), since `restartActivity()`.
         var peak = 0
+        var arrivals = 0
         var strangers = 0
         var pairing = 0
         var perAddress: [String: Int] = [:]
@@ -50,6 +51,7 @@ final class ConnectionBudget: Sendable {
     /// Admits a new connection from `address` as a stranger, or says why not.
     func admit(address: String) -> Refusal? {
         let refusal = counts.withLock { counts -> Refusal? in
+            counts.arrivals += 1
             if counts.total >= limits.maximumConnections { return .connections }
             if counts.perAddress[address, default: 0] >= limits.maximumConnectionsPerAddress { return .connectionsPerAddress }
             if counts.strangers >= limits.maximumUnauthenticatedConnections { return .unauthenticated }
@@ -92,11 +94,17 @@ final class ConnectionBudget: Sendable {
     /// Connections open now.
     var openConnections: Int { counts.withLock { $0.total } }
 
-    /// How many fewer connections are open than at the peak since the last call; the peak restarts from now.
-    func takeDrop() -> Int {
+    /// Connections that arrived since `restartActivity()` (admitted or refused), the most open at once
+    /// meanwhile, and those open now.
+    var activity: MemoryReturn.Activity {
+        counts.withLock { MemoryReturn.Activity(arrivals: $0.arrivals, peak: $0.peak, open: $0.total) }
+    }
+
+    /// Starts counting arrivals and the peak afresh from now (after memory was trimmed).
+    func restartActivity() {
         counts.withLock { counts in
-            defer { counts.peak = counts.total }
-            return counts.peak - counts.total
+            counts.peak = counts.total
+            counts.arrivals = 0
         }
     }
 

@@ -91,9 +91,9 @@ public final class ParleyServer: Service, Sendable {
         }
 
         // After a flood of connections has gone, hand the memory it used back to the system.
-        let memory = MemoryReturn(minimumDrop: 256)
+        let memory = MemoryReturn(minimumArrivals: 64)
         let trimmer = server.channel.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(5), delay: .seconds(5)) { [budget] _ in
-            memory.afterDrop(of: budget.takeDrop())
+            if memory.after(budget.activity) { budget.restartActivity() }
         }
         defer { trimmer.cancel() }
 
