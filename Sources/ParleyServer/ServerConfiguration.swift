@@ -15,7 +15,7 @@ public struct ServerConfiguration: Sendable {
     public var development: Bool
     /// The longest request line accepted.
     public var maximumLineLength: Int
-    /// Seconds a connection may stay open without logging in.
+    /// Seconds from accepting a connection to its login, after which it is closed whatever it sends.
     public var loginTimeoutSeconds: Int64
     /// Requests per second one connection may make (burst: twice this).
     public var requestsPerSecond: Double
@@ -35,6 +35,8 @@ public struct ServerConfiguration: Sendable {
     public var databaseCallTimeout: Duration = PostgresStore.defaultCallTimeout
     /// What is deleted when (`--retention-days`); docs/OPERATIONS.md §5.
     public var retention = RetentionPolicy()
+    /// Connections, pairing devices and unfinished lines the server will hold (docs/OPERATIONS.md §6).
+    public var limits = ConnectionLimits()
     /// How often the retention sweeper runs (`--sweep-minutes`).
     public var retentionSweepInterval: Duration = .seconds(600)
 

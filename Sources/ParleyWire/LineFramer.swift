@@ -15,8 +15,8 @@ public struct LineFramer: Sendable {
     /// The default maximum line length: 1 MiB.
     public static let defaultMaximumLineLength = 1 << 20
 
-    /// The longest line accepted, in bytes, excluding the newline.
-    public let maximumLineLength: Int
+    /// The longest line accepted, in bytes, excluding the newline; the server raises it after a login.
+    public var maximumLineLength: Int
     private var partial: [UInt8] = []
     private var failed = false
 

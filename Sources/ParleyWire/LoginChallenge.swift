@@ -1,3 +1,5 @@
+import Foundation
+
 /// The bytes a device signs to log in: `"Parley-login-v1" || nonce || email (UTF-8) || deviceId (u32 BE)`.
 ///
 /// The nonce is fixed-length and the device id fixed-width at the end, so the concatenation is
@@ -8,8 +10,9 @@ public enum LoginChallenge {
     /// Length of the server's nonce.
     public static let nonceLength = 32
 
-    /// The message to sign for `nonce`, `email` and `deviceID`.
+    /// The message to sign for `nonce`, `email` and `deviceID`. The address is taken in Unicode NFC, the one
+    /// spelling the server keeps, so a client that holds another spelling still signs what the server checks.
     public static func message(nonce: [UInt8], email: String, deviceID: UInt32) -> [UInt8] {
-        prefix + nonce + Array(email.utf8) + withUnsafeBytes(of: deviceID.bigEndian) { Array($0) }
+        prefix + nonce + Array(email.precomposedStringWithCanonicalMapping.utf8) + withUnsafeBytes(of: deviceID.bigEndian) { Array($0) }
     }
 }

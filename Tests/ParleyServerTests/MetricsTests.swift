@@ -41,4 +41,32 @@ struct MetricsTests {
         #expect(try await Self.get(base + "/other").0 == 404)
         #expect(try await Self.get(base + "/metrics", method: "POST").0 == 405)
     }
+
+    @Test("the memory budget's flags reach the server, and every refusal is counted by reason")
+    func refusalsCounted() async throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-metrics-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let server = try ServerProcess(data: data, extraArguments: [
+            "--metrics", "127.0.0.1:0", "--max-connections-per-address", "2", "--max-line-before-login", "16384",
+        ])
+        defer { server.stop(signal: SIGKILL) }
+        let base = "http://127.0.0.1:\(try #require(server.metricsPort))"
+
+        let first = try LineSocket(port: server.port, source: "127.0.0.2")
+        #expect(try await first.call("ping").ok)
+        let long = try LineSocket(port: server.port, source: "127.0.0.2")
+        await long.send([UInt8](repeating: 0x41, count: 16_385))
+        #expect(try await long.readJSON()?.errorCode == "line_too_long")
+        #expect(try await long.readLine() == nil)
+        try await Task.sleep(for: .milliseconds(200))
+        let second = try LineSocket(port: server.port, source: "127.0.0.2")  // the second place again
+        #expect(try await second.call("ping").ok)
+        let third = try LineSocket(port: server.port, source: "127.0.0.2")
+        #expect(try await third.readJSON()?.errorCode == "unavailable")
+        #expect(try await LineSocket(port: server.port).call("ping").ok, "another address is not affected")
+
+        let (_, text) = try await Self.get(base + "/metrics")
+        #expect(text.contains(#"parley_refusals_total{reason="connections_per_address"} 1"#), "\(text)")
+        #expect(text.contains(#"parley_refusals_total{reason="line_too_long"} 1"#))
+    }
 }

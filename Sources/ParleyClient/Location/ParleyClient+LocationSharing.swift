@@ -142,7 +142,9 @@ extension ParleyClient {
         do {
             return try await resolveContact(email)
         } catch .server(let error) where error.code == .notFound {
-            throw .invalidInput("no Parley account \(email) on this server; check the address")
+            // Worded as for someone who shares nothing with you: following tells no one who has an account.
+            throw .invalidInput("\(email) does not share their location with you (or has no account on this server); "
+                + "check the address, or ask them to run 'parley location share \(self.email)'")
         }
     }
 

@@ -5,6 +5,9 @@ import Logging
 public protocol VerificationCodeSender: Sendable {
     /// Sends `code` to `email`; throws when it cannot be delivered.
     func send(code: String, to email: String) async throws
+
+    /// Tells the owner of `email` that someone tried to register it again (no code: nothing to confirm).
+    func sendRegistrationAttempt(to email: String) async throws
 }
 
 /// Development delivery: the code goes to the server log and to `dev-codes.log` in the data
@@ -21,7 +24,17 @@ public struct DevelopmentCodeSender: VerificationCodeSender {
 
     public func send(code: String, to email: String) async throws {
         logger.notice("development verification code", metadata: ["email": "\(email)", "code": "\(code)"])
-        let line = Data("\(email) \(code)\n".utf8)
+        try append("\(email) \(code)\n")
+    }
+
+    /// A comment line in the code log (`# EMAIL registration-attempt`), which no code reader takes for a code.
+    public func sendRegistrationAttempt(to email: String) async throws {
+        logger.notice("development notice: someone tried to register an existing address", metadata: ["email": "\(email)"])
+        try append("# \(email) registration-attempt\n")
+    }
+
+    private func append(_ text: String) throws {
+        let line = Data(text.utf8)
         if !FileManager.default.fileExists(atPath: file.path) {
             _ = FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
         }

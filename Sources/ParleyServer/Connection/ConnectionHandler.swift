@@ -6,12 +6,15 @@ import ParleyWire
 ///
 /// Requests are handled in order and the next line is read only after the answer was handed to
 /// the channel, whose writer suspends while the socket is not writable: a client that sends but
-/// never reads stalls only itself, and the server's memory for it stays bounded.
+/// never reads stalls only itself, and the server's memory for it stays bounded. Unfinished lines
+/// are paid for from the server-wide `LineBudget` before they are buffered.
 struct ConnectionHandler {
     let context: ServerContext
     let router: RequestRouter
     let state: ConnectionState
     let remoteAddress: String
+    let budget: ConnectionBudget
+    let lines: LineBudget
 
     func run(inbound: NIOAsyncChannelInboundStream<ByteBuffer>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
         let subscription = Subscription(hub: context.notifications, state: state)
@@ -45,16 +48,31 @@ struct ConnectionHandler {
         inbound: NIOAsyncChannelInboundStream<ByteBuffer>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
         onLogin: (Caller) -> Void
     ) async throws {
-        var framer = LineFramer(maximumLineLength: context.configuration.maximumLineLength)
+        let configuration = context.configuration
+        var framer = LineFramer(maximumLineLength: min(configuration.limits.maximumLineLengthBeforeLogin, configuration.maximumLineLength))
+        var held = 0  // bytes reserved from `lines` for the unfinished line
+        defer { lines.release(held) }
         var caller: Caller?
         var limiter = RateLimiter(
-            rate: context.configuration.requestsPerSecond, burst: context.configuration.requestsPerSecond * 2,
-            now: context.clock.now())
+            rate: configuration.requestsPerSecond, burst: configuration.requestsPerSecond * 2, now: context.clock.now())
         for try await buffer in inbound {
-            for event in framer.feed(buffer.readableBytesView) {
+            let bytes = buffer.readableBytesView
+            let partial = LineBudget.partialAfter(buffered: framer.bufferedByteCount, reading: bytes)
+            // A line over the connection's own limit is refused by the framer; only what it would keep is paid for.
+            if partial > held, partial <= framer.maximumLineLength {
+                guard lines.reserve(partial - held) else {
+                    ServerMetrics.refused("partial_line_budget")
+                    let error = WireError(.lineTooLong, "the server holds too many unfinished lines right now; send shorter lines or reconnect later (the connection is closed)")
+                    try await write(.failure(requestID: nil, error: error), to: outbound)
+                    return
+                }
+                held = partial
+            }
+            for event in framer.feed(bytes) {
                 switch event {
                 case .lineTooLong:
-                    let error = WireError(.lineTooLong, "a request line may hold at most \(context.configuration.maximumLineLength) bytes; the connection is closed")
+                    ServerMetrics.refused("line_too_long")
+                    let error = WireError(.lineTooLong, lineLimitMessage(framer.maximumLineLength))
                     try await write(.failure(requestID: nil, error: error), to: outbound)
                     return
                 case .line(let bytes):
@@ -71,12 +89,25 @@ struct ConnectionHandler {
                     } else {
                         let before = caller
                         answer = await respond(to: bytes, caller: &caller)
-                        if let caller, caller != before { onLogin(caller) }
+                        if let caller, caller != before {
+                            framer.maximumLineLength = configuration.maximumLineLength
+                            onLogin(caller)
+                        }
                     }
                     try await write(answer, to: outbound)
                 }
             }
+            if framer.bufferedByteCount < held {
+                lines.release(held - framer.bufferedByteCount)
+                held = framer.bufferedByteCount
+            }
         }
+    }
+
+    private func lineLimitMessage(_ limit: Int) -> String {
+        let after = context.configuration.maximumLineLength
+        let login = limit < after ? " before login (\(after) after)" : ""
+        return "a request line may hold at most \(limit) bytes\(login); the connection is closed"
     }
 
     private func respond(to line: [UInt8], caller: inout Caller?) async -> WireMessage {
@@ -84,11 +115,24 @@ struct ConnectionHandler {
         case .failure(let failure):
             return .failure(requestID: failure.requestID, error: failure.error)
         case .success(let request):
+            // A new device pairing never logs in: its first pairing request moves it to the pairing allowance.
+            let pairingNow = caller == nil && state.seat == .stranger && request.method.hasPrefix("pairing_")
+            if pairingNow {
+                if let refusal = budget.move(address: remoteAddress, from: .stranger, to: .pairing) {
+                    return .failure(requestID: request.requestID, error: WireError(.rateLimited, refusal.message))
+                }
+                state.take(.pairing)
+            }
             let environment = RequestEnvironment(caller: caller, remoteAddress: remoteAddress)
             let (answer, loggedIn) = await router.handle(request, environment: environment, context: context)
+            if pairingNow, case .failure = answer {
+                _ = budget.move(address: remoteAddress, from: .pairing, to: .stranger)
+                state.take(.stranger)
+            }
             if let loggedIn {
                 caller = loggedIn
-                state.markLoggedIn()
+                _ = budget.move(address: remoteAddress, from: state.seat, to: .member)
+                state.take(.member)
             }
             return answer
         }

@@ -1,29 +1,33 @@
 import NIOCore
 import Synchronization
 
-/// The part of a connection other tasks may look at: whether it is busy with a request,
-/// logged in, or asked to close. Used by the login timeout and graceful shutdown.
+/// The part of a connection other tasks may look at: whether it is busy with a request, what it is
+/// allowed (its `ConnectionBudget.Seat`), or asked to close. Used by the login deadline and graceful shutdown.
 final class ConnectionState: Sendable {
     enum Phase: Sendable { case idle, busy, draining }
 
     private struct Fields {
         var phase: Phase = .idle
-        var loggedIn = false
-        /// When the last request ended (or the connection opened).
-        var idleSince: NIODeadline
+        var seat: ConnectionBudget.Seat = .stranger
     }
 
     let channel: any Channel
-    private let fields: Mutex<Fields>
+    /// When the connection was accepted: the login deadline counts from here, whatever the client sends.
+    let acceptedAt: NIODeadline
+    private let fields = Mutex(Fields())
 
     init(channel: any Channel, now: NIODeadline = .now()) {
         self.channel = channel
-        fields = Mutex(Fields(idleSince: now))
+        acceptedAt = now
     }
 
-    var isLoggedIn: Bool { fields.withLock { $0.loggedIn } }
+    var isLoggedIn: Bool { seat == .member }
 
-    func markLoggedIn() { fields.withLock { $0.loggedIn = true } }
+    /// What the connection is allowed now.
+    var seat: ConnectionBudget.Seat { fields.withLock { $0.seat } }
+
+    /// Records the connection's new seat (the budget has already agreed).
+    func take(_ seat: ConnectionBudget.Seat) { fields.withLock { $0.seat = seat } }
 
     /// Marks the start of a request; false when the connection is draining.
     func beginRequest() -> Bool {
@@ -35,27 +39,29 @@ final class ConnectionState: Sendable {
     }
 
     /// Marks the end of a request; closes the channel if a drain was requested meanwhile.
-    func endRequest(now: NIODeadline = .now()) {
+    func endRequest() {
         let drain = fields.withLock { fields in
             if fields.phase == .draining { return true }
             fields.phase = .idle
-            fields.idleSince = now
             return false
         }
         if drain { channel.close(promise: nil) }
     }
 
-    /// The login timeout's periodic check: closes a connection that has not logged in and has had no
-    /// request in flight for `timeout`. Only idling counts: a slow `login_finish` on a busy server, or a
-    /// new device's pairing requests (which never log in), keep the connection. Returns true once there
-    /// is nothing left to check (logged in, closing, or closed now).
-    func closeIfIdleWithoutLogin(for timeout: TimeAmount, now: NIODeadline = .now()) -> Bool {
+    /// The login deadline's periodic check: closes a connection that has not logged in within `loginTimeout`
+    /// of being accepted (`pairingTimeout` for a pairing device), busy or not: pings and requests do not
+    /// extend it. Returns true once there is nothing left to check (logged in, closing, or closed now).
+    func closeIfLoginOverdue(loginTimeout: TimeAmount, pairingTimeout: TimeAmount, now: NIODeadline = .now()) -> Bool {
         let verdict = fields.withLock { fields -> (settled: Bool, close: Bool) in
-            if fields.loggedIn || fields.phase == .draining { return (true, false) }
-            let expired = fields.phase == .idle && now - fields.idleSince >= timeout
+            if fields.seat == .member || fields.phase == .draining { return (true, false) }
+            let allowed = fields.seat == .pairing ? pairingTimeout : loginTimeout
+            let expired = now - acceptedAt >= allowed
             return (expired, expired)
         }
-        if verdict.close { channel.close(promise: nil) }
+        if verdict.close {
+            ServerMetrics.refused("login_timeout")
+            channel.close(promise: nil)
+        }
         return verdict.settled
     }
 

@@ -24,17 +24,9 @@ enum AuthHandlers {
         }
     }
 
-    /// Lower-cases and checks an e-mail address field.
+    /// The e-mail address field in its one spelling (`IdentityText.email`).
     static func email(_ request: WireRequest) throws(WireError) -> String {
-        let email = try request.string("email", maxBytes: 254).trimmingCharacters(in: .whitespaces).lowercased()
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        // No spaces or control characters: the address ends up in mail headers and SMTP commands.
-        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
-            email.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) })
-        else {
-            throw .invalid("email", "must be an e-mail address like name@example.org")
-        }
-        return email
+        try IdentityText.email(try request.string("email", maxBytes: 254))
     }
 
     /// Maps a store failure to a response without leaking details.

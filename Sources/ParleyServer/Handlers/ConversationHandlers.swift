@@ -32,7 +32,8 @@ enum ConversationHandlers {
         var memberIDs: [Int64] = []
         for (index, value) in emails.enumerated() {
             guard case .string(let email) = value else { throw .invalid("members[\(index)]", "must be an e-mail address") }
-            let account = try await StoreCall.call(context) { try await context.store.account(email: email.lowercased()) }
+            let address = try IdentityText.email(email, field: "members[\(index)]")
+            let account = try await StoreCall.call(context) { try await context.store.account(email: address) }
             guard let account, account.isActive else { throw WireError(.notFound, "no account for members[\(index)]") }
             guard account.id != caller.accountID else { throw .invalid("members[\(index)]", "is you; you are a member already") }
             if !memberIDs.contains(account.id) { memberIDs.append(account.id) }

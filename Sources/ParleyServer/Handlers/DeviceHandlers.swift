@@ -24,7 +24,7 @@ enum DeviceHandlers {
     static func deviceName(_ request: WireRequest, field: String) throws(WireError) -> String {
         let name = try request.string(field, maxBytes: 64).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty, !name.contains(where: { $0.isNewline }) else { throw .invalid(field, "must be a one-line name") }
-        return name
+        return try IdentityText.name(name, field: field)
     }
 
     /// The message `add_device` signs with the account's auth key.
@@ -42,7 +42,7 @@ enum DeviceHandlers {
         let token = pairID == nil ? nil : try request.bytes("token", count: 32)
         let now = context.clock.now()
         do {
-            try await Login.refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
+            try await LoginLockouts.refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
             let account = try await context.store.account(email: email)
             var valid = false
             if let account, account.isActive,
@@ -52,7 +52,7 @@ enum DeviceHandlers {
                 valid = key.isValidSignature(signature, for: signedMessage(nonce: nonce, email: email, name: name))
             }
             guard let account, valid else {
-                let wait = try await Login.recordFailure(email: email, environment: environment, context: context, now: now)
+                let wait = try await LoginLockouts.recordFailure(email: email, environment: environment, context: context, now: now)
                 throw WireError(.authenticationFailed, "adding the device failed; you can try again in \(wait) s")
             }
             // Prekeys are checked only now: their signatures need the account's identity key.
@@ -63,9 +63,7 @@ enum DeviceHandlers {
                     ConstantTime.equals(Array(SHA256.hash(data: token)), pairing.tokenHash)
                 else { throw WireError(.notFound, "no such pairing (it may have expired, or was used)") }
             }
-            for subject in Login.subjects(email: email, environment: environment) {
-                try await context.store.clearLockout(subject: subject)
-            }
+            try await LoginLockouts.clearAfterSuccess(email: email, environment: environment, context: context)
             let device = try await context.store.addDevice(accountID: account.id, name: name, preKeys: preKeys, pairingID: pairID, now: now)
             context.notifications.notify(
                 accountID: account.id, event: "device_added",

@@ -3,7 +3,7 @@ import Foundation
 import ParleyCrypto
 import ParleyWire
 
-/// Challenge–response login with per-account and per-address lockout.
+/// Challenge–response login; failures are counted by `LoginLockouts`.
 enum Login {
     static func start(_ request: WireRequest, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> HandlerResult {
         let email = try AuthHandlers.email(request)
@@ -12,7 +12,7 @@ enum Login {
         let now = context.clock.now()
         let nonce = context.random.bytes(LoginChallenge.nonceLength)
         do {
-            try await refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
+            try await LoginLockouts.refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
             // Unknown accounts and devices get a nonce too, so login_start does not reveal who exists.
             if let account = try await context.store.account(email: email), account.isActive {
                 let deviceExists = try await context.store.device(accountID: account.id, deviceID: deviceID) != nil
@@ -39,7 +39,7 @@ enum Login {
         let signature = try request.bytes("signature", count: 64)
         let now = context.clock.now()
         do {
-            try await refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
+            try await LoginLockouts.refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
             let account = try await context.store.account(email: email)
             var valid = false, deviceExists = false
             if let account, account.isActive {
@@ -54,12 +54,10 @@ enum Login {
                 // Only a wrong signature for a real device counts toward the lockout: there is no key to
                 // guess for a removed or unknown device, and its retries must not lock out the account's
                 // other devices. The answer is the same either way.
-                let wait = deviceExists ? try await recordFailure(email: email, environment: environment, context: context, now: now) : 0
+                let wait = deviceExists ? try await LoginLockouts.recordFailure(email: email, environment: environment, context: context, now: now) : 0
                 throw WireError(.authenticationFailed, "login failed; you can try again in \(wait) s")
             }
-            for subject in subjects(email: email, environment: environment) {
-                try await context.store.clearLockout(subject: subject)
-            }
+            try await LoginLockouts.clearAfterSuccess(email: email, environment: environment, context: context)
             return HandlerResult(
                 ["account_id": .number(Double(account.id)), "device_id": .number(Double(deviceID))],
                 loggedIn: Caller(accountID: account.id, deviceID: deviceID))
@@ -68,30 +66,5 @@ enum Login {
         } catch {
             throw AuthHandlers.storeFailure(error, context)
         }
-    }
-
-    /// Lockouts are kept per e-mail (so unknown accounts lock too) and per source address.
-    static func subjects(email: String, environment: RequestEnvironment) -> [String] {
-        ["account:\(email)", "address:\(environment.remoteAddress)"]
-    }
-
-    static func refuseIfLockedOut(email: String, environment: RequestEnvironment, context: ServerContext, now: Int64) async throws {
-        for subject in subjects(email: email, environment: environment) {
-            if let seconds = LockoutPolicy.secondsRemaining(try await context.store.lockout(subject: subject), now: now) {
-                // `retry_after` tells a client this is a lockout, not a wrong key: wait, do not give up.
-                throw WireError(.authenticationFailed, "too many failed logins; try again in \(seconds) s",
-                                details: ["retry_after": .int(seconds)])
-            }
-        }
-    }
-
-    static func recordFailure(email: String, environment: RequestEnvironment, context: ServerContext, now: Int64) async throws -> Int64 {
-        var wait: Int64 = 0
-        for subject in subjects(email: email, environment: environment) {
-            let next = LockoutPolicy.afterFailure(try await context.store.lockout(subject: subject), now: now)
-            try await context.store.saveLockout(subject: subject, next)
-            wait = max(wait, LockoutPolicy.secondsRemaining(next, now: now) ?? 0)
-        }
-        return wait
     }
 }

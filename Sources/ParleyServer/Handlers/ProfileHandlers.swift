@@ -76,7 +76,9 @@ enum ProfileHandlers {
 
     static func update(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> HandlerResult {
         // Everything is validated before anything is written: a refused request changes nothing.
-        let displayName = try request.optionalString("display_name", maxBytes: 128)
+        let displayName = try request.optionalString("display_name", maxBytes: 128).map { name throws(WireError) in
+            try IdentityText.name(name, field: "display_name")
+        }
         if let displayName, displayName.trimmingCharacters(in: .whitespaces).isEmpty {
             throw .invalid("display_name", "must not be empty")
         }

@@ -30,7 +30,7 @@ enum Recovery {
         let now = context.clock.now()
         let answer = HandlerResult(["status": "code_sent", "expires_in": .int(AuthHandlers.codeLifetime / 1000)])
         do {
-            try await Login.refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
+            try await LoginLockouts.refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
             guard let account = try await context.store.account(email: email), account.isActive, account.keyEnvelope != nil else {
                 return answer
             }
@@ -63,7 +63,7 @@ enum Recovery {
         let code = try request.string("code", maxBytes: 16)
         let now = context.clock.now()
         do {
-            try await Login.refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
+            try await LoginLockouts.refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
             let account = try await context.store.account(email: email)
             guard let account, account.isActive, let envelope = account.keyEnvelope,
                   let pending = try await context.store.verification(email: email) else {

@@ -7,7 +7,7 @@ import ParleyWire
 enum Registration {
     static func register(_ request: WireRequest, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> HandlerResult {
         let email = try AuthHandlers.email(request)
-        let displayName = try request.string("display_name", maxBytes: 128)
+        let displayName = try IdentityText.name(try request.string("display_name", maxBytes: 128), field: "display_name")
         guard !displayName.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw .invalid("display_name", "must not be empty")
         }
@@ -24,17 +24,33 @@ enum Registration {
         let account = NewAccount(
             email: email, displayName: displayName, identityKey: identityKey, authKey: authKey,
             keyEnvelope: keyEnvelope, deviceName: deviceName, preKeys: preKeys)
+        // An address that already has an account gets the same answer as a new one (nothing tells a stranger
+        // who is registered), after the same kind of store write; its owner is told someone tried.
+        var existing = false
         do {
             _ = try await context.store.createPendingAccount(
                 account, verification: VerificationRecord(codeHash: codeHash(email: email, code: code),
                 expiresAt: now + AuthHandlers.codeLifetime, failedAttempts: 0), now: now)
+        } catch StoreError.conflict(_) {
+            existing = true
         } catch {
             throw AuthHandlers.storeFailure(error, context)
         }
+        if existing {
+            do {
+                try await context.store.recordRegistrationAttempt(now: now)
+            } catch {
+                throw AuthHandlers.storeFailure(error, context)
+            }
+        }
         do {
-            try await context.codeSender.send(code: code, to: email)
+            if existing {
+                try await context.codeSender.sendRegistrationAttempt(to: email)
+            } else {
+                try await context.codeSender.send(code: code, to: email)
+            }
         } catch {
-            context.logger.error("verification code delivery failed", metadata: ["email": "\(email)"])
+            context.logger.error("verification e-mail delivery failed", metadata: ["email": "\(email)"])
             throw WireError(.internal, "the verification e-mail could not be sent; try again later")
         }
         return HandlerResult(["status": "verification_sent", "expires_in": .number(Double(AuthHandlers.codeLifetime / 1000))])
@@ -44,26 +60,45 @@ enum Registration {
         let email = try AuthHandlers.email(request)
         let code = try request.string("code", maxBytes: 16)
         let now = context.clock.now()
+        let hash = codeHash(email: email, code: code)
         do {
             // An active account's only pending code is a recovery code: wrong tries here must not use it up.
-            if try await context.store.account(email: email)?.isActive == true {
-                throw WireError(.conflict, "this account is already confirmed")
+            // An active account and an address nobody registered answer as a wrong code does, so confirming
+            // reveals no more than registering.
+            let active = try await context.store.account(email: email)?.isActive == true
+            guard !active, let pending = try await context.store.verification(email: email) else {
+                throw try await wrongCodeWithoutRegistration(email: email, context: context)
             }
-            guard let pending = try await context.store.verification(email: email) else {
-                throw WireError(.notFound, "no registration is waiting for this e-mail (register first, or again)")
-            }
-            try await CodeCheck.verify(pending, email: email, hash: codeHash(email: email, code: code),
-                                       again: "register again to get a new one", context: context, now: now)
+            try await CodeCheck.verify(pending, email: email, hash: hash, again: again, context: context, now: now)
             try await context.store.activateAccount(email: email)
             guard let account = try await context.store.account(email: email) else {
                 throw WireError(.internal, "the account vanished during confirmation; register again")
             }
             return HandlerResult(["account_id": .number(Double(account.id)), "device_id": 1])
         } catch let error as WireError {
-            throw error
+            guard error.code == .authenticationFailed else { throw error }
+            throw WireError(error.code, error.message + noCodeHint, details: error.details)
         } catch {
             throw AuthHandlers.storeFailure(error, context)
         }
+    }
+
+    static let again = "register again to get a new one"
+    /// Said with every wrong code: the owner of an address that has an account gets a notice, not a code.
+    static let noCodeHint = ". If no code reached you, this address may already have a Parley account: sign in, or recover it with parley account recover"
+
+    /// The answer `CodeCheck` gives a wrong code, counted in the lockout store (`confirm:EMAIL`) since there
+    /// is no pending registration to count in.
+    static func wrongCodeWithoutRegistration(email: String, context: ServerContext) async throws -> WireError {
+        let subject = "confirm:\(email)"
+        let failures = (try await context.store.lockout(subject: subject)?.failures ?? 0) + 1
+        if failures >= AuthHandlers.maximumWrongCodes {
+            try await context.store.clearLockout(subject: subject)
+            return WireError(.authenticationFailed, "too many wrong codes; \(again)")
+        }
+        try await context.store.saveLockout(subject: subject, LockoutRecord(failures: failures, lockedUntil: 0))
+        return WireError(.authenticationFailed, "wrong code (\(AuthHandlers.maximumWrongCodes - failures) attempts left)",
+                         details: ["attempts_left": .int(AuthHandlers.maximumWrongCodes - failures)])
     }
 
     /// During a surge, `register` must carry a solved challenge; otherwise it gets one.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The verification e-mail as RFC 5322 text, and the address checks that keep headers and SMTP commands
+/// The server's e-mails (verification code, registration-attempt notice) as RFC 5322 text, and the address checks that keep headers and SMTP commands
 /// free of anything a registrant could inject.
 struct MailMessage {
     let recipient: String
@@ -18,6 +18,26 @@ struct MailMessage {
     }
 
     static func verificationCode(_ code: String, to recipient: String, from sender: String, date: Date) throws(SMTPError) -> MailMessage {
+        try make(subject: "Your Parley verification code", body: [
+            "Your Parley verification code is \(code).",
+            "",
+            "Type it with: parley account confirm \(code)",
+            "It expires in 15 minutes. If you did not ask for it, ignore this e-mail.",
+        ], to: recipient, from: sender, date: date)
+    }
+
+    /// The owner's notice that someone asked to register their address again; it carries no code.
+    static func registrationAttempt(to recipient: String, from sender: String, date: Date) throws(SMTPError) -> MailMessage {
+        try make(subject: "Someone tried to register your Parley address", body: [
+            "Someone asked to register a new Parley account with this e-mail address, which already has one.",
+            "Nothing was changed and no code was sent: your account and devices are as they were.",
+            "",
+            "If it was you, sign in with your existing account, or recover it with: parley account recover",
+            "If it was not you, you need do nothing.",
+        ], to: recipient, from: sender, date: date)
+    }
+
+    private static func make(subject: String, body: [String], to recipient: String, from sender: String, date: Date) throws(SMTPError) -> MailMessage {
         let to = try checkedAddress(recipient), from = try checkedAddress(sender)
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -28,7 +48,7 @@ struct MailMessage {
         let lines = [
             "From: Parley <\(from)>",
             "To: <\(to)>",
-            "Subject: Your Parley verification code",
+            "Subject: \(subject)",
             "Date: \(formatter.string(from: date))",
             "Message-ID: <\(id)@\(domain)>",
             "MIME-Version: 1.0",
@@ -36,11 +56,7 @@ struct MailMessage {
             "Content-Transfer-Encoding: 8bit",
             "Auto-Submitted: auto-generated",
             "",
-            "Your Parley verification code is \(code).",
-            "",
-            "Type it with: parley account confirm \(code)",
-            "It expires in 15 minutes. If you did not ask for it, ignore this e-mail.",
-        ]
+        ] + body
         // Dot-stuffing (RFC 5321 §4.5.2): a line starting with "." gets another.
         let body = lines.map { $0.hasPrefix(".") ? "." + $0 : $0 }.joined(separator: "\r\n") + "\r\n.\r\n"
         return MailMessage(recipient: to, dataSection: Array(body.utf8))

@@ -3,7 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 
-/// Delivers verification codes through an SMTP server (RFC 5321), one connection per message.
+/// Delivers verification codes and notices through an SMTP server (RFC 5321), one connection per message.
 public struct SMTPMailer: VerificationCodeSender {
     let configuration: SMTPConfiguration
     let group: any EventLoopGroup
@@ -25,7 +25,15 @@ public struct SMTPMailer: VerificationCodeSender {
     }
 
     public func send(code: String, to email: String) async throws {
-        let message = try MailMessage.verificationCode(code, to: email, from: configuration.from, date: Date())
+        try await deliver(try MailMessage.verificationCode(code, to: email, from: configuration.from, date: Date()), what: "verification code")
+    }
+
+    public func sendRegistrationAttempt(to email: String) async throws {
+        try await deliver(try MailMessage.registrationAttempt(to: email, from: configuration.from, date: Date()), what: "registration-attempt notice")
+    }
+
+    private func deliver(_ message: MailMessage, what: String) async throws {
+        let email = message.recipient
         let session = try await SMTPSession.open(configuration, group: group)
         do {
             try await session.command("MAIL FROM:<\(configuration.from)>", expect: 250, step: "MAIL FROM")
@@ -34,10 +42,10 @@ public struct SMTPMailer: VerificationCodeSender {
             try await session.send(message.dataSection)
             try await session.expect(250, step: "the message")
             session.close()
-            logger.info("verification code e-mailed", metadata: ["email": "\(email)"])
+            logger.info("\(what) e-mailed", metadata: ["email": "\(email)"])
         } catch {
             session.close()
-            logger.error("verification e-mail failed", metadata: ["email": "\(email)", "error": "\(error)"])
+            logger.error("\(what) e-mail failed", metadata: ["email": "\(email)", "error": "\(error)"])
             throw error
         }
     }

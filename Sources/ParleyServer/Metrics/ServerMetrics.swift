@@ -12,6 +12,12 @@ enum ServerMetrics {
     /// A connection ended.
     static func connectionClosed() { Meter(label: "parley_connections").decrement() }
 
+    /// Something a client asked for was refused to protect the server (a connection, a pairing, an unfinished
+    /// line, a login deadline): `reason` is one of a fixed set of names, never anything the client chose.
+    static func refused(_ reason: String) {
+        Counter(label: "parley_refusals_total", dimensions: [("reason", reason)]).increment()
+    }
+
     /// One request answered: counted by method, timed, and its error code counted when it failed.
     static func request(method: String, duration: Duration, errorCode: String?) {
         Counter(label: "parley_requests_total", dimensions: [("method", method)]).increment()

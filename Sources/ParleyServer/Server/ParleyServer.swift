@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import ParleyCrypto
+import ParleyWire
 import ServiceLifecycle
 import Synchronization
 
@@ -12,6 +13,8 @@ public final class ParleyServer: Service, Sendable {
     let context: ServerContext
     let router: RequestRouter
     let tls: NIOSSLContext?
+    let budget: ConnectionBudget
+    let lines: LineBudget
     private let connections = Mutex<[ObjectIdentifier: ConnectionState]>([:])
     private let listening = Mutex<(channel: (any Channel)?, failure: (any Error)?, waiters: [CheckedContinuation<SocketAddress, any Error>])>((nil, nil, []))
 
@@ -20,6 +23,8 @@ public final class ParleyServer: Service, Sendable {
         self.context = context
         self.router = router
         self.tls = try TLSConfiguration.serverContext(context.configuration)
+        self.budget = ConnectionBudget(limits: context.configuration.limits)
+        self.lines = LineBudget(capacity: context.configuration.limits.partialLineBudget)
     }
 
     /// The address the server listens on, once it does (port 0 resolves to the real port).
@@ -52,7 +57,10 @@ public final class ParleyServer: Service, Sendable {
                     if let tls {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
                     }
-                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                    // At most four reads (64 KiB each) wait for a busy or stalled connection's handler, not ten.
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(
+                        wrappingChannelSynchronously: channel,
+                        configuration: .init(backPressureStrategy: .init(lowWatermark: 2, highWatermark: 4)))
                 }
             }
     }
@@ -82,6 +90,13 @@ public final class ParleyServer: Service, Sendable {
             waiters.forEach { $0.resume(returning: address) }
         }
 
+        // After a flood of connections has gone, hand the memory it used back to the system.
+        let memory = MemoryReturn(minimumArrivals: 64)
+        let trimmer = server.channel.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(5), delay: .seconds(5)) { [budget] _ in
+            if memory.after(budget.activity) { budget.restartActivity() }
+        }
+        defer { trimmer.cancel() }
+
         try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { group in
                 try await server.executeThenClose { inbound in
@@ -99,23 +114,32 @@ public final class ParleyServer: Service, Sendable {
     }
 
     private func serve(_ child: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
+        let remote = child.channel.remoteAddress?.ipAddress ?? "unknown"
+        if let refusal = budget.admit(address: remote) {
+            await refuse(child, refusal)
+            return
+        }
         let state = ConnectionState(channel: child.channel)
         let key = ObjectIdentifier(state)
         connections.withLock { $0[key] = state }
         ServerMetrics.connectionOpened()
         defer {
             connections.withLock { _ = $0.removeValue(forKey: key) }
+            budget.release(address: remote, seat: state.seat)
             ServerMetrics.connectionClosed()
         }
-        let remote = child.channel.remoteAddress?.ipAddress ?? "unknown"
+        // The login deadline counts from the accept: requests do not extend it (a pairing device has its own).
+        let limits = context.configuration.limits
         let timeout = TimeAmount.seconds(context.configuration.loginTimeoutSeconds)
+        let pairingTimeout = TimeAmount.seconds(limits.pairingTimeoutSeconds)
         let timer = child.channel.eventLoop.scheduleRepeatedTask(
             initialDelay: timeout, delay: .nanoseconds(min(timeout.nanoseconds / 4, 1_000_000_000))
         ) { task in
-            if state.closeIfIdleWithoutLogin(for: timeout) { task.cancel() }
+            if state.closeIfLoginOverdue(loginTimeout: timeout, pairingTimeout: pairingTimeout) { task.cancel() }
         }
         defer { timer.cancel() }
-        let handler = ConnectionHandler(context: context, router: router, state: state, remoteAddress: remote)
+        let handler = ConnectionHandler(
+            context: context, router: router, state: state, remoteAddress: remote, budget: budget, lines: lines)
         do {
             try await child.executeThenClose { inbound, outbound in
                 try await handler.run(inbound: inbound, outbound: outbound)
@@ -123,6 +147,14 @@ public final class ParleyServer: Service, Sendable {
         } catch {
             // One client's broken connection never affects the others.
             context.logger.debug("connection ended with an error", metadata: ["error": "\(type(of: error))"])
+        }
+    }
+
+    /// Tells a connection over the budget why, in one line, and closes it without reading anything.
+    private func refuse(_ child: NIOAsyncChannel<ByteBuffer, ByteBuffer>, _ refusal: ConnectionBudget.Refusal) async {
+        let line = try? WireMessage.failure(requestID: nil, error: WireError(.unavailable, refusal.message)).encodedLine()
+        try? await child.executeThenClose { _, outbound in
+            if let line { try await outbound.write(ByteBuffer(bytes: line)) }
         }
     }
 }

@@ -74,4 +74,8 @@ public protocol AccountStore: Sendable {
 
     /// Registrations accepted since `since` (ms), for surge detection.
     func registrationCount(since: Int64) async throws -> Int
+
+    /// Counts a `register` for an address that already has an account, as a registration for surge detection:
+    /// one committed write, as a new registration makes, so the two answers take alike long.
+    func recordRegistrationAttempt(now: Int64) async throws
 }

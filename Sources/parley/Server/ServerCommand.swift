@@ -39,8 +39,10 @@ extension Parley {
         @Option(help: "Longest request line in bytes.")
         var maxLine = 1 << 20
 
-        @Option(help: "Seconds a connection may stay without logging in before it is closed.")
+        @Option(help: "Seconds from accepting a connection to its login; then it is closed, whatever it sends.")
         var loginTimeout: Int64 = 30
+
+        @OptionGroup(title: "Memory budget (docs/OPERATIONS.md §6)") var limits: ServerLimitOptions
 
         @Option(help: ArgumentHelp(
             "PostgreSQL instead of SQLite: postgres://USER[:PASSWORD]@HOST[:PORT]/DB or postgres:///DB?host=/socket/dir&user=USER.",
@@ -95,6 +97,7 @@ extension Parley {
                 host: host, port: port, dataDirectory: URL(fileURLWithPath: data, isDirectory: true), tlsCertificatePath: tlsCert,
                 tlsKeyPath: tlsKey, development: dev, maximumLineLength: maxLine, loginTimeoutSeconds: loginTimeout)
             configuration.retention = RetentionPolicy(days: retentionDays)
+            configuration.limits = limits.limits
             configuration.retentionSweepInterval = .seconds(sweepMinutes * 60)
             configuration.databaseCallTimeout = .seconds(databaseTimeout)
             configuration.requestsPerSecond = requestsPerSecond

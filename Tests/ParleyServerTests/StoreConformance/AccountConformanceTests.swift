@@ -30,6 +30,9 @@ struct AccountConformanceTests {
             await #expect(throws: StoreError.conflict("an account with this e-mail")) {
                 _ = try await store.createPendingAccount(Sample.account("ann@example.org"), verification: Sample.verification(), now: 3)
             }
+            // A register for the existing address counts toward the surge like a registration.
+            try await store.recordRegistrationAttempt(now: 4)
+            #expect(try await store.registrationCount(since: 4) == 1)
         }
     }
 

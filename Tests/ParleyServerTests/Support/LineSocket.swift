@@ -21,14 +21,27 @@ final class LineSocket: @unchecked Sendable {
     let fd: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to 127.0.0.1:`port`; reads time out after `timeout` seconds (generous: on a loaded
-    /// 2-core machine the whole suite runs in parallel, and no test relies on the timeout).
-    init(port: Int, timeout: Int = 60) throws {
+    /// Connects to 127.0.0.1:`port` from `source` (another loopback address, such as 127.0.0.2, plays a
+    /// second machine); reads time out after `timeout` seconds (generous: on a loaded 2-core machine the
+    /// whole suite runs in parallel, and no test relies on the timeout).
+    init(port: Int, timeout: Int = 60, source: String? = nil) throws {
         // `self.fd` is set only once connected: a class whose init throws after every stored property is
         // set still runs `deinit`, whose second close(fd) once closed whatever another test had opened
         // under the same number meanwhile (a server's accepted socket, another client's connection).
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket() failed") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                close(descriptor)
+                throw Failure(description: "bind to \(source) failed")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -62,7 +62,7 @@ final class TestServer: Sendable {
     }
 
     /// Connects a new plain-TCP client.
-    func connect() throws -> LineSocket { try LineSocket(port: port) }
+    func connect(from source: String? = nil) throws -> LineSocket { try LineSocket(port: port, source: source) }
 
     /// The newest development verification code for `email`.
     func latestCode(for email: String) throws -> String? {

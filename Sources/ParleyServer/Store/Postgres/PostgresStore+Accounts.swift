@@ -145,4 +145,10 @@ extension PostgresStore {
             Int(try await db.scalar("SELECT COUNT(*) FROM registrations WHERE at >= \(since)", log, as: Int64.self) ?? 0)
         }
     }
+
+    public func recordRegistrationAttempt(now: Int64) async throws {
+        try await transaction("registration attempt") { db, log in
+            try await db.run("INSERT INTO registrations (at) VALUES (\(now))", log)
+        }
+    }
 }

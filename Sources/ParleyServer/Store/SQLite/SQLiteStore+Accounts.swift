@@ -139,4 +139,10 @@ extension SQLiteStore {
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM registrations WHERE at >= ?", arguments: [since]) ?? 0
         }
     }
+
+    public func recordRegistrationAttempt(now: Int64) async throws {
+        try await write("registration attempt") { db in
+            try db.execute(sql: "INSERT INTO registrations (at) VALUES (?)", arguments: [now])
+        }
+    }
 }

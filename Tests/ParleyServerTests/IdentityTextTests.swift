@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// Issue 20 §5: addresses look like what they are, and names carry no terminal controls. Over a real socket.
+@Suite("Identities that look like what they are", .serialized)
+struct IdentityTextTests {
+    @Test("an NFD spelling and a capitalised domain reach the NFC account; the owner logs in with either")
+    func oneSpellingPerAddress() async throws {
+        let server = try await TestServer.start()
+        let socket = try server.connect()
+        let nfc = "jos\u{E9}@example.org"
+        let owner = TestAccount(nfc)
+        try await server.createAccount(owner, on: socket)
+
+        let nfd = "jose\u{301}@EXAMPLE.org"
+        let twin = try await socket.call("register", TestAccount(nfd).registerFields)
+        #expect(twin.ok, "answers as for any address")
+        let log = try String(contentsOf: server.directory.appendingPathComponent("dev-codes.log"), encoding: .utf8)
+        #expect(log.contains("# \(nfc) registration-attempt"), "the NFD spelling is the same account")
+        #expect(try await server.login(owner, on: try server.connect())["account_id"] != nil)
+        let start = try await socket.call("login_start", ["email": nfd, "device_id": 1])
+        let nonce = try #require(start["nonce"] as? String)
+        let finish = try await socket.call("login_finish", [
+            "email": nfd, "device_id": 1, "nonce": nonce, "signature": owner.loginSignature(nonce: nonce),
+        ])
+        #expect(finish["account_id"] != nil, "\(finish)")
+        try await server.stop()
+    }
+
+    @Test("addresses with bidi controls, invisible characters, controls or spaces are refused in plain words")
+    func hiddenCharactersRefused() async throws {
+        let server = try await TestServer.start()
+        let socket = try server.connect()
+        let cases: [(String, String)] = [
+            ("ann\u{202E}gro.elpmaxe@example.org", "bidi"), ("an\u{200B}n@example.org", "invisible"),
+            ("ann@exa\u{FEFF}mple.org", "invisible"), ("an\u{AD}n@example.org", "invisible"),
+            ("ann\u{2066}@example.org", "bidi"), ("ann\u{200F}@example.org", "bidi"), ("ann\u{61C}@example.org", "bidi"),
+            ("an\u{2060}n@example.org", "invisible"), ("ann\u{85}@example.org", "control"), ("an\u{1B}n@example.org", "control"),
+            ("an\u{A0}n@example.org", "spaces"), ("an\u{3164}n@example.org", "invisible"),
+        ]
+        for (email, word) in cases {
+            let answer = try await socket.call("register", TestAccount(email).registerFields)
+            #expect(answer.errorCode == "invalid_field", "\(email.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(answer.errorMessage?.contains(word) == true, "\(answer)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: server.directory.appendingPathComponent("dev-codes.log").path), "nothing was registered")
+        #expect(try await socket.call("register", TestAccount("ann@example.org").registerFields).ok, "a plain address still registers")
+        try await server.stop()
+    }
+
+    @Test("display and device names refuse C0 and C1 control characters; ordinary names pass")
+    func namesWithoutControls() async throws {
+        let server = try await TestServer.start()
+        let socket = try server.connect()
+        for name in ["Ann\u{1B}[2J", "Ann\u{9B}31m", "Ann\u{8}\u{8}Bob", "Ann\nBob"] {
+            var fields = TestAccount("ann@example.org").registerFields
+            fields["display_name"] = name
+            let answer = try await socket.call("register", fields)
+            #expect(answer.errorCode == "invalid_field")
+            #expect(answer.errorMessage?.contains("control characters") == true, "\(answer)")
+        }
+        let ann = TestAccount("ann@example.org")
+        try await server.createAccount(ann, on: socket)
+        _ = try await server.login(ann, on: socket)
+        #expect(try await socket.call("update_profile", ["display_name": "Ann\u{7}"]).errorCode == "invalid_field")
+        #expect(try await socket.call("update_profile", ["display_name": "Anne-Marie Ōtsuka 🌿"]).ok)
+        try await server.stop()
+    }
+}
