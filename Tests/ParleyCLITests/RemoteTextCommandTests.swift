@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import ParleyServer
 import Testing
 
@@ -27,8 +28,13 @@ struct RemoteTextCommandTests {
         try await CLIAccounts.register("ann", home: ann, server: server)
         try await CLIAccounts.register("bob", home: bob, server: server)
 
+        // The server refuses a name with controls (issue 20 §5); a hostile server can still hand one out, so it
+        // is planted in the server's own database, and every command must show it inert.
         let named = try await ParleyBinary.runDetached(["profile", "set", "--home", ann.path, "--name", "Ann\u{1B}[31m\u{9B}2J"])
-        #expect(named.status == 0, "\(named.stderr)")
+        #expect(named.status != 0 && named.stderr.contains("control characters"), "\(named.stderr)")
+        try await DatabaseQueue(path: server.databasePath).write { db in
+            try db.execute(sql: "UPDATE accounts SET display_name = ? WHERE email = 'ann@example.org'", arguments: ["Ann\u{1B}[31m\u{9B}2J"])
+        }
         let sent = try await ParleyBinary.runDetached(["send", "--home", ann.path, "--to", "bob@example.org", Self.hostile])
         #expect(sent.status == 0, "\(sent.stderr)")
         let group = try await ParleyBinary.runDetached(
