@@ -43,7 +43,7 @@ struct SessionResetTests {
         try await harness.stop()
     }
 
-    @Test("flipped bits, a replay, an injected message and reordering: every real message is read once, no session is lost")
+    @Test("flipped bits, a duplicate, a replay, an injected message and reordering: every real message is read once, no session is lost")
     func hostileServer() async throws {
         let harness = try await ClientHarness.start()
         let ann = try await harness.person("ann")
@@ -55,12 +55,15 @@ struct SessionResetTests {
         try await eventually("ann reads hi") { try await ann.storedMessage(ack.id)?.text == "hi" }
         let annID = try #require(await ann.accountID), bobID = try #require(await bob.accountID)
         let sessionsBefore = try await bob.sessionStateCount(with: annID, device: 1)
-
+        let server = try DatabaseQueue(path: harness.server.databasePath, configuration: Self.patientConfiguration)
         await bob.disconnect()
         var sent: [Message] = []
         for text in ["m1", "m2", "m3", "m4", "m5"] { sent.append(try #require(try await ann.send(text, to: chat.id).message)) }
         let ids = sent.map(\.id)
-        let server = try DatabaseQueue(path: harness.server.databasePath, configuration: Self.patientConfiguration)
+        // The server keeps m1's ciphertext, to deliver it once more after bob confirmed it.
+        let m1Copy = try await server.read { db in
+            try Data.fetchOne(db, sql: "SELECT ciphertext FROM envelopes WHERE message_id = ? AND account_id = ?", arguments: [ids[0], bobID])
+        }
         try await server.write { db in
             // A flipped bit in m2.
             var tampered = try #require(try Data.fetchOne(db, sql: "SELECT ciphertext FROM envelopes WHERE message_id = ? AND account_id = ?",
@@ -101,6 +104,18 @@ struct SessionResetTests {
         #expect(readable == ["hello", "hi", "m1", "m2", "m3", "m5", "m4", "after", "all here"], "\(readable)")
         #expect(shown.filter(\.undecryptable).count == 2, "the replay and the forgery stay visible as unreadable, and that is all")
         #expect(try await bob.sessionStateCount(with: annID, device: 1) >= sessionsBefore, "no session was thrown away")
+
+        // m1 delivered a second time under its own id, stamped as new so it is fetched: recognised, nothing changes.
+        let m1Bytes = try #require(m1Copy)
+        try await server.write { db in
+            let last = try Int64.fetchOne(db, sql: "SELECT MAX(created_at) FROM messages") ?? 0
+            try db.execute(sql: "UPDATE messages SET created_at = ? WHERE id = ?", arguments: [last + 1, ids[0]])
+            try db.execute(sql: "INSERT INTO envelopes (message_id, account_id, device_id, ciphertext) VALUES (?, ?, 1, ?)",
+                           arguments: [ids[0], bobID, m1Bytes])
+        }
+        let again = try await bob.sync()
+        #expect(again.isEmpty, "a second delivery is not news")
+        #expect(try await bob.messages(in: chat.id) == shown, "a duplicate delivery changed the history")
         for client in [ann, bob] { await client.disconnect() }
         try await harness.stop()
     }
