@@ -85,7 +85,7 @@ enum Registration {
 
     static let again = "register again to get a new one"
     /// Said with every wrong code: the owner of an address that has an account gets a notice, not a code.
-    static let noCodeHint = ". If no code reached you, this address may already have a Parley account: sign in, or recover it with parley account recover"
+    static let noCodeHint = ". If no code reached you, this address may already have a Parley account: use it from a device that has it, or sign in on this one with 'parley account login'"
 
     /// The answer `CodeCheck` gives a wrong code, counted in the lockout store (`confirm:EMAIL`) since there
     /// is no pending registration to count in.

@@ -32,7 +32,7 @@ struct MailMessage {
             "Someone asked to register a new Parley account with this e-mail address, which already has one.",
             "Nothing was changed and no code was sent: your account and devices are as they were.",
             "",
-            "If it was you, sign in with your existing account, or recover it with: parley account recover",
+            "If it was you, use your existing account, or sign in on a new device with: parley account login",
             "If it was not you, you need do nothing.",
         ], to: recipient, from: sender, date: date)
     }
