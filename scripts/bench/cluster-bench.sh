@@ -45,7 +45,9 @@ start_node() {
     mkdir -p "$data"
     # The benchmark registers many accounts and sends fast on purpose: no proof of work, no rate limits.
     "$PARLEY" server --dev --listen 127.0.0.1:0 --data "$data" --login-timeout 3600 --registrations-per-minute 1000000 \
-        --requests-per-second 1000000 --account-requests-per-second 1000000 "$@" > "$data/stdout" 2>"$data/stderr" &
+        --requests-per-second 1000000 --account-requests-per-second 1000000 \
+        --max-connections 1000000 --max-connections-per-address 1000000 --max-unauthenticated 1000000 \
+        "$@" > "$data/stdout" 2>"$data/stderr" &
     local pid=$!
     pids+=("$pid")
     for _ in $(seq 1 100); do

@@ -23,6 +23,10 @@ struct BenchTarget: Sendable {
             configuration.requestsPerSecond = 1_000_000
             configuration.accountRequestsPerSecond = 1_000_000
             configuration.loginTimeoutSeconds = 3_600
+            // Every generated connection comes from 127.0.0.1, and they all connect before any logs in.
+            configuration.limits.maximumConnections = 1_000_000
+            configuration.limits.maximumConnectionsPerAddress = 1_000_000
+            configuration.limits.maximumUnauthenticatedConnections = 1_000_000
         }
         return BenchTarget(
             nodes: [("127.0.0.1", embedded.port)], codesFiles: [directory.appendingPathComponent("dev-codes.log")],
