@@ -12,12 +12,8 @@ final class ClientHarness: Sendable {
 
     static func start(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ClientHarness {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-client-\(UUID().uuidString)")
-        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server")) { configuration in
-            configuration.requestsPerSecond = 10_000
-            configuration.accountRequestsPerSecond = 10_000
-            configuration.loginTimeoutSeconds = 300  // tests set their own when the deadline is what they test
-            adjust(&configuration)
-        }
+        // The server's defaults (rates, budgets, login deadline): a test that is about a limit sets its own.
+        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"), adjust: adjust)
         return ClientHarness(root: root, server: server)
     }
 
