@@ -26,7 +26,6 @@ final class TestServer: Sendable {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory, development: true)
-        configuration.requestsPerSecond = 10_000
         // Tests are about behaviour, not the login deadline (TransportTests sets its own): on two cores running
         // the whole suite, the time from connecting to a login can exceed the default 30 s.
         configuration.loginTimeoutSeconds = 300
