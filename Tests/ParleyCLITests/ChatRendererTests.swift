@@ -1,4 +1,6 @@
+import Foundation
 @testable import parley
+import ParleyClient
 import Testing
 
 /// The pure renderer: `ChatScreen` → lines, checked without a terminal.
@@ -58,6 +60,32 @@ struct ChatRendererTests {
         #expect(lines[14].allSatisfy { $0 == "─" })
         #expect(lines[15] == "> ")
         #expect(rendered.cursorRow == 15 && rendered.cursorColumn == 2)
+    }
+
+    @Test func eventsAreOneLineWithoutSenderIdOrTicks() {
+        var screen = screen()
+        screen.messages = [
+            .init(id: -1, sender: "", time: "10:40", text: "⚠ The identity key of bob changed.", quote: nil, reactions: [], event: true),
+            .init(id: 11, sender: "", time: "10:45", text: "bob named the group “Trip”", quote: nil, reactions: [], event: true),
+        ]
+        let lines = screen.render().lines
+        #expect(lines.contains { $0.contains("· 10:40 ⚠ The identity key of bob changed.") })
+        #expect(lines.contains { $0.contains("· 10:45 bob named the group “Trip”") })
+        #expect(!lines.contains { $0.contains("#-1") || $0.contains("📎") })
+    }
+
+    @Test func eventMessagesBecomeEventRows() {
+        func message(_ kind: String, _ text: String) -> Message {
+            // The SDK's values have no public memberwise initialisers; they are Codable.
+            let fields: [String: Any] = ["id": 5, "conversationID": 1, "senderID": 2, "senderDevice": 1, "timestamp": 0, "text": text,
+                                         "kind": kind, "reactions": [String: [Int64]](), "pinned": false, "deleted": false,
+                                         "deliveredTo": [Int64](), "undecryptable": false]
+            return try! JSONDecoder().decode(Message.self, from: JSONSerialization.data(withJSONObject: fields))
+        }
+        #expect(ChatState.event(message(Message.keyChangeKind, "⚠ changed"), by: "bob") == "⚠ changed")
+        #expect(ChatState.event(message("avatar", ""), by: "bob") == "bob has a new picture")
+        #expect(ChatState.event(message("group_title", "Trip"), by: "ann") == "ann named the group “Trip”")
+        #expect(ChatState.event(message("text", "hi"), by: "ann") == nil)
     }
 
     @Test func connectionIndicatorAndNotice() {

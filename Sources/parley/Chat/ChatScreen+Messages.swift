@@ -17,6 +17,9 @@ extension ChatScreen {
     ///       📎 photo.jpg (image/jpeg, 1.2 MB)
     ///       👍 2  ❤️ 1
     func messageLines(_ message: MessageRow, width: Int) -> [String] {
+        if message.event {
+            return DisplayWidth.wrapped("· \(message.time) " + DisplayWidth.sanitized(message.text), width: width)
+        }
         var lines: [String] = []
         if let quote = message.quote {
             lines.append(DisplayWidth.truncated(" ┌ ↪ " + Self.firstLine(quote), to: width))

@@ -58,12 +58,15 @@ struct ChatScreen: Equatable, Sendable {
         var tick: Tick?
         /// A file or image entry: its label (name, type, size).
         var attachment: String?
+        /// An event rather than something a person wrote (a key change, a new picture, a group named): shown as
+        /// one line without a sender, id or ticks.
+        var event: Bool = false
 
         static func == (lhs: MessageRow, rhs: MessageRow) -> Bool {
             lhs.id == rhs.id && lhs.sender == rhs.sender && lhs.time == rhs.time && lhs.text == rhs.text && lhs.quote == rhs.quote
                 && lhs.reactions.map(\.emoji) == rhs.reactions.map(\.emoji) && lhs.reactions.map(\.count) == rhs.reactions.map(\.count)
                 && lhs.pinned == rhs.pinned && lhs.deleted == rhs.deleted && lhs.undecryptable == rhs.undecryptable
-                && lhs.tick == rhs.tick && lhs.attachment == rhs.attachment
+                && lhs.tick == rhs.tick && lhs.attachment == rhs.attachment && lhs.event == rhs.event
         }
     }
 

@@ -55,6 +55,9 @@ extension ChatState {
                 quote = "#\(reply)"
             }
         }
+        if let event = Self.event(message, by: name(of: message.senderID)) {
+            return ChatScreen.MessageRow(id: message.id, sender: "", time: time, text: event, quote: nil, reactions: [], event: true)
+        }
         let reactions = message.reactions
             .sorted { (ParleyClient.reactions.firstIndex(of: $0.key) ?? 99, $0.key) < (ParleyClient.reactions.firstIndex(of: $1.key) ?? 99, $1.key) }
             .map { (emoji: $0.key, count: $0.value.count) }
@@ -62,6 +65,18 @@ extension ChatState {
             id: message.id, sender: name(of: message.senderID), time: time, text: message.text, quote: quote,
             reactions: reactions, pinned: message.pinned, deleted: message.deleted, undecryptable: message.undecryptable,
             tick: tick(for: message), attachment: Self.attachmentLabel(message))
+    }
+
+    /// What an event message says, in words; nil for what a person wrote.
+    static func event(_ message: Message, by sender: String) -> String? {
+        guard !message.deleted, !message.undecryptable else { return nil }
+        return switch message.kind {
+        case Message.keyChangeKind: message.text
+        case "avatar": "\(sender) has a new picture"
+        case "group_avatar": "\(sender) set a new picture for the group"
+        case "group_title": "\(sender) named the group “\(message.text)”"
+        default: nil
+        }
     }
 
     /// The file or image entry of a message: name, size and type (download with `parley download ID`);

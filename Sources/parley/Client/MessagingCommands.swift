@@ -243,6 +243,9 @@ enum MessageLine {
         if let source = message.forwardedFrom { text = "[forwarded from account \(source.senderID)] " + text }
         if let attachment = message.attachment, !message.deleted { text = FileLabel.line(attachment, messageID: message.id, caption: text) }
         if message.kind == "avatar" || message.kind == "group_avatar" { text = message.kind == "avatar" ? "(new picture)" : "(new group picture)" }
+        if message.kind == "group_title", !message.deleted, !message.undecryptable {
+            return "[\(message.conversationID)#\(message.id) \(time)] \(who) named the group “\(TerminalText.visible(message.text, singleLine: true))”"
+        }
         let reactions = message.reactions.sorted { $0.key < $1.key }.map { "\($0.key)\($0.value.count)" }.joined(separator: " ")
         return "[\(message.conversationID)#\(message.id) \(time)] \(who): \(text)\(message.pinned ? " 📌" : "")\(reactions.isEmpty ? "" : "  \(reactions)")"
     }
