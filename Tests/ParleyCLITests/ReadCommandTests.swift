@@ -31,4 +31,29 @@ struct ReadCommandTests {
         #expect(after.stdout.contains("0 unread"), "\(after.stdout)")
         try await server.stop()
     }
+
+    @Test func peopleAreNamedTheSameWayEverywhere() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-names-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
+        let ann = root.appendingPathComponent("ann"), bob = root.appendingPathComponent("bob")
+        try await CLIAccounts.register("ann", home: ann, server: server)
+        try await CLIAccounts.register("bob", home: bob, server: server)
+        func run(_ arguments: [String]) async throws -> ParleyBinary.Result { try await ParleyBinary.runDetached(arguments) }
+
+        #expect(try await run(["send", "--home", bob.path, "--to", "ann@example.org", "hello"]).status == 0)
+        #expect(try await run(["read", "--home", ann.path]).stdout.contains("] bob: hello"))
+        // Ann started nothing: the direct conversation is named after bob, not "direct".
+        let listed = try await run(["conversations", "--home", ann.path])
+        #expect(listed.stdout.contains("\tdirect\tbob\t"), "\(listed.stdout)")
+        // Ann's own reply in her history is "me"; bob sees ann by her name, as the first time.
+        #expect(try await run(["send", "--home", ann.path, "--to", "bob@example.org", "hi"]).status == 0)
+        #expect(try await run(["read", "--home", bob.path]).stdout.contains("] ann: hi"))
+        #expect(try await run(["read", "--home", ann.path, "--conversation", "1"]).stdout.contains("] me: hi"))
+        // An invitation names who sent it.
+        #expect(try await run(["group", "create", "--home", bob.path, "Trip", "--invite", "ann@example.org"]).status == 0)
+        let invitations = try await run(["group", "invitations", "--home", ann.path])
+        #expect(invitations.stdout.contains("an invitation from bob"), "\(invitations.stdout)")
+        try await server.stop()
+    }
 }

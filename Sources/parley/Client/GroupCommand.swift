@@ -42,9 +42,20 @@ extension Parley.Group {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            let list = try await options.withClient { client in try await client.invitations() }
+            let (list, names) = try await options.withClient { client in
+                let list = try await client.invitations()
+                var names: [Int64: String] = [:]
+                for invitation in list {
+                    if (try? await client.contact(invitation.creatorID))??.displayName == nil { _ = try? await client.learnProfile(invitation.creatorID) }
+                    names[invitation.creatorID] = await PersonName.of(invitation.creatorID, client: client)
+                }
+                return (list, names)
+            }
+            // The title travels end to end, so it is known only once you are in the group.
             options.output(list.map { ["conversation_id": $0.conversationID, "creator_id": $0.creatorID] }) {
-                list.isEmpty ? "No invitations." : list.map { "group \($0.conversationID) from account \($0.creatorID)" }.joined(separator: "\n")
+                list.isEmpty ? "No invitations." : list.map {
+                    "group \($0.conversationID): an invitation from \(names[$0.creatorID] ?? "someone") (accept with 'parley group accept \($0.conversationID)')"
+                }.joined(separator: "\n")
             }
         }
     }

@@ -170,8 +170,7 @@ extension Parley {
             options.output(rows) {
                 rows.isEmpty ? "No conversations yet: start one with 'parley send --to EMAIL TEXT'." : rows.map { row in
                     let c = row.conversation
-                    let name = c.title ?? (c.kind == "direct" ? "direct" : "group")
-                    return "\(c.id)\t\(c.kind)\t\(name)\t\(c.members.count) members\t\(c.unread) unread\(c.favourite ? "\t★" : "")\(row.trust.map { "\t\($0.label)" } ?? "")"
+                    return "\(c.id)\t\(c.kind)\t\(row.name)\t\(c.members.count) members\t\(c.unread) unread\(c.favourite ? "\t★" : "")\(row.trust.map { "\t\($0.label)" } ?? "")"
                 }.joined(separator: "\n")
             }
         }
@@ -185,7 +184,10 @@ extension Parley {
                     let other = conversation.kind == "direct" ? conversation.members.first { $0 != me } : nil
                     var trust: TrustStatus?
                     if let other { trust = try await client.trustStatus(of: other) }
-                    rows.append(ConversationRow(conversation: conversation, trust: trust))
+                    if let other, (try? await client.contact(other))??.displayName == nil { _ = try? await client.learnProfile(other) }
+                    let name = if let other { await PersonName.of(other, client: client) }
+                        else { conversation.title ?? "a group without a title yet" }
+                    rows.append(ConversationRow(conversation: conversation, trust: trust, name: name))
                 }
                 return rows
             } catch {
@@ -217,13 +219,16 @@ extension Parley {
 struct ConversationRow: Encodable {
     let conversation: Conversation
     let trust: TrustStatus?
+    /// How the list names it: the other person of a direct conversation, a group's title.
+    let name: String
 
-    private enum Keys: String, CodingKey { case trust }
+    private enum Keys: String, CodingKey { case trust, name }
 
     func encode(to encoder: any Encoder) throws {
         try conversation.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
         try container.encodeIfPresent(trust, forKey: .trust)
+        try container.encode(name, forKey: .name)
     }
 }
 
@@ -231,16 +236,20 @@ struct ConversationRow: Encodable {
 enum MessageLine {
     static func format(_ message: Message, client: ParleyClient) async -> String {
         let me = await client.accountID
-        let contact = (try? await client.contact(message.senderID)) ?? nil
-        let who = message.senderID == me ? "me" : (contact?.email ?? contact?.displayName ?? "account \(message.senderID)")
+        let who = message.senderID == me ? "me" : await PersonName.of(message.senderID, client: client)
+        // What to type in a command about them: their e-mail (a display name is not an address).
+        let address = ((try? await client.contact(message.senderID)) ?? nil)?.email ?? "\(message.senderID)"
         let time = Date(timeIntervalSince1970: Double(message.timestamp) / 1000).formatted(date: .omitted, time: .shortened)
         var text = message.deleted ? "(deleted)"
-            : message.heldForKeyChange == true ? "(held: \(who)'s identity key changed — run 'parley verify \(who)', then 'parley verify accept \(who)')"
+            : message.heldForKeyChange == true ? "(held: their identity key changed — run 'parley verify \(address)', then 'parley verify accept \(address)')"
             : message.undecryptable ? "(could not decrypt — asked the sending device to send it again)" : TerminalText.indentedLines(message.text)
         // A key-change warning is the client's own entry, not something the contact wrote.
         if message.kind == Message.keyChangeKind { return "[\(message.conversationID)#local \(time)] \(message.text)" }
         if let reply = message.replyTo { text = "↪ \(reply) " + text }
-        if let source = message.forwardedFrom { text = "[forwarded from account \(source.senderID)] " + text }
+        if let source = message.forwardedFrom {
+            let original = source.senderID == me ? "me" : await PersonName.of(source.senderID, client: client)
+            text = "[forwarded from \(original)] " + text
+        }
         if let attachment = message.attachment, !message.deleted { text = FileLabel.line(attachment, messageID: message.id, caption: text) }
         if message.kind == "avatar" || message.kind == "group_avatar" { text = message.kind == "avatar" ? "(new picture)" : "(new group picture)" }
         if message.kind == "group_title", !message.deleted, !message.undecryptable {
