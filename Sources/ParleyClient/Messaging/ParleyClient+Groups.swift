@@ -47,3 +47,18 @@ extension ParleyClient {
         _ = try await call("decline_invitation", ["conversation_id": .int(conversationID)])
     }
 }
+
+extension ParleyClient {
+    /// Deletes a conversation at the server (a direct one: either person; a group: its creator) and its
+    /// history on this device.
+    public func deleteConversation(_ conversationID: Int64) async throws(ClientError) {
+        _ = try await call("delete_conversation", ["conversation_id": .int(conversationID)])
+        try database.write { writer in
+            try writer.db.execute(sql: "DELETE FROM search_terms WHERE message_id IN (SELECT message_id FROM messages WHERE conversation_id = ?)",
+                                  arguments: [conversationID])
+            try writer.db.execute(sql: "DELETE FROM messages WHERE conversation_id = ?", arguments: [conversationID])
+            try writer.delete(Namespace.conversation, String(conversationID))
+        }
+        try await refreshConversations()
+    }
+}

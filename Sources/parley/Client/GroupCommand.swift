@@ -7,8 +7,8 @@ extension Parley {
     struct Group: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "group",
-            abstract: "Create and rename groups, invite, accept, remove and leave.",
-            subcommands: [Create.self, Rename.self, Invitations.self, Accept.self, Add.self, Remove.self, Leave.self])
+            abstract: "Create and rename groups, set their picture, invite, accept or decline, remove and leave.",
+            subcommands: [Create.self, Rename.self, Avatar.self, Invitations.self, Accept.self, Decline.self, Add.self, Remove.self, Leave.self])
     }
 }
 

@@ -157,9 +157,9 @@ extension Parley {
         }
     }
 
-    /// `parley conversations`.
-    struct Conversations: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "conversations", abstract: "List your conversations.")
+    /// `parley conversations [list]`.
+    struct ListConversations: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List your conversations (the default).")
         @OptionGroup var options: ClientOptions
 
         func run() async throws {

@@ -1,0 +1,50 @@
+import Foundation
+import ParleyImage
+import ParleyServer
+import Testing
+
+/// The everyday commands that were missing (issue 21 item 12), as a person runs them on a default server:
+/// a conversation's pins, deleting a conversation, declining an invitation, a group's picture.
+@Suite("parley conversations pins/delete, group decline/avatar", .serialized)
+struct ConversationCommandTests {
+    @Test func pinsDeleteDeclineAndAGroupPicture() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-conversations-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
+        let ann = root.appendingPathComponent("ann"), bob = root.appendingPathComponent("bob")
+        try await CLIAccounts.register("ann", home: ann, server: server)
+        try await CLIAccounts.register("bob", home: bob, server: server)
+        func run(_ arguments: [String]) async throws -> ParleyBinary.Result { try await ParleyBinary.runDetached(arguments) }
+
+        #expect(try await run(["send", "--home", ann.path, "--to", "bob@example.org", "the plan"]).status == 0)
+        #expect(try await run(["send", "--home", ann.path, "--to", "bob@example.org", "small talk"]).status == 0)
+        #expect(try await run(["read", "--home", bob.path]).status == 0)
+        #expect(try await run(["pin", "--home", bob.path, "1"]).status == 0)
+        let pins = try await run(["conversations", "pins", "--home", ann.path, "1"])
+        #expect(pins.stdout.contains("the plan") && !pins.stdout.contains("small talk"), "\(pins.stdout) \(pins.stderr)")
+        #expect(try await run(["conversations", "--home", ann.path]).stdout.contains("\tdirect\tbob\t"), "the list is still the default")
+
+        // A group with a picture; bob declines it.
+        let group = try await run(["group", "create", "--home", ann.path, "Trip", "--invite", "bob@example.org"])
+        #expect(group.status == 0, "\(group.stderr)")
+        var pixels = [UInt8](repeating: 90, count: 64 * 48 * 3)
+        for i in 0..<(64 * 48) { pixels[i * 3] = UInt8(i % 64 * 4) }
+        let photo = root.appendingPathComponent("crag.jpg")
+        try Data(try ImageCodec.encodeJPEG(try #require(RGBImage(width: 64, height: 48, pixels: pixels)))).write(to: photo)
+        let picture = try await run(["group", "avatar", "--home", ann.path, "2", "--image", photo.path])
+        #expect(picture.status == 0 && picture.stdout.contains("Set the picture of group 2"), "\(picture.stderr)")
+        let declined = try await run(["group", "decline", "--home", bob.path, "2"])
+        #expect(declined.status == 0 && declined.stdout.contains("Declined the invitation to group 2"), "\(declined.stderr)")
+        #expect(try await run(["group", "invitations", "--home", bob.path]).stdout.contains("No invitations."))
+
+        // Deleting the direct conversation: gone from both lists and from ann's history.
+        let refused = try await run(["conversations", "delete", "--home", ann.path, "1"])
+        #expect(refused.status != 0 && refused.stderr.contains("--yes"), "not at a terminal, it asks for --yes")
+        let deleted = try await run(["conversations", "delete", "--home", ann.path, "1", "--yes"])
+        #expect(deleted.status == 0 && deleted.stdout.contains("Deleted conversation 1."), "\(deleted.stderr)")
+        #expect(!(try await run(["conversations", "--home", ann.path]).stdout.contains("\tdirect\t")))
+        #expect(!(try await run(["conversations", "--home", bob.path]).stdout.contains("\tdirect\t")))
+        #expect(!(try await run(["search", "--home", ann.path, "plan"]).stdout.contains("the plan")))
+        try await server.stop()
+    }
+}
