@@ -1,6 +1,7 @@
 import Foundation
 import ParleyClient
 import ParleyServer
+import Synchronization
 import Testing
 
 @Suite("Client: restarts, outbox, password")
@@ -29,9 +30,19 @@ struct ResilienceTests {
         let queued = try await ann.send("while the server is down", to: chat.id)
         guard case .queued = queued else { Issue.record("expected the message to be queued"); return }
         #expect(try await ann.pendingCount() == 1)
+        // Whoever shows ann's conversation (her chat pane) is told when the queued message goes out.
+        let events = ann.events()
+        let announced = Mutex(false)
+        let watcher = Task {
+            for await event in events {
+                if case .message(let message) = event, message.text == "while the server is down" { announced.withLock { $0 = true } }
+            }
+        }
+        defer { watcher.cancel() }
 
         server = try await EmbeddedServer.restart(dataDirectory: root.appendingPathComponent("server"), port: port)
         try await eventually("ann's outbox drains", seconds: 60) { try await ann.pendingCount() == 0 }
+        try await eventually("the queued message going out is announced") { announced.withLock { $0 } }
         try await eventually("bob reconnects and receives", seconds: 60) {
             try await bob.messages(in: chat.id).map(\.text) == ["before the restart", "while the server is down"]
         }

@@ -2,7 +2,8 @@ import ParleyWire
 
 /// What a client reports to its subscribers.
 public enum ClientEvent: Sendable, Equatable {
-    /// A message arrived and was decrypted (or marked undecryptable).
+    /// A message arrived and was decrypted (or marked undecryptable), or one of ours waiting in the outbox
+    /// went out.
     case message(Message)
     /// A stored message changed: reaction, pin, delete, delivery.
     case messageUpdated(Message)

@@ -69,7 +69,8 @@ extension ParleyClient {
         }
         for entry in entries {
             do {
-                _ = try await deliver(entry)
+                // Whoever shows the conversation (the chat's own pane) sees the queued message go out.
+                broadcaster.yield(.message(try await deliver(entry)))
             } catch .notConnected, .disconnected, .timeout {
                 return
             } catch .server(let refusal) where refusal.code == .unauthenticated || refusal.code == .rateLimited || refusal.code == .unavailable || refusal.code == .internal {

@@ -85,6 +85,9 @@ extension ChatSession {
         }
     }
 
+    /// What the chat says while a line waits in the outbox.
+    static let outboxNotice = "not connected: the message waits in the outbox and goes out on reconnect"
+
     /// Sends to the open conversation; a message sent without a connection waits in the outbox.
     private func send(_ text: String, replyTo: Int64?) async throws {
         guard let conversation = state.selectedID else {
@@ -96,7 +99,7 @@ extension ChatSession {
             state.receive(message, isNew: true)
             state.scroll = 0
         case .queued:
-            state.notice = "not connected: the message waits in the outbox and goes out on reconnect"
+            state.notice = ChatSession.outboxNotice
         }
     }
 

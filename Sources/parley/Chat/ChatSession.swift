@@ -153,6 +153,8 @@ final class ChatSession {
         switch event {
         case .message(let message):
             if state.receive(message, isNew: true) { await reload(select: false) }
+            // A queued line went out: the outbox notice is no longer true.
+            if message.senderID == state.me, state.notice == ChatSession.outboxNotice { state.notice = nil }
             if message.conversationID == state.selectedID, message.senderID != state.me {
                 try? await client.markRead(message.id)
                 try? await client.markSeen([message.id])
