@@ -45,6 +45,18 @@ extension ParleyClient {
         }
     }
 
+    /// Deletes this device's copy of an account whose registration never went through, so registering the
+    /// same e-mail in the same home can simply be run again. The server replaces a pending registration
+    /// when the address registers again, so nothing is left waiting for the discarded keys.
+    public func discardUnconfirmed() throws(ClientError) {
+        guard !keys.isConfirmed else { throw .invalidInput("\(email) is a confirmed account; it is kept") }
+        do {
+            try FileManager.default.removeItem(at: directory)
+        } catch {
+            throw .storage("cannot remove the unfinished account in \(directory.path): \(error.localizedDescription)")
+        }
+    }
+
     /// Confirms registration with the e-mailed code; the device gets its ids.
     public func confirm(code: String) async throws(ClientError) {
         let answer = try await withTemporaryConnection { () async throws(ClientError) in

@@ -1,0 +1,55 @@
+import Foundation
+import ParleyClient
+import ParleyServer
+import ParleyTestSupport
+import Testing
+
+/// A registration that fails leaves nothing behind: the same `parley account register` simply runs again.
+@Suite("parley account register: a failure can be retried", .serialized)
+struct RegisterRetryCommandTests {
+    static func register(home: URL, server: [String], password: String = "a long enough password") async throws -> ParleyBinary.Result {
+        try await ParleyBinary.runDetached(
+            ["account", "register", "--home", home.path, "--email", "ann@example.org", "--name", "Ann"] + server,
+            environment: ["PARLEY_PASSWORD": password])
+    }
+
+    @Test func aWrongPinUnreachableServerOrShortPasswordDoesNotWedgeTheHome() async throws {
+        let scratch = try TemporaryDirectory("parley-register-retry")
+        let root = scratch.url
+        let (cert, key) = try TestCertificate.make(in: root, name: "server")
+        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("data")) {
+            $0.tlsCertificatePath = cert
+            $0.tlsKeyPath = key
+        }
+        let home = root.appendingPathComponent("home")
+        let address = "127.0.0.1:\(server.port)"
+        let wrongPin = Data(repeating: 7, count: 32).base64EncodedString()
+
+        // Each of these fails, and each leaves the home as it was: no account, nothing to log out of.
+        let failures: [(arguments: [String], password: String)] = [
+            (["--server", address, "--pin-key", wrongPin], "a long enough password"),
+            (["--server", "127.0.0.1:1"], "a long enough password"),
+            (["--server", address, "--pin-key", try ServerAddress.keyPin(ofCertificatePEM: cert)], "short"),
+        ]
+        for failure in failures {
+            let failed = try await Self.register(home: home, server: failure.arguments, password: failure.password)
+            #expect(failed.status != 0, "\(failure.arguments)")
+            #expect(failed.stderr.contains("run the command again"), "\(failed.stderr)")
+            #expect(!failed.stderr.contains(failure.password))
+            let status = try await ParleyBinary.runDetached(["account", "status", "--home", home.path])
+            #expect(status.status != 0 && !status.stdout.contains("not confirmed"), "\(status.stdout)")
+            let logout = try await ParleyBinary.runDetached(["account", "logout", "--home", home.path])
+            #expect(logout.status != 0 && !logout.stderr.contains("not confirmed"), "\(logout.stderr)")
+        }
+
+        // The same command with the right key now registers, and the code confirms the account.
+        let pin = try ServerAddress.keyPin(ofCertificatePEM: cert)
+        let registered = try await Self.register(home: home, server: ["--server", address, "--pin-key", pin])
+        #expect(registered.status == 0, "\(registered.stderr)")
+        #expect(!registered.stderr.contains("already has an account"))
+        let code = try #require(server.latestCode(for: "ann@example.org"))
+        let confirmed = try await ParleyBinary.runDetached(["account", "confirm", "--home", home.path, code])
+        #expect(confirmed.status == 0 && confirmed.stdout.contains("Confirmed: ann@example.org"), "\(confirmed.stderr)")
+        try await server.stop()
+    }
+}
