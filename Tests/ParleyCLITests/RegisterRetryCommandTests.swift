@@ -52,4 +52,22 @@ struct RegisterRetryCommandTests {
         #expect(confirmed.status == 0 && confirmed.stdout.contains("Confirmed: ann@example.org"), "\(confirmed.stderr)")
         try await server.stop()
     }
+
+    @Test func tenWrongPINsSayExactlyWhatSigningInAgainBringsBack() async throws {
+        let scratch = try TemporaryDirectory("parley-wiped")
+        let server = try await EmbeddedServer.start(dataDirectory: scratch.url.appendingPathComponent("data"))
+        let home = scratch.url.appendingPathComponent("ann")
+        try await CLIAccounts.register("ann", home: home, server: server)
+        #expect(try await ParleyBinary.runDetached(["account", "set-pin", "--home", home.path], environment: ["PARLEY_NEW_PIN": "5821"]).status == 0)
+        var last = ParleyBinary.Result(status: 0, stdout: "", stderr: "")
+        for _ in 1...10 {
+            last = try await ParleyBinary.runDetached(["account", "unlock", "--home", home.path], environment: ["PARLEY_PIN": "1234"])
+            #expect(last.status != 0)
+        }
+        #expect(last.stderr.contains("too many wrong PINs: this account's data on this device was erased"), "\(last.stderr)")
+        #expect(last.stderr.contains("'parley account login'") && last.stderr.contains("brings back your keys"))
+        #expect(last.stderr.contains("no key change") && last.stderr.contains("message history comes back only if another device"))
+        #expect(last.stderr.contains("'parley account pair'") && !last.stderr.contains("restore it from the server"))
+        try await server.stop()
+    }
 }

@@ -54,6 +54,10 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tlsProblem(let why): why
         case .pinMismatch: "the server's TLS key does not match the pinned key; someone may be intercepting, or the server's key changed"
         case .badResponse(let why): "the server sent an unreadable answer: \(why)"
+        case .vault(.wiped):
+            "too many wrong PINs: this account's data on this device was erased. 'parley account login' (an e-mailed code "
+                + "and your password) brings back your keys, so contacts reach you with no key change; the message history "
+                + "comes back only if another device of yours still has it and you pair with it ('parley account pair')"
         case .vault(let error): "local vault: \(error)"
         case .noAccount(let email): "no account \(email) in this home; register it or pass --home"
         case .notConfirmed: "the account is not confirmed yet; run 'parley account confirm CODE' with the code from the e-mail"
