@@ -35,6 +35,10 @@ extension Parley.Account {
             let vaultPIN = pin ? try SecretInput.pin(prompt: "New vault PIN: ") : nil
             let client: ParleyClient
             do {
+                // An unconfirmed account from an earlier run (its code lost or expired) is replaced, not a dead end.
+                if try await ParleyClient.discardUnconfirmed(home: options.homeURL, email: email) {
+                    Console.err("Replacing the unconfirmed registration of \(email.lowercased()) in this home; its old code no longer works.")
+                }
                 client = try ParleyClient.create(
                     home: options.homeURL, email: email, displayName: name, server: address, pin: vaultPIN,
                     deviceName: ProcessInfo.processInfo.hostName)

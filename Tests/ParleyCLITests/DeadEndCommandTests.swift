@@ -4,9 +4,10 @@ import ParleyServer
 import ParleyTestSupport
 import Testing
 
-/// A registration that fails leaves nothing behind: the same `parley account register` simply runs again.
-@Suite("parley account register: a failure can be retried", .serialized)
-struct RegisterRetryCommandTests {
+/// Dead ends a new user met (issue 21 item 10): a registration that failed or whose code was lost can simply be
+/// run again, and the wipe after ten wrong PINs says what comes back.
+@Suite("parley dead ends: retrying a registration, the wipe after wrong PINs", .serialized)
+struct DeadEndCommandTests {
     static func register(home: URL, server: [String], password: String = "a long enough password") async throws -> ParleyBinary.Result {
         try await ParleyBinary.runDetached(
             ["account", "register", "--home", home.path, "--email", "ann@example.org", "--name", "Ann"] + server,
@@ -68,6 +69,28 @@ struct RegisterRetryCommandTests {
         #expect(last.stderr.contains("'parley account login'") && last.stderr.contains("brings back your keys"))
         #expect(last.stderr.contains("no key change") && last.stderr.contains("message history comes back only if another device"))
         #expect(last.stderr.contains("'parley account pair'") && !last.stderr.contains("restore it from the server"))
+        try await server.stop()
+    }
+
+    @Test func registeringAgainReplacesAnUnconfirmedAccountButNeverAConfirmedOne() async throws {
+        let scratch = try TemporaryDirectory("parley-register-again")
+        let server = try await EmbeddedServer.start(dataDirectory: scratch.url.appendingPathComponent("data"))
+        let home = scratch.url.appendingPathComponent("home")
+        let address = ["--server", "127.0.0.1:\(server.port)"]
+        let first = try await Self.register(home: home, server: address)
+        #expect(first.status == 0, "\(first.stderr)")
+        let firstCode = try #require(server.latestCode(for: "ann@example.org"))
+        // The code was lost: registering again in the same home starts afresh instead of "already has an account".
+        let again = try await Self.register(home: home, server: address)
+        #expect(again.status == 0 && again.stderr.contains("Replacing the unconfirmed registration of ann@example.org"), "\(again.stderr)")
+        let code = try #require(server.latestCode(for: "ann@example.org"))
+        #expect(code != firstCode)
+        let confirmed = try await ParleyBinary.runDetached(["account", "confirm", "--home", home.path, code])
+        #expect(confirmed.status == 0 && confirmed.stdout.contains("Confirmed: ann@example.org"), "\(confirmed.stderr)")
+        let confirmedAgain = try await Self.register(home: home, server: address)
+        #expect(confirmedAgain.status != 0 && confirmedAgain.stderr.contains("already has an account in this home"), "\(confirmedAgain.stderr)")
+        let status = try await ParleyBinary.runDetached(["account", "status", "--home", home.path])
+        #expect(status.status == 0 && status.stdout.contains("ann@example.org (id "), "\(status.stdout)\(status.stderr)")
         try await server.stop()
     }
 }
