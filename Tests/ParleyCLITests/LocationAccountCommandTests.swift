@@ -76,6 +76,11 @@ struct LocationAccountCommandTests {
         try Data("AAECAwQFBgcICQoLDA0ODw==\n".utf8).write(to: keyFile)
         let mixed = try await Self.location(["post", "--lat", "1", "--lon", "1", "--legacy-key-file", keyFile.path], home: ann)
         #expect(mixed.status == 1 && mixed.stderr.contains("drop --key-file, --legacy-key-file and --owner"), "\(mixed.stderr)")
+        // With an account its own key seals: a PARLEY_LEGACY_KEY meant for offline sealing is not read.
+        let gpx = root.appendingPathComponent("one.gpx")
+        try Data("<gpx><trk><trkseg><trkpt lat=\"61.5\" lon=\"23.75\"><time>2027-01-15T08:00:00Z</time></trkpt></trkseg></trk></gpx>".utf8).write(to: gpx)
+        let replayed = try await ParleyBinary.runDetached(["location", "replay", "--home", ann.path, gpx.path], environment: ["PARLEY_LEGACY_KEY": "not a key"])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
         let nobody = try await Self.location(["share", "nobody@example.org"], home: ann)
         #expect(nobody.status == 1 && nobody.stderr.contains("no Parley account nobody@example.org"), "\(nobody.stderr)")
         let noRoute = try await Self.location(["show", "--route", "42"], home: ann)
