@@ -34,7 +34,9 @@ public enum VaultError: Error, Equatable, Sendable, CustomStringConvertible {
         case .wrongPIN(let attemptsLeft):
             "wrong PIN: \(attemptsLeft) attempt\(attemptsLeft == 1 ? "" : "s") left before this account's local data is erased"
         case .wiped:
-            "too many wrong PINs: this account's local data was erased; sign in again to restore it from the server"
+            "too many wrong PINs: this account's data on this device was erased. Signing in again with your password "
+                + "brings back your keys (contacts reach you with no key change), not the message history: only pairing "
+                + "with another device of yours that still has it brings that back"
         case .pinRequired:
             "this account's local data is protected by a PIN: enter the PIN to unlock it"
         case .locked:

@@ -72,18 +72,65 @@ struct LocationAccountCommandTests {
         try await CLIAccounts.register("ann", home: ann, server: server)
         let range = try await Self.location(["post", "--lat", "91", "--lon", "1"], home: ann)
         #expect(range.status == 1 && range.stderr.contains("position 1") && range.stderr.contains("latitude"), "\(range.stderr)")
-        let mixed = try await Self.location(["post", "--lat", "1", "--lon", "1", "--legacy-key", "AAECAwQFBgcICQoLDA0ODw=="], home: ann)
-        #expect(mixed.status == 1 && mixed.stderr.contains("drop --key-file, --legacy-key and --owner"), "\(mixed.stderr)")
+        let keyFile = root.appendingPathComponent("bpt.key")
+        try Data("AAECAwQFBgcICQoLDA0ODw==\n".utf8).write(to: keyFile)
+        let mixed = try await Self.location(["post", "--lat", "1", "--lon", "1", "--legacy-key-file", keyFile.path], home: ann)
+        #expect(mixed.status == 1 && mixed.stderr.contains("drop --key-file, --legacy-key-file and --owner"), "\(mixed.stderr)")
+        // With an account its own key seals: a PARLEY_LEGACY_KEY meant for offline sealing is not read.
+        let gpx = root.appendingPathComponent("one.gpx")
+        try Data("<gpx><trk><trkseg><trkpt lat=\"61.5\" lon=\"23.75\"><time>2027-01-15T08:00:00Z</time></trkpt></trkseg></trk></gpx>".utf8).write(to: gpx)
+        let replayed = try await ParleyBinary.runDetached(["location", "replay", "--home", ann.path, gpx.path], environment: ["PARLEY_LEGACY_KEY": "not a key"])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
         let nobody = try await Self.location(["share", "nobody@example.org"], home: ann)
         #expect(nobody.status == 1 && nobody.stderr.contains("no Parley account nobody@example.org"), "\(nobody.stderr)")
         let noRoute = try await Self.location(["show", "--route", "42"], home: ann)
         #expect(noRoute.status == 1 && noRoute.stderr.contains("you have no route 42"), "\(noRoute.stderr)")
         let ended = try await Self.location(["post", "--lat", "1", "--lon", "1", "--route", "42"], home: ann)
         #expect(ended.status == 1 && ended.stderr.contains("you have no route 42"), "\(ended.stderr)")
-        let bptWithout = try ParleyBinary.run(["location", "follow", "bpt://?cryptoKey=AAECAwQFBgcICQoLDA0ODw%3D%3D&userId=x"])
+        let bptWithout = try ParleyBinary.run(["location", "follow"], environment: ["PARLEY_LOCATION_LINK": "bpt://?cryptoKey=AAECAwQFBgcICQoLDA0ODw%3D%3D&userId=x"])
         #expect(bptWithout.status != 0 && bptWithout.stderr.contains("--bpt-server"), "\(bptWithout.stderr)")
-        let badLink = try await Self.location(["follow", "parley://location?v=2&owner=1"], home: ann)
+        let badLink = try await ParleyBinary.runDetached(["location", "follow", "--home", ann.path, "--link-file", "-"], stdin: "parley://location?v=2&owner=1\n")
         #expect(badLink.status == 1 && badLink.stderr.contains("invalid location link: no key"), "\(badLink.stderr)")
+        try await server.stop()
+    }
+
+    @Test func aFollowedTrackerLinkIsRememberedInTheVault() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-location-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
+        let ann = root.appendingPathComponent("ann")
+        try await CLIAccounts.register("ann", home: ann, server: server)
+        let waypoint: [String: Any] = ["route_id": "rrrrrrrrrrrr", "latitude": LocationCommandTests.knownLatitude,
+                                       "longitude": try LocationCommandTests.legacy("23.761", key: Array(0..<16), iv: 1),
+                                       "mnc": "244", "ts": 1_800_000_000_000, "connection": "4g"]
+        let body = try JSONSerialization.data(withJSONObject: ["rrrrrrrrrrrr", true, [waypoint]])
+        let tracker = try BPTTestServer(routes: ["abcdefghijkl": body])
+        defer { tracker.stop() }
+        let expected = "2027-01-15T08:00:00.000Z 24.962535 23.761\n"
+
+        let noneYet = try await ParleyBinary.runDetached(["location", "follow", "--home", ann.path, "--bpt-server", tracker.url])
+        #expect(noneYet.status == 1 && noneYet.stderr.contains("remembers no bpt:// link yet"), "\(noneYet.stderr)")
+        let link = "bpt://?cryptoKey=AAECAwQFBgcICQoLDA0ODw%253D%253D&userId=abcdefghijkl&username=Ann%2520B"
+        let first = try await ParleyBinary.runDetached(["location", "follow", "--home", ann.path, "--link-file", "-", "--bpt-server", tracker.url],
+                                                       stdin: link + "\n")
+        #expect(first.status == 0 && first.stdout == expected, "\(first.stderr)")
+        #expect(first.stderr.contains("remembered this link in the vault"))
+        // Later runs need no link: the only one remembered, or the one named by its user name or id.
+        for extra in [[], ["Ann B"], ["abcdefghijkl"]] {
+            let again = try await ParleyBinary.runDetached(["location", "follow", "--home", ann.path, "--bpt-server", tracker.url] + extra)
+            #expect(again.status == 0 && again.stdout == expected, "\(extra): \(again.stderr)")
+            #expect(!again.stderr.contains("AAECAwQFBgcICQoLDA0ODw"))
+        }
+        let other = try await ParleyBinary.runDetached(["location", "follow", "--home", ann.path, "--bpt-server", tracker.url, "Bob"])
+        #expect(other.status == 1 && other.stderr.contains("no bpt:// link for that name") && other.stderr.contains("Ann B (user id abcdefghijkl)"),
+                "\(other.stderr)")
+        // The vault keeps it sealed: the key is nowhere in the account's files in the clear.
+        let files = try FileManager.default.subpathsOfDirectory(atPath: ann.path)
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: ann.appendingPathComponent(file).path) else { continue }
+            #expect(data.range(of: Data("AAECAwQFBgcICQoLDA0ODw".utf8)) == nil && data.range(of: Data("abcdefghijkl".utf8)) == nil, "\(file)")
+            #expect(data.range(of: Data(Array(0..<16) as [UInt8])) == nil, "\(file)")
+        }
         try await server.stop()
     }
 

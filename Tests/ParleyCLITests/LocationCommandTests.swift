@@ -33,12 +33,44 @@ struct LocationCommandTests {
 
         let missing = try ParleyBinary.run(["location", "post", "--lat", "1", "--lon", "2", "--key-file", path("k")])
         #expect(missing.status != 0 && missing.stderr.contains("--owner and --route"))
-        let legacy = try ParleyBinary.run(["location", "post", "--lat", "24.962535", "--lon", "0", "--legacy-key", Self.key])
-        #expect(legacy.status == 0 && legacy.stdout.contains("\"latitude\":\""))
-        let badKey = try ParleyBinary.run(["location", "post", "--lat", "1", "--lon", "2", "--legacy-key", "c2VjcmV0"])
-        #expect(badKey.status != 0 && !badKey.stderr.contains("c2VjcmV0"))
         let outOfRange = try ParleyBinary.run(["location", "post", "--lat", "91", "--lon", "2"])
         #expect(outOfRange.status != 0 && outOfRange.stderr.contains("latitude"))
+    }
+
+    @Test("a Berry Picker Tracker key comes from a file, standard input or PARLEY_LEGACY_KEY, never an argument")
+    func legacyKeyNeverAnArgument() throws {
+        try Data("\(Self.key)\n".utf8).write(to: URL(fileURLWithPath: path("bpt.key")))
+        let post = ["location", "post", "--lat", "24.962535", "--lon", "0"]
+        let fromFile = try ParleyBinary.run(post + ["--legacy-key-file", path("bpt.key")])
+        let fromStdin = try ParleyBinary.run(post + ["--legacy-key-file", "-"], stdin: "\(Self.key)\n")
+        let fromEnvironment = try ParleyBinary.run(post, environment: ["PARLEY_LEGACY_KEY": Self.key])
+        for result in [fromFile, fromStdin, fromEnvironment] {
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("\"latitude\":\"") && !result.stdout.contains("24.962535"), "\(result.stdout)")
+            #expect(!result.stdout.contains(Self.key) && !result.stderr.contains(Self.key))
+        }
+        // What was sealed opens with the key, as the app would open it.
+        #expect(try Self.openLegacyLatitude(fromStdin.stdout) == "24.962535")
+        // --key-file wins over the environment: an explicit option beats an ambient key.
+        let keygen = try ParleyBinary.run(["location", "keygen", "-o", path("k"), "--owner", "7"])
+        #expect(keygen.status == 0)
+        let v2 = try ParleyBinary.run(post + ["--key-file", path("k"), "--owner", "7", "--route", "3"], environment: ["PARLEY_LEGACY_KEY": Self.key])
+        #expect(v2.status == 0 && v2.stdout.contains("\"data\":\"v2:"), "\(v2.stderr)")
+
+        // The old form is refused, and says what to use, without repeating the key.
+        let old = try ParleyBinary.run(post + ["--legacy-key", Self.key])
+        #expect(old.status != 0 && old.stderr.contains("--legacy-key-file PATH") && old.stderr.contains("PARLEY_LEGACY_KEY"), "\(old.stderr)")
+        #expect(!old.stderr.contains(Self.key) && old.stdout.isEmpty)
+        let both = try ParleyBinary.run(post + ["--legacy-key-file", path("bpt.key"), "--key-file", path("k"), "--owner", "7", "--route", "3"])
+        #expect(both.status != 0 && both.stderr.contains("not both"))
+
+        try Data("c2VjcmV0\n".utf8).write(to: URL(fileURLWithPath: path("short.key")))
+        let badKey = try ParleyBinary.run(post + ["--legacy-key-file", path("short.key")])
+        #expect(badKey.status != 0 && badKey.stderr.contains("16 or 32 bytes") && !badKey.stderr.contains("c2VjcmV0"), "\(badKey.stderr)")
+        let empty = try ParleyBinary.run(post + ["--legacy-key-file", "-"], stdin: "")
+        #expect(empty.status != 0 && empty.stderr.contains("standard input is empty"), "\(empty.stderr)")
+        let missing = try ParleyBinary.run(post + ["--legacy-key-file", path("nope.key")])
+        #expect(missing.status != 0 && missing.stderr.contains("cannot be read"), "\(missing.stderr)")
     }
 
     @Test("replay turns GPX track points into waypoints in order; a broken file is a clear error")
@@ -77,22 +109,40 @@ struct LocationCommandTests {
         defer { server.stop() }
         // The app's own form of the link: every value percent-encoded twice.
         let link = "bpt://?cryptoKey=AAECAwQFBgcICQoLDA0ODw%253D%253D&userId=abcdefghijkl&username=Ann%2520B"
-        let result = try ParleyBinary.run(["location", "follow", link, "--bpt-server", server.url, "--gpx", path("ann.gpx")])
+        try Data("\(link)\n".utf8).write(to: URL(fileURLWithPath: path("ann.link")))
+        let result = try ParleyBinary.run(["location", "follow", "--link-file", path("ann.link"), "--bpt-server", server.url, "--gpx", path("ann.gpx")])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "2027-01-15T08:00:00.000Z 24.962535 23.761\n2027-01-15T08:00:05.000Z -33.86882 151.20929\n")
         #expect(result.stderr.contains("route rrrrrrrrrrrr of Ann B (active)"))
         #expect(result.stderr.contains("1 waypoint(s) could not be decrypted"))
+        #expect(!result.stdout.contains("AAECAwQFBgcICQoLDA0ODw") && !result.stderr.contains("AAECAwQFBgcICQoLDA0ODw"))
         let gpx = try String(contentsOfFile: path("ann.gpx"), encoding: .utf8)
         #expect(gpx.contains("<name>Ann B</name>") && gpx.contains("lat=\"-33.86882\" lon=\"151.20929\""))
+        #expect(!gpx.contains("AAECAwQFBgcICQoLDA0ODw"))
         #expect(server.requestedUsers() == ["abcdefghijkl"])
 
-        // A link encoded once reads the same; an unknown user is a clear HTTP error.
-        let once = try ParleyBinary.run(["location", "follow", "bpt://?cryptoKey=AAECAwQFBgcICQoLDA0ODw%3D%3D&userId=abcdefghijkl", "--bpt-server", server.url])
-        #expect(once.stdout == result.stdout)
-        let unknown = try ParleyBinary.run(["location", "follow", "bpt://?cryptoKey=AAECAwQFBgcICQoLDA0ODw%3D%3D&userId=nobody", "--bpt-server", server.url])
+        // A link encoded once, on standard input or in PARLEY_LOCATION_LINK, reads the same; an unknown user is a clear HTTP error.
+        let onceLink = "bpt://?cryptoKey=AAECAwQFBgcICQoLDA0ODw%3D%3D&userId=abcdefghijkl"
+        let once = try ParleyBinary.run(["location", "follow", "--link-file", "-", "--bpt-server", server.url], stdin: onceLink + "\n")
+        #expect(once.stdout == result.stdout, "\(once.stderr)")
+        let fromEnvironment = try ParleyBinary.run(["location", "follow", "--bpt-server", server.url], environment: ["PARLEY_LOCATION_LINK": onceLink])
+        #expect(fromEnvironment.stdout == result.stdout, "\(fromEnvironment.stderr)")
+        let unknown = try ParleyBinary.run(["location", "follow", "--bpt-server", server.url],
+                                           environment: ["PARLEY_LOCATION_LINK": "bpt://?cryptoKey=AAECAwQFBgcICQoLDA0ODw%3D%3D&userId=nobody"])
         #expect(unknown.status != 0 && unknown.stderr.contains("HTTP 404"))
-        let broken = try ParleyBinary.run(["location", "follow", "bpt://?userId=x", "--bpt-server", server.url])
+        let broken = try ParleyBinary.run(["location", "follow", "--link-file", "-", "--bpt-server", server.url], stdin: "bpt://?userId=x\n")
         #expect(broken.status != 0 && broken.stderr.contains("cryptoKey"))
+        let none = try ParleyBinary.run(["location", "follow", "--bpt-server", server.url])
+        #expect(none.status != 0 && none.stderr.contains("--link-file"), "\(none.stderr)")
+
+        // The old form, the link as an argument, is refused before anything is fetched, without repeating it.
+        let requests = server.requestedUsers().count
+        for argument in [link, onceLink, "parley://location?v=2&owner=1&key=AAAA"] {
+            let old = try ParleyBinary.run(["location", "follow", argument, "--bpt-server", server.url])
+            #expect(old.status != 0 && old.stderr.contains("--link-file PATH") && old.stderr.contains("PARLEY_LOCATION_LINK"), "\(old.stderr)")
+            #expect(!old.stderr.contains("AAECAwQFBgcICQoLDA0ODw") && !old.stderr.contains("key=AAAA"))
+        }
+        #expect(server.requestedUsers().count == requests)
     }
 
     @Test("post --gpsd reads live fixes from a real gpsd fed by gpsfake")
@@ -177,5 +227,27 @@ struct LocationCommandTests {
         let ciphertext = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return ciphertext.base64EncodedString() + Data(iv).base64EncodedString()
+    }
+
+    /// The latitude of a legacy line from `post`, opened by `openssl enc -d` with the test key.
+    static func openLegacyLatitude(_ line: String) throws -> String {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let value = try #require(object["latitude"] as? String)
+        // Ciphertext in base64, then the 16-byte IV in base64 (24 characters).
+        let ciphertext = try #require(Data(base64Encoded: String(value.dropLast(24))))
+        let iv = try #require(Data(base64Encoded: String(value.suffix(24))))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = ["enc", "-d", "-aes-128-cbc", "-K", (0..<16).map { String(format: "%02x", $0) }.joined(),
+                             "-iv", iv.map { String(format: "%02x", $0) }.joined()]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(ciphertext)
+        try input.fileHandleForWriting.close()
+        let plaintext = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: plaintext, as: UTF8.self)
     }
 }

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import ParleyCrypto
 import ParleyProtocol
+import ParleyVault
 import ParleyWire
 
 extension ParleyClient {
@@ -43,6 +44,32 @@ extension ParleyClient {
             fields["pow_nonce"] = .int(nonce)
             _ = try await call("register", fields)
         }
+    }
+
+    /// Deletes this device's copy of an account whose registration never went through, so registering the
+    /// same e-mail in the same home can simply be run again. The server replaces a pending registration
+    /// when the address registers again, so nothing is left waiting for the discarded keys.
+    public func discardUnconfirmed() throws(ClientError) {
+        guard !keys.isConfirmed else { throw .invalidInput("\(email) is a confirmed account; it is kept") }
+        do {
+            try FileManager.default.removeItem(at: directory)
+        } catch {
+            throw .storage("cannot remove the unfinished account in \(directory.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Removes an unconfirmed account that an earlier `register` left in `home` (its code lost or expired),
+    /// so registering the same e-mail again starts afresh. Only a vault without a PIN is opened unasked (a PIN
+    /// try would count towards the wipe); returns whether an account was removed. A confirmed one is kept.
+    public static func discardUnconfirmed(home: URL, email: String) async throws(ClientError) -> Bool {
+        let email = email.trimmingCharacters(in: .whitespaces).lowercased()
+        let directory = accountDirectory(home: home, email: email)
+        guard MainKeyFile.exists(in: directory), (try? protection(directory: directory)) == VaultProtection.none else { return false }
+        // In use by another process, or unreadable: not a leftover to clear; `create` then says what is there.
+        guard let client = try? open(home: home, email: email, pin: nil, waitForOtherProcess: .zero),
+              await client.accountID == nil else { return false }
+        try await client.discardUnconfirmed()
+        return true
     }
 
     /// Confirms registration with the e-mailed code; the device gets its ids.

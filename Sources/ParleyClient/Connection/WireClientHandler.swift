@@ -8,15 +8,27 @@ final class WireClientHandler: ChannelInboundHandler, @unchecked Sendable {
     private var framer: LineFramer
     private let onMessage: @Sendable (WireMessage) -> Void
     private let onClose: @Sendable () -> Void
+    private let diagnosis: ConnectionDiagnosis?
+    private var sawBytes = false
 
-    init(maximumLineLength: Int, onMessage: @escaping @Sendable (WireMessage) -> Void, onClose: @escaping @Sendable () -> Void) {
+    init(maximumLineLength: Int, diagnosis: ConnectionDiagnosis? = nil,
+         onMessage: @escaping @Sendable (WireMessage) -> Void, onClose: @escaping @Sendable () -> Void) {
         framer = LineFramer(maximumLineLength: maximumLineLength)
+        self.diagnosis = diagnosis
         self.onMessage = onMessage
         self.onClose = onClose
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
+        if !sawBytes, let first = buffer.readableBytesView.first {
+            sawBytes = true
+            diagnosis?.sawFirstBytes(first, buffer.readableBytesView.dropFirst().first)
+            if diagnosis?.explanation != nil {
+                context.close(promise: nil)
+                return
+            }
+        }
         for event in framer.feed(buffer.readableBytesView) {
             switch event {
             case .line(let line):
@@ -36,6 +48,7 @@ final class WireClientHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        diagnosis?.sawError(error)
         context.close(promise: nil)
     }
 }

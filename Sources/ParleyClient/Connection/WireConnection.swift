@@ -14,8 +14,10 @@ final class WireConnection: Sendable {
 
     private let channel: any Channel
     private let pending: PendingRequests
+    private let diagnosis: ConnectionDiagnosis
 
-    private init(channel: any Channel, pending: PendingRequests) {
+    private init(channel: any Channel, pending: PendingRequests, diagnosis: ConnectionDiagnosis) {
+        self.diagnosis = diagnosis
         self.channel = channel
         self.pending = pending
     }
@@ -28,6 +30,7 @@ final class WireConnection: Sendable {
     ) async throws(ClientError) -> WireConnection {
         let pending = PendingRequests()
         let tls = try TLSSetup(address: address)
+        let diagnosis = ConnectionDiagnosis(usesTLS: tls != nil)
         let handler: @Sendable (WireMessage) -> Void = { message in
             switch message {
             case .success(let id, let fields): pending.complete(id, with: .success(fields))
@@ -43,7 +46,7 @@ final class WireConnection: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     if let tls { try channel.pipeline.syncOperations.addHandler(try tls.makeHandler()) }
                     try channel.pipeline.syncOperations.addHandler(WireClientHandler(
-                        maximumLineLength: maximumLineLength, onMessage: handler,
+                        maximumLineLength: maximumLineLength, diagnosis: diagnosis, onMessage: handler,
                         onClose: { pending.close(); onClose() }))
                 }
             }
@@ -55,13 +58,16 @@ final class WireConnection: Sendable {
                 try? await channel.close()
                 throw ClientError.unreachable("\(address): nothing is listening")
             }
-            let connection = WireConnection(channel: channel, pending: pending)
+            let connection = WireConnection(channel: channel, pending: pending, diagnosis: diagnosis)
             // A TLS failure (a pin mismatch included) surfaces on the first request, so make one now.
             if tls != nil { _ = try await connection.call("ping", [:]) }
             return connection
         } catch let error as ClientError {
-            throw tls?.pinFailed() == true ? .pinMismatch : error
+            if tls?.pinFailed() == true { throw .pinMismatch }
+            if let explanation = diagnosis.explanation { throw .tlsProblem("\(address): \(explanation)") }
+            throw error
         } catch {
+            if let explanation = diagnosis.explanation { throw .tlsProblem("\(address): \(explanation)") }
             throw .unreachable("\(address): \(Self.describe(error))")
         }
     }
@@ -91,6 +97,8 @@ final class WireConnection: Sendable {
                 }
             }
         } catch let error as ClientError {
+            // A plain connection to a TLS port is only found out when the first answer is a TLS alert.
+            if error == .disconnected, let explanation = diagnosis.explanation { throw .tlsProblem(explanation) }
             throw error
         } catch {
             throw .disconnected

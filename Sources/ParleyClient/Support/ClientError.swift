@@ -17,6 +17,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreachable(String)
     /// The server's TLS key does not match the pinned one.
     case pinMismatch
+    /// TLS is used on one side only, or the server's certificate is not trusted (explained, with what to pass).
+    /// Like a pin mismatch it is an answer, not an absence: no other node is tried and nothing waits for it.
+    case tlsProblem(String)
     /// The server answered with something the client cannot read.
     case badResponse(String)
     /// The local vault refused (locked, wrong PIN, corrupt, …).
@@ -48,8 +51,13 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .timeout(let method): "the server did not answer '\(method)' in time; check the server and retry"
         case .server(let error): "the server refused: \(error.message) (\(error.code.rawValue))"
         case .unreachable(let why): "cannot reach the server: \(why)"
+        case .tlsProblem(let why): why
         case .pinMismatch: "the server's TLS key does not match the pinned key; someone may be intercepting, or the server's key changed"
         case .badResponse(let why): "the server sent an unreadable answer: \(why)"
+        case .vault(.wiped):
+            "too many wrong PINs: this account's data on this device was erased. 'parley account login' (an e-mailed code "
+                + "and your password) brings back your keys, so contacts reach you with no key change; the message history "
+                + "comes back only if another device of yours still has it and you pair with it ('parley account pair')"
         case .vault(let error): "local vault: \(error)"
         case .noAccount(let email): "no account \(email) in this home; register it or pass --home"
         case .notConfirmed: "the account is not confirmed yet; run 'parley account confirm CODE' with the code from the e-mail"

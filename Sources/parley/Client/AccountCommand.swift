@@ -33,13 +33,27 @@ extension Parley.Account {
             let address = try server.address()
             let password = try SecretInput.password(prompt: "Account password: ", fromStandardInput: passwordStdin)
             let vaultPIN = pin ? try SecretInput.pin(prompt: "New vault PIN: ") : nil
+            let client: ParleyClient
             do {
-                let client = try ParleyClient.create(
+                // An unconfirmed account from an earlier run (its code lost or expired) is replaced, not a dead end.
+                if try await ParleyClient.discardUnconfirmed(home: options.homeURL, email: email) {
+                    Console.err("Replacing the unconfirmed registration of \(email.lowercased()) in this home; its old code no longer works.")
+                }
+                client = try ParleyClient.create(
                     home: options.homeURL, email: email, displayName: name, server: address, pin: vaultPIN,
                     deviceName: ProcessInfo.processInfo.hostName)
-                try await client.register(password: password)
             } catch {
                 throw CommandFailure("\(error)")
+            }
+            do {
+                try await client.register(password: password)
+            } catch {
+                // A failed registration leaves nothing behind, so the same command can simply be run again
+                // (with the server or trust settings corrected): the home is never wedged by a half account.
+                do { try await client.discardUnconfirmed() } catch {
+                    throw CommandFailure("\(error)")
+                }
+                throw CommandFailure("\(error); nothing was kept on this device, so run the command again once that is fixed")
             }
             options.output(["status": "verification_sent", "email": email.lowercased()]) {
                 "Registered \(email.lowercased()) on \(address). Check your e-mail, then run: parley account confirm CODE"

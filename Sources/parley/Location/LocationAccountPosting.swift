@@ -12,8 +12,8 @@ extension ClientOptions {
 enum LocationAccountPosting {
     /// Refuses the options that belong to the offline forms (they seal lines themselves).
     static func checkOffline(_ seal: LocationSealOptions) throws {
-        if seal.keyFile != nil || seal.legacyKey != nil || seal.owner != nil {
-            throw CommandFailure("with --home the account's own key seals the positions; drop --key-file, --legacy-key and --owner")
+        if seal.keyFile != nil || seal.legacyKeyFile != nil || seal.owner != nil {
+            throw CommandFailure("with --home the account's own key seals the positions; drop --key-file, --legacy-key-file and --owner")
         }
     }
 

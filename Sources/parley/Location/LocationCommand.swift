@@ -30,11 +30,23 @@ struct LocationSealOptions: ParsableArguments {
     @Option(help: "Route id: bound into every v2 waypoint (with --key-file), or the route to post to (with --home).")
     var route: UInt64?
 
-    @Option(name: .customLong("legacy-key"), help: "A Berry Picker Tracker key (base64): encrypt as the app does.")
-    var legacyKey: String?
+    @Option(name: .customLong("legacy-key-file"),
+            help: ArgumentHelp("A file whose first line is a Berry Picker Tracker key (base64), or - for standard input: encrypt as the app does (else PARLEY_LEGACY_KEY).",
+                               valueName: "path"))
+    var legacyKeyFile: String?
+
+    /// The old form that took the key itself: refused, so the key never sits in `ps` or shell history again.
+    @Option(name: .customLong("legacy-key"), help: .hidden)
+    var refusedLegacyKey: String?
+
+    /// Where a Berry Picker Tracker key may come from instead of the command line.
+    static let legacyKeyAdvice = "--legacy-key-file PATH, --legacy-key-file - (standard input) or PARLEY_LEGACY_KEY"
 
     func validate() throws {
-        if keyFile != nil, legacyKey != nil { throw ValidationError("give --key-file or --legacy-key, not both") }
+        if refusedLegacyKey != nil {
+            throw ValidationError("--legacy-key is gone: a key on the command line is visible to other users; give it with \(Self.legacyKeyAdvice)")
+        }
+        if keyFile != nil, legacyKeyFile != nil { throw ValidationError("give --key-file or --legacy-key-file, not both") }
         if keyFile != nil, owner == nil || route == nil {
             throw ValidationError("--key-file needs --owner and --route: v2 binds every waypoint to both")
         }
@@ -45,7 +57,11 @@ struct LocationSealOptions: ParsableArguments {
         if let keyFile, let owner, let route {
             return .v2(key: try LocationKeyFile.read(keyFile), owner: owner, route: route)
         }
-        if let legacyKey { return .legacy(try LegacyKeyText.parse(legacyKey)) }
+        // PARLEY_LEGACY_KEY only when no option chose another form: an explicit --key-file wins.
+        if keyFile == nil, let legacyKey = try SecretSource.read(file: legacyKeyFile, environment: "PARLEY_LEGACY_KEY",
+                                                                  what: "Berry Picker Tracker key (base64)") {
+            return .legacy(try LegacyKeyText.parse(legacyKey))
+        }
         return .plain
     }
 }

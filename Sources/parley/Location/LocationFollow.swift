@@ -17,11 +17,21 @@ extension Parley.Location {
                 with the key they shared end-to-end (or the link's); with --follow new positions arrive as the \
                 server announces them. A bpt:// link: GET /get-users-latest-route (header user-id) from \
                 --bpt-server, decrypted with the link's key, polled every --interval seconds with --follow. \
+                A link carries a key, so it comes from --link-file PATH, --link-file - (standard input) or \
+                PARLEY_LOCATION_LINK, never the command line; with --home its key is kept in the vault, and \
+                a bpt:// user is followed again with --bpt-server alone (or their name or id if several). \
                 Prints one position per line: time, latitude, longitude.
                 """)
 
-        @Argument(help: "A contact's e-mail, a parley://location link, or a bpt://?cryptoKey=…&userId=… link (encoded once or twice).")
-        var link: String
+        @Argument(help: ArgumentHelp(
+            "A contact's e-mail, or (with --bpt-server and --home) a remembered tracker user's name or id. A link carrying a key belongs in --link-file or PARLEY_LOCATION_LINK.",
+            valueName: "email"))
+        var link: String?
+
+        @Option(name: .customLong("link-file"),
+                help: ArgumentHelp("A file whose first line is a parley://location or bpt:// link, or - for standard input (else PARLEY_LOCATION_LINK).",
+                                   valueName: "path"))
+        var linkFile: String?
 
         @Option(name: .customLong("bpt-server"), help: "The Berry Picker Tracker server's base URL (bpt:// links only).")
         var bptServer: String?
@@ -48,25 +58,32 @@ extension Parley.Location {
 
         func validate() throws {
             if interval < 0.1 { throw ValidationError("--interval must be at least 0.1 seconds") }
-            let isBPT = link.lowercased().hasPrefix("bpt:")
-            if isBPT, bptServer == nil { throw ValidationError("a bpt:// link is read from its tracker's server: add --bpt-server URL") }
-            if !isBPT, bptServer != nil {
-                throw ValidationError("--bpt-server is for bpt:// links; an e-mail or parley://location link is read through your Parley account (--home)")
+            if link != nil, linkFile != nil { throw ValidationError("give an e-mail or --link-file, not both") }
+            if let link, link.contains("://") || link.lowercased().hasPrefix("bpt:") || link.lowercased().hasPrefix("parley:") {
+                // Refused before anything is read: a key in argv is visible to every user of the machine.
+                throw ValidationError("a link carries its key, and the command line is visible to other users: "
+                    + "give it with --link-file PATH, --link-file - (standard input) or PARLEY_LOCATION_LINK")
             }
-            if isBPT, route != nil || count != nil { throw ValidationError("--route and --count are for Parley routes, not bpt:// links") }
+            if bptServer == nil, route == nil, count == nil { return }
+            if bptServer != nil, route != nil || count != nil { throw ValidationError("--route and --count are for Parley routes, not bpt:// links") }
             if let count, count < 1 || !follow { throw ValidationError("--count needs --follow and must be at least 1") }
         }
 
         func run() async throws {
+            let given = try link ?? SecretSource.read(file: linkFile, environment: "PARLEY_LOCATION_LINK", what: "link")
+            let isBPT = given?.lowercased().hasPrefix("bpt:") ?? (bptServer != nil)
+            if isBPT, bptServer == nil { throw CommandFailure("a bpt:// link is read from its tracker's server: add --bpt-server URL") }
             guard let bptServer else {
-                return try await ParleyFollow.run(target: link, route: route, follow: follow, count: count, gpx: gpx, force: force, options: options)
+                guard let given else {
+                    throw CommandFailure("whom to follow? give an e-mail, or a link with --link-file PATH, --link-file - or PARLEY_LOCATION_LINK")
+                }
+                return try await ParleyFollow.run(target: given, route: route, follow: follow, count: count, gpx: gpx, force: force, options: options)
             }
-            let share: BPTShareLink
-            do {
-                share = try BPTShareLink(parsing: link)
-            } catch {
-                throw CommandFailure("\(error)")
+            // A bare name with --home picks a remembered tracker link; anything else that is not a bpt:// link is Parley's.
+            if given != nil, !isBPT, link == nil || !options.namesAccount {
+                throw CommandFailure("--bpt-server is for bpt:// links; an e-mail or parley://location link is read through your Parley account (--home)")
             }
+            let share = try bptShare(given)
             guard let base = URL(string: bptServer), base.scheme == "http" || base.scheme == "https" else {
                 throw CommandFailure("--bpt-server must be an http:// or https:// URL")
             }
@@ -94,6 +111,40 @@ extension Parley.Location {
                 guard follow else { return }
                 try await Task.sleep(for: .milliseconds(Int(interval * 1000)))
             }
+        }
+
+        /// The link to follow: one given (remembered in the vault with --home), else one the vault remembers.
+        private func bptShare(_ given: String?) throws -> BPTShareLink {
+            if let given, given.lowercased().hasPrefix("bpt:") {
+                guard options.namesAccount else {
+                    do { return try BPTShareLink(parsing: given) } catch { throw CommandFailure("\(error)") }
+                }
+                do {
+                    let share = try options.open().rememberBPTLink(given)
+                    ProgressLine.write("remembered this link in the vault: next time run 'parley location follow --bpt-server URL' with --home and no link")
+                    return share
+                } catch {
+                    throw CommandFailure("\(error)")
+                }
+            }
+            guard options.namesAccount else {
+                throw CommandFailure("no link given: pass a bpt:// link with --link-file PATH, --link-file - or PARLEY_LOCATION_LINK "
+                    + "(or --home, to use one remembered in the account's vault)")
+            }
+            let remembered: [BPTShareLink]
+            do { remembered = try options.open().bptLinks() } catch { throw CommandFailure("\(error)") }
+            let matching = given.map { name in remembered.filter { $0.userID == name || $0.username == name } } ?? remembered
+            guard matching.count == 1, let share = matching.first else {
+                if remembered.isEmpty {
+                    throw CommandFailure("this account remembers no bpt:// link yet: follow one once with --link-file PATH, --link-file - or PARLEY_LOCATION_LINK")
+                }
+                let list = remembered.map { share in share.username.map { "\($0) (user id \(share.userID))" } ?? "user id \(share.userID)" }
+                    .joined(separator: ", ")
+                throw CommandFailure(given == nil
+                    ? "this account remembers several bpt:// links; name one: \(list)"
+                    : "this account remembers no bpt:// link for that name; it has: \(list)")
+            }
+            return share
         }
 
         /// `TIME LAT LON`, or `- LAT LON` when the tracker gave no usable time.

@@ -11,7 +11,8 @@ extension Parley.Location {
             discussion: """
                 With --home (or --account) the positions are sealed with the account's location key and posted to \
                 its Parley server (its active route, or --route ID); only followers it shared with can decrypt \
-                them. Without, they are printed: plain, or sealed with --key-file / --legacy-key.
+                them. Without, they are printed: plain, or sealed with --key-file, or as the Berry Picker Tracker app does with \
+                --legacy-key-file PATH (- reads standard input) or PARLEY_LEGACY_KEY; a key is never an argument.
                 """)
 
         @Option(help: "Latitude in degrees.")

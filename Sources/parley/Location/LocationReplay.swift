@@ -19,7 +19,8 @@ extension Parley.Location {
 
         func run() async throws {
             if client.namesAccount { try LocationAccountPosting.checkOffline(seal) }
-            let writer = try seal.writer()
+            // With an account the account's key seals: PARLEY_LEGACY_KEY is not even read.
+            let writer = client.namesAccount ? WaypointWriter.plain : try seal.writer()
             let track = try GPXTrack(gpx: try FileIO.read(file))
             guard !track.points.isEmpty else { throw CommandFailure("\(file) has no track points (<trkpt>)") }
             let now = WallClock.nowMilliseconds()

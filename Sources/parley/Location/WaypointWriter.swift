@@ -45,7 +45,7 @@ enum LegacyKeyText {
         do {
             return try LegacyKey(base64: text)
         } catch {
-            throw CommandFailure("--legacy-key must be a 16- or 32-byte key in standard base64 (24 or 44 characters)")
+            throw CommandFailure("the Berry Picker Tracker key must be 16 or 32 bytes in standard base64 (24 or 44 characters); check the file or PARLEY_LEGACY_KEY")
         }
     }
 }
