@@ -71,13 +71,13 @@ struct DevicePairingClientTests {
     }
 
     @Test func theNewDeviceOutlastsTheServersLoginTimeoutWhileTheUserTypesTheCode() async throws {
-        // 8 s: short enough to pass twice during the wait, long enough for the new device's own fresh connection
-        // (login and add_device, counted from its accept) on a machine the whole suite loads.
-        let harness = try await ClientHarness.start { $0.loginTimeoutSeconds = 8 }
+        // 20 s: short enough to pass twice during the wait, long enough for the new device's own fresh connection
+        // (login and add_device, counted from its accept) on a machine the whole suite loads (8 s was missed).
+        let harness = try await ClientHarness.start { $0.loginTimeoutSeconds = 20 }
         let ann = try await harness.person("ann")
         let pairing = try await DevicePairing.begin(email: ann.email, server: harness.address, deviceName: "phone")
         async let joined = pairing.complete(home: harness.home("ann-phone"), pin: nil)
-        try await Task.sleep(for: .seconds(17))  // over twice the login timeout, between two pairing requests
+        try await Task.sleep(for: .seconds(41))  // over twice the login timeout, between two pairing requests
         _ = try await ann.authorizeDevice(code: pairing.code.text)
         #expect(try await joined.deviceID == 2)
         await ann.disconnect()
