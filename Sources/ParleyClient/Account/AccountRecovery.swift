@@ -22,7 +22,7 @@ public enum AccountRecovery {
 
     /// Trades `code` for the key envelope, opens it with `password`, creates the account under `home` (vault
     /// protected by `pin`) and adds this machine as a new device. Returns the client, not yet connected.
-    /// A wrong password leaves nothing behind (the code is used up: ask for a new one).
+    /// A wrong password leaves nothing behind, and the code stays good for another try until it expires.
     public static func restore(
         home: URL, email: String, server: ServerAddress, code: String, password: String, pin: String?,
         deviceName: String, dependencies: any ParleyClient.Dependencies = ClientDependencies()
@@ -41,7 +41,7 @@ public enum AccountRecovery {
         do throws(KeyEnvelopeError) {
             secret = try KeyEnvelope(bytes: envelope).open(password: password)
         } catch .wrongPassword {
-            throw .invalidInput("that is not the account password (the code is used up: ask for a new one)")
+            throw .invalidInput("that is not the account password; try again — the same code stays good for 15 minutes")
         } catch {
             throw .badResponse("the key backup cannot be opened: \(error)")
         }

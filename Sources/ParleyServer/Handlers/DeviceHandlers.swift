@@ -65,6 +65,8 @@ enum DeviceHandlers {
             }
             try await LoginLockouts.clearAfterSuccess(email: email, environment: environment, context: context)
             let device = try await context.store.addDevice(accountID: account.id, name: name, preKeys: preKeys, pairingID: pairID, now: now)
+            // A recovery's code is spent once a device has joined with the keys it unlocked.
+            if pairID == nil { try await context.store.deleteVerification(email: email) }
             context.notifications.notify(
                 accountID: account.id, event: "device_added",
                 fields: ["device_id": .int(device.deviceID), "name": .string(device.name)])

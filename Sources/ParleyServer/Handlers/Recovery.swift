@@ -58,6 +58,9 @@ enum Recovery {
     }
 
     /// Checks the code (five tries, 15 minutes) and returns the account id, name, identity key and envelope.
+    /// The code stays good until a device joins with the keys (`add_device`): a person who mistypes the
+    /// password tries again with the same code. (Handing the envelope out twice gives nothing a first copy
+    /// did not: guessing the password offline needs only one.)
     static func finish(_ request: WireRequest, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> HandlerResult {
         let email = try AuthHandlers.email(request)
         let code = try request.string("code", maxBytes: 16)
@@ -71,7 +74,6 @@ enum Recovery {
             }
             try await CodeCheck.verify(pending, email: email, hash: codeHash(email: email, code: code), again: "ask for a new one",
                                        context: context, now: now)
-            try await context.store.deleteVerification(email: email)
             return HandlerResult([
                 "account_id": .int(account.id), "display_name": .string(account.displayName),
                 "identity_key": .base64(account.identityKey), "key_envelope": .base64(envelope),
