@@ -57,6 +57,16 @@ struct RotationCommandTests {
         #expect(annReads.stdout.contains("new keys here"), "\(annReads.stdout) \(annReads.stderr)")
         let status = try await run(["verify", "--home", ann.path, "bob@example.org"])
         #expect(status.stdout.contains("Status: unverified"), "\(status.stdout)")
+
+        // The phone is told what happened and how to go on; asked to, it erases what it still holds.
+        let phoneRead = try await run(["read", "--home", phone.path])
+        #expect(phoneRead.status != 0 && phoneRead.stderr.contains("no longer part of the account"), "\(phoneRead.stderr)")
+        #expect(phoneRead.stderr.contains("parley account pair"))
+        let mainKey = phone.appendingPathComponent("accounts/bob@example.org/mainkey").path
+        #expect(FileManager.default.fileExists(atPath: mainKey), "kept until asked: the server's word alone erases nothing")
+        let erased = try await run(["account", "logout", "--home", phone.path, "--yes"])
+        #expect(erased.status == 0 && erased.stdout.contains("its local data was erased"), "\(erased.stdout) \(erased.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: mainKey))
         try await server.stop()
     }
 }

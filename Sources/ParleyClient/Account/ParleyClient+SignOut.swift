@@ -15,6 +15,14 @@ extension ParleyClient {
         broadcaster.yield(.signedOut)
     }
 
+    /// Erases the local data of a device the account no longer has (removed from another device, or the keys
+    /// were rotated there: `ClientError.signedOut`), without asking the server, which would refuse its login.
+    /// Never done on the server's word alone: the person asks for it (`parley account logout`).
+    public func eraseSignedOutDevice() async throws(ClientError) {
+        await disconnect()
+        try eraseLocalData()
+    }
+
     /// Closes the client: disconnects, drops the MainKey and lets another process (or a new client in this
     /// one) open the account. The client cannot be used afterwards.
     public func close() async {

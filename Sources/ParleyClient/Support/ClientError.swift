@@ -64,7 +64,10 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidInput(let why): why
         case .cannotDecrypt: "could not decrypt or authenticate a message"
         case .storage(let why): "local storage failed: \(why)"
-        case .signedOut: "this device was signed out because the account keys were rotated on another device; register this device again"
+        case .signedOut:
+            // The server's word alone never erases a device (a hostile server could fake it): the person decides.
+            "this device is no longer part of the account: it was removed from another device, or the account's keys were rotated there. "
+                + "Pair it again with 'parley account pair'; 'parley account logout --yes' erases what it still holds"
         case .identityKeyChanged(let contact):
             "the identity key of \(contact) changed after you verified it, so nothing was sent; compare the new safety number ('parley verify \(contact)') and accept it ('parley verify accept \(contact)')"
         case .attachment(let error): error.description

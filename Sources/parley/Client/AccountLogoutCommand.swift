@@ -28,10 +28,20 @@ extension Parley.Account {
                     throw CommandFailure("not confirmed; nothing was changed")
                 }
             }
-            let device = try await options.withClient { client in
-                let device = await client.deviceID
+            let client = try options.open()
+            let device = await client.deviceID
+            do {
+                try await client.connect(reconnect: false)
                 try await client.signOut()
-                return device
+            } catch .signedOut {
+                // Already out of the account (removed elsewhere, or keys rotated): only the local copy is left.
+                do { try await client.eraseSignedOutDevice() } catch { throw CommandFailure("\(error)") }
+                return options.output(["erased": email]) {
+                    "Device \(device ?? 0) was no longer part of \(email); its local data was erased."
+                }
+            } catch {
+                await client.disconnect()
+                throw CommandFailure("\(error)")
             }
             options.output(["signed_out": email]) {
                 "Signed out: device \(device ?? 0) left \(email) and its local data was erased."
