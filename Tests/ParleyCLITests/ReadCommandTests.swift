@@ -50,6 +50,10 @@ struct ReadCommandTests {
         #expect(try await run(["send", "--home", ann.path, "--to", "bob@example.org", "hi"]).status == 0)
         #expect(try await run(["read", "--home", bob.path]).stdout.contains("] ann: hi"))
         #expect(try await run(["read", "--home", ann.path, "--conversation", "1"]).stdout.contains("] me: hi"))
+        // An error speaks the person's words: no API field names, no error codes.
+        let nobody = try await run(["send", "--home", ann.path, "--to", "nobody@example.org", "hello?"])
+        #expect(nobody.status != 0 && nobody.stderr.contains("nobody@example.org has no Parley account"), "\(nobody.stderr)")
+        #expect(!nobody.stderr.contains("members[") && !nobody.stderr.contains("(not_found)"), "\(nobody.stderr)")
         // An invitation names who sent it.
         #expect(try await run(["group", "create", "--home", bob.path, "Trip", "--invite", "ann@example.org"]).status == 0)
         let invitations = try await run(["group", "invitations", "--home", ann.path])

@@ -49,7 +49,8 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notConnected: "not connected to the server; check it is running and try again"
         case .disconnected: "the connection dropped before the server answered; try again (sending is idempotent)"
         case .timeout(let method): "the server did not answer '\(method)' in time; check the server and retry"
-        case .server(let error): "the server refused: \(error.message) (\(error.code.rawValue))"
+        // The server's words only: its error code is for programs (`code`), not for the person reading.
+        case .server(let error): "the server refused: \(error.message)"
         case .unreachable(let why): "cannot reach the server: \(why)"
         case .tlsProblem(let why): why
         case .pinMismatch: "the server's TLS key does not match the pinned key; someone may be intercepting, or the server's key changed"

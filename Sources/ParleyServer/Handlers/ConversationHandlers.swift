@@ -34,7 +34,9 @@ enum ConversationHandlers {
             guard case .string(let email) = value else { throw .invalid("members[\(index)]", "must be an e-mail address") }
             let address = try IdentityText.email(email, field: "members[\(index)]")
             let account = try await StoreCall.call(context) { try await context.store.account(email: address) }
-            guard let account, account.isActive else { throw WireError(.notFound, "no account for members[\(index)]") }
+            guard let account, account.isActive else {
+                throw WireError(.notFound, "\(address) has no Parley account on this server (check the spelling, or invite them to join)")
+            }
             guard account.id != caller.accountID else { throw .invalid("members[\(index)]", "is you; you are a member already") }
             if !memberIDs.contains(account.id) { memberIDs.append(account.id) }
         }
