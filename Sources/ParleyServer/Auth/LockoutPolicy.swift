@@ -7,7 +7,9 @@ public struct LockoutPolicy: Sendable, Equatable {
     /// The longest lockout.
     public var maximumSeconds: Int64
     /// Milliseconds after the end of the last lockout (or the last free failure) when failures are forgotten.
-    public var forgetAfter: Int64 = 60 * 60 * 1000
+    public var forgetAfter: Int64 = Self.forgetting
+    /// The `forgetAfter` of every policy: an hour. The retention sweep deletes records this far past their lockout.
+    public static let forgetting: Int64 = 60 * 60 * 1000
 
     /// One stranger guessing at one account from one address: locked at once, 2 s, 4 s, … 300 s.
     public static let accountFromAddress = LockoutPolicy(freeFailures: 0, maximumSeconds: 300)

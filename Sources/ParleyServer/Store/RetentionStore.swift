@@ -43,6 +43,9 @@ public struct SweepReport: Sendable, Equatable {
     public var pairings = 0
     /// Registration records older than the TTL (kept only for surge detection).
     public var registrations = 0
+    /// Login-failure records forgotten anyway (an hour past their lockout): without this a stranger trying
+    /// address after address would grow the table for ever.
+    public var lockouts = 0
 
     /// An empty report.
     public init() {}
@@ -52,7 +55,7 @@ public struct SweepReport: Sendable, Equatable {
         [
             ("envelopes", envelopes), ("reactions", reactions), ("messages", messages), ("file_chunks", fileChunks),
             ("files", files), ("waypoints", waypoints), ("routes", routes), ("login_nonces", loginNonces),
-            ("pairings", pairings), ("registrations", registrations),
+            ("pairings", pairings), ("registrations", registrations), ("lockouts", lockouts),
         ]
     }
 
@@ -77,7 +80,7 @@ extension RetentionStore {
     static var retainedTables: [String] {
         [
             "messages", "envelopes", "reactions", "files", "file_chunks", "location_routes", "location_waypoints",
-            "login_nonces", "pairings", "pairing_chunks", "registrations",
+            "login_nonces", "pairings", "pairing_chunks", "registrations", "lockouts",
         ]
     }
 }

@@ -107,6 +107,25 @@ struct RetentionConformanceTests {
         }
     }
 
+    @Test("login-failure records an hour past their lockout are swept; the ones that still count stay", arguments: StoreBackend.allCases)
+    func lockoutsAreSwept(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let now = Self.start
+            // A stranger who tried 300 addresses an hour and more ago, and one lockout that still runs.
+            for index in 0..<300 {
+                try await store.saveLockout(subject: "confirm:nobody\(index)@example.org",
+                                            LockoutRecord(failures: 1, lockedUntil: now - LockoutPolicy.forgetting - 1 - Int64(index)))
+            }
+            try await store.saveLockout(subject: "login:victim@example.org|127.0.0.2", LockoutRecord(failures: 3, lockedUntil: now + 8_000))
+            try await store.saveLockout(subject: "address:127.0.0.2", LockoutRecord(failures: 5, lockedUntil: now - 60_000))
+            let report = try await store.sweepExpired(now: now, policy: RetentionPolicy(days: 30, batchSize: 64))
+            #expect(report.lockouts == 300)
+            #expect(try await store.retainedRowCounts()["lockouts"] == 2)
+            #expect(try await store.lockout(subject: "login:victim@example.org|127.0.0.2")?.failures == 3)
+            #expect(try await store.lockout(subject: "address:127.0.0.2")?.failures == 5, "within the hour: still counted")
+        }
+    }
+
     @Test("sweeps running at once delete every expired row exactly once, without errors", arguments: StoreBackend.allCases)
     func concurrentSweeps(_ backend: StoreBackend) async throws {
         try await backend.withStore { store in

@@ -39,6 +39,9 @@ extension SQLiteStore {
         report.pairings = try await deleteInBatches("pairings", "SELECT p.rowid FROM pairings p WHERE p.expires_at < ?1", [expired], limit)
         report.registrations = try await deleteInBatches(
             "registrations", "SELECT g.rowid FROM registrations g WHERE g.at < ?1", [cutoff], limit)
+        // A record an hour past its lockout is forgotten by the policy (`LockoutPolicy.forgetAfter`) anyway.
+        report.lockouts = try await deleteInBatches(
+            "lockouts", "SELECT l.rowid FROM lockouts l WHERE l.locked_until < ?1", [now - LockoutPolicy.forgetting], limit)
         return report
     }
 
