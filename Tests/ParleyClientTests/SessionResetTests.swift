@@ -29,9 +29,13 @@ struct SessionResetTests {
 
         // Back online he cannot read them, asks, and each arrives under its own id, exactly once.
         try await bob.connect()
+        let bobID = try #require(await bob.accountID)
         for (message, text) in zip(sent, ["two", "three", "four"]) {
             try await eventually("bob reads \(text) after the re-send") { try await bob.storedMessage(message.id)?.text == text }
             #expect(try await bob.storedMessage(message.id)?.undecryptable == false)
+            // Ann's tick for bob follows the re-send's delivery (the unreadable first copy does not count).
+            try await eventually("ann sees \(text) delivered") { try await ann.storedMessage(message.id)?.deliveredTo.contains(bobID) == true }
+            #expect(try await ann.originalOfResend(message.id) == nil)
         }
         let later = try #require(try await ann.send("five", to: chat.id).message)
         try await eventually("bob reads five") { try await bob.storedMessage(later.id)?.text == "five" }

@@ -22,7 +22,9 @@ extension ParleyClient {
                 if let message { try updateMessage(message) { $0.markDeleted() } }
             case "message_delivered":
                 if let message, let account = fields.optionalInt("account_id") {
-                    try updateMessage(message) { if !$0.deliveredTo.contains(account) { $0.deliveredTo.append(account) } }
+                    // A re-send's delivery ticks the message it stands for (§2.1).
+                    let target = try originalOfResend(message) ?? message
+                    try updateMessage(target) { if !$0.deliveredTo.contains(account) { $0.deliveredTo.append(account) } }
                 }
             case "member_removed":
                 if let conversation = fields.optionalInt("conversation_id") {

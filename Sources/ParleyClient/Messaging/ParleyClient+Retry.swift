@@ -126,10 +126,17 @@ extension ParleyClient {
         } catch {
             throw ClientDatabase.clientError(error)
         }
-        try await sendDirected(.pairwise(encrypted), kind: RetryRequest.resendKind, conversationID: request.conversationID, to: address)
+        // They could not read it: no "delivered" tick for them until the re-send is (taken off first, so a fast
+        // delivery of the re-send cannot be undone; at worst its tick is missed, never a false one shown).
+        try updateMessage(id) { $0.deliveredTo.removeAll { $0 == request.accountID } }
+        let resendID = try await sendDirected(.pairwise(encrypted), kind: RetryRequest.resendKind, conversationID: request.conversationID, to: address)
         record.resentTo.append(device)
         let updated = Array(try! JSONEncoder().encode(record))
-        try database.write { try $0.put(Namespace.sent, String(id), updated) }
+        try database.write { writer in
+            try writer.put(Namespace.sent, String(id), updated)
+            // The re-send's delivery is the original's: `message_delivered` for it ticks the original.
+            if let resendID { try writer.put(Namespace.resendOf, String(resendID), Array(String(id).utf8)) }
+        }
     }
 
     /// Starts a fresh session with `address` from its current bundle (the old one is archived, so what is
@@ -144,13 +151,20 @@ extension ParleyClient {
         try database.write { try $0.put(Namespace.renewed, address.description, Array(String(now).utf8)) }
     }
 
-    /// Sends one envelope to one device of a conversation (a retry request or a re-send, docs/API.md §6).
-    private func sendDirected(_ envelope: ClientEnvelope, kind: String, conversationID: Int64, to address: ProtocolAddress) async throws(ClientError) {
-        _ = try await call("send_message", [
+    /// Sends one envelope to one device of a conversation (a retry request or a re-send, docs/API.md §6);
+    /// returns the server's id of the message.
+    @discardableResult
+    private func sendDirected(_ envelope: ClientEnvelope, kind: String, conversationID: Int64, to address: ProtocolAddress) async throws(ClientError) -> Int64? {
+        try await call("send_message", [
             "conversation_id": .int(conversationID), "client_message_id": .string(newClientMessageID()), "kind": .string(kind),
             "to_account_id": .int(Int64(address.accountId)!), "to_device_id": .int(address.deviceId),
             "envelopes": [self.envelope(address, envelope)],
-        ])
+        ]).optionalInt("message_id")
+    }
+
+    /// The original message a re-send of ours stands for, if `id` is one.
+    func originalOfResend(_ id: Int64) throws(ClientError) -> Int64? {
+        try database.read { try $0.get(Namespace.resendOf, String(id)) }.flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
     }
 
     // MARK: the sent log

@@ -139,6 +139,8 @@ enum Namespace {
     static let retiredIdentity = "retired_identity"
     /// Messages stored but not shown to the person yet (an empty value per message id).
     static let unseen = "unseen"
+    /// Our re-sends (by their server id) → the original message each stands for.
+    static let resendOf = "resend_of"
 }
 
 /// An identity this device answered to before a key rotation.
