@@ -21,3 +21,36 @@ enum CLIAccounts {
         #expect(confirmed.stdout.contains("Confirmed: \(email)"))
     }
 }
+
+/// A default server in a scratch directory and people registered on it with the binary, each with a home.
+struct CLIScene {
+    let root: URL
+    let server: EmbeddedServer
+    private let homes: [String: URL]
+
+    /// Starts the server (its default limits) and registers `people` (`NAME@example.org`, display name NAME).
+    static func start(_ label: String, people: [String]) async throws -> CLIScene {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-\(label)-\(UUID().uuidString)")
+        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
+        var homes: [String: URL] = [:]
+        for name in people {
+            homes[name] = root.appendingPathComponent(name)
+            try await CLIAccounts.register(name, home: homes[name]!, server: server)
+        }
+        return CLIScene(root: root, server: server, homes: homes)
+    }
+
+    /// The home of someone registered at the start.
+    func home(_ name: String) -> URL { homes[name] ?? root.appendingPathComponent(name) }
+
+    /// Runs `parley ARGUMENTS` detached.
+    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> ParleyBinary.Result {
+        try await ParleyBinary.runDetached(arguments, environment: environment)
+    }
+
+    /// Stops the server and removes everything.
+    func finish() async throws {
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await server.stop()
+    }
+}

@@ -8,13 +8,9 @@ import Testing
 @Suite("parley conversations pins/delete, group decline/avatar", .serialized)
 struct ConversationCommandTests {
     @Test func pinsDeleteDeclineAndAGroupPicture() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-conversations-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
-        let ann = root.appendingPathComponent("ann"), bob = root.appendingPathComponent("bob")
-        try await CLIAccounts.register("ann", home: ann, server: server)
-        try await CLIAccounts.register("bob", home: bob, server: server)
-        func run(_ arguments: [String]) async throws -> ParleyBinary.Result { try await ParleyBinary.runDetached(arguments) }
+        let scene = try await CLIScene.start("conversations", people: ["ann", "bob"])
+        let ann = scene.home("ann"), bob = scene.home("bob"), root = scene.root
+        func run(_ arguments: [String]) async throws -> ParleyBinary.Result { try await scene.run(arguments) }
 
         #expect(try await run(["send", "--home", ann.path, "--to", "bob@example.org", "the plan"]).status == 0)
         #expect(try await run(["send", "--home", ann.path, "--to", "bob@example.org", "small talk"]).status == 0)
@@ -45,6 +41,6 @@ struct ConversationCommandTests {
         #expect(!(try await run(["conversations", "--home", ann.path]).stdout.contains("\tdirect\t")))
         #expect(!(try await run(["conversations", "--home", bob.path]).stdout.contains("\tdirect\t")))
         #expect(!(try await run(["search", "--home", ann.path, "plan"]).stdout.contains("the plan")))
-        try await server.stop()
+        try await scene.finish()
     }
 }

@@ -6,13 +6,9 @@ import Testing
 @Suite("parley read: new means not shown yet, and reading marks read", .serialized)
 struct ReadCommandTests {
     @Test func aMessageFetchedByAnotherCommandIsStillNewAndReadingMovesTheReadMark() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-read-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
-        let ann = root.appendingPathComponent("ann"), bob = root.appendingPathComponent("bob")
-        try await CLIAccounts.register("ann", home: ann, server: server)
-        try await CLIAccounts.register("bob", home: bob, server: server)
-        func run(_ arguments: [String]) async throws -> ParleyBinary.Result { try await ParleyBinary.runDetached(arguments) }
+        let scene = try await CLIScene.start("read", people: ["ann", "bob"])
+        let ann = scene.home("ann"), bob = scene.home("bob")
+        func run(_ arguments: [String]) async throws -> ParleyBinary.Result { try await scene.run(arguments) }
 
         #expect(try await run(["send", "--home", bob.path, "--to", "ann@example.org", "first from bob"]).status == 0)
         #expect(try await run(["read", "--home", ann.path]).stdout.contains("first from bob"))
@@ -29,17 +25,13 @@ struct ReadCommandTests {
         #expect(try await run(["read", "--home", ann.path]).stdout.contains("No new messages."))
         let after = try await run(["conversations", "--home", ann.path])
         #expect(after.stdout.contains("0 unread"), "\(after.stdout)")
-        try await server.stop()
+        try await scene.finish()
     }
 
     @Test func peopleAreNamedTheSameWayEverywhere() async throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-names-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
-        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
-        let ann = root.appendingPathComponent("ann"), bob = root.appendingPathComponent("bob")
-        try await CLIAccounts.register("ann", home: ann, server: server)
-        try await CLIAccounts.register("bob", home: bob, server: server)
-        func run(_ arguments: [String]) async throws -> ParleyBinary.Result { try await ParleyBinary.runDetached(arguments) }
+        let scene = try await CLIScene.start("names", people: ["ann", "bob"])
+        let ann = scene.home("ann"), bob = scene.home("bob")
+        func run(_ arguments: [String]) async throws -> ParleyBinary.Result { try await scene.run(arguments) }
 
         #expect(try await run(["send", "--home", bob.path, "--to", "ann@example.org", "hello"]).status == 0)
         #expect(try await run(["read", "--home", ann.path]).stdout.contains("] bob: hello"))
@@ -58,6 +50,6 @@ struct ReadCommandTests {
         #expect(try await run(["group", "create", "--home", bob.path, "Trip", "--invite", "ann@example.org"]).status == 0)
         let invitations = try await run(["group", "invitations", "--home", ann.path])
         #expect(invitations.stdout.contains("an invitation from bob"), "\(invitations.stdout)")
-        try await server.stop()
+        try await scene.finish()
     }
 }
