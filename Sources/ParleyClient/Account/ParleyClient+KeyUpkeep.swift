@@ -6,8 +6,7 @@ extension ParleyClient {
     /// Replenishes one-time prekeys below the threshold and rotates the signed prekey every 7 days,
     /// dropping old signed prekeys after their grace period.
     func keyUpkeep() async throws(ClientError) {
-        try pruneSentLog()
-        try pruneRetiredIdentities()
+        try pruneDaily()
         let count = try await call("get_prekey_count").int("count")
         let now = UInt64(dependencies.clock.now() / 1000)
         let signed: [SignedPreKeyRecord]
@@ -37,6 +36,17 @@ extension ParleyClient {
     /// How long an identity replaced by a rotation still opens prekey messages (the server's default retention:
     /// nothing older is still waiting there).
     static let retiredIdentityGrace: Int64 = 30 * 86_400_000
+
+    /// Prunes the sent log and retired identities at most once a day: opening every sent record on every
+    /// connect (each one-shot command connects) would make start-up grow with the history.
+    func pruneDaily() throws(ClientError) {
+        let now = dependencies.clock.now()
+        let last = try database.read { try $0.get(Namespace.state, "pruned_at") }.flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
+        if let last, now - last < 86_400_000, now >= last { return }
+        try pruneSentLog()
+        try pruneRetiredIdentities()
+        try database.write { try $0.put(Namespace.state, "pruned_at", Array(String(now).utf8)) }
+    }
 
     /// Forgets retired identities past their grace period.
     func pruneRetiredIdentities() throws(ClientError) {

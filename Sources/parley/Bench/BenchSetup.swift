@@ -14,7 +14,7 @@ struct BenchClient: Sendable {
     /// What this connection was notified of and confirms (with `--confirm-every`).
     let confirmations: BenchConfirmations
 
-    /// Sends one message to the other members (and the self copy) and records when it was sent; the
+    /// Sends one message to the other members and records when it was sent; the
     /// acknowledgement is recorded when it comes. Runs on the connection's event loop.
     func send(sequence: Int, payload: String, recorder: LatencyRecorder) {
         let sentAt = LatencyRecorder.now()
