@@ -12,7 +12,14 @@ struct ClientPresenceTests {
         let annID = try #require(await ann.accountID), bobID = try #require(await bob.accountID)
         // Strangers: the server tells nobody about anybody.
         #expect(await ann.onlineContacts.isEmpty)
-        _ = try await ann.startConversation(with: "bob@example.org")
+        let chat = try await ann.startConversation(with: "bob@example.org")
+        // A message request: until bob answers, neither learns the other's presence.
+        #expect(await ann.onlineContacts.isEmpty)
+        try await bob.acceptRequest(chat.id)
+        try await eventually("each hears the other is online") {
+            let annSees = await ann.isOnline(bobID), bobSees = await bob.isOnline(annID)
+            return annSees && bobSees
+        }
 
         // Now contacts. Wait for each notification itself, so a reconnect cannot overtake the close.
         let heard = PresenceLog(ann.events())

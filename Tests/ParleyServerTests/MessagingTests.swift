@@ -8,7 +8,7 @@ struct MessagingTests {
     func sendReceiveConfirm(_ backend: StoreBackend) async throws {
         let people = try await TwoPeople.start(backend: backend)
         let conversation = try await people.directConversation()
-        let created = try await people.bobSocket.nextNotification(named: "conversation_created")
+        let created = try await people.bobSocket.nextNotification(named: "message_request")
         #expect(created["conversation_id"] as? Int == conversation)
 
         let sent = try await people.annSocket.call("send_message", [

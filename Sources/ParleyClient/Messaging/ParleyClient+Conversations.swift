@@ -84,7 +84,8 @@ extension ParleyClient {
             let conversation = Conversation(
                 id: id, kind: try item.string("kind"), members: try item.ints("members"), creatorID: try item.int("creator_id"),
                 title: title, unread: Int(item.optionalInt("unread") ?? 0), favourite: old?.favourite ?? false,
-                lastMessageAt: item.optionalInt("last_message_at"))
+                lastMessageAt: item.optionalInt("last_message_at"),
+                isRequest: item.optionalString("request") == "pending" ? true : nil)
             if let old, conversation.kind == "group", !Set(old.members).isSubset(of: Set(conversation.members)) {
                 try rekeyGroup(id)   // someone left: our next message starts a chain they never get
             }

@@ -89,6 +89,11 @@ extension ParleyClient {
         let (me, myDevice) = try identity()
         var conversation = try await conversationInfo(entry.conversationID)
         try ensureSendable(conversation)
+        if conversation.isRequest == true {
+            // Writing back accepts a message request; said first, so the starter hears it with the message.
+            try await acceptRequest(conversation.id)
+            conversation = try await conversationInfo(entry.conversationID)
+        }
         var answer: [String: JSONValue]?
         var sentTo: [ProtocolAddress] = []
         for _ in 0..<4 where answer == nil {

@@ -41,16 +41,20 @@ enum ConversationHandlers {
             if !memberIDs.contains(account.id) { memberIDs.append(account.id) }
         }
         let now = context.clock.now()
+        let request = kind == .direct ? try await MessageRequests.answerOwed(by: memberIDs[0], to: caller.accountID, context) : nil
         let (conversation, created) = try await StoreCall.call(context) {
-            try await context.store.createConversation(kind: kind, creatorID: caller.accountID, memberIDs: memberIDs, now: now)
+            try await context.store.createConversation(kind: kind, creatorID: caller.accountID, memberIDs: memberIDs, request: request, now: now)
         }
         if created {
-            let event = kind == .direct ? "conversation_created" : "group_invitation"
-            for member in memberIDs {
+            let event = kind == .direct ? (request == nil ? "conversation_created" : "message_request") : "group_invitation"
+            for member in memberIDs where request != .declined {
                 context.notifications.notify(
                     accountID: member, event: event,
                     fields: ["conversation_id": .number(Double(conversation.id)), "creator_id": .number(Double(caller.accountID))])
             }
+        } else if kind == .direct {
+            // Opening a conversation someone else started with you answers their request: you chose to write.
+            try await MessageRequests.acceptIfOwed(conversation.id, caller, context)
         }
         return HandlerResult(["conversation_id": .number(Double(conversation.id)), "created": .bool(created)])
     }
@@ -65,6 +69,7 @@ enum ConversationHandlers {
             "created_at": .number(Double(summary.conversation.createdAt)),
         ]
         if let last = summary.lastMessageAt { object["last_message_at"] = .number(Double(last)) }
+        if let request = summary.request { object["request"] = .string(request.rawValue) }
         return .object(object)
     }
 }

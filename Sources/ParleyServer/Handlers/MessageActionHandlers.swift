@@ -93,6 +93,9 @@ enum MessageActionHandlers {
         let mark = try await StoreCall.call(context) {
             try await context.store.markRead(conversationID: conversationID, accountID: caller.accountID, upTo: timestamp)
         }
+        // Someone who has not accepted a request reads without read marks reaching the sender.
+        let owed = try await StoreCall.call(context) { try await context.store.requestState(conversationID: conversationID, accountID: caller.accountID) }
+        guard owed == nil else { return HandlerResult(["up_to": .number(Double(mark))]) }
         try await GroupHandlers.notifyMembers(conversationID, context, event: "messages_read", fields: [
             "conversation_id": .number(Double(conversationID)), "account_id": .number(Double(caller.accountID)),
             "up_to": .number(Double(mark)),

@@ -45,10 +45,20 @@ enum ProfileHandlers {
 
     enum Relation { case owner, contact, stranger }
 
+    /// A contact shares an accepted conversation with the owner. Whoever the owner sent a message request to
+    /// sees them as a contact too (starting a conversation shows who you are); the owner does not see them so
+    /// until they accept (docs/API.md §5.1).
     static func relation(of viewer: Int64, to owner: Int64, _ context: ServerContext) async throws(WireError) -> Relation {
         if viewer == owner { return .owner }
         let contacts = try await StoreCall.call(context) { try await context.store.contactIDs(accountID: owner) }
-        return contacts.contains(viewer) ? .contact : .stranger
+        if contacts.contains(viewer) { return .contact }
+        let askedByOwner = try await StoreCall.call(context) { () async throws -> Bool in
+            guard let direct = try await context.store.directConversation(between: viewer, and: owner) else { return false }
+            let viewerOwes = try await context.store.requestState(conversationID: direct.id, accountID: viewer)
+            let ownerOwes = try await context.store.requestState(conversationID: direct.id, accountID: owner)
+            return viewerOwes == .pending && ownerOwes == nil
+        }
+        return askedByOwner ? .contact : .stranger
     }
 
     static func profile(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> HandlerResult {

@@ -47,6 +47,7 @@ public struct RequestRouter: Sendable {
         Recovery.register(in: &router)
         KeyHandlers.register(in: &router)
         ConversationHandlers.register(in: &router)
+        MessageRequests.register(in: &router)
         MessageHandlers.register(in: &router)
         GroupHandlers.register(in: &router)
         MessageActionHandlers.register(in: &router)

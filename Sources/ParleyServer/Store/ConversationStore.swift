@@ -18,14 +18,17 @@ public struct ConversationSummary: Sendable, Equatable {
     public var memberIDs: [Int64]
     public var unreadCount: Int
     public var lastMessageAt: Int64?
+    /// `.pending` while the account has not answered the request this conversation is to it.
+    public var request: RequestState? = nil
 }
 
 /// Conversations and membership.
 public protocol ConversationStore: Sendable {
-    /// Creates a conversation with `creatorID` active and `memberIDs` active (direct) or invited (group).
+    /// Creates a conversation with `creatorID` active and `memberIDs` active (direct) or invited (group);
+    /// the other person of a new direct conversation gets `request` (nil: accepted at once).
     /// A direct conversation between the same two accounts is returned instead of duplicated.
     func createConversation(
-        kind: ConversationRecord.Kind, creatorID: Int64, memberIDs: [Int64], now: Int64
+        kind: ConversationRecord.Kind, creatorID: Int64, memberIDs: [Int64], request: RequestState?, now: Int64
     ) async throws -> (conversation: ConversationRecord, created: Bool)
 
     /// A conversation by id, if not deleted.
@@ -41,9 +44,19 @@ public protocol ConversationStore: Sendable {
     /// devices appears once with a nil device.
     func activeMemberDevices(conversationID: Int64) async throws -> [(accountID: Int64, deviceID: UInt32?)]
 
-    /// The account's active conversations, most recent activity first, with unread counts.
+    /// The account's active conversations, most recent activity first, with unread counts; requests it has
+    /// not answered are among them (marked), declined ones are not.
     func conversations(accountID: Int64) async throws -> [ConversationSummary]
 
     /// The direct conversation between two accounts, if any.
     func directConversation(between first: Int64, and second: Int64) async throws -> ConversationRecord?
+}
+
+extension ConversationStore {
+    /// Creates a conversation whose direct member has accepted already.
+    public func createConversation(
+        kind: ConversationRecord.Kind, creatorID: Int64, memberIDs: [Int64], now: Int64
+    ) async throws -> (conversation: ConversationRecord, created: Bool) {
+        try await createConversation(kind: kind, creatorID: creatorID, memberIDs: memberIDs, request: nil, now: now)
+    }
 }

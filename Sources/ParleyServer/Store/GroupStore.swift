@@ -13,7 +13,9 @@ public protocol GroupStore: Sendable {
     /// Marks a conversation deleted for everyone.
     func deleteConversation(conversationID: Int64, now: Int64) async throws
 
-    /// Accounts that share an active conversation with `accountID` (its contacts, for presence).
+    /// Accounts that share an active conversation with `accountID` in which neither owes an answer to a
+    /// message request, and neither has blocked the other: its contacts (presence, contacts-only profile
+    /// fields, avatars).
     func contactIDs(accountID: Int64) async throws -> [Int64]
 }
 

@@ -89,7 +89,8 @@ extension Parley {
                 guard let reason = Offline.reason(error) else { throw CommandFailure("\(error)") }
                 offline = reason
             }
-            let shown: [Message]
+            var shown: [Message]
+            var requests: [Int64: Int] = [:]
             do {
                 if let offline {
                     Console.err(conversation != nil ? Offline.notice(offline)
@@ -104,14 +105,21 @@ extension Parley {
                     // New means not shown yet, whichever command happened to fetch it (docs/CLIENT.md §5).
                     _ = try await client.sync()
                     shown = try await client.takeUnseenMessages()
+                    // A message request's messages wait in 'parley requests'; here it is only announced.
+                    let pending = Set(try await client.conversations().filter { $0.isRequest == true }.map(\.id))
+                    for message in shown where pending.contains(message.conversationID) { requests[message.conversationID, default: 0] += 1 }
+                    shown.removeAll { pending.contains($0.conversationID) }
                 }
                 try await client.markSeen(shown.map(\.id))
             } catch {
                 await client.disconnect()
                 throw CommandFailure("\(error)")
             }
-            if shown.isEmpty && !follow && offline == nil && !options.json { ClientOptions.say("No new messages.") }
+            if shown.isEmpty && requests.isEmpty && !follow && offline == nil && !options.json { ClientOptions.say("No new messages.") }
             for message in shown { await show(message, client) }
+            for (conversation, count) in requests.sorted(by: { $0.key < $1.key }) where !options.json {
+                ClientOptions.say("\(count) new in message request \(conversation): see 'parley requests' to read it and answer.")
+            }
             // What was shown is read: the read mark moves and senders see their read ticks.
             if offline == nil { await Self.markRead(shown, client) }
             guard follow else { return await client.disconnect() }
@@ -165,13 +173,18 @@ extension Parley {
         func run() async throws {
             let (client, offline) = try await options.openOnlineOrOffline()
             if let offline { Console.err(Offline.notice(offline)) }
-            let rows = try await Self.rows(client)
+            let all = try await Self.rows(client)
             await client.disconnect()
+            // Message requests have their own list ('parley requests'); here they are only counted.
+            let rows = all.filter { $0.conversation.isRequest != true }
+            let requests = all.count - rows.count
             options.output(rows) {
-                rows.isEmpty ? "No conversations yet: start one with 'parley send --to EMAIL TEXT'." : rows.map { row in
+                var lines = rows.isEmpty ? ["No conversations yet: start one with 'parley send --to EMAIL TEXT'."] : rows.map { row in
                     let c = row.conversation
                     return "\(c.id)\t\(c.kind)\t\(row.name)\t\(c.members.count) members\t\(c.unread) unread\(c.favourite ? "\t★" : "")\(row.trust.map { "\t\($0.label)" } ?? "")"
-                }.joined(separator: "\n")
+                }
+                if requests > 0 { lines.append("\(requests) message request\(requests == 1 ? "" : "s") waiting: see 'parley requests'.") }
+                return lines.joined(separator: "\n")
             }
         }
 

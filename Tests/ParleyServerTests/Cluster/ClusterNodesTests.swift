@@ -38,6 +38,8 @@ extension MultiNodeSuites {
                 let bobID = try await b.login(bob, on: bobSocket)["account_id"] as! Int
                 let created = try await annSocket.call("create_conversation", ["kind": "direct", "members": [bob.email]])
                 let conversationID = try #require(created["conversation_id"] as? Int)
+                // Bob accepts Ann's message request (on his node): they are contacts.
+                #expect(try await bobSocket.call("accept_request", ["conversation_id": conversationID]).ok)
                 return TwoNodes(a: a, b: b, ann: ann, bob: bob, annSocket: annSocket, bobSocket: bobSocket, annID: annID, bobID: bobID, conversationID: conversationID)
             }
 

@@ -26,9 +26,15 @@ struct TwoPeople {
     }
 
     /// A direct conversation between Ann and Bob, created by Ann.
-    func directConversation() async throws -> Int {
+    /// Ann starts the direct conversation with Bob; unless `accepted` is false, Bob accepts her message request,
+    /// so they are contacts (presence, profile, read marks).
+    func directConversation(accepted: Bool = true) async throws -> Int {
         let response = try await annSocket.call("create_conversation", ["kind": "direct", "members": [bob.email]])
         guard let id = response["conversation_id"] as? Int else { throw LineSocket.Failure(description: "\(response)") }
+        if accepted, response["created"] as? Bool == true {
+            let answer = try await bobSocket.call("accept_request", ["conversation_id": id])
+            guard answer.ok else { throw LineSocket.Failure(description: "\(answer)") }
+        }
         return id
     }
 

@@ -269,6 +269,16 @@ enum PostgresMigrations {
             ALTER TABLE messages ADD COLUMN directed BOOLEAN NOT NULL DEFAULT false;
             ALTER TABLE conversations DROP COLUMN title
             """),
+        ("v13-requests-and-blocks", """
+            ALTER TABLE members ADD COLUMN request TEXT;
+            CREATE TABLE blocks (
+                blocker_id BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                blocked_id BIGINT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                created_at BIGINT NOT NULL,
+                PRIMARY KEY (blocker_id, blocked_id)
+            );
+            CREATE INDEX blocks_blocked ON blocks(blocked_id)
+            """),
     ]
 
     /// An arbitrary constant naming the migration advisory lock.

@@ -3,7 +3,7 @@ import PostgresNIO
 
 extension PostgresStore {
     public func createConversation(
-        kind: ConversationRecord.Kind, creatorID: Int64, memberIDs: [Int64], now: Int64
+        kind: ConversationRecord.Kind, creatorID: Int64, memberIDs: [Int64], request: RequestState?, now: Int64
     ) async throws -> (conversation: ConversationRecord, created: Bool) {
         // Two people opening the same direct conversation at once: the second insert hits the unique
         // direct key and is retried, where it finds and returns the first one.
@@ -29,9 +29,12 @@ extension PostgresStore {
             else { throw StoreError.unavailable("conversation insert returned no id") }
             let memberStatus = kind == .direct ? MemberStatus.active : .invited
             for (account, status) in [(creatorID, MemberStatus.active)] + memberIDs.map({ ($0, memberStatus) }) {
+                let answer = kind == .direct && account != creatorID ? request?.rawValue : nil
                 try await db.run(
-                    "INSERT INTO members (conversation_id, account_id, status, joined_at) VALUES (\(id), \(account), \(status.rawValue), \(now))",
-                    log)
+                    """
+                    INSERT INTO members (conversation_id, account_id, status, joined_at, request)
+                    VALUES (\(id), \(account), \(status.rawValue), \(now), \(answer))
+                    """, log)
             }
             return (ConversationRecord(id: id, kind: kind, creatorID: creatorID, createdAt: now), true)
         }
@@ -93,12 +96,12 @@ extension PostgresStore {
             let rows = try await db.rows(
                 """
                 SELECT * FROM (
-                    SELECT c.*, m.last_read_at,
+                    SELECT c.*, m.last_read_at, m.request,
                         (SELECT MAX(created_at) FROM messages WHERE conversation_id = c.id AND NOT directed) AS last_message_at,
                         (SELECT COUNT(*) FROM messages WHERE conversation_id = c.id AND sender_id != \(accountID)
                             AND created_at > m.last_read_at AND deleted_at IS NULL AND NOT directed) AS unread
                     FROM conversations c JOIN members m ON m.conversation_id = c.id
-                    WHERE m.account_id = \(accountID) AND m.status = 'active' AND c.deleted_at IS NULL
+                    WHERE m.account_id = \(accountID) AND m.status = 'active' AND m.request IS DISTINCT FROM 'declined' AND c.deleted_at IS NULL
                 ) s ORDER BY COALESCE(last_message_at, created_at) DESC
                 """, log)
             var summaries: [ConversationSummary] = []
@@ -109,7 +112,8 @@ extension PostgresStore {
                     log, as: Int64.self)
                 summaries.append(ConversationSummary(
                     conversation: try Self.conversationRecord(row), memberIDs: members,
-                    unreadCount: Int(try row.get("unread", as: Int64.self)), lastMessageAt: try row.get("last_message_at")))
+                    unreadCount: Int(try row.get("unread", as: Int64.self)), lastMessageAt: try row.get("last_message_at"),
+                    request: try row.get("request", as: String?.self).flatMap(RequestState.init(rawValue:))))
             }
             return summaries
         }

@@ -46,7 +46,10 @@ extension PostgresStore {
                 JOIN members other ON other.conversation_id = mine.conversation_id
                 JOIN conversations c ON c.id = mine.conversation_id
                 WHERE mine.account_id = \(accountID) AND mine.status = 'active' AND other.status = 'active'
+                    AND mine.request IS NULL AND other.request IS NULL
                     AND other.account_id != \(accountID) AND c.deleted_at IS NULL
+                    AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(accountID) AND blocked_id = other.account_id)
+                    AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = other.account_id AND blocked_id = \(accountID))
                 ORDER BY other.account_id
                 """, log, as: Int64.self)
         }

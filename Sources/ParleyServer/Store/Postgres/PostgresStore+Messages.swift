@@ -42,10 +42,20 @@ extension PostgresStore {
                     SELECT \(message.conversationID), \(message.senderID), \(Int64(message.senderDevice)), \(message.clientMessageID),
                         stamp.ts, \(message.kind), \(message.replyTo), \(message.directed) FROM stamp
                     RETURNING id, created_at
+                ), withheld AS (
+                    -- Nothing reaches whoever blocked the sender or declined this conversation (docs/API.md §5.1).
+                    SELECT blocker_id AS account_id FROM blocks WHERE blocked_id = \(message.senderID)
+                    UNION SELECT account_id FROM members WHERE conversation_id = \(message.conversationID) AND request = 'declined'
                 ), sealed AS (
                     INSERT INTO envelopes (message_id, account_id, device_id, ciphertext)
                     SELECT inserted.id, e.account_id, e.device_id, e.ciphertext FROM inserted,
                         unnest(\(envelopeAccounts)::BIGINT[], \(devices)::BIGINT[], \(ciphertexts)::BYTEA[]) AS e(account_id, device_id, ciphertext)
+                    WHERE e.account_id NOT IN (SELECT account_id FROM withheld)
+                ), answered AS (
+                    -- Writing in a conversation answers its request; a message for one device (a retry) does not.
+                    UPDATE members SET request = NULL FROM inserted
+                    WHERE members.conversation_id = \(message.conversationID) AND members.account_id = \(message.senderID)
+                        AND members.request IS NOT NULL AND NOT \(message.directed)
                 )
                 SELECT id, created_at, TRUE AS created FROM inserted
                 UNION ALL SELECT id, created_at, FALSE AS created FROM existing

@@ -254,6 +254,20 @@ enum SQLiteMigrations {
                 ALTER TABLE conversations DROP COLUMN title;
                 """)
         }
+        migrator.registerMigration("v13-requests-and-blocks") { db in
+            // A direct conversation started by someone who is not a contact waits for the other person's
+            // answer (members.request: NULL accepted, 'pending', 'declined'); each account's block list.
+            try db.execute(sql: """
+                ALTER TABLE members ADD COLUMN request TEXT;
+                CREATE TABLE blocks (
+                    blocker_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    blocked_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    created_at INTEGER NOT NULL,
+                    PRIMARY KEY (blocker_id, blocked_id)
+                );
+                CREATE INDEX blocks_blocked ON blocks(blocked_id);
+                """)
+        }
         return migrator
     }
 }

@@ -3,7 +3,7 @@ import GRDB
 
 extension SQLiteStore {
     public func createConversation(
-        kind: ConversationRecord.Kind, creatorID: Int64, memberIDs: [Int64], now: Int64
+        kind: ConversationRecord.Kind, creatorID: Int64, memberIDs: [Int64], request: RequestState?, now: Int64
     ) async throws -> (conversation: ConversationRecord, created: Bool) {
         try await write("conversation") { db in
             var directKey: String?
@@ -22,9 +22,10 @@ extension SQLiteStore {
             let id = db.lastInsertedRowID
             let memberStatus = kind == .direct ? MemberStatus.active : .invited
             for (account, status) in [(creatorID, MemberStatus.active)] + memberIDs.map({ ($0, memberStatus) }) {
+                let answer = kind == .direct && account != creatorID ? request?.rawValue : nil
                 try db.execute(
-                    sql: "INSERT INTO members (conversation_id, account_id, status, joined_at) VALUES (?, ?, ?, ?)",
-                    arguments: [id, account, status.rawValue, now])
+                    sql: "INSERT INTO members (conversation_id, account_id, status, joined_at, request) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [id, account, status.rawValue, now, answer])
             }
             let record = ConversationRecord(id: id, kind: kind, creatorID: creatorID, createdAt: now)
             return (record, true)
@@ -83,12 +84,12 @@ extension SQLiteStore {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT c.*, m.last_read_at,
+                    SELECT c.*, m.last_read_at, m.request,
                         (SELECT MAX(created_at) FROM messages WHERE conversation_id = c.id AND directed = 0) AS last_message_at,
                         (SELECT COUNT(*) FROM messages WHERE conversation_id = c.id AND sender_id != ?
                             AND created_at > m.last_read_at AND deleted_at IS NULL AND directed = 0) AS unread
                     FROM conversations c JOIN members m ON m.conversation_id = c.id
-                    WHERE m.account_id = ? AND m.status = 'active' AND c.deleted_at IS NULL
+                    WHERE m.account_id = ? AND m.status = 'active' AND m.request IS NOT 'declined' AND c.deleted_at IS NULL
                     ORDER BY COALESCE(last_message_at, c.created_at) DESC
                     """,
                 arguments: [accountID, accountID])
@@ -99,7 +100,7 @@ extension SQLiteStore {
                     arguments: [id])
                 return ConversationSummary(
                     conversation: Self.conversationRecord(row), memberIDs: members, unreadCount: row["unread"],
-                    lastMessageAt: row["last_message_at"])
+                    lastMessageAt: row["last_message_at"], request: (row["request"] as String?).flatMap(RequestState.init(rawValue:)))
             }
         }
     }

@@ -27,8 +27,14 @@ extension SQLiteStore {
             let id = db.lastInsertedRowID
             let insertEnvelope = try db.cachedStatement(
                 sql: "INSERT INTO envelopes (message_id, account_id, device_id, ciphertext) VALUES (?, ?, ?, ?)")
-            for envelope in message.envelopes {
+            let withheld = try Self.withholding(db, message)
+            for envelope in message.envelopes where !withheld.contains(envelope.accountID) {
                 try insertEnvelope.execute(arguments: [id, envelope.accountID, Int64(envelope.deviceID), Data(envelope.ciphertext)])
+            }
+            if !message.directed {
+                // Writing in a conversation answers its request: the person chose to reply (docs/API.md §5.1).
+                try db.cachedStatement(sql: "UPDATE members SET request = NULL WHERE conversation_id = ? AND account_id = ? AND request IS NOT NULL")
+                    .execute(arguments: [message.conversationID, message.senderID])
             }
             return .stored(StoredMessage(id: id, timestamp: timestamp, created: true))
         }
@@ -74,5 +80,16 @@ extension SQLiteStore {
             }
             return confirmed
         }
+    }
+
+    /// The recipients whose envelopes are not stored, so nothing reaches them: those who blocked the sender
+    /// and those who declined this conversation. The sender is not told (its message stays undelivered).
+    static func withholding(_ db: Database, _ message: NewMessage) throws -> Set<Int64> {
+        Set(try Int64.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT blocker_id FROM blocks WHERE blocked_id = ?1
+                UNION SELECT account_id FROM members WHERE conversation_id = ?2 AND request = 'declined'
+                """),
+            arguments: [message.senderID, message.conversationID]))
     }
 }

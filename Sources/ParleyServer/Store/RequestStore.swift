@@ -1,0 +1,43 @@
+/// Where the other person stands on a direct conversation someone started with them (docs/API.md §5.1):
+/// no state means accepted.
+public enum RequestState: String, Sendable {
+    /// Not answered yet: messages reach them, but the starter is not a contact (no contacts-only profile
+    /// field, no avatar, no presence, no read marks).
+    case pending
+    /// Declined (or the starter is blocked): the conversation is hidden from them and messages are withheld.
+    case declined
+}
+
+/// A direct conversation waiting for the caller's answer, with who started it.
+public struct RequestRecord: Sendable, Equatable {
+    public var conversation: ConversationRecord
+    public var requesterID: Int64
+    public var requesterEmail: String
+    public var requesterName: String
+    public var lastMessageAt: Int64?
+}
+
+/// Message requests and the block list, both enforced by the server.
+public protocol RequestStore: Sendable {
+    /// The account's answer to the conversation, if it still owes one or declined it.
+    func requestState(conversationID: Int64, accountID: Int64) async throws -> RequestState?
+
+    /// Sets (nil: accepts) the account's answer.
+    func setRequestState(conversationID: Int64, accountID: Int64, _ state: RequestState?) async throws
+
+    /// Pending requests for the account, newest activity first.
+    func requests(accountID: Int64) async throws -> [RequestRecord]
+
+    /// Adds `blocked` to `blocker`'s block list and declines every pending request between them, in one
+    /// transaction. False (nothing changed) when the list already holds `limit` accounts.
+    func block(_ blocked: Int64, by blocker: Int64, limit: Int, now: Int64) async throws -> Bool
+
+    /// Removes `blocked` from the list (declined requests stay declined).
+    func unblock(_ blocked: Int64, by blocker: Int64) async throws
+
+    /// The accounts `blocker` has blocked, in the order they were blocked.
+    func blockedIDs(by blocker: Int64) async throws -> [Int64]
+
+    /// Whether `blocker` has blocked `blocked`.
+    func hasBlocked(_ blocker: Int64, _ blocked: Int64) async throws -> Bool
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+
+/// Message requests and the block list (docs/API.md §5.1), over real sockets on a server with default limits.
+@Suite("Message requests and blocks", .serialized)
+struct MessageRequestTests {
+    /// The names of the notifications before `event`, and that one.
+    func notifications(upTo event: String, on socket: LineSocket) async throws -> [String] {
+        var names: [String] = []
+        for _ in 0..<30 {
+            let name = try await socket.nextNotification()["event"] as? String ?? "?"
+            names.append(name)
+            if name == event { return names }
+        }
+        throw LineSocket.Failure(description: "no \(event) among \(names)")
+    }
+
+    func messages(_ socket: LineSocket) async throws -> [[String: Any]] {
+        try #require(try await socket.call("get_messages", ["after_ts": 0])["messages"] as? [[String: Any]])
+    }
+
+    func send(_ text: String, from socket: LineSocket, in conversation: Int, to devices: [Int]) async throws -> [String: Any] {
+        try await socket.call("send_message", [
+            "conversation_id": conversation, "client_message_id": UUID().uuidString,
+            "envelopes": devices.map { ["account_id": $0, "device_id": 1, "ciphertext": Data(text.utf8).base64EncodedString()] },
+        ])
+    }
+
+    @Test("a stranger's conversation is a request: it arrives, but shows them nothing of the other person until accepted",
+          arguments: StoreBackend.allCases)
+    func requestUntilAccepted(_ backend: StoreBackend) async throws {
+        let people = try await TwoPeople.start(backend: backend)
+        let avatar = Data("bob's picture (ciphertext)".utf8).base64EncodedString()
+        #expect(try await people.bobSocket.call("update_avatar", ["avatar": avatar]).ok)
+        #expect(try await people.bobSocket.call("update_profile", ["fields": ["phone": ["value": "+1 555 0100", "visibility": "contacts"]]]).ok)
+        #expect(try await people.annSocket.call("update_profile", ["fields": ["phone": ["value": "+1 555 0199", "visibility": "contacts"]]]).ok)
+
+        let conversation = try await people.directConversation(accepted: false)
+        let note = try await people.bobSocket.nextNotification(named: "message_request")
+        #expect(note["conversation_id"] as? Int == conversation && note["creator_id"] as? Int == people.annID)
+        let requests = try #require(try await people.bobSocket.call("list_requests")["requests"] as? [[String: Any]])
+        #expect(requests.count == 1)
+        #expect(requests.first?["conversation_id"] as? Int == conversation && requests.first?["account_id"] as? Int == people.annID)
+        #expect(requests.first?["email"] as? String == people.ann.email)
+        let listed = try #require(try await people.bobSocket.call("list_conversations")["conversations"] as? [[String: Any]])
+        #expect(listed.map { $0["request"] as? String } == ["pending"])
+        #expect((try await people.annSocket.call("list_requests")["requests"] as? [[String: Any]])?.isEmpty == true)
+
+        // Ann, the stranger, sees nothing of Bob beyond his name; Bob sees who is asking.
+        #expect((try await people.annSocket.call("get_profile", ["account_id": people.bobID])["fields"] as? [String: String]) == [:])
+        #expect(try await people.annSocket.call("get_avatar", ["account_id": people.bobID]).errorCode == "not_found")
+        #expect((try await people.bobSocket.call("get_profile", ["account_id": people.annID])["fields"] as? [String: String]) == ["phone": "+1 555 0199"])
+        let annElsewhere = try people.server.connect()
+        _ = try await people.server.login(people.ann, on: annElsewhere)
+        #expect(try await annElsewhere.nextNotification(named: "online_users")["account_ids"] as? [Int] == [])
+
+        // Her message reaches him; his reading it sends her no read mark.
+        #expect(try await send("hello", from: people.annSocket, in: conversation, to: [people.bobID]).ok)
+        #expect(try await messages(people.bobSocket).count == 1)
+        #expect(try await people.bobSocket.call("mark_conversation_read", ["conversation_id": conversation]).ok)
+        #expect(try await people.bobSocket.call("accept_request", ["conversation_id": conversation]).ok)
+        let before = try await notifications(upTo: "request_accepted", on: people.annSocket)
+        #expect(!before.contains("messages_read"), "\(before)")
+
+        // Accepted: contacts.
+        #expect((try await people.bobSocket.call("list_requests")["requests"] as? [[String: Any]])?.isEmpty == true)
+        #expect((try await people.annSocket.call("get_profile", ["account_id": people.bobID])["fields"] as? [String: String]) == ["phone": "+1 555 0100"])
+        #expect(try await people.annSocket.call("get_avatar", ["account_id": people.bobID])["avatar"] as? String == avatar)
+        #expect(try await people.bobSocket.call("accept_request", ["conversation_id": conversation]).errorCode == "not_found")
+        try await people.server.stop()
+    }
+
+    @Test("declining hides the request and withholds what the stranger sends next, without telling them")
+    func decline() async throws {
+        let people = try await TwoPeople.start()
+        let conversation = try await people.directConversation(accepted: false)
+        #expect(try await send("first", from: people.annSocket, in: conversation, to: [people.bobID]).ok)
+        #expect(try await people.bobSocket.call("decline_request", ["conversation_id": conversation]).ok)
+        #expect(try await people.bobSocket.call("decline_request", ["conversation_id": conversation]).errorCode == "not_found")
+        #expect((try await people.bobSocket.call("list_requests")["requests"] as? [[String: Any]])?.isEmpty == true)
+        #expect((try await people.bobSocket.call("list_conversations")["conversations"] as? [[String: Any]])?.isEmpty == true)
+
+        // Ann's next message is taken as usual; it never reaches Bob. Asking again changes nothing.
+        let sent = try await send("second", from: people.annSocket, in: conversation, to: [people.bobID])
+        #expect(sent.ok && sent["message_id"] is Int)
+        #expect(try await messages(people.bobSocket).count == 1)
+        #expect(try await people.annSocket.call("create_conversation", ["kind": "direct", "members": [people.bob.email]])["created"] as? Bool == false)
+        #expect((try await people.bobSocket.call("list_requests")["requests"] as? [[String: Any]])?.isEmpty == true)
+
+        // Bob writing to her himself opens it again.
+        #expect(try await people.bobSocket.call("create_conversation", ["kind": "direct", "members": [people.ann.email]])["conversation_id"] as? Int == conversation)
+        _ = try await people.annSocket.nextNotification(named: "request_accepted")
+        #expect(try await send("third", from: people.annSocket, in: conversation, to: [people.bobID]).ok)
+        #expect(try await messages(people.bobSocket).count == 2)
+        try await people.server.stop()
+    }
+
+    @Test("a block withholds the blocked person's messages everywhere and declines their request at once", arguments: StoreBackend.allCases)
+    func block(_ backend: StoreBackend) async throws {
+        let people = try await TwoPeople.start(backend: backend)
+        let carol = TestAccount("carol@example.org")
+        let carolSocket = try people.server.connect()
+        try await people.server.createAccount(carol, on: carolSocket)
+        let carolID = try #require(try await people.server.login(carol, on: carolSocket)["account_id"] as? Int)
+        // A group the three share (all have joined).
+        let group = try #require(try await people.annSocket.call("create_conversation", [
+            "kind": "group", "members": [people.bob.email, carol.email],
+        ])["conversation_id"] as? Int)
+        #expect(try await people.bobSocket.call("accept_invitation", ["conversation_id": group]).ok)
+        #expect(try await carolSocket.call("accept_invitation", ["conversation_id": group]).ok)
+
+        #expect(try await people.bobSocket.call("block_account", ["email": people.ann.email]).ok)
+        #expect(try await people.bobSocket.call("block_account", ["account_id": people.annID]).ok)
+        let blocked = try #require(try await people.bobSocket.call("list_blocked")["blocked"] as? [[String: Any]])
+        #expect(blocked.map { $0["account_id"] as? Int } == [people.annID])
+
+        // In the group, Ann's message reaches Carol and not Bob; Ann is told the same as ever.
+        #expect(try await send("to the group", from: people.annSocket, in: group, to: [people.bobID, carolID]).ok)
+        #expect(try await messages(carolSocket).count == 1)
+        #expect(try await messages(people.bobSocket).isEmpty)
+        // Bob's still reach Ann: the block is his, about what reaches him.
+        #expect(try await send("from bob", from: people.bobSocket, in: group, to: [people.annID, carolID]).ok)
+        #expect(try await messages(people.annSocket).count == 1)
+
+        // A direct conversation from Ann: created as ever, no request reaches Bob, nor her messages.
+        let direct = try #require(try await people.annSocket.call("create_conversation", ["kind": "direct", "members": [people.bob.email]])["conversation_id"] as? Int)
+        #expect(try await send("hi", from: people.annSocket, in: direct, to: [people.bobID]).ok)
+        #expect((try await people.bobSocket.call("list_requests")["requests"] as? [[String: Any]])?.isEmpty == true)
+        #expect(try await messages(people.bobSocket).isEmpty)
+        // Not contacts any more, though they share a group: no profile beyond the name, no presence.
+        #expect(try await people.annSocket.call("get_avatar", ["account_id": people.bobID]).errorCode == "not_found")
+        let annElsewhere = try people.server.connect()
+        _ = try await people.server.login(people.ann, on: annElsewhere)
+        #expect(try await annElsewhere.nextNotification(named: "online_users")["account_ids"] as? [Int] == [carolID])
+
+        // Unblocked, her group messages reach him again.
+        #expect(try await people.bobSocket.call("unblock_account", ["email": people.ann.email]).ok)
+        #expect((try await people.bobSocket.call("list_blocked")["blocked"] as? [[String: Any]])?.isEmpty == true)
+        #expect(try await send("again", from: people.annSocket, in: group, to: [people.bobID, carolID]).ok)
+        #expect(try await messages(people.bobSocket).count == 1)
+        try await people.server.stop()
+    }
+
+    @Test("blocking and answering refuse what is not theirs, and say the same for accounts that do not exist")
+    func hostileRequests() async throws {
+        let people = try await TwoPeople.start()
+        let conversation = try await people.directConversation(accepted: false)
+        // Only the one who owes the answer gives it.
+        #expect(try await people.annSocket.call("accept_request", ["conversation_id": conversation]).errorCode == "not_found")
+        #expect(try await people.annSocket.call("decline_request", ["conversation_id": conversation]).errorCode == "not_found")
+        #expect(try await people.annSocket.call("accept_request", ["conversation_id": 987_654]).errorCode == "not_found")
+        #expect(try await people.bobSocket.call("accept_request", ["conversation_id": "one"]).errorCode == "invalid_field")
+        #expect(try await people.bobSocket.call("accept_request").errorCode == "missing_field")
+        // A block list is no way to find accounts: a stranger's address and nobody's are answered alike.
+        let ghost = try await people.bobSocket.call("block_account", ["email": "ghost@example.org"])
+        let real = try await people.bobSocket.call("block_account", ["email": people.ann.email])
+        #expect(ghost.ok && real.ok)
+        #expect(Set(ghost.keys).subtracting(["request_id"]) == Set(real.keys).subtracting(["request_id"]))
+        #expect(try await people.bobSocket.call("block_account", ["account_id": 987_654]).ok)
+        #expect(try await people.bobSocket.call("block_account", ["email": people.bob.email]).errorCode == "invalid_field")
+        #expect(try await people.bobSocket.call("block_account", ["email": "not an address"]).errorCode == "invalid_field")
+        #expect(try await people.bobSocket.call("block_account").errorCode == "missing_field")
+        #expect(try await people.bobSocket.call("unblock_account", ["account_id": 987_655]).ok)
+        #expect(try await people.bobSocket.call("unblock_account", ["account_id": -3]).errorCode == "invalid_field")
+        // What the block did stands: the list holds Ann alone, and her request was declined.
+        #expect((try await people.bobSocket.call("list_blocked")["blocked"] as? [[String: Any]])?.map { $0["account_id"] as? Int } == [people.annID])
+        #expect((try await people.bobSocket.call("list_requests")["requests"] as? [[String: Any]])?.isEmpty == true)
+        #expect(try await people.bobSocket.call("ping").ok)
+        try await people.server.stop()
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+@testable import ParleyServer
+import Testing
+
+/// `RequestStore` behaviour, identical on every backend.
+@Suite("Store conformance: message requests and blocks")
+struct RequestConformanceTests {
+    @Test("a pending request is listed, is no contact, and writing in it accepts it; a declined one withholds", arguments: StoreBackend.allCases)
+    func requests(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let ann = try await Sample.activeAccount(store, "ann@example.org")
+            let bob = try await Sample.activeAccount(store, "bob@example.org")
+            let (direct, _) = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], request: .pending, now: 10)
+            #expect(try await store.requestState(conversationID: direct.id, accountID: bob) == .pending)
+            #expect(try await store.requestState(conversationID: direct.id, accountID: ann) == nil)
+            #expect(try await store.contactIDs(accountID: ann) == [])
+            #expect(try await store.contactIDs(accountID: bob) == [])
+            let listed = try await store.requests(accountID: bob)
+            #expect(listed.map(\.requesterID) == [ann] && listed.first?.requesterEmail == "ann@example.org")
+            #expect(try await store.conversations(accountID: bob).map(\.request) == [.pending])
+            #expect(try await store.requests(accountID: ann).isEmpty)
+
+            // Declined: gone from Bob's lists, and Ann's next message stores nothing for him.
+            try await store.setRequestState(conversationID: direct.id, accountID: bob, .declined)
+            #expect(try await store.requests(accountID: bob).isEmpty)
+            #expect(try await store.conversations(accountID: bob).isEmpty)
+            let toBob = Envelope(accountID: bob, deviceID: 1, ciphertext: [1, 2, 3])
+            let withheld = try await store.insertMessage(
+                NewMessage(conversationID: direct.id, senderID: ann, senderDevice: 1, clientMessageID: "a-1", kind: "text",
+                           replyTo: nil, envelopes: [toBob], directed: false), now: 20)
+            #expect(withheld.created)
+            #expect(try await store.messages(accountID: bob, deviceID: 1, afterTimestamp: 0, limit: 10).isEmpty)
+
+            // Bob writing in it (not a one-device retry) accepts it: contacts, and Ann's messages reach him.
+            let toAnn = Envelope(accountID: ann, deviceID: 1, ciphertext: [4])
+            _ = try await store.insertMessage(
+                NewMessage(conversationID: direct.id, senderID: bob, senderDevice: 1, clientMessageID: "b-retry", kind: "retry",
+                           replyTo: nil, envelopes: [toAnn], directed: true), now: 30)
+            #expect(try await store.requestState(conversationID: direct.id, accountID: bob) == .declined)
+            _ = try await store.insertMessage(
+                NewMessage(conversationID: direct.id, senderID: bob, senderDevice: 1, clientMessageID: "b-1", kind: "text",
+                           replyTo: nil, envelopes: [toAnn], directed: false), now: 40)
+            #expect(try await store.requestState(conversationID: direct.id, accountID: bob) == nil)
+            #expect(try await store.contactIDs(accountID: ann) == [bob])
+            _ = try await store.insertMessage(
+                NewMessage(conversationID: direct.id, senderID: ann, senderDevice: 1, clientMessageID: "a-2", kind: "text",
+                           replyTo: nil, envelopes: [toBob], directed: false), now: 50)
+            #expect(try await store.messages(accountID: bob, deviceID: 1, afterTimestamp: 0, limit: 10).count == 1)
+        }
+    }
+
+    @Test("a block is listed once, declines pending requests, ends the contact, and the list has a limit", arguments: StoreBackend.allCases)
+    func blocks(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let ann = try await Sample.activeAccount(store, "ann@example.org")
+            let bob = try await Sample.activeAccount(store, "bob@example.org")
+            let carol = try await Sample.activeAccount(store, "carol@example.org")
+            let (direct, _) = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], request: .pending, now: 10)
+            let (accepted, _) = try await store.createConversation(kind: .direct, creatorID: carol, memberIDs: [bob], now: 11)
+            #expect(try await store.contactIDs(accountID: bob) == [carol])
+
+            #expect(try await store.block(ann, by: bob, limit: 2, now: 20))
+            #expect(try await store.block(ann, by: bob, limit: 2, now: 21))   // again: no second row
+            #expect(try await store.blockedIDs(by: bob) == [ann])
+            #expect(try await store.hasBlocked(bob, ann))
+            #expect(try await !store.hasBlocked(ann, bob))
+            #expect(try await store.requestState(conversationID: direct.id, accountID: bob) == .declined)
+
+            #expect(try await store.block(carol, by: bob, limit: 2, now: 22))
+            #expect(try await store.contactIDs(accountID: bob) == [])
+            #expect(try await store.contactIDs(accountID: carol) == [])
+            #expect(try await store.requestState(conversationID: accepted.id, accountID: bob) == nil)   // accepted stays accepted
+            let dave = try await Sample.activeAccount(store, "dave@example.org")
+            #expect(try await !store.block(dave, by: bob, limit: 2, now: 23))
+            #expect(try await store.blockedIDs(by: bob) == [ann, carol])
+
+            try await store.unblock(carol, by: bob)
+            try await store.unblock(dave, by: bob)   // not listed: nothing happens
+            #expect(try await store.blockedIDs(by: bob) == [ann])
+            #expect(try await store.contactIDs(accountID: bob) == [carol])
+        }
+    }
+}
