@@ -20,6 +20,13 @@ enum CLIAccounts {
         #expect(confirmed.status == 0, "\(confirmed.stderr)")
         #expect(confirmed.stdout.contains("Confirmed: \(email)"))
     }
+
+    /// The person at `home` accepts message request `conversation`, as someone who knows its sender would
+    /// (`parley requests accept`): a stranger's first message waits for that (docs/CLIENT.md §12).
+    static func accept(request conversation: Int, home: URL) async throws {
+        let accepted = try await ParleyBinary.runDetached(["requests", "accept", "--home", home.path, String(conversation)])
+        #expect(accepted.status == 0, "\(accepted.stderr)")
+    }
 }
 
 /// A default server in a scratch directory and people registered on it with the binary, each with a home.

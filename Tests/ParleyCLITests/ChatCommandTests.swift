@@ -23,6 +23,7 @@ struct ChatCommandTests {
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(sent.stdout.contains("Sent message 1 to conversation 1."))
 
+        try await CLIAccounts.accept(request: 1, home: bob)
         let read = try await ParleyBinary.runDetached(["read", "--home", bob.path])
         #expect(read.status == 0, "\(read.stderr)")
         #expect(read.stdout.contains("Lunch at noon?"))

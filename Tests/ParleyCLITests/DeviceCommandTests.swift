@@ -15,6 +15,7 @@ struct DeviceCommandTests {
         try await chat.register("ann", home: laptop, server: server)
         try await chat.register("bob", home: bob, server: server)
         #expect(try await ParleyBinary.runDetached(["send", "--home", bob.path, "--to", "ann@example.org", "For ann's eyes"]).status == 0)
+        try await CLIAccounts.accept(request: 1, home: laptop)
         #expect(try await ParleyBinary.runDetached(["read", "--home", laptop.path]).stdout.contains("For ann's eyes"))
 
         let pairing = try LiveProcess([

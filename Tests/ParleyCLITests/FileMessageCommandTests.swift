@@ -28,6 +28,7 @@ struct FileMessageCommandTests {
         #expect(sent.stdout.contains("Sent message 1 to conversation 1."))
         #expect(sent.stderr.contains("uploading minutes.pdf:") && sent.stderr.contains("(100%)"), "\(sent.stderr)")
 
+        try await CLIAccounts.accept(request: 1, home: bob)
         let read = try await ParleyBinary.runDetached(["read", "--home", bob.path])
         #expect(read.status == 0, "\(read.stderr)")
         #expect(read.stdout.contains("minutes [file] minutes.pdf (68.4 KiB, application/pdf) — parley download 1 -o PATH"), "\(read.stdout)")

@@ -38,6 +38,7 @@ struct HomePermissionsTests {
         #expect(sent.status == 0, "\(sent.stderr)")
         let file = try await ParleyBinary.runDetached(["send", "--home", ann.path, "--conversation", "1", "--file", source.path])
         #expect(file.status == 0, "\(file.stderr)")
+        try await CLIAccounts.accept(request: 1, home: bob)
         let read = try await ParleyBinary.runDetached(["read", "--home", bob.path])
         #expect(read.status == 0 && read.stdout.contains("hello"), "\(read.stderr)")
         let downloaded = try await ParleyBinary.runDetached(["download", "--home", bob.path, "2", "-o", root.appendingPathComponent("copy.txt").path])

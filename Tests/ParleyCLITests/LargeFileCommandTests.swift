@@ -20,6 +20,7 @@ struct LargeFileCommandTests {
         let sent = try await ParleyBinary.runDetached(["send", "--home", ann.path, "--to", "bob@example.org", "--file", source.path])
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(sent.stderr.contains("(100%)") && !sent.stderr.contains("rate_limited"), "\(sent.stderr)")
+        try await CLIAccounts.accept(request: 1, home: bob)
         let read = try await ParleyBinary.runDetached(["read", "--home", bob.path])
         #expect(read.stdout.contains("survey.bin (5.0 MiB"), "\(read.stdout)")
         let copy = root.appendingPathComponent("copy.bin")

@@ -11,6 +11,7 @@ struct ReadCommandTests {
         func run(_ arguments: [String]) async throws -> ParleyBinary.Result { try await scene.run(arguments) }
 
         #expect(try await run(["send", "--home", bob.path, "--to", "ann@example.org", "first from bob"]).status == 0)
+        try await CLIAccounts.accept(request: 1, home: ann)
         #expect(try await run(["read", "--home", ann.path]).stdout.contains("first from bob"))
         #expect(try await run(["send", "--home", bob.path, "--to", "ann@example.org", "lunch at noon?"]).status == 0)
         // Ann sends before she reads: that command fetched bob's message too, but she has not seen it.
@@ -34,6 +35,7 @@ struct ReadCommandTests {
         func run(_ arguments: [String]) async throws -> ParleyBinary.Result { try await scene.run(arguments) }
 
         #expect(try await run(["send", "--home", bob.path, "--to", "ann@example.org", "hello"]).status == 0)
+        try await CLIAccounts.accept(request: 1, home: ann)
         #expect(try await run(["read", "--home", ann.path]).stdout.contains("] bob: hello"))
         // Ann started nothing: the direct conversation is named after bob, not "direct".
         let listed = try await run(["conversations", "--home", ann.path])

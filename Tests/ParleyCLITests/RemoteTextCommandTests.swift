@@ -41,6 +41,7 @@ struct RemoteTextCommandTests {
             ["group", "create", "--home", ann.path, "Trip\u{1B}]0;owned\u{07}", "--invite", "bob@example.org"])
         #expect(group.status == 0, "\(group.stderr)")
 
+        try await CLIAccounts.accept(request: 1, home: bob)
         let read = try await ParleyBinary.runDetached(["read", "--home", bob.path])
         #expect(read.status == 0, "\(read.stderr)")
         Self.expectInert(read.stdout, "read")

@@ -24,6 +24,7 @@ struct VerifyCommandTests {
         try await register("ann", home: ann, server: server)
         try await register("bob", home: bob, server: server)
         #expect(try await ParleyBinary.runDetached(["send", "--home", ann.path, "--to", "bob@example.org", "hi"]).status == 0)
+        try await CLIAccounts.accept(request: 1, home: bob)
         #expect(try await ParleyBinary.runDetached(["read", "--home", bob.path]).stdout.contains("hi"))
 
         let annView = try await ParleyBinary.runDetached(["verify", "--home", ann.path, "bob@example.org"])

@@ -17,7 +17,7 @@ extension ChatState {
         screen.conversations = ordered.map { conversation in
             let peer = peer(of: conversation)
             return ChatScreen.ConversationRow(
-                id: conversation.id, name: name(of: conversation), unread: conversation.unread, favourite: conversation.favourite,
+                id: conversation.id, name: (conversation.isRequest == true ? "request: " : "") + name(of: conversation), unread: conversation.unread, favourite: conversation.favourite,
                 online: peer.map { online.contains($0) }, shield: peer.flatMap { shields[$0] })
         }
         screen.selectedID = selected?.id
@@ -29,6 +29,7 @@ extension ChatState {
                 title += " · \(conversation.members.count) members"
             }
             if conversation.favourite { title += " · ★" }
+            if conversation.isRequest == true { title += " · a message request: writing accepts it; 'parley requests' declines or blocks" }
             screen.title = title
         }
         var calendar = Calendar(identifier: .gregorian)

@@ -32,8 +32,9 @@ struct TwoPeople {
         let response = try await annSocket.call("create_conversation", ["kind": "direct", "members": [bob.email]])
         guard let id = response["conversation_id"] as? Int else { throw LineSocket.Failure(description: "\(response)") }
         if accepted, response["created"] as? Bool == true {
+            // Not owed (they are contacts already, through a group) is as good as accepted.
             let answer = try await bobSocket.call("accept_request", ["conversation_id": id])
-            guard answer.ok else { throw LineSocket.Failure(description: "\(answer)") }
+            guard answer.ok || answer.errorCode == "not_found" else { throw LineSocket.Failure(description: "\(answer)") }
         }
         return id
     }
