@@ -110,9 +110,7 @@ enum MessageRequests {
             account = try await StoreCall.call(context) { try await context.store.account(id: id) }
         }
         guard let account, account.isActive else { return nil }
-        guard account.id != caller.accountID else {
-            throw .invalid(request.fields["email"] != nil ? "email" : "account_id", "is your own account: you cannot block yourself")
-        }
+        guard account.id != caller.accountID else { throw WireError(.invalidField, "you cannot block yourself") }
         return account.id
     }
 
