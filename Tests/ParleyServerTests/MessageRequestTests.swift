@@ -141,6 +141,33 @@ struct MessageRequestTests {
         try await people.server.stop()
     }
 
+    @Test("someone you blocked cannot invite you to a group, and cannot tell")
+    func blockedInvitations() async throws {
+        let people = try await TwoPeople.start()
+        let carol = TestAccount("carol@example.org")
+        let carolSocket = try people.server.connect()
+        try await people.server.createAccount(carol, on: carolSocket)
+        _ = try await people.server.login(carol, on: carolSocket)
+        #expect(try await people.bobSocket.call("block_account", ["email": people.ann.email]).ok)
+
+        let group = try #require(try await people.annSocket.call("create_conversation", [
+            "kind": "group", "members": [people.bob.email, carol.email],
+        ])["conversation_id"] as? Int)
+        _ = try await carolSocket.nextNotification(named: "group_invitation")
+        #expect((try await carolSocket.call("list_invitations")["invitations"] as? [[String: Any]])?.count == 1)
+        #expect((try await people.bobSocket.call("list_invitations")["invitations"] as? [[String: Any]])?.isEmpty == true)
+        // Inviting him by hand answers as any invitation does, and as inviting again does.
+        let invited = try await people.annSocket.call("add_member", ["conversation_id": group, "email": people.bob.email])
+        #expect(invited["status"] as? String == "invited")
+        #expect(try await people.annSocket.call("add_member", ["conversation_id": group, "email": people.bob.email])["status"] as? String == "invited")
+        #expect((try await people.bobSocket.call("list_invitations")["invitations"] as? [[String: Any]])?.isEmpty == true)
+        #expect(try await people.bobSocket.call("accept_invitation", ["conversation_id": group]).errorCode == "not_found")
+        // Nothing reached Bob: the next notification he gets is one he caused.
+        #expect(try await people.bobSocket.call("update_profile", ["display_name": "Bob B."]).ok)
+        #expect(!people.bobSocket.notifications.contains { $0["event"] as? String == "group_invitation" })
+        try await people.server.stop()
+    }
+
     @Test("blocking and answering refuse what is not theirs, and say the same for accounts that do not exist")
     func hostileRequests() async throws {
         let people = try await TwoPeople.start()

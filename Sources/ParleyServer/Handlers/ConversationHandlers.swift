@@ -40,6 +40,14 @@ enum ConversationHandlers {
             guard account.id != caller.accountID else { throw .invalid("members[\(index)]", "is you; you are a member already") }
             if !memberIDs.contains(account.id) { memberIDs.append(account.id) }
         }
+        if kind == .group {
+            // Nobody is invited by someone they blocked; the creator is not told (docs/API.md §5.1).
+            var invitable: [Int64] = []
+            for member in memberIDs where !(try await StoreCall.call(context, { try await context.store.hasBlocked(member, caller.accountID) })) {
+                invitable.append(member)
+            }
+            memberIDs = invitable
+        }
         let now = context.clock.now()
         let request = kind == .direct ? try await MessageRequests.answerOwed(by: memberIDs[0], to: caller.accountID, context) : nil
         let (conversation, created) = try await StoreCall.call(context) {

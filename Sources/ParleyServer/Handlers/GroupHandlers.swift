@@ -14,14 +14,19 @@ enum GroupHandlers {
             let invitee = try await StoreCall.call(context) { try await context.store.account(email: email) }
             guard let invitee, invitee.isActive else { throw WireError(.notFound, "no account with this e-mail") }
             let status = try await StoreCall.call(context) { try await context.store.memberStatus(conversationID: group.id, accountID: invitee.id) }
-            guard status != .active, status != .invited else { throw WireError(.conflict, "already a member or invited") }
+            guard status != .active else { throw WireError(.conflict, "already a member") }
+            let invited = HandlerResult(["account_id": .number(Double(invitee.id)), "status": "invited"])
+            // Inviting again answers as the first time; so does inviting someone who blocked you, which reaches
+            // no one (docs/API.md §5.1): the two cannot be told apart.
+            guard status != .invited else { return invited }
+            if try await StoreCall.call(context, { try await context.store.hasBlocked(invitee.id, caller.accountID) }) { return invited }
             try await StoreCall.call(context) {
                 try await context.store.setMemberStatus(conversationID: group.id, accountID: invitee.id, status: .invited, now: context.clock.now())
             }
             context.notifications.notify(accountID: invitee.id, event: "group_invitation", fields: [
                 "conversation_id": .number(Double(group.id)), "invited_by": .number(Double(caller.accountID)),
             ])
-            return HandlerResult(["account_id": .number(Double(invitee.id)), "status": "invited"])
+            return invited
         }
         router.add("list_invitations", requiresLogin: true) { _, environment, context throws(WireError) in
             let invitations = try await StoreCall.call(context) { try await context.store.invitations(accountID: environment.caller!.accountID) }
