@@ -37,6 +37,9 @@ public struct ServerConfiguration: Sendable {
     public var retention = RetentionPolicy()
     /// Connections, pairing devices and unfinished lines the server will hold (docs/OPERATIONS.md §6).
     public var limits = ConnectionLimits()
+    /// Who may create an account (`--registration`): by default anyone on a development server, on any
+    /// other only with an invite code (docs/OPERATIONS.md §7).
+    public var registration: RegistrationMode
     /// How often the retention sweeper runs (`--sweep-minutes`).
     public var retentionSweepInterval: Duration = .seconds(600)
 
@@ -58,6 +61,7 @@ public struct ServerConfiguration: Sendable {
         self.requestsPerSecond = requestsPerSecond
         self.registrationSurgeThreshold = registrationSurgeThreshold
         self.proofOfWorkDifficulty = proofOfWorkDifficulty
+        self.registration = development ? .open : .invite
     }
 
     /// Where the SQLite database lives.

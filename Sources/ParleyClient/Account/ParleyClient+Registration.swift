@@ -8,7 +8,9 @@ import ParleyWire
 extension ParleyClient {
     /// Sends `register`: identity, login key, prekeys and the password envelope of the keys.
     /// Solves the server's proof of work when it asks for one. A code arrives by e-mail next.
-    public func register(password: String, envelopeIterations: UInt32 = KeyEnvelope.defaultIterations) async throws(ClientError) {
+    public func register(
+        password: String, invite: String? = nil, envelopeIterations: UInt32 = KeyEnvelope.defaultIterations
+    ) async throws(ClientError) {
         guard !keys.isConfirmed else { throw .invalidInput("\(email) is registered already") }
         guard password.count >= 8 else { throw .invalidInput("the password must have at least 8 characters") }
         let envelope: KeyEnvelope
@@ -24,6 +26,7 @@ extension ParleyClient {
         fields["auth_key"] = .base64(Array(keys.authKey.publicKey.rawRepresentation))
         fields["key_envelope"] = .base64(envelope.bytes)
         fields["device_name"] = .string(keys.deviceName)
+        if let invite { fields["invite"] = .string(invite) }
         try await withTemporaryConnection { () async throws(ClientError) in try await self.sendRegistration(fields) }
         try database.write { try $0.put(Namespace.account, "envelope", envelope.bytes) }
     }

@@ -17,6 +17,7 @@ enum Registration {
         let deviceName = try request.optionalString("device_name", maxBytes: 64) ?? "device 1"
         let preKeys = try PreKeyFields.parse(request, identityKey: identityKey)
         let now = context.clock.now()
+        let invite = try await Invitation.required(request, context, now: now)
 
         try await requireProofOfWorkIfSurging(request, context, now: now)
 
@@ -36,12 +37,14 @@ enum Registration {
         } catch {
             throw AuthHandlers.storeFailure(error, context)
         }
-        if existing {
-            do {
+        do {
+            if existing {
                 try await context.store.recordRegistrationAttempt(now: now)
-            } catch {
-                throw AuthHandlers.storeFailure(error, context)
+            } else if let invite {
+                try await context.store.holdInvite(invite, for: email)
             }
+        } catch {
+            throw AuthHandlers.storeFailure(error, context)
         }
         do {
             if existing {
@@ -70,7 +73,7 @@ enum Registration {
                 throw try await wrongCodeWithoutRegistration(email: email, context: context)
             }
             try await CodeCheck.verify(pending, email: email, hash: hash, again: again, context: context, now: now)
-            try await context.store.activateAccount(email: email)
+            try await Invitation.activate(email: email, context, now: now)
             guard let account = try await context.store.account(email: email) else {
                 throw WireError(.internal, "the account vanished during confirmation; register again")
             }

@@ -28,6 +28,8 @@ extension Parley.Account {
         @OptionGroup var server: ServerOptions
         @Flag(help: "Protect this device's vault with a PIN (asked for, or PARLEY_PIN).") var pin = false
         @Flag(help: "Read the password from standard input.") var passwordStdin = false
+        @Option(help: "The invite code the server's operator gave you (a server that takes accounts by invitation asks for it).")
+        var invite: String?
 
         func run() async throws {
             let address = try server.address()
@@ -46,7 +48,7 @@ extension Parley.Account {
                 throw CommandFailure("\(error)")
             }
             do {
-                try await client.register(password: password)
+                try await client.register(password: password, invite: invite)
             } catch {
                 // A failed registration leaves nothing behind, so the same command can simply be run again
                 // (with the server or trust settings corrected): the home is never wedged by a half account.

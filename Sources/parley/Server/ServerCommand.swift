@@ -15,15 +15,17 @@ extension Parley {
             commandName: "server",
             abstract: "Run a Parley server (it stores only ciphertext and public keys).",
             discussion: """
-                Ctrl-C or SIGTERM stops accepting connections, answers the requests in flight, and exits 0.
-                """
+                Ctrl-C or SIGTERM stops accepting connections, answers the requests in flight, and exits 0. \
+                'parley server admin' holds the operator's commands (invite codes).
+                """,
+            subcommands: [Admin.self]
         )
 
         @Option(help: "Address to listen on, HOST:PORT ([::1]:PORT for IPv6).")
         var listen = "127.0.0.1:7433"
 
-        @Option(help: "Directory for the SQLite database (created if missing).")
-        var data = "./parley-data"
+        @OptionGroup var storage: StorageOptions
+        var data: String { storage.data }
 
         @Option(help: "PEM certificate chain; with --tls-key turns on TLS.")
         var tlsCert: String?
@@ -33,6 +35,11 @@ extension Parley {
 
         @Flag(help: "Development mode: verification codes go to the log and DATA/dev-codes.log instead of e-mail.")
         var dev = false
+
+        @Option(help: ArgumentHelp(
+            "Who may create an account: open, invite or closed.",
+            discussion: "Defaults to invite (codes from 'parley server admin invites create'), and to open with --dev."))
+        var registration: RegistrationMode?
 
         @OptionGroup(title: "E-mail (verification codes, unless --dev)") var smtp: SMTPOptions
 
@@ -44,10 +51,7 @@ extension Parley {
 
         @OptionGroup(title: "Memory budget (docs/OPERATIONS.md §6)") var limits: ServerLimitOptions
 
-        @Option(help: ArgumentHelp(
-            "PostgreSQL instead of SQLite: postgres://USER[:PASSWORD]@HOST[:PORT]/DB or postgres:///DB?host=/socket/dir&user=USER.",
-            discussion: "Defaults to $PARLEY_DATABASE_URL; without either, SQLite in --data."))
-        var database: String?
+        var database: String? { storage.database }
 
         @Option(help: ArgumentHelp(
             "Seconds one PostgreSQL call may take before the request is answered 'unavailable' (1–600).",
@@ -103,6 +107,7 @@ extension Parley {
             configuration.requestsPerSecond = requestsPerSecond
             configuration.accountRequestsPerSecond = accountRequestsPerSecond
             configuration.registrationSurgeThreshold = registrationsPerMinute
+            if let registration { configuration.registration = registration }
             if let text = database ?? ProcessInfo.processInfo.environment["PARLEY_DATABASE_URL"], !text.isEmpty {
                 do {
                     configuration.databaseURL = try PostgresURL(text)
@@ -152,7 +157,7 @@ extension Parley {
             let databaseNote = configuration.databaseURL.map { ", database: \($0)" } ?? ""
             Task {
                 let address = try await server.boundAddress()
-                let line = "parley server listening on \(tls ? "tls" : "tcp")://\(address.ipAddress ?? host):\(address.port ?? port) (data: \(directory.path)\(databaseNote))\n"
+                let line = "parley server listening on \(tls ? "tls" : "tcp")://\(address.ipAddress ?? host):\(address.port ?? port) (data: \(directory.path)\(databaseNote); registration: \(configuration.registration.rawValue))\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
                 if let endpoint {
                     let metricsAddress = try await endpoint.boundAddress()

@@ -268,6 +268,25 @@ enum SQLiteMigrations {
                 CREATE INDEX blocks_blocked ON blocks(blocked_id);
                 """)
         }
+        migrator.registerMigration("v14-invites") { db in
+            // Invite codes (only their hashes) and the invite each pending registration came with.
+            try db.execute(sql: """
+                CREATE TABLE invites (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    code_hash BLOB NOT NULL UNIQUE,
+                    note TEXT NOT NULL,
+                    uses_left INTEGER NOT NULL,
+                    used INTEGER NOT NULL DEFAULT 0,
+                    expires_at INTEGER NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    revoked_at INTEGER
+                );
+                CREATE TABLE held_invites (
+                    email TEXT PRIMARY KEY,
+                    invite_id INTEGER NOT NULL REFERENCES invites(id) ON DELETE CASCADE
+                );
+                """)
+        }
         return migrator
     }
 }
