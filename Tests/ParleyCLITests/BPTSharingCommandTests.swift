@@ -201,6 +201,16 @@ struct BPTSharingCommandTests {
         #expect(try tracker.postedWaypoints().isEmpty)
         #expect(errors.allSatisfy { !$0.contains(link.keyText) && !$0.contains("Fatal error") })
 
+        // A rotation whose old user cannot be deleted still puts the new key in force, and says what the old link still reads.
+        try tracker.setMode(.refusesDeletes)
+        let oldUser = link.userID
+        let rotated = try await Self.location(["bpt-key", "rotate"], home: ann)
+        #expect(rotated.status == 0 && rotated.stderr.contains("the old tracker user \(oldUser) could not be deleted")
+                && rotated.stderr.contains("holders of the old link can still read what was posted before"), "\(rotated.stderr)")
+        #expect(tracker.users().count == 2 && tracker.users().contains(oldUser))
+        let rotatedShow = try await Self.location(["bpt-key", "show"], home: ann)
+        #expect(rotatedShow.status == 0 && !rotatedShow.stdout.contains(oldUser), "\(rotatedShow.stdout)")
+
         // A broken link is refused before the server is asked; a deleted key can still be forgotten here alone.
         let broken = try await ParleyBinary.runDetached(["location", "follow", "--link-file", "-", "--bpt-server", tracker.url],
                                                         stdin: "bpt://?cryptoKey=c2hvcnQ%3D&userId=x\n")

@@ -18,6 +18,8 @@ final class BPTTestServer: @unchecked Sendable {
         case huge
         /// Waits 30 s before answering.
         case slow
+        /// HTTP 500 to `DELETE /delete-user`; everything else as usual.
+        case refusesDeletes
     }
 
     private let process = Process()
@@ -129,6 +131,8 @@ final class BPTTestServer: @unchecked Sendable {
                 if m == "slow":
                     time.sleep(30)
                     self.answer(200, {}); return
+                if m == "refusesDeletes" and method == "DELETE":
+                    self.answer(500, {"detail": "Internal Server Error"}); return
                 path = self.path.rstrip("/")
                 with lock:
                     self.route(method, path, user, route, body)
