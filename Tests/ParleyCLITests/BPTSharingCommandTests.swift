@@ -67,6 +67,8 @@ struct BPTSharingCommandTests {
         #expect(noPost.status == 1 && noPost.stderr.contains("bpt-key create"), "\(noPost.stderr)")
         #expect(tracker.requests().isEmpty)
 
+        let longName = try await Self.location(["bpt-key", "create", "--bpt-server", tracker.url, "--name", String(repeating: "n", count: 257)], home: ann)
+        #expect(longName.status != 0 && longName.stderr.contains("--name must be 1…256 bytes") && tracker.requests().isEmpty, "\(longName.stderr)")
         let created = try await Self.location(["bpt-key", "create", "--bpt-server", tracker.url, "--name", "Ann B"], home: ann)
         #expect(created.status == 0, "\(created.stderr)")
         #expect(created.stdout.contains("Made a Berry Picker Tracker key for user"))

@@ -35,6 +35,11 @@ extension Parley.Location.BPTKey {
         @OptionGroup var timeout: BPTTimeoutOption
         @OptionGroup var options: ClientOptions
 
+        func validate() throws {
+            // Checked here, not after the server made the user: a refused name must leave nothing behind there.
+            if let name, name.isEmpty || name.utf8.count > 256 { throw ValidationError("--name must be 1…256 bytes") }
+        }
+
         func run() async throws {
             let tracker = try BPTClient(server: server, timeout: timeout.seconds)
             let client = try options.open()
