@@ -201,6 +201,17 @@ struct BPTSharingCommandTests {
             errors += [post.stderr, rotate.stderr, delete.stderr, follow.stderr]
         }
         #expect(try tracker.postedWaypoints().isEmpty)
+
+        // On a route the vault remembers, a server failure also says how to go on if the server lost it.
+        try tracker.setMode(.normal)
+        let first = try await Self.location(["post", "--bpt", "--lat", "1", "--lon", "2"], home: ann)
+        #expect(first.status == 0, "\(first.stderr)")
+        let withRoute = try await Self.location(["bpt-key", "show"], home: ann).stdout
+        try tracker.setMode(.error)
+        let failed = try await Self.location(["post", "--bpt", "--lat", "1", "--lon", "2"], home: ann)
+        #expect(failed.status == 1 && failed.stderr.contains("HTTP 500") && failed.stderr.contains("add --new-route"), "\(failed.stderr)")
+        #expect(try await Self.location(["bpt-key", "show"], home: ann).stdout == withRoute)
+        #expect(try tracker.postedWaypoints().count == 1)
         #expect(errors.allSatisfy { !$0.contains(link.keyText) && !$0.contains("Fatal error") })
 
         // A rotation whose old user cannot be deleted still puts the new key in force, and says what the old link still reads.

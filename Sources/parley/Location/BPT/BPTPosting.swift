@@ -24,7 +24,7 @@ struct BPTPosting {
     }
 
     /// Seals every waypoint (all checked before anything is sent) and posts them in batches.
-    mutating func post(_ waypoints: [Waypoint], announce: Bool = true) async throws {
+    mutating func post(_ waypoints: [Waypoint]) async throws {
         var sealed: [LegacyWaypoint] = []
         for (index, waypoint) in waypoints.enumerated() {
             do {
@@ -33,6 +33,7 @@ struct BPTPosting {
                 throw CommandFailure(waypoints.count == 1 ? "\(error)" : "position \(index + 1): \(error)")
             }
         }
+        let remembered = routeID != nil
         let route = try await currentRoute()
         var stored = 0
         while stored < sealed.count {
@@ -40,11 +41,12 @@ struct BPTPosting {
             do {
                 try await tracker.postWaypoints(BPTRequestBody.waypoints(batch, routeID: route), count: batch.count)
             } catch {
-                throw CommandFailure(stored == 0 ? "\(error)" : "\(error) (\(stored) of \(sealed.count) positions were stored before)")
+                guard stored == 0 else { throw CommandFailure("\(error) (\(stored) of \(sealed.count) positions were stored before)") }
+                // A route the vault remembers may be gone from the server (its data was reset): say how to go on.
+                throw CommandFailure(remembered ? "\(error); if it keeps failing, the server may have lost route \(route): add --new-route" : "\(error)")
             }
             stored += batch.count
         }
-        guard announce else { return }
         options.output(["route_id": route, "user_id": own.userID, "stored": String(stored)]) {
             let what = waypoints.count == 1 ? "position \(LocationText.line(waypoints[0]))" : "\(stored) positions"
             return "Posted \(what) to tracker route \(route) on \(own.server); only holders of your bpt:// link can decrypt it."
