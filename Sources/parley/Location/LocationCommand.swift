@@ -12,9 +12,12 @@ extension Parley {
                 lets a contact follow (the key travels end-to-end), `revoke EMAIL` stops them and rotates the key, \
                 `show`/`follow` read someone's route. Without an account, a key file seals them as the \
                 `post_waypoints` entries of docs/API.md §12, one JSON object per line, and no key prints plain \
-                waypoint JSON. Formats: docs/FORMATS.md §13; the SDK side: docs/CLIENT.md §11.
+                waypoint JSON. For Berry Picker Tracker app users: `bpt-key create` keeps a tracker key in the \
+                vault, `bpt-link` prints the bpt:// link they open, `post --bpt` sends positions to the tracker \
+                server. Formats: docs/FORMATS.md §13; the SDK side: docs/CLIENT.md §11.
                 """,
-            subcommands: [Keygen.self, Post.self, Replay.self, Follow.self, Share.self, Revoke.self, Routes.self, Show.self]
+            subcommands: [Keygen.self, Post.self, Replay.self, Follow.self, Share.self, Revoke.self, Routes.self, Show.self,
+                          BPTKey.self, BPTLink.self]
         )
     }
 }

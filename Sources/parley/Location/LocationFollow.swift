@@ -36,6 +36,8 @@ extension Parley.Location {
         @Option(name: .customLong("bpt-server"), help: "The Berry Picker Tracker server's base URL (bpt:// links only).")
         var bptServer: String?
 
+        @OptionGroup var bptTimeout: BPTTimeoutOption
+
         @Option(help: "Parley: which route (default: the newest).")
         var route: Int64?
 
@@ -84,10 +86,7 @@ extension Parley.Location {
                 throw CommandFailure("--bpt-server is for bpt:// links; an e-mail or parley://location link is read through your Parley account (--home)")
             }
             let share = try bptShare(given)
-            guard let base = URL(string: bptServer), base.scheme == "http" || base.scheme == "https" else {
-                throw CommandFailure("--bpt-server must be an http:// or https:// URL")
-            }
-            let client = BPTClient(base: base)
+            let client = try BPTClient(server: bptServer, timeout: bptTimeout.seconds)
             var shownRoute: String?
             var shown = 0
             while true {
@@ -150,32 +149,6 @@ extension Parley.Location {
         /// `TIME LAT LON`, or `- LAT LON` when the tracker gave no usable time.
         static func line(_ point: GPXTrack.Point) -> String {
             "\(point.time.map(ISO8601Time.format) ?? "-") \(JSNumber.string(point.latitude)) \(JSNumber.string(point.longitude))"
-        }
-    }
-}
-
-/// The one call of Berry Picker Tracker's HTTP API that following needs.
-struct BPTClient {
-    let base: URL
-
-    /// `GET /get-users-latest-route` with header `user-id`.
-    func latestRoute(userID: String) async throws -> BPTRoute {
-        var request = URLRequest(url: base.appendingPathComponent("get-users-latest-route"))
-        request.setValue(userID, forHTTPHeaderField: "user-id")
-        request.timeoutInterval = 30
-        let (data, response): (Data, URLResponse)
-        do {
-            (data, response) = try await URLSession.shared.data(for: request)
-        } catch {
-            throw CommandFailure("cannot reach the tracker server at \(base.absoluteString) (\(error.localizedDescription))")
-        }
-        if let http = response as? HTTPURLResponse, http.statusCode != 200 {
-            throw CommandFailure("the tracker server answered HTTP \(http.statusCode) for this user")
-        }
-        do {
-            return try BPTRoute(json: data)
-        } catch {
-            throw CommandFailure("the tracker server's answer is not a route: \(error)")
         }
     }
 }

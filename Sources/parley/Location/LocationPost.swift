@@ -12,7 +12,9 @@ extension Parley.Location {
                 With --home (or --account) the positions are sealed with the account's location key and posted to \
                 its Parley server (its active route, or --route ID); only followers it shared with can decrypt \
                 them. Without, they are printed: plain, or sealed with --key-file, or as the Berry Picker Tracker app does with \
-                --legacy-key-file PATH (- reads standard input) or PARLEY_LEGACY_KEY; a key is never an argument.
+                --legacy-key-file PATH (- reads standard input) or PARLEY_LEGACY_KEY; a key is never an argument. \
+                With --bpt they are sealed with the account's tracker key (bpt-key create) and posted to its \
+                Berry Picker Tracker server, where users of the tracker app holding your bpt-link read them.
                 """)
 
         @Option(help: "Latitude in degrees.")
@@ -38,6 +40,8 @@ extension Parley.Location {
 
         @OptionGroup var seal: LocationSealOptions
 
+        @OptionGroup var bpt: BPTPostOptions
+
         @OptionGroup var client: ClientOptions
 
         func validate() throws {
@@ -47,6 +51,7 @@ extension Parley.Location {
         }
 
         func run() async throws {
+            if bpt.enabled { return try await postToTracker() }
             if client.namesAccount { return try await postToAccount() }
             let writer = try seal.writer()
             guard let gpsd else {
@@ -67,6 +72,20 @@ extension Parley.Location {
                 LineOutput.write(try writer.line(waypoint))
                 written += 1
             }
+        }
+
+        /// `--bpt`: seal with the account's tracker key and post to its tracker server.
+        private func postToTracker() async throws {
+            try bpt.checkAlone(seal)
+            var posting = try BPTPosting(options: client, bpt: bpt)
+            guard let gpsd else {
+                let waypoint = Waypoint(latitude: lat!, longitude: lon!, timestamp: time ?? WallClock.nowMilliseconds(),
+                                        accuracy: accuracy, altitude: altitude)
+                return try await posting.post([waypoint])
+            }
+            let connection = try await GPSDConnection.open(try GPSDConnection.Endpoint(parsing: gpsd))
+            defer { connection.disconnect() }
+            try await posting.postLive(from: connection, count: count)
         }
 
         /// `--home`: seal with the account's key and post to its server.

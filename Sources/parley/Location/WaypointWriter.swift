@@ -20,9 +20,8 @@ enum WaypointWriter {
             let data = try WaypointV2.seal(waypoint, owner: owner, routeID: route, key: key)
             return "{\"ts\":\(waypoint.timestamp),\"data\":\"\(data)\"}"
         case .legacy(let key):
-            let latitude = try LegacyCipher.encrypt(number: waypoint.latitude, key: key)
-            let longitude = try LegacyCipher.encrypt(number: waypoint.longitude, key: key)
-            return "{\"ts\":\(waypoint.timestamp),\"latitude\":\"\(latitude)\",\"longitude\":\"\(longitude)\"}"
+            let sealed = try LegacyWaypoint.seal(waypoint, key: key)
+            return "{\"ts\":\(sealed.timestamp),\"latitude\":\"\(sealed.latitude)\",\"longitude\":\"\(sealed.longitude)\"}"
         }
     }
 }
