@@ -13,6 +13,7 @@ public final class EmbeddedServer: Sendable {
     public let port: Int
     private let group: ServiceGroup
     private let runner: Task<Void, any Error>
+    private let lock: DataDirectoryLock
 
     /// Starts a server on 127.0.0.1 (`port` 0 picks a free one); `adjust` may change limits.
     public static func start(
@@ -20,6 +21,7 @@ public final class EmbeddedServer: Sendable {
         adjust: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> EmbeddedServer {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        let lock = try DataDirectoryLock(dataDirectory)
         var configuration = ServerConfiguration(host: "127.0.0.1", port: port, dataDirectory: dataDirectory, development: true)
         adjust(&configuration)
         var logger = Logger(label: "parley.embedded-server")
@@ -32,10 +34,11 @@ public final class EmbeddedServer: Sendable {
         let group = ServiceGroup(services: [server], logger: logger)
         let runner = Task { try await group.run() }
         let bound = try await server.boundAddress().port ?? port
-        return EmbeddedServer(dataDirectory: dataDirectory, port: bound, group: group, runner: runner)
+        return EmbeddedServer(dataDirectory: dataDirectory, port: bound, group: group, runner: runner, lock: lock)
     }
 
-    private init(dataDirectory: URL, port: Int, group: ServiceGroup, runner: Task<Void, any Error>) {
+    private init(dataDirectory: URL, port: Int, group: ServiceGroup, runner: Task<Void, any Error>, lock: DataDirectoryLock) {
+        self.lock = lock
         self.dataDirectory = dataDirectory
         self.port = port
         self.group = group
@@ -55,6 +58,7 @@ public final class EmbeddedServer: Sendable {
     /// Stops gracefully (in-flight requests finish, connections close) and waits.
     public func stop() async throws {
         await group.triggerGracefulShutdown()
+        defer { lock.release() }
         try await runner.value
     }
 }

@@ -16,9 +16,10 @@ extension Parley {
             abstract: "Run a Parley server (it stores only ciphertext and public keys).",
             discussion: """
                 Ctrl-C or SIGTERM stops accepting connections, answers the requests in flight, and exits 0. \
-                'parley server admin' holds the operator's commands (invite codes).
+                'parley server admin' holds the operator's commands (invite codes); 'backup' and 'restore' \
+                copy the SQLite database.
                 """,
-            subcommands: [Admin.self]
+            subcommands: [Admin.self, Backup.self, Restore.self]
         )
 
         @Option(help: "Address to listen on, HOST:PORT ([::1]:PORT for IPv6).")
@@ -126,6 +127,9 @@ extension Parley {
             let (host, port) = (configuration.host, configuration.port)
             let directory = configuration.dataDirectory
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let lock: DataDirectoryLock
+            do { lock = try DataDirectoryLock(directory) } catch { throw CommandFailure("\(error)") }
+            defer { lock.release() }
             var logger = Logger(label: "parley.server")
             logger.logLevel = .info
             let codeSender = try await Self.codeSender(dev: dev, smtp: smtp, directory: directory, logger: logger)
