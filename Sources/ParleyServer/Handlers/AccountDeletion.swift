@@ -1,6 +1,6 @@
 import ParleyWire
 
-/// `delete_account` (docs/API.md §3.6): the owner removes the account and everything the server holds for it.
+/// `delete_account` (docs/API.md §3): the owner removes the account and everything the server holds for it.
 ///
 /// The same removal serves `parley server admin accounts delete`; `events` is what either way tells the
 /// people concerned and closes the account's connections.

@@ -36,7 +36,13 @@ enum AdminText {
     }
 
     static func bytes(_ count: Int64) -> String {
-        ByteCountFormatter.string(fromByteCount: count, countStyle: .binary)
+        guard count >= 1_024 else { return "\(count) byte\(count == 1 ? "" : "s")" }
+        var value = Double(count) / 1_024
+        for unit in ["KiB", "MiB", "GiB"] {
+            if value < 1_024 { return "\(String(format: "%.1f", value)) \(unit)" }
+            value /= 1_024
+        }
+        return String(format: "%.1f TiB", value)
     }
 
     /// What closing connections came to, in a sentence.

@@ -16,7 +16,7 @@ extension Parley {
             abstract: "Run a Parley server (it stores only ciphertext and public keys).",
             discussion: """
                 Ctrl-C or SIGTERM stops accepting connections, answers the requests in flight, and exits 0. \
-                'parley server admin' holds the operator's commands (invite codes).
+                'parley server admin' holds the operator's commands (invites, accounts, devices, stats).
                 """,
             subcommands: [Admin.self]
         )
