@@ -38,7 +38,9 @@ struct AdminAccountCommandTests {
         let closedBy = Date().addingTimeInterval(5)
         while try await !signedIn().contains(" 0 signed in"), Date() < closedBy { try await Task.sleep(for: .milliseconds(100)) }
         #expect(try await signedIn().contains(" 0 signed in"))
-        follower.kill()
+        // The follower is told why and ends, rather than reconnecting against a refusal.
+        _ = try await follower.waitFor("this account is disabled; ask the server's operator", seconds: 10)
+        #expect(await follower.exitStatus() != 0)
         let refused = try await scene.run(["send", "--home", ann.path, "--to", "bob@example.org", "still here?"])
         #expect(refused.status != 0 && refused.stderr.contains("this account is disabled; ask the server's operator"), "\(refused.stderr)")
         #expect(try await admin(["accounts", "list"]).stdout.contains("1\tdisabled\tann@example.org"))

@@ -2,7 +2,7 @@ import Foundation
 @testable import ParleyServer
 import Testing
 
-/// `delete_account` and disabled accounts over real sockets, default limits (docs/API.md §3.6, OPERATIONS.md §8).
+/// `delete_account` and disabled accounts over real sockets, default limits (docs/API.md §3, OPERATIONS.md §8).
 @Suite("Account deletion and disabled accounts", .serialized)
 struct AccountDeletionTests {
     @Test("deleting her account: contacts hear it, her other connections close, she becomes an address nobody holds", arguments: StoreBackend.allCases)

@@ -21,6 +21,14 @@ public enum RunningServers {
         return try await tell(events, socket: dataDirectory.appendingPathComponent(AdminSocket.fileName).path)
     }
 
+    /// The events of disabling an account: its devices hear `account_disabled`, then its connections close.
+    public static func events(disabling accountID: Int64) -> [ClusterEvent] {
+        [
+            ClusterEvent(accountID: accountID, action: .notify(event: "account_disabled", fields: ["account_id": .int(accountID)])),
+            ClusterEvent(accountID: accountID, action: .disconnect),
+        ]
+    }
+
     /// The events of an account's deletion (its contacts told, its connections closed).
     public static func events(deleting deleted: DeletedAccount) -> [ClusterEvent] { AccountDeletion.events(for: deleted) }
 

@@ -83,7 +83,7 @@ extension Parley.Server.Admin.Accounts {
                 guard try await store.setDisabled(accountID: record.id, at: Int64(Date().timeIntervalSince1970 * 1000)) else {
                     throw CommandFailure("there is no account \(account) on this server any more")
                 }
-                return (record, await database.tell([ClusterEvent(accountID: record.id, action: .disconnect)], store: store))
+                return (record, await database.tell(RunningServers.events(disabling: record.id), store: store))
             }
             Console.out("Disabled \(record.email) (account \(record.id)): its logins are refused, and \(AdminText.closed(reach)).")
         }
