@@ -79,7 +79,8 @@ extension Parley.Server.Admin {
                     "running": reach.map { $0 != .notRunning }, "connections": connections?.open, "signed_in": connections?.signedIn,
                 ]))
             }
-            Console.out("accounts:      \(stats.accounts) (\(stats.disabledAccounts) disabled; \(stats.pendingAccounts) registrations not confirmed)")
+            let pending = stats.pendingAccounts
+            Console.out("accounts:      \(stats.accounts) (\(stats.disabledAccounts) disabled; \(pending) registration\(pending == 1 ? "" : "s") not confirmed)")
             Console.out("devices:       \(stats.devices)")
             Console.out("conversations: \(stats.conversations)")
             Console.out("ciphertexts:   \(stats.envelopes) waiting for devices, \(AdminText.bytes(stats.ciphertextBytes))")
