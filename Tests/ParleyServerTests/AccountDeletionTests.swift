@@ -80,4 +80,27 @@ struct AccountDeletionTests {
         #expect(wrong.errorCode == "authentication_failed", "\(wrong)")
         try await server.stop()
     }
+
+    @Test("in a group she created she is a departed member: the others hear why, and the group passes to them", arguments: StoreBackend.allCases)
+    func groupsOutliveHer(_ backend: StoreBackend) async throws {
+        let people = try await TwoPeople.start(backend: backend)
+        let created = try await people.annSocket.call("create_conversation", ["kind": "group", "members": [people.bob.email]])
+        let group = try #require(created["conversation_id"] as? Int, "\(created)")
+        #expect(try await people.bobSocket.call("accept_invitation", ["conversation_id": group]).ok)
+        let sent = try await people.annSocket.call("send_message", [
+            "conversation_id": group, "client_message_id": "g-1", "envelopes": people.envelopesFromAnn("hi group"),
+        ])
+        #expect(sent.ok, "\(sent)")
+        #expect(try await people.annSocket.call("delete_account", ["confirm": people.ann.email]).ok)
+        let left = try await people.bobSocket.nextNotification(named: "member_removed")
+        #expect(left["conversation_id"] as? Int == group && left["account_id"] as? Int == people.annID)
+        #expect(left["reason"] as? String == "account_deleted")
+        // Her unfetched message went with her; Bob now holds the creator's rights.
+        let messages = try await people.bobSocket.call("get_messages", ["after_ts": 0])
+        #expect((messages["messages"] as? [[String: Any]])?.isEmpty == true, "\(messages)")
+        let list = try await people.bobSocket.call("list_conversations")
+        let entry = try #require((list["conversations"] as? [[String: Any]])?.first { $0["conversation_id"] as? Int == group })
+        #expect(entry["creator_id"] as? Int == people.bobID && entry["members"] as? [Int] == [people.bobID], "\(entry)")
+        try await people.server.stop()
+    }
 }
