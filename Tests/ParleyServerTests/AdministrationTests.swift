@@ -30,6 +30,13 @@ struct AdministrationTests {
             #expect(raw.contains(#""ok":false"#), "\(raw)")
         }
         #expect(try await people.annSocket.call("ping").ok)
+        // A client that connects and says nothing holds up no other admin request.
+        let silent = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(silent) }
+        _ = UnixLine.connect(silent, path: path)
+        let asked = ContinuousClock.now
+        #expect(try await RunningServers.tell([], store: server.opened.store, dataDirectory: server.directory) != .notRunning)
+        #expect(ContinuousClock.now - asked < .seconds(5), "answered beside a silent client")
 
         let annID = Int64(people.annID)
         #expect(try await server.opened.store.setDisabled(accountID: annID, at: server.clock.now()))
@@ -80,16 +87,7 @@ enum UnixLine {
     static func exchange(path: String, _ line: String) throws -> String {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathBytes = Array(path.utf8.prefix(MemoryLayout.size(ofValue: address.sun_path) - 1))
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in pathBytes.enumerated() { buffer[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else { throw LineSocket.Failure(description: "cannot connect to \(path)") }
+        guard connect(fd, path: path) == 0 else { throw LineSocket.Failure(description: "cannot connect to \(path)") }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let bytes = Array((line + "\n").utf8)
@@ -103,5 +101,18 @@ enum UnixLine {
             if answer.contains(0x0A) { break }
         }
         return String(decoding: answer, as: UTF8.self)
+    }
+
+    /// Connects `fd` to the Unix socket at `path`; 0 on success.
+    static func connect(_ fd: Int32, path: String) -> Int32 {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let pathBytes = Array(path.utf8.prefix(MemoryLayout.size(ofValue: address.sun_path) - 1))
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in pathBytes.enumerated() { buffer[index] = byte }
+        }
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
     }
 }

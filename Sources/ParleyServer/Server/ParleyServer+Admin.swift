@@ -20,15 +20,26 @@ extension ParleyServer {
         }
     }
 
-    /// Serves admin clients one at a time until the socket closes, then removes its file.
+    /// Serves admin clients until the socket closes, then removes its file.
     func serveAdmin(_ socket: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>) async {
         let hub = context.notifications
         let logger = context.logger
         let counts: @Sendable () -> (open: Int, signedIn: Int) = { [self] in
             connections.withLock { ($0.count, $0.values.filter(\.isLoggedIn).count) }
         }
-        try? await socket.executeThenClose { inbound in
-            for try await child in inbound { await AdminSocket.serve(child, hub: hub, counts: counts, logger: logger) }
+        // Each client apart, with a deadline: one that connects and says nothing holds up no other.
+        try? await withThrowingDiscardingTaskGroup { group in
+            try await socket.executeThenClose { inbound in
+                for try await child in inbound {
+                    let deadline = child.channel.eventLoop.scheduleTask(in: .seconds(10)) { child.channel.close(promise: nil) }
+                    group.addTask {
+                        await AdminSocket.serve(child, hub: hub, counts: counts, logger: logger)
+                        deadline.cancel()
+                    }
+                }
+            }
+            // The socket closed (shutdown): a client still being read from does not hold the server up.
+            group.cancelAll()
         }
         if let path = adminSocketPath { unlink(path) }
     }
