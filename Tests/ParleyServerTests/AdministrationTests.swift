@@ -82,6 +82,43 @@ struct AdministrationTests {
     }
 }
 
+extension AdministrationTests {
+    @Test("the binary against PostgreSQL: accounts list, disable closes connections on both nodes, stats, delete")
+    func binaryOnPostgres() async throws {
+        let first = try await TestServer.start(backend: .postgres)
+        let second = try await TestServer.start(joining: first.databaseURL)
+        let ann = TestAccount("ann@example.org"), bob = TestAccount("bob@example.org")
+        let onFirst = try first.connect(), onSecond = try second.connect(), bobSocket = try first.connect()
+        try await first.createAccount(ann, on: onFirst)
+        try await first.createAccount(bob, on: bobSocket)
+        #expect(try await first.login(ann, on: onFirst).ok)
+        #expect(try await second.login(ann, on: onSecond).ok)
+        #expect(try await first.login(bob, on: bobSocket).ok)
+        let database = try #require(first.databaseURL).description
+        func admin(_ arguments: [String]) throws -> (Int32, String) {
+            try ServerProcess.runToExitWithOutput(["server", "admin"] + arguments + ["--database", database])
+        }
+
+        let (listed, list) = try admin(["accounts", "list"])
+        #expect(listed == 0 && list.contains("1\tactive\tann@example.org") && list.contains("2\tactive\tbob@example.org"), "\(list)")
+        let (_, stats) = try admin(["stats"])
+        #expect(stats.contains("accounts:      2") && stats.contains("3 signed in on 2 nodes"), "\(stats)")
+        let (disabled, said) = try admin(["accounts", "disable", "ann@example.org"])
+        #expect(disabled == 0 && said.contains("its connections on all 2 server nodes were closed"), "\(said)")
+        try await expectClosed(onFirst, "ann on node 1")
+        try await expectClosed(onSecond, "ann on node 2")
+        #expect(try await second.login(ann, on: try second.connect()).errorMessage == "this account is disabled; ask the server's operator")
+        let (again, twice) = try admin(["accounts", "disable", "1"])
+        #expect(again != 0 && twice.contains("disabled already"), "\(twice)")
+        let (deleted, gone) = try admin(["accounts", "delete", "ann@example.org", "--yes"])
+        #expect(deleted == 0 && gone.contains("Deleted ann@example.org (account 1)"), "\(gone)")
+        #expect(try await AccountTrace.leftovers(first.opened.store, accountID: 1, email: ann.email) == [:])
+        #expect(try await bobSocket.call("ping").ok)
+        try await second.stop()
+        try await first.stop()
+    }
+}
+
 /// One raw line to a Unix socket and its answer (for feeding the admin socket what no parley sends).
 enum UnixLine {
     static func exchange(path: String, _ line: String) throws -> String {
