@@ -145,6 +145,11 @@ extension ParleyClient {
             // device). A lockout (`retry_after`) is only a pause: the reconnect loop tries again later.
             broadcaster.yield(.signedOut)
             throw .signedOut
+        } catch .server(let error) where error.code == .forbidden {
+            // The operator disabled the account: retrying cannot help until they enable it, so stop reconnecting.
+            wantsConnection = false
+            broadcaster.yield(.notification(event: "account_disabled", fields: [:]))
+            throw .server(error)
         }
     }
 

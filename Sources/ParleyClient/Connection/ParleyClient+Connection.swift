@@ -109,6 +109,8 @@ extension ParleyClient {
                 return
             } catch .signedOut {
                 return
+            } catch .server(let error) where error.code == .forbidden {
+                return  // the account is disabled (`login`)
             } catch {
                 attempt += 1
             }

@@ -36,7 +36,7 @@ extension ParleyClient {
                     // The creator sends the title to whoever just joined (and only to them).
                     try await shareTitle(of: try await refreshConversation(conversation))
                 }
-            case "conversation_created", "conversation_deleted", "group_invitation", "message_request", "request_accepted":
+            case "conversation_created", "conversation_deleted", "group_invitation", "message_request", "request_accepted", "account_deleted":
                 try await refreshConversations()
             case "keys_updated":
                 // A hint (the server could send it at will), so it drops nothing: fresh sessions with the contact's

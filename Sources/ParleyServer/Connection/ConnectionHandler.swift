@@ -33,6 +33,7 @@ struct ConnectionHandler {
                         }
                     }
                     group.addTask { await Presence.cameOnline(caller, onlineHere: onlineHere, context: context) }
+                    group.addTask { [state] in await LoginRecheck.run(caller, state: state, context: context) }
                 }
                 // Ending the subscription ends the writer task, so the group can finish.
                 departed = subscription.cancel()

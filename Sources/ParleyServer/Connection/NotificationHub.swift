@@ -75,7 +75,8 @@ public final class NotificationHub: Sendable {
         self.relay.withLock { $0 = relay }
     }
 
-    private func share(_ event: ClusterEvent) {
+    /// Carries out `event` here and on every other node.
+    func share(_ event: ClusterEvent) {
         deliver(event)
         relay.withLock { $0 }?.relay(event)
     }

@@ -55,6 +55,7 @@ enum DeviceHandlers {
                 let wait = try await LoginLockouts.recordFailure(email: email, environment: environment, context: context, now: now)
                 throw WireError(.authenticationFailed, "adding the device failed; you can try again in \(wait) s")
             }
+            try Login.refuseIfDisabled(account)
             // Prekeys are checked only now: their signatures need the account's identity key.
             let preKeys = try PreKeyFields.parse(request, identityKey: account.identityKey)
             if let pairID, let token {

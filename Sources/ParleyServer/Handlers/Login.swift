@@ -28,6 +28,11 @@ enum Login {
         return nonceResult(nonce)
     }
 
+    /// The answer for a disabled account (docs/OPERATIONS.md §8).
+    static func refuseIfDisabled(_ account: AccountRecord) throws(WireError) {
+        guard account.disabledAt == nil else { throw WireError(.forbidden, "this account is disabled; ask the server's operator") }
+    }
+
     static func nonceResult(_ nonce: [UInt8]) -> HandlerResult {
         HandlerResult(["nonce": .base64(nonce), "expires_in": .int(AuthHandlers.nonceLifetime / 1000)])
     }
@@ -58,6 +63,8 @@ enum Login {
                 throw WireError(.authenticationFailed, "login failed; you can try again in \(wait) s")
             }
             try await LoginLockouts.clearAfterSuccess(email: email, environment: environment, context: context)
+            // Said only to whoever proved they hold the account's key: others learn nothing of its state.
+            try refuseIfDisabled(account)
             return HandlerResult(
                 ["account_id": .number(Double(account.id)), "device_id": .number(Double(deviceID))],
                 loggedIn: Caller(accountID: account.id, deviceID: deviceID))

@@ -55,6 +55,7 @@ public struct RequestRouter: Sendable {
         FileHandlers.register(in: &router)
         AccountHandlers.register(in: &router)
         DeviceHandlers.register(in: &router)
+        AccountDeletion.register(in: &router)
         PairingHandlers.register(in: &router)
         LocationHandlers.register(in: &router)
         return router

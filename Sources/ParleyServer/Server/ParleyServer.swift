@@ -15,7 +15,7 @@ public final class ParleyServer: Service, Sendable {
     let tls: NIOSSLContext?
     let budget: ConnectionBudget
     let lines: LineBudget
-    private let connections = Mutex<[ObjectIdentifier: ConnectionState]>([:])
+    let connections = Mutex<[ObjectIdentifier: ConnectionState]>([:])
     private let listening = Mutex<(channel: (any Channel)?, failure: (any Error)?, waiters: [CheckedContinuation<SocketAddress, any Error>])>((nil, nil, []))
 
     /// A server with its dependencies passed in.
@@ -96,9 +96,13 @@ public final class ParleyServer: Service, Sendable {
             if memory.after(budget.activity) { budget.restartActivity() }
         }
         defer { trimmer.cancel() }
+        let admin = await openAdminSocket()
 
         try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { group in
+                if let admin { group.addTask { await self.serveAdmin(admin) } }
+                // However the accept loop ends, the admin socket ends with it.
+                defer { admin?.channel.close(promise: nil) }
                 try await server.executeThenClose { inbound in
                     for try await child in inbound {
                         group.addTask { await self.serve(child) }
@@ -108,6 +112,7 @@ public final class ParleyServer: Service, Sendable {
         } onGracefulShutdown: {
             self.context.logger.info("shutting down: no new connections; finishing requests in flight")
             server.channel.close(promise: nil)
+            admin?.channel.close(promise: nil)
             self.connections.withLock { $0.values.forEach { $0.drain() } }
         }
         context.logger.info("server stopped")

@@ -14,6 +14,8 @@ public struct AccountRecord: Sendable, Equatable {
     public var keyEnvelope: [UInt8]?
     /// Whether the e-mail address has been confirmed.
     public var isActive: Bool
+    /// When an operator disabled the account (its logins are refused), if they did.
+    public var disabledAt: Int64? = nil
 }
 
 /// A device of an account with the public prekeys it published.

@@ -2,7 +2,7 @@
 ///
 /// Every method that returns normally has committed its change durably: callers acknowledge to
 /// clients only after it returns. Implementations keep each method one transaction.
-public protocol Store: AccountStore, PreKeyStore, ConversationStore, GroupStore, MessageStore, MessageActionStore, ProfileStore, FileStore, LocationStore, PairingStore, RetentionStore, RequestStore, InviteStore {}
+public protocol Store: AccountStore, PreKeyStore, ConversationStore, GroupStore, MessageStore, MessageActionStore, ProfileStore, FileStore, LocationStore, PairingStore, RetentionStore, RequestStore, InviteStore, AdminStore {}
 
 /// Accounts, e-mail verification, login nonces and lockouts.
 public protocol AccountStore: Sendable {

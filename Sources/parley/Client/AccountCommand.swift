@@ -10,7 +10,7 @@ extension Parley {
             commandName: "account",
             abstract: "Register, confirm and manage your account.",
             subcommands: [Register.self, Confirm.self, Pair.self, Authorize.self, Status.self, ChangePassword.self, SetPIN.self, RotateKeys.self,
-                          Login.self, Logout.self, Lock.self, Unlock.self, Servers.self])
+                          Login.self, Logout.self, Delete.self, Lock.self, Unlock.self, Servers.self])
     }
 }
 

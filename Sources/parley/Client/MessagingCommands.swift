@@ -131,11 +131,29 @@ extension Parley {
                 Console.err("Connected.")
                 for message in missed { await show(message, client) }
             }
+            let own = await client.accountID
             for await event in events {
+                if let end = Self.accountEnded(event, own: own) {
+                    await client.disconnect()
+                    throw CommandFailure(end)
+                }
                 guard case .message(let message) = event, conversation == nil || message.conversationID == conversation else { continue }
                 await show(message, client)
                 try? await client.markSeen([message.id])
                 await Self.markRead([message], client)
+            }
+        }
+
+        /// Why following must end, when the account itself was disabled or deleted (docs/OPERATIONS.md §8).
+        static func accountEnded(_ event: ClientEvent, own: Int64?) -> String? {
+            guard case .notification(let name, let fields) = event else { return nil }
+            switch name {
+            case "account_disabled":
+                return "this account is disabled; ask the server's operator"
+            case "account_deleted" where own != nil && fields["account_id"] == .int(own!):
+                return "this account was deleted; 'parley account logout --yes' erases this device's copy"
+            default:
+                return nil
             }
         }
 

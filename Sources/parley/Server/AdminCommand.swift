@@ -11,12 +11,15 @@ extension Parley.Server {
     struct Admin: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "admin",
-            abstract: "Administer a server from its own machine: invite codes.",
+            abstract: "Administer a server from its own machine: invites, accounts, devices, statistics.",
             discussion: """
                 These open the server's database directly (--data for SQLite, --database or $PARLEY_DATABASE_URL \
-                for PostgreSQL), whether the server is running or not; nothing goes over the network.
+                for PostgreSQL), whether the server is running or not; nothing goes over the network. What must \
+                reach live connections (disabling, deleting, removing a device) goes to a running SQLite server \
+                through DATA/admin.sock (owner-only), and to every node of a PostgreSQL cluster through its event \
+                channel (docs/OPERATIONS.md §8).
                 """,
-            subcommands: [Invites.self])
+            subcommands: [Invites.self, Accounts.self, Devices.self, Stats.self])
     }
 }
 

@@ -16,8 +16,8 @@ extension Parley {
             abstract: "Run a Parley server (it stores only ciphertext and public keys).",
             discussion: """
                 Ctrl-C or SIGTERM stops accepting connections, answers the requests in flight, and exits 0. \
-                'parley server admin' holds the operator's commands (invite codes); 'backup' and 'restore' \
-                copy the SQLite database.
+                'parley server admin' holds the operator's commands (invites, accounts, devices, stats); 'backup' \
+                and 'restore' copy the SQLite database.
                 """,
             subcommands: [Admin.self, Backup.self, Restore.self]
         )

@@ -295,6 +295,8 @@ enum PostgresMigrations {
                 invite_id BIGINT NOT NULL REFERENCES invites(id) ON DELETE CASCADE
             )
             """),
+        // An operator may disable an account (its logins are refused until enabled again).
+        ("v15-account-administration", "ALTER TABLE accounts ADD COLUMN disabled_at BIGINT"),
     ]
 
     /// An arbitrary constant naming the migration advisory lock.

@@ -137,7 +137,8 @@ extension PostgresStore {
         AccountRecord(
             id: try row.get("id"), email: try row.get("email"), displayName: try row.get("display_name"),
             identityKey: try row.bytes("identity_key"), authKey: try row.bytes("auth_key"),
-            keyEnvelope: try row.optionalBytes("key_envelope"), isActive: try row.get("active"))
+            keyEnvelope: try row.optionalBytes("key_envelope"), isActive: try row.get("active"),
+            disabledAt: try row.get("disabled_at"))
     }
 
     public func registrationCount(since: Int64) async throws -> Int {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PostgresNIO
 
 extension PostgresStore {
@@ -39,19 +40,21 @@ extension PostgresStore {
     }
 
     public func contactIDs(accountID: Int64) async throws -> [Int64] {
-        try await read { db, log in
-            try await db.column(
-                """
-                SELECT DISTINCT other.account_id FROM members mine
-                JOIN members other ON other.conversation_id = mine.conversation_id
-                JOIN conversations c ON c.id = mine.conversation_id
-                WHERE mine.account_id = \(accountID) AND mine.status = 'active' AND other.status = 'active'
-                    AND mine.request IS NULL AND other.request IS NULL
-                    AND other.account_id != \(accountID) AND c.deleted_at IS NULL
-                    AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(accountID) AND blocked_id = other.account_id)
-                    AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = other.account_id AND blocked_id = \(accountID))
-                ORDER BY other.account_id
-                """, log, as: Int64.self)
-        }
+        try await read { db, log in try await Self.contactIDs(db, log, accountID: accountID) }
+    }
+
+    static func contactIDs(_ db: PostgresConnection, _ log: Logger, accountID: Int64) async throws -> [Int64] {
+        try await db.column(
+            """
+            SELECT DISTINCT other.account_id FROM members mine
+            JOIN members other ON other.conversation_id = mine.conversation_id
+            JOIN conversations c ON c.id = mine.conversation_id
+            WHERE mine.account_id = \(accountID) AND mine.status = 'active' AND other.status = 'active'
+                AND mine.request IS NULL AND other.request IS NULL
+                AND other.account_id != \(accountID) AND c.deleted_at IS NULL
+                AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(accountID) AND blocked_id = other.account_id)
+                AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = other.account_id AND blocked_id = \(accountID))
+            ORDER BY other.account_id
+            """, log, as: Int64.self)
     }
 }

@@ -287,6 +287,10 @@ enum SQLiteMigrations {
                 );
                 """)
         }
+        migrator.registerMigration("v15-account-administration") { db in
+            // An operator may disable an account (its logins are refused until enabled again).
+            try db.execute(sql: "ALTER TABLE accounts ADD COLUMN disabled_at INTEGER")
+        }
         return migrator
     }
 }

@@ -131,7 +131,7 @@ extension SQLiteStore {
         AccountRecord(
             id: row["id"], email: row["email"], displayName: row["display_name"],
             identityKey: Array(row["identity_key"] as Data), authKey: Array(row["auth_key"] as Data),
-            keyEnvelope: (row["key_envelope"] as Data?).map { Array($0) }, isActive: row["active"])
+            keyEnvelope: (row["key_envelope"] as Data?).map { Array($0) }, isActive: row["active"], disabledAt: row["disabled_at"])
     }
 
     public func registrationCount(since: Int64) async throws -> Int {

@@ -42,21 +42,23 @@ extension SQLiteStore {
     }
 
     public func contactIDs(accountID: Int64) async throws -> [Int64] {
-        try await read { db in
-            try Int64.fetchAll(
-                db,
-                sql: """
-                    SELECT DISTINCT other.account_id FROM members mine
-                    JOIN members other ON other.conversation_id = mine.conversation_id
-                    JOIN conversations c ON c.id = mine.conversation_id
-                    WHERE mine.account_id = ?1 AND mine.status = 'active' AND other.status = 'active'
-                        AND mine.request IS NULL AND other.request IS NULL
-                        AND other.account_id != ?1 AND c.deleted_at IS NULL
-                        AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?1 AND blocked_id = other.account_id)
-                        AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = other.account_id AND blocked_id = ?1)
-                    ORDER BY other.account_id
-                    """,
-                arguments: [accountID])
-        }
+        try await read { db in try Self.contactIDs(db, accountID: accountID) }
+    }
+
+    static func contactIDs(_ db: Database, accountID: Int64) throws -> [Int64] {
+        try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT DISTINCT other.account_id FROM members mine
+                JOIN members other ON other.conversation_id = mine.conversation_id
+                JOIN conversations c ON c.id = mine.conversation_id
+                WHERE mine.account_id = ?1 AND mine.status = 'active' AND other.status = 'active'
+                    AND mine.request IS NULL AND other.request IS NULL
+                    AND other.account_id != ?1 AND c.deleted_at IS NULL
+                    AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?1 AND blocked_id = other.account_id)
+                    AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = other.account_id AND blocked_id = ?1)
+                ORDER BY other.account_id
+                """,
+            arguments: [accountID])
     }
 }
