@@ -111,4 +111,32 @@ struct BackupTests {
         let again = try await EmbeddedServer.start(dataDirectory: data)
         try await again.stop()
     }
+
+    @Test("PostgreSQL: the documented pg_dump and pg_restore give a server that has every message and account")
+    func postgresDumpAndRestore() async throws {
+        let people = try await TwoPeople.start(backend: .postgres)
+        let conversation = try await people.directConversation()
+        var ids: [Int] = []
+        for n in 1...20 {
+            let sent = try await people.annSocket.call("send_message", [
+                "conversation_id": conversation, "client_message_id": "pg-\(n)", "envelopes": people.envelopesFromAnn("m\(n)"),
+            ])
+            ids.append(try #require(sent["message_id"] as? Int))
+        }
+        let source = try #require(people.server.databaseURL)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("parley-pg-\(UUID().uuidString).dump").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try await PostgresCluster.dump(source, to: file)   // while the server runs
+        try await people.server.stop()
+
+        let target = try await PostgresCluster.newDatabase()
+        try await PostgresCluster.restore(file, into: target)
+        let restored = try await TestServer.start(joining: target)
+        let bob = try restored.connect()
+        _ = try await restored.login(people.bob, on: bob)
+        let messages = try #require(try await bob.call("get_messages", ["after_ts": 0, "limit": 100])["messages"] as? [[String: Any]])
+        #expect(messages.compactMap { $0["message_id"] as? Int } == ids)
+        try await restored.stop()
+        await PostgresCluster.dropDatabase(target)
+    }
 }

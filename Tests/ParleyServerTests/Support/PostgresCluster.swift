@@ -102,6 +102,18 @@ final class PostgresCluster: Sendable {
         return try PostgresURL("postgres:///\(name)?host=\(directory)&user=postgres")
     }
 
+    /// The documented backup (docs/OPERATIONS.md §10): `pg_dump --format=custom` of a database to `file`.
+    static func dump(_ url: PostgresURL, to file: String) async throws {
+        let cluster = try await shared.value
+        try await Blocking.run { _ = try Self.run(cluster.binaries + "/pg_dump", ["--format=custom", "-h", cluster.directory, "-U", "postgres", "-f", file, url.database]) }
+    }
+
+    /// …and its restore: `pg_restore --no-owner` into a new, empty database.
+    static func restore(_ file: String, into url: PostgresURL) async throws {
+        let cluster = try await shared.value
+        try await Blocking.run { _ = try Self.run(cluster.binaries + "/pg_restore", ["--no-owner", "--exit-on-error", "-h", cluster.directory, "-U", "postgres", "-d", url.database, file]) }
+    }
+
     @discardableResult
     func psql(_ sql: String) throws -> String {
         try Self.run(binaries + "/psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", directory, "-U", "postgres", "-d", "postgres", "-c", sql])
