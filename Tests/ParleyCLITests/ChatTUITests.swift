@@ -60,6 +60,39 @@ struct ChatTUITests {
         try await server.stop()
     }
 
+    @Test func itOpensTheConversationItIsToldTo() async throws {
+        try #require(Tmux.isInstalled, "tmux is missing: run scripts/install-test-tools")
+        let scene = try await CLIScene.start("tui-open", people: ["ann", "bob", "carol"])
+        let bob = scene.home("bob")
+        #expect(try await scene.run(["send", "--home", scene.home("ann").path, "--to", "bob@example.org", "from ann"]).status == 0)
+        #expect(try await scene.run(["send", "--home", scene.home("carol").path, "--to", "bob@example.org", "from carol"]).status == 0)
+        try await CLIAccounts.accept(request: 1, home: bob)
+        try await CLIAccounts.accept(request: 2, home: bob)
+        let tmux = Tmux()
+        do {
+            // Carol's is the newest, and would open by itself; --conversation 1 opens ann's.
+            try await tmux.start("open", width: 100, height: 30, command: script("--home \(bob.path) --conversation 1"))
+            try await tmux.waitFor("open", "ann's conversation, open") { screen in
+                screen.contains { $0.contains("ann: from ann") } && screen.contains { $0.hasPrefix("▶") && $0.contains("ann") }
+                    && !screen.contains { $0.contains("carol: from carol") }
+            }
+            try await tmux.type("open", "/quit")
+            try await tmux.press("open", "Enter")
+            try await expectRestored(tmux, "open", status: "0")
+            // One that is not there: said, and the newest opens instead.
+            try await tmux.start("missing", width: 100, height: 30, command: script("--home \(bob.path) --conversation 99"))
+            try await tmux.waitFor("missing", "the notice") { screen in
+                screen.contains { $0.contains("there is no conversation 99") } && screen.contains { $0.contains("carol: from carol") }
+            }
+        } catch {
+            await tmux.stop()
+            try await scene.finish()
+            throw error
+        }
+        await tmux.stop()
+        try await scene.finish()
+    }
+
     /// The person at the keyboard: everything after both accounts exist and ann has written.
     func drive(_ tmux: Tmux, ann: URL, bob: URL) async throws {
         try await tmux.start("chat", width: 120, height: 40, command: script("--home \(bob.path)"))

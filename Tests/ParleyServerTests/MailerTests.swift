@@ -124,6 +124,7 @@ struct ServerMailerTests {
         defer { sink.stop() }
         let server = try ServerProcess(data: root.appendingPathComponent("data"), mailer: [
             "--smtp", "127.0.0.1:\(sink.port)", "--smtp-security", "none", "--smtp-from", "codes@parley.example",
+            "--registration", "open",   // off --dev the default is invite (InviteCommandTests); this test is about mail
         ])
         defer { server.stop(signal: SIGTERM) }
         let socket = try LineSocket(port: server.port)

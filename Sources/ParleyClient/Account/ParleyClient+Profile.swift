@@ -14,6 +14,8 @@ public struct Profile: Sendable, Equatable, Codable {
     public let displayName: String?
     /// Visible fields (`username`, `email`, `phone`, `location`) and their values.
     public let fields: [String: String]
+    /// Who sees each field — in your own profile only (the server tells the owner alone).
+    public var visibility: [String: FieldVisibility]? = nil
 }
 
 extension ParleyClient {
@@ -37,16 +39,20 @@ extension ParleyClient {
         if let accountID { id = accountID } else { id = try identity().accountID }
         let answer = try await call("get_profile", ["account_id": .int(id)])
         var fields: [String: String] = [:]
+        var visibility: [String: FieldVisibility] = [:]
         if case .object(let object)? = answer["fields"] {
             for (name, value) in object {
                 switch value {
                 case .string(let text): fields[name] = text
-                case .object(let own): if let text = own.optionalString("value") { fields[name] = text }
+                case .object(let own):
+                    if let text = own.optionalString("value") { fields[name] = text }
+                    if let seen = own.optionalString("visibility").flatMap(FieldVisibility.init(rawValue:)) { visibility[name] = seen }
                 default: break
                 }
             }
         }
-        let profile = Profile(accountID: id, displayName: answer.optionalString("display_name"), fields: fields)
+        var profile = Profile(accountID: id, displayName: answer.optionalString("display_name"), fields: fields)
+        if !visibility.isEmpty { profile.visibility = visibility }
         if id != keys.accountID { try remember(Contact(accountID: id, email: fields["email"], displayName: profile.displayName)) }
         return profile
     }

@@ -15,6 +15,8 @@ extension Parley {
                 """)
         @OptionGroup var options: ClientOptions
         @Option(help: "Minutes without use after which the vault locks (1–1440).") var autolock: Int = 5
+        @Option(help: "Open this conversation first (its id, as 'parley conversations' and 'parley search' show it).")
+        var conversation: Int64?
 
         func validate() throws {
             guard (1...1440).contains(autolock) else { throw ValidationError("--autolock takes 1 to 1440 minutes") }
@@ -25,7 +27,7 @@ extension Parley {
             let client = try options.open(pin: try options.vaultPIN(), autolockAfter: TimeInterval(autolock * 60))
             let terminal: Terminal
             do { terminal = try Terminal() } catch { throw CommandFailure(error.description) }
-            await ChatSession(client: client, terminal: terminal).run()
+            await ChatSession(client: client, terminal: terminal, opening: conversation).run()
         }
     }
 }

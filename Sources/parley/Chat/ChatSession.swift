@@ -33,7 +33,13 @@ final class ChatSession {
     var asked: Set<Int64> = []
     private var signalSources: [any DispatchSourceSignal] = []
 
-    init(client: ParleyClient, terminal: Terminal) {
+    /// The conversation to open first (`--conversation`), if it is in the list.
+    private let opening: Int64?
+    /// Said once connected, when `opening` was not in the list (the connection clears the notice line).
+    private var openingNotice: String?
+
+    init(client: ParleyClient, terminal: Terminal, opening: Int64? = nil) {
+        self.opening = opening
         self.client = client
         self.terminal = terminal
         state = ChatState(account: client.email)
@@ -59,7 +65,16 @@ final class ChatSession {
         }
 
         state.me = await client.accountID
-        await reload(select: true)
+        await reload(select: opening == nil)
+        if let opening {
+            if state.conversations.contains(where: { $0.id == opening }) {
+                await open(opening)
+            } else {
+                openingNotice = "there is no conversation \(opening) on this device ('parley conversations' lists them)"
+                state.notice = openingNotice
+                await reload(select: true)
+            }
+        }
         draw()
         connect()
         for await event in events {
@@ -130,7 +145,8 @@ final class ChatSession {
                 // connection that failed because the vault is locked is tried again after the unlock anyway.
                 if !state.locked { state.notice = error }
             } else if !state.locked {
-                state.notice = nil
+                state.notice = openingNotice
+                openingNotice = nil
                 await reload(select: state.selectedID == nil)
             }
         case .retryConnect:

@@ -241,7 +241,21 @@ extension Parley {
             do { found = try await client.search(query, in: conversation) } catch { throw CommandFailure("\(error)") }
             if options.json { return options.output(found) { "" } }
             if found.isEmpty { ClientOptions.say("Nothing found.") }
-            for message in found { ClientOptions.say(await MessageLine.format(message, client: client)) }
+            // Each hit with where it is, the message before and after it, and how to open it full-screen.
+            let conversations = (try? await client.conversations()) ?? []
+            let me = await client.accountID
+            for message in found {
+                let conversation = conversations.first { $0.id == message.conversationID }
+                let other = conversation.flatMap { $0.kind == "direct" ? $0.members.first { $0 != me } : nil }
+                let name = if let other { await PersonName.of(other, client: client) }
+                    else { conversation?.title ?? "conversation \(message.conversationID)" }
+                let history = (try? await client.messages(in: message.conversationID, limit: 1_000)) ?? []
+                let index = history.firstIndex { $0.id == message.id }
+                ClientOptions.say("— \(name) (conversation \(message.conversationID); open it with 'parley chat --conversation \(message.conversationID)')")
+                if let index, index > 0 { ClientOptions.say("    " + (await MessageLine.format(history[index - 1], client: client))) }
+                ClientOptions.say("  ▶ " + (await MessageLine.format(message, client: client)))
+                if let index, index + 1 < history.count { ClientOptions.say("    " + (await MessageLine.format(history[index + 1], client: client))) }
+            }
         }
     }
 }

@@ -44,6 +44,15 @@ extension Parley {
 
 extension Parley.ProfileCommand {
     struct Show: AsyncParsableCommand {
+        /// Who sees a field, as your own profile says it.
+        static func audience(_ visibility: FieldVisibility) -> String {
+            switch visibility {
+            case .everyone: "everyone sees this"
+            case .contacts: "your contacts see this"
+            case .nobody: "only you see this"
+            }
+        }
+
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show your profile, or someone's (by account id).")
         @OptionGroup var options: ClientOptions
         @Argument(help: "An account id (default: yours).") var account: Int64?
@@ -55,7 +64,10 @@ extension Parley.ProfileCommand {
                 return (profile, trust)
             }
             options.output(ProfileOutput(profile: profile, trust: trust?.rawValue)) {
-                (["account \(profile.accountID): \(profile.displayName ?? "-")"] + profile.fields.sorted { $0.key < $1.key }.map { "  \($0.key): \($0.value)" }
+                (["account \(profile.accountID): \(profile.displayName ?? "-")"] + profile.fields.sorted { $0.key < $1.key }.map { field in
+                    let seenBy = profile.visibility?[field.key].map { "\t(\(Self.audience($0)))" } ?? ""
+                    return "  \(field.key): \(field.value)\(seenBy)"
+                }
                     + (trust.map { ["  trust: \($0.label)"] } ?? []))
                     .joined(separator: "\n")
             }

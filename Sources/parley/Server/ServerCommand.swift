@@ -127,9 +127,10 @@ extension Parley {
             let (host, port) = (configuration.host, configuration.port)
             let directory = configuration.dataDirectory
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let lock: DataDirectoryLock
-            do { lock = try DataDirectoryLock(directory) } catch { throw CommandFailure("\(error)") }
-            defer { lock.release() }
+            // One server per SQLite database. (PostgreSQL nodes may share a directory: the database is elsewhere.)
+            let lock: DataDirectoryLock?
+            do { lock = configuration.databaseURL == nil ? try DataDirectoryLock(directory) : nil } catch { throw CommandFailure("\(error)") }
+            defer { lock?.release() }
             var logger = Logger(label: "parley.server")
             logger.logLevel = .info
             let codeSender = try await Self.codeSender(dev: dev, smtp: smtp, directory: directory, logger: logger)
