@@ -17,11 +17,12 @@ struct FileSendOptions: ParsableArguments {
         options.maximumSize = maxSize * 1024 * 1024
         options.caption = caption
         let name = URL(fileURLWithPath: path).lastPathComponent
+        let progress = UploadProgress(name: name)
         options.progress = { report in
             if let offset = report.resumedAt {
-                ProgressLine.write("connection restored; resuming \(name) at \(FileLabel.size(offset)) (the server's offset)")
+                progress.say("connection restored; resuming \(name) at \(FileLabel.size(offset)) (the server's offset)")
             } else {
-                ProgressLine.write("uploading \(name): \(FileLabel.size(report.done)) of \(FileLabel.size(report.total)) (\(report.done * 100 / max(1, report.total))%)")
+                progress.report(done: report.done, total: report.total)
             }
         }
         do {
