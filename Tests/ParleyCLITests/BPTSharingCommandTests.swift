@@ -38,7 +38,7 @@ struct BPTSharingCommandTests {
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
-        try process.run()
+        try ProcessLaunch.start(process)
         input.fileHandleForWriting.write(Data(ciphertext.utf8))
         try input.fileHandleForWriting.close()
         let plain = output.fileHandleForReading.readDataToEndOfFile()

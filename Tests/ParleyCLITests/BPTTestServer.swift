@@ -1,3 +1,4 @@
+import ParleyTestSupport
 import Foundation
 
 /// A stand-in for Berry Picker Tracker's HTTP server (python3's http.server on a real TCP port), speaking
@@ -35,7 +36,7 @@ final class BPTTestServer: @unchecked Sendable {
         process.arguments = ["-c", Self.script, directory.path]
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
+        try ProcessLaunch.start(process)
         var line = Data()
         while !line.contains(0x0A) {
             let byte = output.fileHandleForReading.readData(ofLength: 1)

@@ -1,3 +1,4 @@
+import ParleyTestSupport
 import Foundation
 import Synchronization
 
@@ -18,7 +19,7 @@ final class LiveProcess: Sendable {
         process.standardError = pipe
         process.standardInput = FileHandle.nullDevice
         self.process = process
-        try process.run()
+        try ProcessLaunch.start(process)
         let output = self.output, finished = self.finished
         // Read on a plain thread: never block the cooperative pool.
         Thread {

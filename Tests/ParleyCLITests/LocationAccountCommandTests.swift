@@ -1,3 +1,4 @@
+import ParleyTestSupport
 import Foundation
 import ParleyServer
 import Testing
@@ -166,7 +167,7 @@ struct LocationAccountCommandTests {
         fake.arguments = ["-q", "-c", "0.05", "-P", String(port), log.path]
         fake.standardOutput = FileHandle.nullDevice
         fake.standardError = FileHandle.nullDevice
-        try fake.run()
+        try ProcessLaunch.start(fake)
         defer {
             for child in LocationCommandTests.children(of: fake.processIdentifier) { kill(child, SIGKILL) }
             kill(fake.processIdentifier, SIGKILL)

@@ -154,7 +154,7 @@ struct LocationCommandTests {
         fake.arguments = ["-q", "-c", "0.05", "-P", String(port), path("walk.nmea")]
         fake.standardOutput = FileHandle.nullDevice
         fake.standardError = FileHandle.nullDevice
-        try fake.run()
+        try ProcessLaunch.start(fake)
         defer {
             // Children spawned from the test runner inherit a blocked SIGTERM, so stop them with SIGKILL:
             // first the gpsd that gpsfake started, then gpsfake itself.
@@ -221,7 +221,7 @@ struct LocationCommandTests {
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
-        try process.run()
+        try ProcessLaunch.start(process)
         input.fileHandleForWriting.write(Data(text.utf8))
         try input.fileHandleForWriting.close()
         let ciphertext = output.fileHandleForReading.readDataToEndOfFile()
@@ -243,7 +243,7 @@ struct LocationCommandTests {
         let input = Pipe(), output = Pipe()
         process.standardInput = input
         process.standardOutput = output
-        try process.run()
+        try ProcessLaunch.start(process)
         input.fileHandleForWriting.write(ciphertext)
         try input.fileHandleForWriting.close()
         let plaintext = output.fileHandleForReading.readDataToEndOfFile()

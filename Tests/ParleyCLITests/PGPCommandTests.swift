@@ -43,7 +43,7 @@ struct PGPCommandTests {
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice
-            try process.run()
+            try ProcessLaunch.start(process)
             let data = out.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             return (process.terminationStatus, data)

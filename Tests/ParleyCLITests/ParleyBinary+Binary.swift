@@ -1,3 +1,4 @@
+import ParleyTestSupport
 import Foundation
 
 extension ParleyBinary {
@@ -24,7 +25,7 @@ extension ParleyBinary {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
-        try process.run()
+        try ProcessLaunch.start(process)
         // Feed stdin on another thread so a large output cannot deadlock against a full input pipe.
         let writer = Thread {
             input.fileHandleForWriting.write(stdin)

@@ -1,3 +1,4 @@
+import ParleyTestSupport
 import Foundation
 import Testing
 
@@ -35,7 +36,7 @@ struct SOPCommandTests {
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.start(process)
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, data)

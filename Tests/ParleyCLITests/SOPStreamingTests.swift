@@ -42,7 +42,7 @@ struct SOPStreamingTests {
         _ = FileManager.default.createFile(atPath: output, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.start(process)
         process.waitUntilExit()
         let rss = String(decoding: try Data(contentsOf: URL(fileURLWithPath: rssPath)), as: UTF8.self)
         // time prints "Command exited with non-zero status N" first when the command failed.

@@ -1,3 +1,4 @@
+import ParleyTestSupport
 import Foundation
 import Testing
 
@@ -25,7 +26,7 @@ struct ServiceUnitTests {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        try process.run()
+        try ProcessLaunch.start(process)
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, output)
@@ -60,7 +61,7 @@ struct ServiceUnitTests {
                              "-days", "2", "-keyout", credentials.appendingPathComponent("tls-key").path,
                              "-out", credentials.appendingPathComponent("tls-cert").path]
         openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
+        try ProcessLaunch.start(openssl)
         openssl.waitUntilExit()
         try "not a real password\n".write(to: credentials.appendingPathComponent("smtp-password"), atomically: true, encoding: .utf8)
 
@@ -81,7 +82,7 @@ struct ServiceUnitTests {
         let pipe = Pipe()
         check.standardOutput = pipe
         check.standardError = pipe
-        try check.run()
+        try ProcessLaunch.start(check)
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         check.waitUntilExit()
         // Only what cannot hold on a test machine: no database yet, and no mail server at mail.example.org.

@@ -1,3 +1,4 @@
+import ParleyTestSupport
 import Foundation
 
 /// Throwaway self-signed TLS certificates for 127.0.0.1, made with the real openssl.
@@ -18,7 +19,7 @@ public enum TestCertificate {
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.start(process)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw OpenSSLFailed() }
         return (cert, key)

@@ -1,3 +1,4 @@
+import ParleyTestSupport
 import Foundation
 import ParleyClient
 import ParleyCrypto
@@ -100,7 +101,7 @@ extension EmbeddedServer {
         process.arguments = ["-tanp", "( sport = :\(port) or dport = :\(port) )"]
         let pipe = Pipe()
         process.standardOutput = pipe
-        try process.run()
+        try ProcessLaunch.start(process)
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)

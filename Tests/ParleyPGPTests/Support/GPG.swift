@@ -90,7 +90,7 @@ final class GPG: Sendable {
         process.standardInput = try FileHandle(forReadingFrom: inputURL)
         process.standardOutput = stdout
         process.standardError = try FileHandle(forWritingTo: errorURL)
-        try process.run()
+        try ProcessLaunch.start(process)
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, [UInt8](output), [UInt8](try Data(contentsOf: errorURL)))

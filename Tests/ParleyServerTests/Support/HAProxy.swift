@@ -1,3 +1,4 @@
+import ParleyTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -23,7 +24,7 @@ final class HAProxy {
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.start(process)
         // Ready once the front door accepts a connection.
         for _ in 0..<100 {
             if Self.accepts(port) { return }

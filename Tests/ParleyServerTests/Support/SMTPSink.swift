@@ -1,3 +1,4 @@
+import ParleyTestSupport
 import Foundation
 
 /// A real SMTP server (aiosmtpd, from Debian's python3-aiosmtpd) that saves messages into a maildir.
@@ -23,7 +24,7 @@ final class SMTPSink: Sendable {
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.start(process)
         self.process = process
         // The first line is "READY <port>" (blocking read: callers start the sink off the cooperative pool).
         var line = Data()

@@ -1,3 +1,4 @@
+import ParleyTestSupport
 import Foundation
 
 /// The real `parley server` binary in its own process, for crash and signal tests.
@@ -19,7 +20,7 @@ final class ServerProcess {
             + ["--listen", "127.0.0.1:0", "--data", data.path, "--login-timeout", "600"] + extraArguments
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.start(process)
         // The first line says where the server listens: "... tcp://127.0.0.1:PORT (data: ...)"; with --metrics
         // a second one says where the metrics are.
         let lines = extraArguments.contains("--metrics") ? 2 : 1
@@ -59,7 +60,7 @@ final class ServerProcess {
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.start(process)
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, text)
@@ -73,7 +74,7 @@ final class ServerProcess {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        try process.run()
+        try ProcessLaunch.start(process)
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, text)
