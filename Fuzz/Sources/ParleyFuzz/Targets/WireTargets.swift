@@ -12,8 +12,8 @@ extension FuzzTarget {
 /// `JSONParser` and docs/TESTING.md.
 private let documentedRefusals = ["the same key twice", "nested deeper than", "a number out of range"]
 
-/// Foundation guesses UTF-16 and UTF-32 from a byte-order mark or from NUL bytes among the first four;
-/// the wire is UTF-8 only, and NUL is never valid there outside an escape.
+/// Foundation skips a UTF-8 byte-order mark and guesses UTF-16 and UTF-32 from a mark or from NUL bytes among
+/// the first four; the wire is UTF-8 without a mark, and NUL is never valid there outside an escape.
 private func readsAsUTF16Or32(_ bytes: [UInt8]) -> Bool {
     bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xEF, 0xBB, 0xBF])
         || bytes.prefix(4).contains(0)
