@@ -12,6 +12,7 @@ extension GPXTrack {
     /// Reads the `<trkpt>`s of a GPX 1.0 or 1.1 document; other elements are ignored.
     public init(gpx data: Data) throws(LocationError) {
         guard data.count <= Self.maxDocumentSize else { throw .invalidGPX("larger than \(Self.maxDocumentSize >> 20) MiB") }
+        if let problem = GPXScreen.problem(data) { throw .invalidGPX(problem) }
         let reader = Reader()
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
