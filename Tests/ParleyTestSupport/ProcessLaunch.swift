@@ -10,6 +10,6 @@ public enum ProcessLaunch {
     public static func start(_ process: Process) throws {
         lock.lock()
         defer { lock.unlock() }
-        try ProcessLaunch.start(process)
+        try process.run()
     }
 }
