@@ -1,4 +1,3 @@
-import ParleyTestSupport
 import Foundation
 
 /// Starts child processes one at a time. Foundation's `Process.run()` on Linux crashed (a bad read in its
