@@ -1,4 +1,3 @@
-import ParleyTestSupport
 import Foundation
 
 /// Throwaway self-signed TLS certificates for 127.0.0.1, made with the real openssl.
