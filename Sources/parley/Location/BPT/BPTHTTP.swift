@@ -77,6 +77,10 @@ final class BPTHTTP: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             let waiting = self.continuation
             self.continuation = nil
             if let failure { return (waiting, .failure(failure)) }
+            if let error, (error as? URLError)?.code == .timedOut {
+                // URLSession's own clock ran out before ours: the same answer, in the same words.
+                return (waiting, .failure(Failure.timedOut(task.originalRequest?.timeoutInterval ?? 0)))
+            }
             if let error { return (waiting, .failure(Failure.unreachable(error.localizedDescription))) }
             return (waiting, .success(Response(status: status, body: body)))
         }
