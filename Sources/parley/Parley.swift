@@ -18,7 +18,8 @@ struct Parley: AsyncParsableCommand {
     /// code the SOP draft gives it (see `SOPUsage`).
     static func main() async {
         do {
-            var command = try await asyncParseAsRoot()
+            let arguments = try ServerSettings.arguments(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+            var command = try await asyncParseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -39,15 +39,23 @@ final class LiveProcess: Sendable {
         let regex = try NSRegularExpression(pattern: pattern)
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
+            let ended = !process.isRunning
+            if ended { try await Task.sleep(for: .milliseconds(100)) }  // the reader's last chunk
             let text = self.text
             if let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
                 let range = Range(match.range, in: text)
             {
                 return String(text[range])
             }
+            if ended { throw LiveProcessTimeout(pattern: pattern, output: text + "\n(the process has exited)") }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw LiveProcessTimeout(pattern: pattern, output: text)
+    }
+
+    /// Sends `signal` (SIGHUP, SIGTERM, …) to the process.
+    func send(_ signal: Int32) {
+        if process.isRunning { _ = Foundation.kill(process.processIdentifier, signal) }
     }
 
     /// Ends the process at once (SIGKILL: a child may inherit a blocked SIGTERM).

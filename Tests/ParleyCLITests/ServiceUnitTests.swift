@@ -3,12 +3,12 @@ import Foundation
 import Testing
 
 /// deploy/systemd/parley-server.service (docs/OPERATIONS.md §9): systemd accepts it, its sandbox scores well,
-/// and its command line, with the example environment file, is one `parley server` accepts.
+/// and its command line, with the example configuration file, is one `parley server` accepts.
 @Suite("The systemd unit")
 struct ServiceUnitTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let unit = repository.appendingPathComponent("deploy/systemd/parley-server.service")
-    static let environmentExample = repository.appendingPathComponent("deploy/systemd/parley-server.env.example")
+    static let configurationExample = repository.appendingPathComponent("deploy/systemd/server.yaml.example")
 
     /// The unit with ExecStart naming the binary under test (systemd checks that it is executable).
     func unitUnderTest(in directory: URL) throws -> URL {
@@ -54,26 +54,31 @@ struct ServiceUnitTests {
         let credentials = directory.appendingPathComponent("credentials")
         try FileManager.default.createDirectory(at: credentials, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        // What LoadCredential= would hand over: a certificate, its key, the SMTP password.
+        // The certificate and key /etc/parley/tls would hold, and what LoadCredential= hands over: the SMTP password.
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         openssl.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=localhost",
-                             "-days", "2", "-keyout", credentials.appendingPathComponent("tls-key").path,
-                             "-out", credentials.appendingPathComponent("tls-cert").path]
+                             "-days", "2", "-keyout", credentials.appendingPathComponent("privkey.pem").path,
+                             "-out", credentials.appendingPathComponent("fullchain.pem").path]
         openssl.standardError = FileHandle.nullDevice
         try ProcessLaunch.start(openssl)
         openssl.waitUntilExit()
         try "not a real password\n".write(to: credentials.appendingPathComponent("smtp-password"), atomically: true, encoding: .utf8)
+        // The example configuration, with its paths moved into the scratch directory, owner-only as it would be.
+        let configuration = directory.appendingPathComponent("server.yaml")
+        try String(contentsOf: Self.configurationExample, encoding: .utf8)
+            .replacingOccurrences(of: "/etc/parley/tls/", with: credentials.path + "/")
+            .write(to: configuration, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: configuration.path)
 
         // ExecStart with its continuation lines joined, the variables filled in as systemd would.
         let unit = try String(contentsOf: Self.unit, encoding: .utf8).replacingOccurrences(of: "\\\n", with: " ")
         let execStart = try #require(unit.split(separator: "\n").first { $0.hasPrefix("ExecStart=") }).dropFirst("ExecStart=".count)
-        let example = try String(contentsOf: Self.environmentExample, encoding: .utf8)
-        let options = try #require(example.split(separator: "\n").first { $0.hasPrefix("PARLEY_OPTIONS=") }).dropFirst("PARLEY_OPTIONS=".count)
-        let words = execStart.split(separator: " ").flatMap { word -> [String] in
-            if word == "$PARLEY_OPTIONS" { return options.split(separator: " ").map(String.init) }
-            return [String(word).replacingOccurrences(of: "${CREDENTIALS_DIRECTORY}", with: credentials.path)
-                .replacingOccurrences(of: "/var/lib/parley", with: directory.appendingPathComponent("data").path)]
+        #expect(unit.contains("ExecReload=/bin/kill -HUP $MAINPID"))
+        let words = execStart.split(separator: " ").map { word in
+            String(word).replacingOccurrences(of: "${CREDENTIALS_DIRECTORY}", with: credentials.path)
+                .replacingOccurrences(of: "/etc/parley/server.yaml", with: configuration.path)
+                .replacingOccurrences(of: "/var/lib/parley", with: directory.appendingPathComponent("data").path)
         }
         #expect(words.first == "/usr/local/bin/parley" && words.dropFirst().first == "server")
         let check = Process()

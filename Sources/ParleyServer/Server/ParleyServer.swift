@@ -12,7 +12,7 @@ import Synchronization
 public final class ParleyServer: Service, Sendable {
     let context: ServerContext
     let router: RequestRouter
-    let tls: NIOSSLContext?
+    let tls: ServerTLS?
     let budget: ConnectionBudget
     let lines: LineBudget
     let connections = Mutex<[ObjectIdentifier: ConnectionState]>([:])
@@ -22,7 +22,7 @@ public final class ParleyServer: Service, Sendable {
     public init(context: ServerContext, router: RequestRouter = .standard) throws {
         self.context = context
         self.router = router
-        self.tls = try TLSConfiguration.serverContext(context.configuration)
+        self.tls = try ServerTLS(context.configuration)
         self.budget = ConnectionBudget(limits: context.configuration.limits)
         self.lines = LineBudget(capacity: context.configuration.limits.partialLineBudget)
     }
@@ -42,9 +42,19 @@ public final class ParleyServer: Service, Sendable {
         }
     }
 
+    /// Reads the TLS certificate and key again (on SIGHUP, after a renewal): new connections get them, open ones
+    /// keep theirs. Throws, keeping the certificate in use, when the files cannot be used; false when TLS is off.
+    @discardableResult
+    public func reloadTLS() throws -> Bool {
+        guard let tls else { return false }
+        try tls.reload()
+        context.logger.info("TLS certificate reloaded from \(tls.source)")
+        return true
+    }
+
     /// Binds the listening socket.
     private func bind(
-        configuration: ServerConfiguration, tls: NIOSSLContext?
+        configuration: ServerConfiguration, tls: ServerTLS?
     ) async throws -> NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never> {
         try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -55,7 +65,7 @@ public final class ParleyServer: Service, Sendable {
             .bind(host: configuration.host, port: configuration.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if let tls {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls.current))
                     }
                     // At most four reads (64 KiB each) wait for a busy or stalled connection's handler, not ten.
                     return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(

@@ -22,6 +22,12 @@ extension Parley {
             subcommands: [Admin.self, Backup.self, Restore.self]
         )
 
+        @Option(help: ArgumentHelp(
+            "A YAML file of settings: each key an option's long name, each value what follows it (docs/OPERATIONS.md §11).",
+            discussion: "Also PARLEY_SERVER_CONFIG. PARLEY_SERVER_<OPTION> variables override the file, and the command line overrides both.",
+            valueName: "file"))
+        var config: String?
+
         @Option(help: "Address to listen on, HOST:PORT ([::1]:PORT for IPv6).")
         var listen = "127.0.0.1:7433"
 
@@ -84,6 +90,9 @@ extension Parley {
         @Flag(help: "Check the configuration (TLS files, data directory, database reachable and migrated), print one line per problem, and exit 0 or 1.")
         var check = false
 
+        @Flag(help: "Print the settings the server would run with, as the YAML of --config, and exit.")
+        var printConfig = false
+
         func validate() throws {
             guard (1...3600).contains(loginTimeout) else { throw ValidationError("--login-timeout must be 1–3600 seconds") }
             if let metrics { _ = try ListenAddress.parse(metrics) }
@@ -122,6 +131,7 @@ extension Parley {
         }
 
         func run() async throws {
+            if printConfig { return FileHandle.standardOutput.write(Data(printedSettings().utf8)) }
             if check { return try await runCheck() }
             let configuration = try serverConfiguration()
             let (host, port) = (configuration.host, configuration.port)
@@ -158,6 +168,8 @@ extension Parley {
                 services.append(bootstrapped)
             }
             let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            let reloads = await HangUpReload.start(server, logger: logger)
+            defer { reloads.cancel() }
             let tls = tlsCert != nil
             let databaseNote = configuration.databaseURL.map { ", database: \($0)" } ?? ""
             Task {
