@@ -53,6 +53,30 @@ struct AdministrationTests {
         try? FileManager.default.removeItem(at: server.directory)
     }
 
+    @Test("SQLite: a data directory whose socket path is longer than a Unix socket address allows still gets its admin socket")
+    func longDataDirectory() async throws {
+        let long = FileManager.default.temporaryDirectory
+            .appendingPathComponent("parley-server-with-a-rather-long-name-\(UUID().uuidString)/and/deeper/still/data")
+        try FileManager.default.createDirectory(at: long, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: long.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()) }
+        let path = long.appendingPathComponent("admin.sock").path
+        #expect(path.utf8.count > 108, "longer than sockaddr_un holds")
+        let server = try await TestServer.start { $0.dataDirectory = long }
+        let ann = TestAccount("ann@example.org")
+        let socket = try server.connect()
+        try await server.createAccount(ann, on: socket)
+        let accountID = try #require(try await server.login(ann, on: socket)["account_id"] as? Int)
+        #expect(FileManager.default.fileExists(atPath: path))
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
+        let reach = try await RunningServers.tell([], store: server.opened.store, dataDirectory: long)
+        #expect(reach == .reached(nodes: 1, open: 1, signedIn: 1), "\(reach)")
+        #expect(try await server.opened.store.setDisabled(accountID: Int64(accountID), at: server.clock.now()))
+        _ = try await RunningServers.tell([ClusterEvent(accountID: Int64(accountID), action: .disconnect)], store: server.opened.store, dataDirectory: long)
+        try await expectClosed(socket, "the disabled account's connection")
+        try await server.stop(keepingFiles: true)
+        #expect(!FileManager.default.fileExists(atPath: path), "a stopped server removes its socket")
+    }
+
     @Test("PostgreSQL: an event sent on the database's channel closes the account's connections on every node")
     func clusterDisable() async throws {
         let first = try await TestServer.start(backend: .postgres)

@@ -19,10 +19,12 @@ enum AdminSocket {
 
     /// Binds the socket (replacing a stale file) and serves it until the channel closes.
     static func bind(path: String) async throws -> NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never> {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true) { child in
-                child.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: child) }
-            }
+        let channel = try await UnixSocketPath.withShortPath(path) { short in
+            try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .bind(unixDomainSocketPath: short, cleanupExistingSocketFile: true) { child in
+                    child.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: child) }
+                }
+        }
         guard chmod(path, 0o600) == 0 else {
             channel.channel.close(promise: nil)
             throw AdminSocketError.permissions(path)

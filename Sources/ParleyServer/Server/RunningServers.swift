@@ -65,11 +65,13 @@ public enum RunningServers {
     static func send(_ batch: String, socket path: String) async throws -> Reach {
         let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
         do {
-            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .connectTimeout(.seconds(5))
-                .connect(unixDomainSocketPath: path) { channel in
-                    channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
-                }
+            channel = try await UnixSocketPath.withShortPath(path) { short in
+                try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .connectTimeout(.seconds(5))
+                    .connect(unixDomainSocketPath: short) { channel in
+                        channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
+                    }
+            }
         } catch {
             // A file no server listens on: left by a server that stopped without removing it.
             return .notRunning
