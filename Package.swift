@@ -37,6 +37,7 @@ let package = Package(
         .target(
             name: "ParleyCrypto",
             dependencies: [
+                "CSodium",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
@@ -119,6 +120,8 @@ let package = Package(
         ),
         // The system zlib, for OpenPGP compressed data packets (ZIP = raw deflate, ZLIB).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // libsodium, for the one curve operation swift-crypto lacks: an Ed25519 key's X25519 form.
+        .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // Debian's QR and PNG libraries, for the contact-verification code (encode, draw, read back).
         .systemLibrary(name: "CQREncode", path: "Sources/CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CZBar", path: "Sources/CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
