@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "ParleyCrypto", targets: ["ParleyCrypto"]),
+        .library(name: "ParleyHardwareKeys", targets: ["ParleyHardwareKeys"]),
         .library(name: "ParleyProtocol", targets: ["ParleyProtocol"]),
         .library(name: "ParleyWire", targets: ["ParleyWire"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
@@ -120,6 +121,12 @@ let package = Package(
         ),
         // The system zlib, for OpenPGP compressed data packets (ZIP = raw deflate, ZLIB).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        // The TPM2 software stack, for keys held in a TPM 2.0 (ParleyHardwareKeys).
+        .systemLibrary(name: "CTSS2", path: "Sources/CTSS2", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
+        .target(
+            name: "ParleyHardwareKeys",
+            dependencies: ["CTSS2", "ParleyCrypto", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // libsodium, for the one curve operation swift-crypto lacks: an Ed25519 key's X25519 form.
         .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // Debian's QR and PNG libraries, for the contact-verification code (encode, draw, read back).
@@ -164,6 +171,11 @@ let package = Package(
             resources: [.copy("Vectors")]
         ),
         .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire", "ParleyTestSupport"]),
+        .testTarget(
+            name: "ParleyHardwareKeysTests",
+            dependencies: ["ParleyHardwareKeys", "ParleyCrypto", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            resources: [.copy("Vectors")]
+        ),
         .testTarget(
             name: "ParleyServerTests",
             dependencies: [

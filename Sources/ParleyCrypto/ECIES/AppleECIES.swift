@@ -1,4 +1,5 @@
-import Crypto
+// swift-crypto's X9.63 KDF over raw bytes (public, behind this SPI): a hardware key's ECDH gives bytes, not a SharedSecret.
+@_spi(ANSIKDF) import Crypto
 import Foundation
 
 /// Apple's ECIES for P-256, byte-compatible with `SecKeyCreateEncryptedData`.
@@ -37,7 +38,7 @@ public enum AppleECIES {
     ) throws(ECIESError) -> [UInt8] {
         let point = Array(ephemeral.publicKey.x963Representation)
         do {
-            let shared = try ephemeral.sharedSecretFromKeyAgreement(with: recipient)
+            let shared = try ephemeral.sharedSecretBytes(with: recipient)
             let (key, iv) = deriveKeyAndIV(shared, ephemeralPoint: point, variant: variant)
             let box = try AES.GCM.seal(plaintext, using: key, nonce: AES.GCM.Nonce(data: iv))
             return point + box.ciphertext + box.tag
@@ -46,9 +47,9 @@ public enum AppleECIES {
         }
     }
 
-    /// Decrypts a blob made for `key`'s public half with `variant`.
+    /// Decrypts a blob made for `key`'s public half with `variant`; the key may be held in hardware.
     public static func open<D: DataProtocol>(
-        _ blob: D, using key: P256.KeyAgreement.PrivateKey, variant: Variant
+        _ blob: D, using key: some P256KeyAgreementSecret, variant: Variant
     ) throws(ECIESError) -> [UInt8] {
         let bytes = Array(blob)
         guard bytes.count >= overhead, bytes[0] == 0x04 else { throw .malformedBlob }
@@ -56,8 +57,13 @@ public enum AppleECIES {
         guard let ephemeral = try? P256.KeyAgreement.PublicKey(x963Representation: point) else {
             throw .malformedBlob
         }
+        let shared: [UInt8]
         do {
-            let shared = try key.sharedSecretFromKeyAgreement(with: ephemeral)
+            shared = try key.sharedSecretBytes(with: ephemeral)
+        } catch {
+            throw .keyUnavailable(String(describing: error))
+        }
+        do {
             let (aesKey, iv) = deriveKeyAndIV(shared, ephemeralPoint: point, variant: variant)
             let box = try AES.GCM.SealedBox(
                 nonce: AES.GCM.Nonce(data: iv),
@@ -71,14 +77,15 @@ public enum AppleECIES {
 
     /// X9.63-SHA256 with the ephemeral point as sharedInfo, split per variant.
     static func deriveKeyAndIV(
-        _ shared: SharedSecret, ephemeralPoint: [UInt8], variant: Variant
+        _ shared: [UInt8], ephemeralPoint: [UInt8], variant: Variant
     ) -> (SymmetricKey, [UInt8]) {
+        let secret = SymmetricKey(data: shared)
         switch variant {
         case .cofactor:
-            let key = shared.x963DerivedSymmetricKey(using: SHA256.self, sharedInfo: ephemeralPoint, outputByteCount: 16)
+            let key = ANSIKDFx963<SHA256>.deriveKey(inputKeyMaterial: secret, info: ephemeralPoint, outputByteCount: 16)
             return (key, [UInt8](repeating: 0, count: 16))
         case .variableIV:
-            let derived = shared.x963DerivedSymmetricKey(using: SHA256.self, sharedInfo: ephemeralPoint, outputByteCount: 32)
+            let derived = ANSIKDFx963<SHA256>.deriveKey(inputKeyMaterial: secret, info: ephemeralPoint, outputByteCount: 32)
             let bytes = derived.withUnsafeBytes { Array($0) }
             return (SymmetricKey(data: bytes[0..<16]), Array(bytes[16..<32]))
         }

@@ -8,6 +8,8 @@ public enum ECIESError: Error, Equatable, Sendable, CustomStringConvertible {
     case unrecognizedKey(String)
     /// The cryptographic library refused an operation that should not fail.
     case cryptoFailure
+    /// The private key could not be used (a hardware key's device refused or is missing); the payload says why.
+    case keyUnavailable(String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,8 @@ public enum ECIESError: Error, Equatable, Sendable, CustomStringConvertible {
             "unrecognised \(what)"
         case .cryptoFailure:
             "the cryptographic library failed unexpectedly"
+        case .keyUnavailable(let why):
+            why
         }
     }
 }

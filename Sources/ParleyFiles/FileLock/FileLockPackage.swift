@@ -49,7 +49,7 @@ public enum FileLockPackage {
     }
 
     /// Opens a package with `key`, trying the `cofactor` then the `variable-iv` key wrap.
-    public static func open<D: DataProtocol>(_ package: D, using key: P256.KeyAgreement.PrivateKey) throws -> [UInt8] {
+    public static func open<D: DataProtocol>(_ package: D, using key: some P256KeyAgreementSecret) throws -> [UInt8] {
         let parts = try parse(package)
         for variant in [AppleECIES.Variant.cofactor, .variableIV] {
             guard let fileKey = try? AppleECIES.open(parts.wrappedKey, using: key, variant: variant),

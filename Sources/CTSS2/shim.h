@@ -1,0 +1,5 @@
+// The TPM2 software stack (Debian libtss2-dev): ESAPI, the TCTI loader, marshalling and response-code text.
+#include <tss2/tss2_esys.h>
+#include <tss2/tss2_tctildr.h>
+#include <tss2/tss2_mu.h>
+#include <tss2/tss2_rc.h>

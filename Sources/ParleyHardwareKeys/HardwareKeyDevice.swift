@@ -1,0 +1,38 @@
+import Crypto
+import ParleyCrypto
+
+/// A device that makes and uses keys whose private half never leaves it (docs/FORMATS.md §17): a TPM 2.0 on
+/// Linux (`TPMDevice`). Each key or secret lives outside as a `HardwareKeyBlob` only that device can use.
+public protocol HardwareKeyDevice: Sendable {
+    /// A new P-256 ECDH key inside the device, with `pin` as its authorization when given.
+    func createP256Key(pin: [UInt8]?) throws(HardwareKeyError) -> HardwareKeyBlob
+    /// ECDH with the key in `blob`: the shared point's x coordinate (32 bytes).
+    func sharedSecret(_ blob: HardwareKeyBlob, with peer: P256.KeyAgreement.PublicKey, pin: [UInt8]?) throws(HardwareKeyError) -> [UInt8]
+    /// Seals `secret` (1–128 bytes) to the device, with `pin` as its authorization when given.
+    func seal(_ secret: [UInt8], pin: [UInt8]?) throws(HardwareKeyError) -> HardwareKeyBlob
+    /// The secret sealed in `blob`.
+    func unseal(_ blob: HardwareKeyBlob, pin: [UInt8]?) throws(HardwareKeyError) -> [UInt8]
+}
+
+/// A P-256 key held by a device, usable wherever Parley takes a P-256 private key for ECDH (Apple ECIES,
+/// FileLock packages, Parley files' P-256 stanzas).
+public struct HardwareP256Key: P256KeyAgreementSecret {
+    public let device: any HardwareKeyDevice
+    public let blob: HardwareKeyBlob
+    private let pin: [UInt8]?
+    public let publicKey: P256.KeyAgreement.PublicKey
+
+    public init(device: any HardwareKeyDevice, blob: HardwareKeyBlob, pin: [UInt8]?) throws(HardwareKeyError) {
+        guard blob.kind == .p256, let point = blob.publicPoint,
+              let publicKey = try? P256.KeyAgreement.PublicKey(x963Representation: point)
+        else { throw .wrongKind }
+        self.device = device
+        self.blob = blob
+        self.pin = pin
+        self.publicKey = publicKey
+    }
+
+    public func sharedSecretBytes(with peer: P256.KeyAgreement.PublicKey) throws -> [UInt8] {
+        try device.sharedSecret(blob, with: peer, pin: pin)
+    }
+}

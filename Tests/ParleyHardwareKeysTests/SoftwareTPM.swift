@@ -1,0 +1,91 @@
+import Foundation
+import ParleyHardwareKeys
+import ParleyTestSupport
+
+/// A throwaway swtpm (Debian's software TPM 2.0) on loopback, its state in a directory of its own, stopped
+/// and started again at will (its state survives, as a real TPM's does across reboots).
+final class SoftwareTPM: @unchecked Sendable {
+    let state: TemporaryDirectory
+    private(set) var port: Int = 0
+    private var process: Process?
+
+    init() throws {
+        state = try TemporaryDirectory("parley-swtpm")
+        try start()
+    }
+
+    deinit { stop() }
+
+    /// The TPM as Parley reaches it.
+    var device: TPMDevice { TPMDevice(tcti: tcti) }
+    var tcti: String { "swtpm:host=127.0.0.1,port=\(port)" }
+
+    /// Starts swtpm on two free consecutive ports (the TPM's and its control channel).
+    func start() throws {
+        for _ in 0..<20 {
+            let candidate = Int.random(in: 20_000..<60_000) & ~1
+            guard Self.isFree(candidate), Self.isFree(candidate + 1) else { continue }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/swtpm")
+            process.arguments = [
+                "socket", "--tpm2", "--tpmstate", "dir=\(state.url.path)",
+                "--server", "type=tcp,port=\(candidate),bindaddr=127.0.0.1",
+                "--ctrl", "type=tcp,port=\(candidate + 1),bindaddr=127.0.0.1",
+                "--flags", "not-need-init,startup-clear",
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try ProcessLaunch.start(process)
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline, process.isRunning, Self.isFree(candidate) { usleep(20_000) }
+            if process.isRunning, !Self.isFree(candidate) {
+                self.process = process
+                port = candidate
+                return
+            }
+            process.terminate()
+        }
+        throw SoftwareTPMError()
+    }
+
+    /// Stops swtpm as a power cut would (SIGKILL: a child of the test process may inherit a blocked SIGTERM).
+    /// swtpm writes its persistent state as it changes, so a restart finds it, as a real TPM's would be.
+    func stop() {
+        guard let process, process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    /// Runs a tpm2-tools command against this TPM; returns its standard output.
+    func tool(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(name)")
+        process.arguments = arguments
+        process.environment = ["TPM2TOOLS_TCTI": tcti, "PATH": "/usr/bin:/bin"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try ProcessLaunch.start(process)
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    /// Whether nothing listens on 127.0.0.1:`port`.
+    static func isFree(_ port: Int) -> Bool {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) != 0 }
+        }
+    }
+}
+
+struct SoftwareTPMError: Error, CustomStringConvertible {
+    var description: String { "swtpm did not start (is the swtpm package installed?)" }
+}
