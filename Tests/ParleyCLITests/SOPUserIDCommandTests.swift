@@ -72,7 +72,7 @@ struct SOPUserIDCommandTests {
         expectFailure(try sop.parley(["validate-userid", Self.bob, sop.path("grace.cert")], stdinFile: "bob.revoked-sig"), 107)
     }
 
-    @Test("certify-userid: unbound user IDs are 107 unless --no-require-self-sig; keys that cannot certify 109; bad input 41, 67, 19")
+    @Test("certify-userid: unbound user IDs are 107 unless --no-require-self-sig; a revoked authority vouches for nothing; bad input 41, 67, 19")
     func certifyErrors() throws {
         try sop.write("pw", "the certifier's pass phrase\n")
         try sop.parleyKey("alice", password: "pw")
@@ -108,6 +108,23 @@ struct SOPUserIDCommandTests {
         expectFailure(try sop.parley(certify + ["--userid", Self.bob, sop.path("alice.key")], stdin: cert.prefix(cert.count / 2)), 41)
         expectFailure(try sop.parley(certify + [sop.path("alice.key")], stdinFile: "bob.cert"), 19)
         expectFailure(try sop.parley(certify + ["--userid", Self.bob], stdinFile: "bob.cert"), 19)
+    }
+
+    @Test("certify-userid with a key gpg revoked, or one that expired, is 109 (KEY_CANNOT_CERTIFY)")
+    func keysThatCannotCertify() throws {
+        try sop.sqopKey("bob")
+        #expect(try sop.gpg(["--quick-gen-key", "Rex <rex@example.org>", "future-default", "default", "never"]).status == 0)
+        let rex = try #require(SOPHarness.records(try sop.gpg(["--with-colons", "--list-keys", "rex@example.org"]), "fpr").first.map { String($0[9]) })
+        // gpg keeps a ready revocation certificate, defused with a leading colon.
+        let stored = try String(contentsOfFile: sop.path("gnupg/openpgp-revocs.d/\(rex).rev"), encoding: .utf8)
+        #expect(try sop.gpg(["--import"], stdin: Data(stored.replacingOccurrences(of: ":-----BEGIN", with: "-----BEGIN").utf8)).status == 0)
+        try sop.write("rex.key", try sop.gpg(["--armor", "--export-secret-keys", rex]).stdout)
+        expectFailure(try sop.parley(["certify-userid", "--userid", Self.bob, sop.path("rex.key")], stdinFile: "bob.cert"), 109)
+
+        // Made "in 2020" with a one-day lifetime: long expired.
+        #expect(try sop.gpg(["--faked-system-time", "20200101T000000", "--quick-gen-key", "Old <old@example.org>", "future-default", "default", "1d"]).status == 0)
+        try sop.write("old.key", try sop.gpg(["--armor", "--export-secret-keys", "old@example.org"]).stdout)
+        expectFailure(try sop.parley(["certify-userid", "--userid", Self.bob, sop.path("old.key")], stdinFile: "bob.cert"), 109)
     }
 
     @Test("validate-userid: missing authorities 19, garbage 41, an unreadable time 37")
