@@ -4,7 +4,7 @@ import ParleyPGP
 
 extension Parley {
     /// `parley sop`: the Stateless OpenPGP command line (draft-dkg-openpgp-stateless-cli), so any
-    /// OpenPGP interoperability harness can drive ParleyPGP. Supported subset: docs/PGP.md.
+    /// OpenPGP interoperability harness can drive ParleyPGP. Every subcommand of draft 16; docs/PGP.md.
     struct SOP: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sop",
