@@ -51,9 +51,10 @@ public struct Certificate: Sendable {
         return certificates
     }
 
-    /// Reads certificates from armored or binary bytes.
+    /// Reads certificates from binary bytes, or from one or more armored blocks one after another.
     public static func readAll(_ bytes: [UInt8]) throws -> [Certificate] {
-        try readAll(PacketParser.parse(Armor.unwrap(bytes)))
+        guard Armor.isArmored(bytes) else { return try readAll(PacketParser.parse(bytes)) }
+        return try Armor.blocks(bytes).flatMap { try readAll(PacketParser.parse($0.data)) }
     }
 
     /// Reads one transferable key from its packets.

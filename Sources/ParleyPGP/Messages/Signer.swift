@@ -37,7 +37,7 @@ extension Certificate {
         try unlocked(signingKeys(at: now), passphrases: passphrases, what: "signing")
     }
 
-    private func unlocked(_ candidates: [PublicKey], passphrases: [[UInt8]], what: String) throws -> UnlockedKey {
+    func unlocked(_ candidates: [PublicKey], passphrases: [[UInt8]], what: String) throws -> UnlockedKey {
         var lastError = PGPError.unusableKey("no valid \(what) key with its secret part")
         for key in candidates {
             guard let secret = secretKey(for: key) else { continue }

@@ -9,6 +9,7 @@ extension Signature {
         static let preferredHash: UInt8 = 21
         static let preferredCompression: UInt8 = 22
         static let primaryUserID: UInt8 = 25
+        static let reasonForRevocation: UInt8 = 29
         static let keyFlags: UInt8 = 27
         static let features: UInt8 = 30
         static let embeddedSignature: UInt8 = 32

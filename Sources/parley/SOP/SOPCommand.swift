@@ -4,14 +4,16 @@ import ParleyPGP
 
 extension Parley {
     /// `parley sop`: the Stateless OpenPGP command line (draft-dkg-openpgp-stateless-cli), so any
-    /// OpenPGP interoperability harness can drive ParleyPGP. Supported subset: docs/PGP.md.
+    /// OpenPGP interoperability harness can drive ParleyPGP. Every subcommand of draft 16; docs/PGP.md.
     struct SOP: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sop",
             abstract: "Stateless OpenPGP (SOP) interface to ParleyPGP.",
             subcommands: [Version.self, GenerateKey.self, ExtractCert.self, Sign.self, Verify.self,
                           Encrypt.self, Decrypt.self, ArmorCommand.self, Dearmor.self,
-                          InlineSign.self, InlineVerify.self, InlineDetach.self]
+                          InlineSign.self, InlineVerify.self, InlineDetach.self, ListProfiles.self,
+                          ChangeKeyPassword.self, RevokeKey.self, UpdateKey.self, MergeCerts.self,
+                          CertifyUserID.self, ValidateUserID.self]
         )
     }
 }
@@ -29,6 +31,10 @@ enum SOPIO {
     static let keyIsProtected: Int32 = 67
     static let keyCannotSign: Int32 = 79
     static let unsupportedSubcommand: Int32 = 69
+    static let unsupportedProfile: Int32 = 89
+    static let primaryKeyBad: Int32 = 103
+    static let certUserIDNoMatch: Int32 = 107
+    static let keyCannotCertify: Int32 = 109
 
     /// Reads standard input completely.
     static func standardInput() -> [UInt8] {

@@ -11,10 +11,10 @@ extension Parley.SOP {
         @Argument(help: "User IDs.") var userIDs: [String] = []
 
         func run() throws {
-            guard ["default", "rfc4880"].contains(profile) else { throw SOPIO.fail(89, "unsupported profile \(profile)") }
+            let chosen = try SOPProfiles.profile(profile, for: "generate-key")
             let passphrase = try keyPassword.map(SOPIO.password)
             do {
-                let key = profile == "rfc4880"
+                let key = chosen.name == "rfc4880"
                     ? try KeyGenerator.generateRSA(userIDs: userIDs, bits: .bits3072, passphrase: passphrase, now: SOPIO.now)
                     : try KeyGenerator.generate(userIDs: userIDs, passphrase: passphrase, now: SOPIO.now)
                 SOPIO.output(key.packets.encoded, armor: !noArmor, kind: .privateKey)
