@@ -153,6 +153,7 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
                 "ParleyFiles",
+                "ParleyHardwareKeys",
                 "ParleyPGP",
                 "ParleyLocation",
                 "ParleyQR",

@@ -52,9 +52,15 @@ public enum FileLockPackage {
     public static func open<D: DataProtocol>(_ package: D, using key: some P256KeyAgreementSecret) throws -> [UInt8] {
         let parts = try parse(package)
         for variant in [AppleECIES.Variant.cofactor, .variableIV] {
-            guard let fileKey = try? AppleECIES.open(parts.wrappedKey, using: key, variant: variant),
-                fileKey.count == 32
-            else { continue }
+            let fileKey: [UInt8]
+            do {
+                fileKey = try AppleECIES.open(parts.wrappedKey, using: key, variant: variant)
+            } catch .keyUnavailable(let why) {
+                throw FileError.invalidKey(why)
+            } catch {
+                continue
+            }
+            guard fileKey.count == 32 else { continue }
             guard
                 let box = try? AES.GCM.SealedBox(
                     nonce: AES.GCM.Nonce(data: parts.nonce), ciphertext: parts.ciphertext, tag: parts.tag),

@@ -29,6 +29,7 @@ public enum FileKeyFile {
         case .x25519(let key): [StanzaKind.x25519.rawValue] + key.rawRepresentation
         case .xwing(let key): [StanzaKind.xwing.rawValue] + key.seedRepresentation
         case .passphrase: throw FileError.invalidKey("a passphrase is not stored in a key file")
+        case .p256Held: throw FileError.invalidKey("a key held in hardware never leaves it")
         }
     }
 
@@ -58,6 +59,7 @@ public enum FileKeyFile {
     public static func publicKeyPEM(of identity: FileIdentity) throws -> String {
         switch identity {
         case .p256(let key): return key.publicKey.pemRepresentation + "\n"
+        case .p256Held(let key): return key.publicKey.pemRepresentation + "\n"
         case .x25519(let key):
             return PEM(label: "PUBLIC KEY", bytes: x25519SPKIPrefix + key.publicKey.rawRepresentation).text
         case .xwing(let key): return PEM(label: xwingLabel, bytes: Array(key.publicKey.rawRepresentation)).text

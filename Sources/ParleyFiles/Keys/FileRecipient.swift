@@ -1,4 +1,5 @@
 import Crypto
+import ParleyCrypto
 
 /// Someone a file is sealed to: a public key of one of the v1 kinds, or a passphrase.
 public enum FileRecipient: Sendable {
@@ -53,6 +54,9 @@ public enum FileRecipient: Sendable {
 public enum FileIdentity: Sendable {
     /// A P-256 private key.
     case p256(P256.KeyAgreement.PrivateKey)
+    /// A P-256 private key held where it cannot be read, such as a TPM (ParleyHardwareKeys): it opens what
+    /// `.p256` opens.
+    case p256Held(any P256KeyAgreementSecret)
     /// An X25519 private key.
     case x25519(Curve25519.KeyAgreement.PrivateKey)
     /// An X-Wing private key.
@@ -63,7 +67,7 @@ public enum FileIdentity: Sendable {
     /// The stanza kind this identity can unwrap.
     public var kind: StanzaKind {
         switch self {
-        case .p256: .p256
+        case .p256, .p256Held: .p256
         case .x25519: .x25519
         case .xwing: .xwing
         case .passphrase: .passphrase

@@ -75,6 +75,15 @@ extension Stanza {
         switch identity {
         case .p256(let privateKey):
             return try? AppleECIES.open(body, using: privateKey, variant: .variableIV)
+        case .p256Held(let key):
+            // A key that could not be used (no TPM, wrong PIN, locked out) is said, not taken for "not this file".
+            do {
+                return try AppleECIES.open(body, using: key, variant: .variableIV)
+            } catch .keyUnavailable(let why) {
+                throw FileError.invalidKey(why)
+            } catch {
+                return nil
+            }
         case .x25519(let privateKey):
             let share = Array(body[0..<32])
             guard let ephemeral = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: share),

@@ -1,9 +1,6 @@
 import Crypto
 import ParleyFiles
 
-/// The P-256 private key type, named once for the FileLock path.
-typealias P256KeyAgreementKey = P256.KeyAgreement.PrivateKey
-
 extension ByteInput {
     /// Reads up to `count` bytes; fewer only at the end of input.
     func readPrefix(_ count: Int) throws -> [UInt8] {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyCrypto
 import ParleyFiles
+import ParleyHardwareKeys
 
 extension Parley {
     /// `parley file`: encrypt files for keys and passphrases (Parley v1, FileLock, Apple ECIES).
@@ -23,11 +24,24 @@ enum FileKeys {
     /// Reads a private key file: a Parley key envelope (asks for its password) or a plain P-256 key.
     static func identity(path: String, passwordFromStandardInput: Bool) throws -> FileIdentity {
         let bytes = Array(try FileIO.read(path))
+        if bytes.starts(with: HardwareKeyBlob.magic) { return try hardwareIdentity(bytes, path: path, pinFromStandardInput: passwordFromStandardInput) }
         guard bytes.starts(with: KeyEnvelope.magic) else { return try FileKeyFile.p256Identity(fromKeyFile: bytes) }
         let password = try SecretInput.password(
             prompt: "Password for \(path): ", fromStandardInput: passwordFromStandardInput)
         let secret = try KeyEnvelope(bytes: bytes).open(password: password)
         return try FileKeyFile.identity(fromSecret: secret)
+    }
+
+    /// A P-256 key held by the TPM (`keygen --hardware`): the TPM named by PARLEY_TPM_TCTI, or /dev/tpmrm0.
+    static func hardwareIdentity(_ bytes: [UInt8], path: String, pinFromStandardInput: Bool) throws -> FileIdentity {
+        let blob: HardwareKeyBlob
+        do { blob = try HardwareKeyBlob(bytes: bytes) } catch { throw FileError.invalidKey("\(path): \(error)") }
+        let pin = blob.needsPIN ? try SecretInput.pin(prompt: "PIN for \(path): ", fromStandardInput: pinFromStandardInput) : nil
+        do {
+            return .p256Held(try HardwareP256Key(device: TPMDevice(), blob: blob, pin: pin))
+        } catch {
+            throw FileError.invalidKey("\(path): \(error)")
+        }
     }
 
     /// Reads a public key file as a recipient.

@@ -54,8 +54,12 @@ extension Parley.File {
                 }
             case .fileLock:
                 let package = try stream.readAll()
-                let p256Keys = keys.compactMap { key -> P256KeyAgreementKey? in
-                    if case .p256(let k) = key { return k } else { return nil }
+                let p256Keys = keys.compactMap { key -> (any P256KeyAgreementSecret)? in
+                    switch key {
+                    case .p256(let k): k
+                    case .p256Held(let k): k
+                    default: nil
+                    }
                 }
                 guard !p256Keys.isEmpty else {
                     throw FileError.noMatchingRecipient(needed: keys.map(\.kind.description).joined(separator: " or "), present: ["P-256 key (FileLock)"])

@@ -38,8 +38,11 @@ extension Parley.File {
 
         func run() async throws {
             // Standard input carries the blob, so an envelope's password comes from PARLEY_PASSWORD.
-            guard case .p256(let privateKey) = try FileKeys.identity(path: key, passwordFromStandardInput: false) else {
-                throw ValidationError("Apple ECIES needs a P-256 private key")
+            let privateKey: any P256KeyAgreementSecret
+            switch try FileKeys.identity(path: key, passwordFromStandardInput: false) {
+            case .p256(let key): privateKey = key
+            case .p256Held(let key): privateKey = key
+            default: throw ValidationError("Apple ECIES needs a P-256 private key")
             }
             let plaintext = try AppleECIES.open(try FileIO.read("-"), using: privateKey, variant: variant.variant)
             FileHandle.standardOutput.write(Data(plaintext))

@@ -30,6 +30,23 @@ enum SecretInput {
         return try readHidden(prompt: prompt)
     }
 
+    /// A hardware key's PIN: the first line of standard input, PARLEY_PIN, or the terminal; 4–32 bytes, NFC.
+    static func pin(prompt: String, fromStandardInput: Bool) throws -> [UInt8] {
+        let text: String
+        if fromStandardInput {
+            guard let line = readLine(strippingNewline: true), !line.isEmpty else { throw Unavailable(what: "PIN on standard input") }
+            text = line
+        } else if let value = ProcessInfo.processInfo.environment["PARLEY_PIN"], !value.isEmpty {
+            text = value
+        } else {
+            guard isatty(STDIN_FILENO) == 1 else { throw Unavailable(what: "PIN (set PARLEY_PIN or use a terminal)") }
+            text = try readHidden(prompt: prompt)
+        }
+        let bytes = Array(text.precomposedStringWithCanonicalMapping.utf8)
+        guard (4...32).contains(bytes.count) else { throw CommandFailure("a PIN must be 4 to 32 bytes") }
+        return bytes
+    }
+
     /// Prompts on the terminal with echo turned off.
     static func readHidden(prompt: String) throws -> String {
         FileHandle.standardError.write(Data(prompt.utf8))

@@ -1,27 +1,24 @@
 import Foundation
-import ParleyHardwareKeys
-import ParleyTestSupport
 
 /// A throwaway swtpm (Debian's software TPM 2.0) on loopback, its state in a directory of its own, stopped
 /// and started again at will (its state survives, as a real TPM's does across reboots).
-final class SoftwareTPM: @unchecked Sendable {
-    let state: TemporaryDirectory
-    private(set) var port: Int = 0
+public final class SoftwareTPM: @unchecked Sendable {
+    public let state: TemporaryDirectory
+    public private(set) var port: Int = 0
     private var process: Process?
 
-    init() throws {
+    public init() throws {
         state = try TemporaryDirectory("parley-swtpm")
         try start()
     }
 
     deinit { stop() }
 
-    /// The TPM as Parley reaches it.
-    var device: TPMDevice { TPMDevice(tcti: tcti) }
-    var tcti: String { "swtpm:host=127.0.0.1,port=\(port)" }
+    /// The TCTI configuration that reaches it (PARLEY_TPM_TCTI, TPM2TOOLS_TCTI).
+    public var tcti: String { "swtpm:host=127.0.0.1,port=\(port)" }
 
     /// Starts swtpm on two free consecutive ports (the TPM's and its control channel).
-    func start() throws {
+    public func start() throws {
         for _ in 0..<20 {
             let candidate = Int.random(in: 20_000..<60_000) & ~1
             guard Self.isFree(candidate), Self.isFree(candidate + 1) else { continue }
@@ -50,7 +47,7 @@ final class SoftwareTPM: @unchecked Sendable {
 
     /// Stops swtpm as a power cut would (SIGKILL: a child of the test process may inherit a blocked SIGTERM).
     /// swtpm writes its persistent state as it changes, so a restart finds it, as a real TPM's would be.
-    func stop() {
+    public func stop() {
         guard let process, process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -58,7 +55,7 @@ final class SoftwareTPM: @unchecked Sendable {
     }
 
     /// Runs a tpm2-tools command against this TPM; returns its standard output.
-    func tool(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    public func tool(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/\(name)")
         process.arguments = arguments
@@ -73,7 +70,7 @@ final class SoftwareTPM: @unchecked Sendable {
     }
 
     /// Whether nothing listens on 127.0.0.1:`port`.
-    static func isFree(_ port: Int) -> Bool {
+    public static func isFree(_ port: Int) -> Bool {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(socket) }
         var address = sockaddr_in()
@@ -86,6 +83,6 @@ final class SoftwareTPM: @unchecked Sendable {
     }
 }
 
-struct SoftwareTPMError: Error, CustomStringConvertible {
-    var description: String { "swtpm did not start (is the swtpm package installed?)" }
+public struct SoftwareTPMError: Error, CustomStringConvertible {
+    public var description: String { "swtpm did not start (is the swtpm package installed?)" }
 }
