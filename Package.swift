@@ -125,7 +125,7 @@ let package = Package(
         .systemLibrary(name: "CTSS2", path: "Sources/CTSS2", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
         .target(
             name: "ParleyHardwareKeys",
-            dependencies: ["CTSS2", "ParleyCrypto", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CTSS2", "ParleyCrypto", "ParleyVault", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // libsodium, for the one curve operation swift-crypto lacks: an Ed25519 key's X25519 form.
         .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
@@ -174,7 +174,7 @@ let package = Package(
         .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire", "ParleyTestSupport"]),
         .testTarget(
             name: "ParleyHardwareKeysTests",
-            dependencies: ["ParleyHardwareKeys", "ParleyCrypto", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ParleyHardwareKeys", "ParleyCrypto", "ParleyVault", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")]
         ),
         .testTarget(

@@ -66,11 +66,21 @@ extension ParleyClient {
         dependencies: any Dependencies = ClientDependencies(), reconnectPolicy: ReconnectPolicy = ReconnectPolicy(),
         waitForOtherProcess: Duration = .seconds(2)
     ) throws(ClientError) -> ParleyClient {
+        try open(home: home, email: email, access: .pin(pin), autolockAfter: autolockAfter, dependencies: dependencies,
+                 reconnectPolicy: reconnectPolicy, waitForOtherProcess: waitForOtherProcess)
+    }
+
+    /// Opens an existing account whose MainKey `access` unlocks: its PIN, or the hardware protector that wrapped it.
+    public static func open(
+        home: URL, email: String, access: MainKeyAccess, autolockAfter: TimeInterval = 300,
+        dependencies: any Dependencies = ClientDependencies(), reconnectPolicy: ReconnectPolicy = ReconnectPolicy(),
+        waitForOtherProcess: Duration = .seconds(2)
+    ) throws(ClientError) -> ParleyClient {
         let directory = accountDirectory(home: home, email: email)
         guard MainKeyFile.exists(in: directory) else { throw .noAccount(email) }
         let processLock = try AccountLock(directory: directory, wait: waitForOtherProcess)
         let key: MainKey
-        do { key = try MainKeyFile.unlock(in: directory, pin: pin) } catch { throw .vault(error) }
+        do { key = try MainKeyFile.unlock(in: directory, with: access) } catch { throw .vault(error) }
         let lock = AutoLock(key: key, idleTimeout: autolockAfter, clock: dependencies.vaultClock)
         let database = try ClientDatabase(path: directory.appendingPathComponent("client.sqlite"), lock: lock)
         guard let stored = try database.read({ try $0.get(Namespace.account, "keys") }) else {
@@ -93,7 +103,23 @@ extension ParleyClient {
 
     /// Unlocks again after autolock with the PIN (or nil for mode none).
     public func unlock(pin: String?) throws(ClientError) {
-        do { lock.unlock(try MainKeyFile.unlock(in: directory, pin: pin)) } catch { throw .vault(error) }
+        try unlock(access: .pin(pin))
+    }
+
+    /// Unlocks again after autolock with `access`.
+    public func unlock(access: MainKeyAccess) throws(ClientError) {
+        do { lock.unlock(try MainKeyFile.unlock(in: directory, with: access)) } catch { throw .vault(error) }
+    }
+
+    /// Moves the MainKey to another protection (none, a PIN, a hardware key), opened with `current`. Only the
+    /// MainKey is re-wrapped; no data is re-encrypted.
+    public func changeProtection(current: MainKeyAccess, to protection: MainKeyProtection) throws(ClientError) {
+        do {
+            let key = try MainKeyFile.unlock(in: directory, with: current)
+            try MainKeyFile.protect(in: directory, key: key, as: protection)
+        } catch {
+            throw .vault(error)
+        }
     }
 
     /// Changes the vault PIN (nil: no PIN). Re-wraps the MainKey only; no data is re-encrypted.

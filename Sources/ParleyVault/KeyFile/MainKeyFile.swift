@@ -71,7 +71,9 @@ public struct MainKeyFile {
             guard name == protector.name else {
                 throw .io("this account's MainKey is protected by the hardware key \(name), not \(protector.name)")
             }
-            guard let key = try? protector.unwrap(blob) else { throw .cannotDecrypt }
+            // The device's own reason (absent, another device, a wrong PIN, locked out) is the user's to hear.
+            let key: MainKey
+            do { key = try protector.unwrap(blob) } catch let error as VaultError { throw error } catch { throw .io("\(error)") }
             guard ConstantTime.equals(key.check, contents.keyCheck) else { throw .cannotDecrypt }
             return key
         case .pin:

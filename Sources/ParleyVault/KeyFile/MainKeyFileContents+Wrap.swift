@@ -33,7 +33,7 @@ extension MainKeyFileContents {
         do {
             blob = try protector.wrap(key)
         } catch {
-            throw .io("the hardware key \(protector.name) could not wrap the MainKey (is the device available?)")
+            throw .io("the hardware key \(protector.name) could not wrap the MainKey: \(error)")
         }
         guard (1...maximumBlobBytes).contains(blob.count) else {
             throw .io("the hardware key \(protector.name) returned a blob of \(blob.count) bytes; 1 to \(maximumBlobBytes) fit the file")

@@ -24,7 +24,7 @@ extension Parley {
 
         func run() async throws {
             // The PIN prompt (if any) needs the normal terminal, so the account opens before the screen switches.
-            let client = try options.open(pin: try options.vaultPIN(), autolockAfter: TimeInterval(autolock * 60))
+            let client = try options.open(access: try options.vaultAccess(), autolockAfter: TimeInterval(autolock * 60))
             let terminal: Terminal
             do { terminal = try Terminal() } catch { throw CommandFailure(error.description) }
             await ChatSession(client: client, terminal: terminal, opening: conversation).run()

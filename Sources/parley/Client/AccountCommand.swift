@@ -9,7 +9,7 @@ extension Parley {
         static let configuration = CommandConfiguration(
             commandName: "account",
             abstract: "Register, confirm and manage your account.",
-            subcommands: [Register.self, Confirm.self, Pair.self, Authorize.self, Status.self, ChangePassword.self, SetPIN.self, RotateKeys.self,
+            subcommands: [Register.self, Confirm.self, Pair.self, Authorize.self, Status.self, ChangePassword.self, SetPIN.self, SetProtection.self, RotateKeys.self,
                           Login.self, Logout.self, Delete.self, Lock.self, Unlock.self, Servers.self])
     }
 }
@@ -143,13 +143,14 @@ extension Parley.Account {
         @Flag(help: "Remove the PIN (the MainKey is then kept in a file only you can read).") var remove = false
 
         func run() async throws {
-            let current = try options.vaultPIN()
-            let client = try options.open(pin: current)
-            let new: String? = remove ? nil : try {
-                if let value = ProcessInfo.processInfo.environment["PARLEY_NEW_PIN"], !value.isEmpty { return value }
-                return try SecretInput.readHidden(prompt: "New PIN: ")
-            }()
-            do { try await client.changePIN(current: current, new: new) } catch { throw CommandFailure("\(error)") }
+            let current = try options.vaultAccess()
+            let client = try options.open(access: current)
+            let new: String? = remove ? nil : try VaultAccess.newPIN(prompt: "New PIN: ")
+            do {
+                try await client.changeProtection(current: current, to: new.map { .pin($0) } ?? .none)
+            } catch {
+                throw CommandFailure("\(error)")
+            }
             options.output(["pin": new != nil]) { new == nil ? "The vault PIN was removed." : "The vault PIN was changed." }
         }
     }

@@ -28,28 +28,22 @@ struct ClientOptions: ParsableArguments {
         }
     }
 
-    /// Opens the account, asking for the vault PIN when it has one (PARLEY_PIN or a prompt).
+    /// Opens the account, asking for what its vault needs: its PIN (PARLEY_PIN or a prompt), or the TPM
+    /// (and the TPM key's PIN, when it has one).
     func open() throws -> ParleyClient {
-        try open(pin: try vaultPIN())
+        try open(access: try vaultAccess())
     }
 
-    /// The vault PIN of the account, when its vault has one (PARLEY_PIN or a prompt).
-    func vaultPIN() throws -> String? {
-        try Self.vaultPIN(home: homeURL, email: try accountEmail())
+    /// What unlocks the account's vault.
+    func vaultAccess() throws -> MainKeyAccess {
+        try VaultAccess.access(home: homeURL, email: try accountEmail())
     }
 
-    /// The vault PIN of account `email` in `home`, when its vault has one (PARLEY_PIN or a prompt).
-    static func vaultPIN(home: URL, email: String) throws -> String? {
-        let directory = ParleyClient.accountDirectory(home: home, email: email)
-        guard case .pin = (try? ParleyClient.protection(directory: directory)) ?? .none else { return nil }
-        return try SecretInput.pin(prompt: "Vault PIN for \(email): ")
-    }
-
-    /// Opens the account with `pin`.
-    func open(pin: String?, autolockAfter: TimeInterval = 300) throws -> ParleyClient {
+    /// Opens the account with `access`.
+    func open(access: MainKeyAccess, autolockAfter: TimeInterval = 300) throws -> ParleyClient {
         let email = try accountEmail()
         do {
-            return try ParleyClient.open(home: homeURL, email: email, pin: pin, autolockAfter: autolockAfter)
+            return try ParleyClient.open(home: homeURL, email: email, access: access, autolockAfter: autolockAfter)
         } catch {
             throw CommandFailure("\(error)")
         }

@@ -60,9 +60,9 @@ struct PGPOptions: ParsableArguments {
                 throw CommandFailure("this home has several accounts (\(accounts.joined(separator: ", "))); pick one with --account, or use --keyring DIR")
             }
         }
-        let pin = try ClientOptions.vaultPIN(home: home, email: email)
+        let access = try VaultAccess.access(home: home, email: email)
         do {
-            return PGPVaultKeys(client: try ParleyClient.open(home: home, email: email, pin: pin))
+            return PGPVaultKeys(client: try ParleyClient.open(home: home, email: email, access: access))
         } catch {
             throw CommandFailure("\(error)")
         }

@@ -1,0 +1,50 @@
+import Foundation
+import ParleyClient
+import ParleyHardwareKeys
+import ParleyVault
+
+/// What unlocks an account's vault, asked of the person only when needed: a PIN vault's PIN, or for a vault
+/// sealed to the TPM, the TPM (PARLEY_TPM_TCTI) and the TPM key's PIN when it has one.
+enum VaultAccess {
+    static func access(home: URL, email: String) throws -> MainKeyAccess {
+        let directory = ParleyClient.accountDirectory(home: home, email: email)
+        switch (try? ParleyClient.protection(directory: directory)) ?? .none {
+        case .none:
+            return .pin(nil)
+        case .pin:
+            return .pin(try SecretInput.pin(prompt: "Vault PIN for \(email): "))
+        case .hardware(let name):
+            guard name == TPMMainKeyProtector.protectorName,
+                  let sealed = try? MainKeyFile.hardwareBlob(in: directory)
+            else { throw CommandFailure("\(email)'s vault is sealed to a hardware key '\(name)' this parley cannot use") }
+            let needsPIN: Bool
+            do { needsPIN = try TPMMainKeyProtector.needsPIN(sealed.blob) } catch { throw CommandFailure("\(email)'s vault: \(error)") }
+            let pin = needsPIN ? try SecretInput.pin(prompt: "TPM PIN for \(email): ", fromStandardInput: false) : nil
+            return .hardware(TPMMainKeyProtector(pin: pin))
+        }
+    }
+
+    /// A new PIN: PARLEY_NEW_PIN, else the terminal.
+    static func newPIN(prompt: String) throws -> String {
+        if let value = ProcessInfo.processInfo.environment["PARLEY_NEW_PIN"], !value.isEmpty { return value }
+        return try SecretInput.readHidden(prompt: prompt)
+    }
+
+    /// What unlocks the vault in `directory` without asking anything (mode none, a TPM key without a PIN); nil
+    /// when a PIN is needed.
+    static func withoutAsking(_ directory: URL) -> MainKeyAccess? {
+        switch (try? ParleyClient.protection(directory: directory)) ?? .none {
+        case .none: return .pin(nil)
+        case .pin: return nil
+        case .hardware:
+            guard let sealed = try? MainKeyFile.hardwareBlob(in: directory), (try? TPMMainKeyProtector.needsPIN(sealed.blob)) == false else { return nil }
+            return .hardware(TPMMainKeyProtector(pin: nil))
+        }
+    }
+
+    /// A PIN typed on a locked chat's screen, as the vault in `directory` takes it.
+    static func typed(_ pin: String, for directory: URL) -> MainKeyAccess {
+        guard case .hardware = (try? ParleyClient.protection(directory: directory)) ?? .none else { return .pin(pin) }
+        return .hardware(TPMMainKeyProtector(pin: Array(pin.precomposedStringWithCanonicalMapping.utf8)))
+    }
+}
