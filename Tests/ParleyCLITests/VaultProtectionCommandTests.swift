@@ -36,6 +36,15 @@ struct VaultProtectionCommandTests {
         let other = try SoftwareTPM()
         let elsewhere = try await scene.run(["conversations", "--home", ann], environment: ["PARLEY_TPM_TCTI": other.tcti])
         #expect(elsewhere.status != 0 && elsewhere.stderr.contains("different TPM"), "\(elsewhere.stderr)")
+        // The documented way back when the TPM is lost for good: sign in again in a fresh home with an e-mailed
+        // code and the password (a new device of the same account; history comes only from pairing).
+        let fresh = scene.root.appendingPathComponent("ann-after-the-tpm").path
+        let login = ["account", "login", "--home", fresh, "--email", "ann@example.org", "--server", "127.0.0.1:\(scene.server.port)"]
+        _ = try await scene.run(login)
+        let code = try #require(scene.server.latestCode(for: "ann@example.org"))
+        let recovered = try await scene.run(login + ["--code", code], environment: CLIAccounts.environment)
+        #expect(recovered.status == 0 && recovered.stdout.contains("Signed in: ann@example.org"), "\(recovered.stdout)\(recovered.stderr)")
+
         try tpm.start()
         let back = try await scene.run(["read", "--home", ann, "--conversation", "1"], environment: ["PARLEY_TPM_TCTI": tpm.tcti])
         #expect(back.status == 0 && back.stdout.contains("before the move"), "\(back.stderr)")
