@@ -22,16 +22,10 @@ extension Parley.Account {
 
         func run() async throws {
             let email = try options.accountEmail()
-            if !yes {
-                guard isatty(STDIN_FILENO) == 1 else {
-                    throw CommandFailure("delete removes \(email) from the server for good; confirm with --yes when not at a terminal")
-                }
-                FileHandle.standardError.write(Data(
-                    "This deletes \(email) from the server for good, with everything it holds for it, and erases this device's copy. Type the e-mail to confirm: ".utf8))
-                guard readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased() == email else {
-                    throw CommandFailure("not confirmed; nothing was changed")
-                }
-            }
+            try Confirmation.byTypingEmail(
+                email, yes: yes,
+                what: "This deletes \(email) from the server for good, with everything it holds for it, and erases this device's copy.",
+                refusal: "delete removes \(email) from the server for good; confirm with --yes when not at a terminal")
             let client = try options.open()
             do {
                 try await client.connect(reconnect: false)

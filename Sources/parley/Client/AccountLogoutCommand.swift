@@ -19,15 +19,9 @@ extension Parley.Account {
 
         func run() async throws {
             let email = try options.accountEmail()
-            if !yes {
-                guard isatty(STDIN_FILENO) == 1 else {
-                    throw CommandFailure("logout erases this device's copy of \(email); confirm with --yes when not at a terminal")
-                }
-                FileHandle.standardError.write(Data("This erases everything this device holds for \(email). Type the e-mail to confirm: ".utf8))
-                guard readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased() == email else {
-                    throw CommandFailure("not confirmed; nothing was changed")
-                }
-            }
+            try Confirmation.byTypingEmail(
+                email, yes: yes, what: "This erases everything this device holds for \(email).",
+                refusal: "logout erases this device's copy of \(email); confirm with --yes when not at a terminal")
             let client = try options.open()
             let device = await client.deviceID
             do {
