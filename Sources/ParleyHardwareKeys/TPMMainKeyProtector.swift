@@ -22,8 +22,14 @@ public struct TPMMainKeyProtector: HardwareKeyProtector {
         return try device.seal(bytes, pin: pin).bytes
     }
 
+    /// Unseals the MainKey; the TPM's reason for refusing is thrown as words the vault passes on.
     public func unwrap(_ blob: [UInt8]) throws -> MainKey {
-        var bytes = try device.unseal(try HardwareKeyBlob(bytes: blob), pin: pin)
+        var bytes: [UInt8]
+        do {
+            bytes = try device.unseal(try HardwareKeyBlob(bytes: blob), pin: pin)
+        } catch {
+            throw VaultError.io("\(error)")
+        }
         defer { Wipe.bytes(&bytes) }
         return try MainKey(bytes: bytes)
     }

@@ -23,10 +23,7 @@ final class LiveProcess: Sendable {
         let output = self.output, finished = self.finished
         // Read on a plain thread: never block the cooperative pool.
         Thread {
-            let handle = pipe.fileHandleForReading
-            while case let chunk = handle.availableData, !chunk.isEmpty {
-                output.append(chunk)
-            }
+            PipeRead.chunks(pipe.fileHandleForReading) { output.append($0) }
             finished.signal()
         }.start()
     }

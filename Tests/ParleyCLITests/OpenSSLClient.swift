@@ -24,8 +24,7 @@ final class OpenSSLClient: Sendable {
         let lines = self.lines
         Thread {
             var pending = Data()
-            let handle = stdout.fileHandleForReading
-            while case let chunk = handle.availableData, !chunk.isEmpty {
+            PipeRead.chunks(stdout.fileHandleForReading) { chunk in
                 pending.append(chunk)
                 while let newline = pending.firstIndex(of: 0x0A) {
                     let line = String(decoding: pending[..<newline], as: UTF8.self)
@@ -37,8 +36,9 @@ final class OpenSSLClient: Sendable {
     }
 
     /// Sends `ping` with `id` and waits for its answer; nil if none comes within `seconds` (the connection is gone).
-    func ping(_ id: String, seconds: Double = 10) async throws -> String? {
-        input.write(Data("{\"type\":\"ping\",\"request_id\":\"\(id)\"}\n".utf8))
+    func ping(_ id: String, seconds: Double = 30) async throws -> String? {
+        // A closed connection is an answer (nil), not a trap: FileHandle.write(_: Data) traps on EPIPE.
+        guard (try? input.write(contentsOf: Data("{\"type\":\"ping\",\"request_id\":\"\(id)\"}\n".utf8))) != nil else { return nil }
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if let line = lines.first(containing: "\"\(id)\"") { return line }

@@ -28,6 +28,9 @@ struct TLSReloadTests {
             dev: true
             tls-cert: \(liveCert)
             tls-key: \(liveKey)
+            # The held connection never logs in; on a loaded machine this test's steps can outlast the default
+            # 30 s login deadline, which is not what it is about.
+            login-timeout: 300
             """, in: root)
         let server = try LiveProcess(["server", "--config", config])
         defer { server.kill() }

@@ -71,9 +71,10 @@ public struct MainKeyFile {
             guard name == protector.name else {
                 throw .io("this account's MainKey is protected by the hardware key \(name), not \(protector.name)")
             }
-            // The device's own reason (absent, another device, a wrong PIN, locked out) is the user's to hear.
+            // A protector that has words for the person (no device, another device, a wrong PIN, locked out)
+            // throws them as a VaultError; any other failure is "could not decrypt".
             let key: MainKey
-            do { key = try protector.unwrap(blob) } catch let error as VaultError { throw error } catch { throw .io("\(error)") }
+            do { key = try protector.unwrap(blob) } catch let error as VaultError { throw error } catch { throw .cannotDecrypt }
             guard ConstantTime.equals(key.check, contents.keyCheck) else { throw .cannotDecrypt }
             return key
         case .pin:
