@@ -140,6 +140,4 @@ enum PGPFailure {
     /// "Now" as OpenPGP time.
     static var now: UInt32 { UInt32(Date().timeIntervalSince1970) }
 
-    /// Uppercase hex, as fingerprints are shown.
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02X", $0) }.joined() }
 }

@@ -55,11 +55,11 @@ enum PGPIO {
                 certificates.first { $0.fingerprint == fingerprint }
             }
             if verification.isGood, let signer {
-                let name = signer.userIDs.first?.string ?? PGPFailure.hex(signer.fingerprint)
+                let name = signer.userIDs.first?.string ?? Fingerprint.text(signer.fingerprint)
                 let date = Date(timeIntervalSince1970: TimeInterval(verification.signature.creationTime ?? 0))
-                eprint("Good signature from \(name) (\(PGPFailure.hex(signer.fingerprint))), made \(ISO8601DateFormatter().string(from: date))")
+                eprint("Good signature from \(name) (\(Fingerprint.text(signer.fingerprint))), made \(ISO8601DateFormatter().string(from: date))")
             } else {
-                let keyID = verification.signature.issuerKeyID.map { PGPFailure.hex($0) } ?? "unknown key"
+                let keyID = verification.signature.issuerKeyID.map { Fingerprint.text($0) } ?? "unknown key"
                 let why = verification.failure.map { "\($0)" } ?? "not checked"
                 eprint("BAD or unverifiable signature by \(keyID): \(why) — import the signer's certificate with `parley pgp keys import` if it is missing")
             }

@@ -22,7 +22,7 @@ extension PGPKeyStore {
     func find(_ query: String, in certificates: [Certificate]) throws -> [Certificate] {
         let hex = query.uppercased().replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "0X", with: "")
         let matches = certificates.filter { certificate in
-            if certificate.allKeys.contains(where: { PGPFailure.hex($0.fingerprint) == hex || PGPFailure.hex($0.keyID) == hex }) {
+            if certificate.allKeys.contains(where: { Fingerprint.text($0.fingerprint) == hex || Fingerprint.text($0.keyID) == hex }) {
                 return true
             }
             return certificate.userIDs.contains { $0.string.localizedCaseInsensitiveContains(query) }

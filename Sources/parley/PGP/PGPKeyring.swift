@@ -43,7 +43,7 @@ struct PGPKeyring: PGPKeyStore {
     /// Stores `certificate` (and its secret parts, which must be protected). Returns whether it was new.
     @discardableResult
     func store(_ certificate: Certificate) throws -> Bool {
-        let fingerprint = PGPFailure.hex(certificate.fingerprint)
+        let fingerprint = Fingerprint.text(certificate.fingerprint)
         let publicPath = "\(directory)/public/\(fingerprint).asc"
         let isNew = !FileManager.default.fileExists(atPath: publicPath)
         try write(certificate.publicCertificate.armored, to: publicPath)

@@ -41,9 +41,9 @@ extension Parley.PGP.Keys {
                 return try KeyGenerator.generate(userIDs: userIDs, passphrase: passphrase, now: PGPFailure.now)
             }
             try keyring.store(key)
-            Console.out("Generated \(rsa.map { "RSA-\($0)" } ?? "Ed25519/Cv25519") key \(PGPFailure.hex(key.fingerprint))")
+            Console.out("Generated \(rsa.map { "RSA-\($0)" } ?? "Ed25519/Cv25519") key \(Fingerprint.text(key.fingerprint))")
             for userID in key.userIDs { Console.out("  \(userID.string)") }
-            Console.out("Share your public key with: parley pgp keys export \(PGPFailure.hex(key.fingerprint))")
+            Console.out("Share your public key with: parley pgp keys export \(Fingerprint.text(key.fingerprint))")
         }
     }
 
@@ -70,7 +70,7 @@ extension Parley.PGP.Keys {
                     }
                     let isNew = try keyring.store(key)
                     let name = key.userIDs.first?.string ?? "(no user ID)"
-                    Console.out("\(isNew ? "Imported" : "Updated") \(key.isSecret ? "secret key" : "certificate") \(PGPFailure.hex(key.fingerprint)) \(name)")
+                    Console.out("\(isNew ? "Imported" : "Updated") \(key.isSecret ? "secret key" : "certificate") \(Fingerprint.text(key.fingerprint)) \(name)")
                 }
             }
         }
@@ -83,7 +83,7 @@ extension Parley.PGP.Keys {
 
         func run() async throws {
             let keyring = try options.openKeyring()
-            let secrets = Set(try keyring.secretKeys().map { PGPFailure.hex($0.fingerprint) })
+            let secrets = Set(try keyring.secretKeys().map { Fingerprint.text($0.fingerprint) })
             let certificates = try keyring.certificates()
             guard !certificates.isEmpty else {
                 Console.out("No keys in \(keyring.location): make one with `parley pgp keys generate` or import one with `parley pgp keys import`.")
@@ -91,7 +91,7 @@ extension Parley.PGP.Keys {
             }
             let now = PGPFailure.now
             for certificate in certificates {
-                let fingerprint = PGPFailure.hex(certificate.fingerprint)
+                let fingerprint = Fingerprint.text(certificate.fingerprint)
                 let created = ISO8601DateFormatter.string(from: Date(timeIntervalSince1970: TimeInterval(certificate.primaryKey.created)),
                                                           timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
                 var state = ""
@@ -139,7 +139,7 @@ extension Parley.PGP.Keys {
             guard new.count >= 12 else { throw CommandFailure("the new pass phrase is shorter than 12 characters: choose a longer one") }
             let changed = try PGPFailure.run { try certificate.reprotected(oldPassphrases: [old], newPassphrase: new) }
             try keyring.store(changed)
-            Console.out("Changed the pass phrase of \(PGPFailure.hex(changed.fingerprint)).")
+            Console.out("Changed the pass phrase of \(Fingerprint.text(changed.fingerprint)).")
         }
     }
 }

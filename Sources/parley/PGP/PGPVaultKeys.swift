@@ -18,8 +18,8 @@ struct PGPVaultKeys: PGPKeyStore {
         if certificate.isSecret, !certificate.isFullyProtected {
             throw CommandFailure("refusing to store an unprotected secret key")
         }
-        let fingerprint = PGPFailure.hex(certificate.fingerprint)
-        let existing = try stored().first { PGPFailure.hex($0.fingerprint) == fingerprint }
+        let fingerprint = Fingerprint.text(certificate.fingerprint)
+        let existing = try stored().first { Fingerprint.text($0.fingerprint) == fingerprint }
         // A certificate without secret parts never replaces the secret key of the same fingerprint.
         if let existing, existing.isSecret, !certificate.isSecret { return false }
         do {

@@ -108,7 +108,7 @@ enum SOPIO {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
         let mode = verification.signature.type == .text ? "text" : "binary"
-        return "\(formatter.string(from: date)) \(hex(key)) \(hex(cert)) mode:\(mode)"
+        return "\(formatter.string(from: date)) \(Fingerprint.text(key)) \(Fingerprint.text(cert)) mode:\(mode)"
     }
 
     /// Parses a `--not-before`/`--not-after` value: an ISO-8601 time, `now`, or `-` (no bound).
@@ -131,7 +131,6 @@ enum SOPIO {
         }
     }
 
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02X", $0) }.joined() }
 }
 
 extension Parley.SOP {

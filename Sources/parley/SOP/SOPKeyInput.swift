@@ -15,10 +15,10 @@ extension SOPIO {
         }
         guard !certificates.isEmpty else { throw fail(badData, "no \(secret ? "secret key" : "certificate") on standard input") }
         if secret, let certificate = certificates.first(where: { !$0.isSecret }) {
-            throw fail(badData, "\(hex(certificate.fingerprint)) on standard input is a certificate; a secret key is needed")
+            throw fail(badData, "\(Fingerprint.text(certificate.fingerprint)) on standard input is a certificate; a secret key is needed")
         }
         if !secret, let key = certificates.first(where: \.isSecret) {
-            throw fail(badData, "\(hex(key.fingerprint)) on standard input is a secret key; give its certificate (extract-cert)")
+            throw fail(badData, "\(Fingerprint.text(key.fingerprint)) on standard input is a secret key; give its certificate (extract-cert)")
         }
         return certificates
     }
@@ -27,7 +27,7 @@ extension SOPIO {
     static func secretKeys(_ names: [String]) throws -> [Certificate] {
         let keys = try certificates(names)
         if let certificate = keys.first(where: { !$0.isSecret }) {
-            throw fail(badData, "\(hex(certificate.fingerprint)) is a certificate; a secret key is needed")
+            throw fail(badData, "\(Fingerprint.text(certificate.fingerprint)) is a certificate; a secret key is needed")
         }
         return keys
     }

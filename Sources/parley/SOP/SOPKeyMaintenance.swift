@@ -54,7 +54,7 @@ extension Parley.SOP {
             let now = SOPIO.now
             let updated = try SOPIO.maintaining {
                 try Certificate.merge(keys, with: updates).map { key in
-                    guard !key.isRevoked(at: now) else { throw SOPIO.fail(SOPIO.primaryKeyBad, "\(SOPIO.hex(key.fingerprint)) is revoked") }
+                    guard !key.isRevoked(at: now) else { throw SOPIO.fail(SOPIO.primaryKeyBad, "\(Fingerprint.text(key.fingerprint)) is revoked") }
                     return try key.refreshed(by: key.unlockedPrimaryKey(passphrases: passphrases), now: now)
                 }
             }

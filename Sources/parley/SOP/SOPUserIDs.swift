@@ -43,7 +43,7 @@ extension Parley.SOP {
             let authorityCertificates = try SOPIO.certificates(authorities).map(\.publicCertificate)
             let subjects = try SOPIO.standardInputCertificates(secret: false)
             for subject in subjects where !subject.hasUserID(userID, certifiedByAnyOf: authorityCertificates, addrSpecOnly: addrSpecOnly, at: time) {
-                throw SOPIO.fail(SOPIO.certUserIDNoMatch, "\(SOPIO.hex(subject.fingerprint)): no authority certified \"\(userID)\"")
+                throw SOPIO.fail(SOPIO.certUserIDNoMatch, "\(Fingerprint.text(subject.fingerprint)): no authority certified \"\(userID)\"")
             }
         }
     }
