@@ -5,7 +5,7 @@ import ParleyCrypto
 public struct ServerContext: Sendable {
     public var configuration: ServerConfiguration
     public var store: any Store
-    public var clock: any ServerClock
+    public var clock: any WallClock
     public var random: any RandomSource
     public var codeSender: any VerificationCodeSender
     public var proofOfWork: ProofOfWorkGate
@@ -16,7 +16,7 @@ public struct ServerContext: Sendable {
     public var logger: Logger
 
     public init(
-        configuration: ServerConfiguration, store: any Store, clock: any ServerClock, random: any RandomSource,
+        configuration: ServerConfiguration, store: any Store, clock: any WallClock, random: any RandomSource,
         codeSender: any VerificationCodeSender, logger: Logger, backplane: PostgresBackplane? = nil
     ) {
         self.configuration = configuration

@@ -5,7 +5,7 @@ import ParleyCrypto
 import ParleyVault
 
 /// Gives the current wall-clock time.
-public protocol HasClock { var clock: any ClientClock { get } }
+public protocol HasClock { var clock: any WallClock { get } }
 /// Gives randomness for keys and nonces.
 public protocol HasRandom { var random: any RandomSource { get } }
 /// Gives the clocks the vault's autolock watches (wall and monotonic, to catch clock tampering).
@@ -13,29 +13,17 @@ public protocol HasVaultClock { var vaultClock: any VaultClock { get } }
 /// Gives the event loops connections run on.
 public protocol HasEventLoopGroup { var eventLoopGroup: any EventLoopGroup { get } }
 
-/// A wall clock in milliseconds since the Unix epoch.
-public protocol ClientClock: Sendable {
-    /// Now, in ms.
-    func now() -> Int64
-}
-
-/// The real clock.
-public struct SystemClientClock: ClientClock {
-    public init() {}
-    public func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
-}
-
 /// What a client needs from its surroundings, in one container (Proton-style composition: components
 /// name the `Has…` protocols they use, tests swap a part by building another container).
 public struct ClientDependencies: HasClock, HasRandom, HasEventLoopGroup, HasVaultClock, Sendable {
-    public var clock: any ClientClock
+    public var clock: any WallClock
     public var random: any RandomSource
     public var eventLoopGroup: any EventLoopGroup
     public var vaultClock: any VaultClock
 
     /// Real clocks, system randomness, NIO's shared event loops.
     public init(
-        clock: any ClientClock = SystemClientClock(), random: any RandomSource = SystemRandomSource(),
+        clock: any WallClock = SystemWallClock(), random: any RandomSource = SystemRandomSource(),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         vaultClock: any VaultClock = SystemVaultClock()
     ) {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParleyCrypto
 import PostgresNIO
 import Synchronization
 
@@ -25,7 +26,7 @@ public final class PostgresBackplane: Sendable {
     public let nodeID: String
     let store: PostgresStore
     let url: PostgresURL
-    let clock: any ServerClock
+    let clock: any WallClock
     let logger: Logger
     let pending = Mutex<[ClusterEvent]>([])
     let wake: AsyncStream<Void>.Continuation
@@ -34,7 +35,7 @@ public final class PostgresBackplane: Sendable {
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
     /// A backplane for a node using `store`; `start()` it before serving.
-    public init(store: PostgresStore, url: PostgresURL, clock: any ServerClock, logger: Logger, nodeID: String? = nil) {
+    public init(store: PostgresStore, url: PostgresURL, clock: any WallClock, logger: Logger, nodeID: String? = nil) {
         self.nodeID = nodeID ?? UUID().uuidString.lowercased()
         self.store = store
         self.url = url

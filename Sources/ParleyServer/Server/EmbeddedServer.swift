@@ -27,7 +27,7 @@ public final class EmbeddedServer: Sendable {
         var logger = Logger(label: "parley.embedded-server")
         logger.logLevel = logLevel
         let context = ServerContext(
-            configuration: configuration, store: try SQLiteStore(path: configuration.databasePath), clock: SystemServerClock(),
+            configuration: configuration, store: try SQLiteStore(path: configuration.databasePath), clock: SystemWallClock(),
             random: SystemRandomSource(),
             codeSender: DevelopmentCodeSender(file: configuration.developmentCodesFile, logger: logger), logger: logger)
         let server = try ParleyServer(context: context)

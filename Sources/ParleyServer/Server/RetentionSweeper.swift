@@ -1,4 +1,5 @@
 import Logging
+import ParleyCrypto
 import ServiceLifecycle
 
 /// Deletes what the retention policy no longer keeps: once at start, then every `interval`, until the
@@ -8,13 +9,13 @@ import ServiceLifecycle
 /// skip each other's rows and a row already gone is no error.
 public final class RetentionSweeper: Service, Sendable {
     let store: any Store
-    let clock: any ServerClock
+    let clock: any WallClock
     let policy: RetentionPolicy
     let interval: Duration
     let logger: Logger
 
     /// A sweeper over `store`, reading the time from `clock`.
-    public init(store: any Store, clock: any ServerClock, policy: RetentionPolicy, interval: Duration, logger: Logger) {
+    public init(store: any Store, clock: any WallClock, policy: RetentionPolicy, interval: Duration, logger: Logger) {
         self.store = store
         self.clock = clock
         self.policy = policy

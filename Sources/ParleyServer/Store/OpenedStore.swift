@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParleyCrypto
 
 /// The store a configuration names, with what must run when the server is done with it.
 public struct OpenedStore: Sendable {
@@ -25,7 +26,7 @@ public struct OpenedStore: Sendable {
 extension ServerConfiguration {
     /// Opens (and migrates) the configured database: PostgreSQL when `databaseURL` is set — joining the
     /// nodes on that database — else SQLite in the data directory.
-    public func openStore(logger: Logger, clock: any ServerClock = SystemServerClock()) async throws -> OpenedStore {
+    public func openStore(logger: Logger, clock: any WallClock = SystemWallClock()) async throws -> OpenedStore {
         if let url = databaseURL {
             let store = try await PostgresStore.connect(url, logger: logger, callTimeout: databaseCallTimeout)
             let backplane = PostgresBackplane(store: store, url: url, clock: clock, logger: logger)

@@ -149,7 +149,7 @@ extension Parley {
             let opened = try await configuration.openStore(logger: logger)
             let context = ServerContext(
                 configuration: configuration, store: opened.store,
-                clock: SystemServerClock(), random: SystemRandomSource(),
+                clock: SystemWallClock(), random: SystemRandomSource(),
                 codeSender: codeSender, logger: logger, backplane: opened.backplane)
             let server: ParleyServer
             do {
