@@ -42,9 +42,11 @@ extension Certificate {
         }
     }
 
-    /// Whether the primary key carries a valid revocation signature.
+    /// Whether the primary key is revoked at `time`: by a soft revocation made by then, or by a hard one
+    /// (no reason, or compromise) made at any time — a hard revocation reaches back over the key's whole life.
     public func isRevoked(at time: UInt32) -> Bool {
-        validDirectSignatures(at: time).contains { $0.type == .keyRevocation }
+        if validDirectSignatures(at: time).contains(where: { $0.type == .keyRevocation }) { return true }
+        return validDirectSignatures(at: .max).contains { $0.type == .keyRevocation && $0.isHardRevocation }
     }
 
     /// The primary key's expiry time, or nil if it never expires.

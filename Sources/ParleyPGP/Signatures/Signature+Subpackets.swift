@@ -30,6 +30,16 @@ extension Signature {
     /// Signature creation time (hashed), seconds since 1970.
     public var creationTime: UInt32? { Signature.u32(hashedValue(SubpacketType.creationTime)) }
 
+    /// A revocation's reason code (RFC 9580 §5.2.3.31), or nil when it gives none.
+    public var revocationReason: UInt8? { hashedValue(SubpacketType.reasonForRevocation)?.first }
+
+    /// A revocation that takes back every signature of the key, made before it too: one with no reason, or
+    /// "no reason" (0), or "key compromised" (2), or any reason RFC 9580 does not call soft (§5.2.3.31).
+    public var isHardRevocation: Bool {
+        guard let reason = revocationReason else { return true }
+        return ![1, 3, 32].contains(reason)
+    }
+
     /// Seconds after creation at which the signature expires (0 or absent: never).
     public var signatureLifetime: UInt32? { Signature.u32(hashedValue(SubpacketType.signatureExpiration)) }
 
