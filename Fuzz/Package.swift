@@ -30,6 +30,7 @@ let package = Package(
                 .product(name: "ParleyPGP", package: root),
                 .product(name: "ParleyLocation", package: root),
                 .product(name: "ParleyQR", package: root),
+                .product(name: "ParleyImage", package: root),
             ],
             path: "Sources/ParleyFuzz"
         )

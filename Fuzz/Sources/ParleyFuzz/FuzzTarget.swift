@@ -23,7 +23,8 @@ struct FuzzTarget: Sendable {
     /// Every target, in the order `scripts/fuzz --all` runs them.
     static let all: [FuzzTarget] =
         wireTargets + protocolTargets + protocolDecryptTargets + sessionDecryptTargets + cryptoTargets + vaultTargets + filesTargets + pgpTargets
-        + locationTargets + serverTargets + clientTargets + qrTargets
+        + pgpSecretKeyTargets + pgpStreamTargets
+        + locationTargets + serverTargets + clientTargets + qrTargets + imageTargets
 }
 
 /// Stops the run: libFuzzer reports a deadly signal and writes the input to `crash-…`.

@@ -52,6 +52,18 @@ public struct S2K: Sendable, Equatable {
         (16 + Int(countByte & 15)) << (Int(countByte >> 4) + 6)
     }
 
+    /// How many bytes `deriveKey` hashes for a `length`-byte key from a `passphraseCount`-byte pass phrase:
+    /// the work a specifier from a stranger asks of the reader.
+    func work(passphraseCount: Int, length: Int) -> Int {
+        let contexts = (length + hash.digestSize - 1) / hash.digestSize
+        let perContext = switch kind {
+        case .simple: passphraseCount
+        case .salted: 8 + passphraseCount
+        case .iteratedSalted(_, let countByte): max(S2K.iterationCount(countByte), 8 + passphraseCount)
+        }
+        return contexts * perContext
+    }
+
     /// Derives a `length`-byte key from `passphrase`.
     ///
     /// Keys longer than one digest use extra hash contexts preloaded with zero bytes, as the RFC says.

@@ -32,12 +32,16 @@ extension Decryptor {
         }
         var pkesks: [PKESK] = []
         var skesks: [SKESK] = []
+        // The first session-key packet's tag: one before unencrypted data is refused, as `decrypt(_:)` does.
+        var sessionKeyTag: UInt8?
         while let (tagNumber, body) = try PacketStream.next(source) {
             switch Packet.Tag(rawValue: tagNumber) {
             case .publicKeyEncryptedSessionKey:
+                sessionKeyTag = sessionKeyTag ?? tagNumber
                 let bytes = try body.readAll(limit: Self.maxSmallPacket)
                 if pkesks.count < Self.maxSessionKeyPackets, let pkesk = try? PKESK(packetBody: bytes) { pkesks.append(pkesk) }
             case .symmetricKeyEncryptedSessionKey:
+                sessionKeyTag = sessionKeyTag ?? tagNumber
                 let bytes = try body.readAll(limit: Self.maxSmallPacket)
                 if skesks.count < Self.maxSessionKeyPackets, let skesk = try? SKESK(packetBody: bytes) { skesks.append(skesk) }
             case .symmetricallyEncryptedData:
@@ -52,6 +56,9 @@ extension Decryptor {
             default:
                 // Not encrypted: a signed or literal message, starting with this packet.
                 guard !strict else { throw PGPError.notEncrypted }
+                // Session keys for data that is not encrypted: not a message (found by pgp-stream-decrypt,
+                // which saw this reader drop them and read the literal data the in-memory one refuses).
+                if let sessionKeyTag { throw PGPError.malformed("unexpected packet \(sessionKeyTag) in a message") }
                 var reader = StreamMessageReader(decryptor: self, output: output)
                 let result = try reader.read(source, first: (tagNumber, body), sessionKey: nil)
                 try requireEnd(of: source, armor: armor)
@@ -79,8 +86,8 @@ extension Decryptor {
             if more.isEmpty { break }
             first += more
         }
-        let (candidates, sawLocked, sawWrong) = candidateSessionKeys(pkesks: pkesks, skesks: skesks)
-        for sessionKey in candidates {
+        let found = candidateSessionKeys(pkesks: pkesks, skesks: skesks)
+        for sessionKey in found.keys {
             if first.count < 18 + 22 { throw PGPError.truncated }
             guard SEIPDDecryptingInput.quickCheck(first, sessionKey: sessionKey) else { continue }
             let plaintext = try SEIPDDecryptingInput(body: body, firstChunk: first, sessionKey: sessionKey)
@@ -97,31 +104,60 @@ extension Decryptor {
             try plaintext.drain()
             return result
         }
-        if sawWrong { throw PGPError.wrongPassphrase }
-        if sawLocked { throw PGPError.needsPassphrase }
-        throw PGPError.noMatchingKey
+        throw found.failure
     }
 
-    /// Session keys to try, in order: given ones, then from PKESKs with the keys, then from SKESKs with the passwords.
-    func candidateSessionKeys(pkesks: [PKESK], skesks: [SKESK]) -> (keys: [SessionKey], sawLocked: Bool, sawWrong: Bool) {
+    /// Session keys to try, in order: given ones, then from PKESKs with the keys, then from SKESKs with the
+    /// passwords; and the error to throw when none opens the data.
+    ///
+    /// Each secret key is unlocked at most once, however many PKESKs name it (or name no one): a message with
+    /// 32 anonymous PKESKs must not run a 65 MB S2K 32 times. Password derivation stops at `passwordWorkLimit`.
+    func candidateSessionKeys(pkesks: [PKESK], skesks: [SKESK]) -> (keys: [SessionKey], failure: PGPError) {
         var sawLocked = false
         var sawWrong = false
         var candidates = sessionKeys
+        var unlocked: [[UInt8]: UnlockedKey?] = [:]
         for pkesk in pkesks {
             for certificate in keys {
                 for key in certificate.allKeys where key.canEncrypt && (pkesk.keyID == key.keyID || pkesk.keyID.allSatisfy { $0 == 0 }) {
                     guard let secret = certificate.secretKey(for: key) else { continue }
-                    guard let unlocked = unlock(secret, sawLocked: &sawLocked, sawWrong: &sawWrong) else { continue }
-                    if let sessionKey = try? pkesk.decrypt(with: unlocked) { candidates.append(sessionKey) }
+                    let fingerprint = secret.publicKey.fingerprint
+                    if unlocked[fingerprint] == nil {
+                        unlocked[fingerprint] = .some(unlock(secret, sawLocked: &sawLocked, sawWrong: &sawWrong))
+                    }
+                    guard let secretKey = unlocked[fingerprint] ?? nil else { continue }
+                    if let sessionKey = try? pkesk.decrypt(with: secretKey) { candidates.append(sessionKey) }
                 }
             }
         }
-        for skesk in skesks {
+        var work = 0
+        var tooCostly = false
+        // Copies of one SKESK (same S2K, cipher and password) derive the same key: derived once, counted once.
+        var derived: [[UInt8]: [UInt8]] = [:]
+        derivation: for skesk in skesks {
             for password in passwords {
-                if let sessionKey = try? skesk.sessionKey(password: password) { candidates.append(sessionKey) }
+                let recipe = skesk.s2k.encoded + [skesk.algorithm.rawValue] + password
+                if derived[recipe] == nil {
+                    work += skesk.s2k.work(passphraseCount: password.count, length: skesk.algorithm.keySize)
+                    guard work <= passwordWorkLimit else {
+                        tooCostly = true
+                        break derivation
+                    }
+                    derived[recipe] = skesk.s2k.deriveKey(passphrase: password, length: skesk.algorithm.keySize)
+                }
+                if let key = derived[recipe], let sessionKey = try? skesk.sessionKey(derived: key) { candidates.append(sessionKey) }
             }
         }
-        return (candidates, sawLocked, sawWrong)
+        let failure: PGPError = if sawWrong {
+            .wrongPassphrase
+        } else if sawLocked {
+            .needsPassphrase
+        } else if tooCostly {
+            .unsupported("the message asks for more password key derivation than Parley does for one message (its iteration counts are too high)")
+        } else {
+            .noMatchingKey
+        }
+        return (candidates, failure)
     }
 }
 
@@ -160,12 +196,9 @@ struct StreamMessageReader {
                 guard try input.isAtEnd() else { throw PGPError.malformed("packets beside compressed data") }
                 return result
             case .onePassSignature:
-                let bytes = try body.readAll(limit: 64)
-                guard bytes.count == 13, bytes[0] == 3, let type = SignatureType(rawValue: bytes[1]) else {
-                    throw PGPError.malformed("one-pass signature packet")
-                }
+                let onePass = try OnePassSignature(packetBody: body.readAll(limit: 64))
                 // An unknown hash just means this signature cannot be checked; the message still reads.
-                if let hash = try? HashAlgorithm.from(bytes[2]) { announce(hash, text: type == .text) }
+                if let hash = onePass.hash { announce(hash, text: onePass.type == .text) }
             case .literalData:
                 guard literal == nil else { throw PGPError.malformed("more than one literal data packet") }
                 for signature in prefixSignatures { announce(signature.hashAlgorithm, text: signature.type == .text) }

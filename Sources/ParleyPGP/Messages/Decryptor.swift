@@ -15,6 +15,11 @@ public struct Decryptor: Sendable {
     public var now: UInt32
     /// Largest plaintext a compressed packet may expand to.
     public var decompressionLimit = Compression.defaultLimit
+    /// At most this many bytes are hashed deriving keys from `passwords` for one message (512 MiB, about a
+    /// second). The packet cap alone let 32 SKESKs at the largest iteration count (up to 130 MB of hashing
+    /// each) stall a reader for about a minute (found by `pgp-stream-decrypt`); eight derivations at GnuPG's
+    /// usual count still fit, so a real message with a few passwords reads as before.
+    public var passwordWorkLimit = 1 << 29
     /// Decryption's rule (`parley pgp decrypt`, `sop decrypt`): exactly one encrypted message — one that is
     /// not encrypted is refused (`.notEncrypted`) before anything is written, and anything after the message
     /// (packets, bytes, text after its armor) is `.trailingData`. False where signed-only messages are read
@@ -39,6 +44,7 @@ public struct Decryptor: Sendable {
     /// At most this many session-key packets of each kind are tried: each password SKESK can cost up to
     /// 65 MB of hashing, so a hostile message with thousands of them must not stall the reader.
     static let maxSessionKeyPackets = 32
+
 
     /// Decrypts and verifies `message` (armored or binary): exactly one OpenPGP message, nothing after it.
     public func decrypt(_ message: [UInt8]) throws -> Result {
@@ -72,33 +78,15 @@ public struct Decryptor: Sendable {
     }
 
     private func decryptSEIPD(_ body: [UInt8], pkesks: [PKESK], skesks: [SKESK]) throws -> ([UInt8], SessionKey?) {
-        var sawLockedKey = false
-        var sawWrongPassphrase = false
-        var candidates = sessionKeys
-        for pkesk in pkesks {
-            for certificate in keys {
-                for key in certificate.allKeys where key.canEncrypt && (pkesk.keyID == key.keyID || pkesk.keyID.allSatisfy { $0 == 0 }) {
-                    guard let secret = certificate.secretKey(for: key) else { continue }
-                    guard let unlocked = unlock(secret, sawLocked: &sawLockedKey, sawWrong: &sawWrongPassphrase) else { continue }
-                    if let sessionKey = try? pkesk.decrypt(with: unlocked) { candidates.append(sessionKey) }
-                }
-            }
-        }
-        for skesk in skesks {
-            for password in passwords {
-                if let sessionKey = try? skesk.sessionKey(password: password) { candidates.append(sessionKey) }
-            }
-        }
-        for sessionKey in candidates {
+        let found = candidateSessionKeys(pkesks: pkesks, skesks: skesks)
+        for sessionKey in found.keys {
             do {
                 return (try SEIPD.decrypt(body, with: sessionKey), sessionKey)
             } catch PGPError.noMatchingKey {
                 continue  // a password-derived key that fails the quick check: try the next
             }
         }
-        if sawWrongPassphrase { throw PGPError.wrongPassphrase }
-        if sawLockedKey { throw PGPError.needsPassphrase }
-        throw PGPError.noMatchingKey
+        throw found.failure
     }
 
     func unlock(_ secret: SecretKey, sawLocked: inout Bool, sawWrong: inout Bool) -> UnlockedKey? {
@@ -129,7 +117,7 @@ public struct Decryptor: Sendable {
                 let inner = try PacketParser.parse(Compression.decompress(packet.body, limit: decompressionLimit))
                 return try read(inner, sessionKey: sessionKey, depth: depth + 1)
             case .onePassSignature:
-                continue
+                _ = try OnePassSignature(packetBody: packet.body)
             case .literalData:
                 guard literal == nil else { throw PGPError.malformed("more than one literal data packet") }
                 literal = try LiteralData(packetBody: packet.body)

@@ -28,7 +28,11 @@ public struct SKESK: Sendable {
 
     /// The session key this password yields. A wrong password is only detected by the SEIPD quick check.
     func sessionKey(password: [UInt8]) throws -> SessionKey {
-        let derived = s2k.deriveKey(passphrase: password, length: algorithm.keySize)
+        try sessionKey(derived: s2k.deriveKey(passphrase: password, length: algorithm.keySize))
+    }
+
+    /// The session key from the key the S2K derived (the slow part, which a reader may remember).
+    func sessionKey(derived: [UInt8]) throws -> SessionKey {
         guard !encryptedSessionKey.isEmpty else { return try SessionKey(algorithm: algorithm, key: derived) }
         let plain = try OpenPGPCFB.decrypt(encryptedSessionKey, key: derived)
         guard let first = plain.first, let cipher = try? SymmetricAlgorithm.from(first),

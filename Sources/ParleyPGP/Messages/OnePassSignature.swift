@@ -1,0 +1,18 @@
+/// A one-pass signature packet (RFC 4880 §5.4): announces a signature after the data, so a streaming reader
+/// can hash the data as it passes. Both readers check it the same way (they once disagreed: found by
+/// `pgp-stream-decrypt`, the in-memory reader skipped a malformed one the streaming reader refused).
+struct OnePassSignature {
+    /// The announced signature's type.
+    let type: SignatureType
+    /// Its hash, nil when Parley does not know it (the signature then cannot be checked; the message still reads).
+    let hash: HashAlgorithm?
+
+    /// Parses a version 3 packet body (13 bytes).
+    init(packetBody bytes: [UInt8]) throws {
+        guard bytes.count == 13, bytes[0] == 3, let type = SignatureType(rawValue: bytes[1]) else {
+            throw PGPError.malformed("one-pass signature packet")
+        }
+        self.type = type
+        hash = try? HashAlgorithm.from(bytes[2])
+    }
+}
