@@ -14,6 +14,7 @@ public final class EmbeddedServer: Sendable {
     private let group: ServiceGroup
     private let runner: Task<Void, any Error>
     private let lock: DataDirectoryLock
+    private let store: SQLiteStore
 
     /// Starts a server on 127.0.0.1 (`port` 0 picks a free one); `adjust` may change limits.
     public static func start(
@@ -26,19 +27,21 @@ public final class EmbeddedServer: Sendable {
         adjust(&configuration)
         var logger = Logger(label: "parley.embedded-server")
         logger.logLevel = logLevel
+        let store = try SQLiteStore(path: configuration.databasePath)
         let context = ServerContext(
-            configuration: configuration, store: try SQLiteStore(path: configuration.databasePath), clock: SystemWallClock(),
+            configuration: configuration, store: store, clock: SystemWallClock(),
             random: SystemRandomSource(),
             codeSender: DevelopmentCodeSender(file: configuration.developmentCodesFile, logger: logger), logger: logger)
         let server = try ParleyServer(context: context)
         let group = ServiceGroup(services: [server], logger: logger)
         let runner = Task { try await group.run() }
         let bound = try await server.boundAddress().port ?? port
-        return EmbeddedServer(dataDirectory: dataDirectory, port: bound, group: group, runner: runner, lock: lock)
+        return EmbeddedServer(dataDirectory: dataDirectory, port: bound, group: group, runner: runner, lock: lock, store: store)
     }
 
-    private init(dataDirectory: URL, port: Int, group: ServiceGroup, runner: Task<Void, any Error>, lock: DataDirectoryLock) {
+    private init(dataDirectory: URL, port: Int, group: ServiceGroup, runner: Task<Void, any Error>, lock: DataDirectoryLock, store: SQLiteStore) {
         self.lock = lock
+        self.store = store
         self.dataDirectory = dataDirectory
         self.port = port
         self.group = group
@@ -60,5 +63,6 @@ public final class EmbeddedServer: Sendable {
         await group.triggerGracefulShutdown()
         defer { lock.release() }
         try await runner.value
+        await store.close()
     }
 }

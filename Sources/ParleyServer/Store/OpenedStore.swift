@@ -17,7 +17,8 @@ public struct OpenedStore: Sendable {
         closer = close
     }
 
-    /// Leaves the cluster and releases the store's connections (the PostgreSQL pool); SQLite needs nothing.
+    /// Leaves the cluster and releases the store's connections (the PostgreSQL pool), or lets SQLite's
+    /// background checkpoint finish.
     public func close() async {
         await closer()
     }
@@ -42,6 +43,7 @@ extension ServerConfiguration {
                 await store.close()
             }
         }
-        return OpenedStore(store: try SQLiteStore(path: databasePath))
+        let store = try SQLiteStore(path: databasePath)
+        return OpenedStore(store: store) { await store.close() }
     }
 }

@@ -11,6 +11,18 @@ public final class SQLiteStore: Store {
     static let writerCacheKiB = 65_536
 
     /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
+    /// Lets a checkpoint round in flight finish, so the database file no longer changes once the server that
+    /// used this store has stopped (a backup, restore or byte comparison may follow).
+    public func close() async {
+        let checkpointer = self.checkpointer
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                checkpointer.quiesce()
+                continuation.resume()
+            }
+        }
+    }
+
     public init(path: String) throws {
         var checkpointing = Configuration()
         checkpointing.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }

@@ -69,6 +69,12 @@ final class WALCheckpointer: Sendable {
         sqlite3_wal_checkpoint_v2(connection, "main", SQLITE_CHECKPOINT_PASSIVE, nil, nil)
     }
 
+    /// Waits for a background round in flight: after this, nothing of the checkpointer writes the database
+    /// file until the next commit (a stopped server's file stays as it is).
+    func quiesce() {
+        background.sync {}
+    }
+
     private func copyRound() {
         let outcome: CheckpointSchedule.Outcome
         do {
