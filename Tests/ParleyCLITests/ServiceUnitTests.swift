@@ -20,16 +20,7 @@ struct ServiceUnitTests {
     }
 
     func systemdAnalyze(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-analyze")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try ProcessLaunch.start(process)
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        try ToolRun.run("/usr/bin/systemd-analyze", arguments)
     }
 
     @Test func systemdAcceptsItWithoutAWordOfComplaint() throws {

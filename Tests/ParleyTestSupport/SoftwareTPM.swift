@@ -56,17 +56,7 @@ public final class SoftwareTPM: @unchecked Sendable {
 
     /// Runs a tpm2-tools command against this TPM; returns its standard output.
     public func tool(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(name)")
-        process.arguments = arguments
-        process.environment = ["TPM2TOOLS_TCTI": tcti, "PATH": "/usr/bin:/bin"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try ProcessLaunch.start(process)
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        try ToolRun.run("/usr/bin/\(name)", arguments, environment: ["TPM2TOOLS_TCTI": tcti, "PATH": "/usr/bin:/bin"])
     }
 
     /// Whether nothing listens on 127.0.0.1:`port`.
