@@ -1,3 +1,4 @@
+import ParleyCrypto
 import ParleyVault
 
 /// Keeps an account's MainKey sealed to the TPM (the MainKey file's hardware mode, docs/FORMATS.md §11 and §17):
@@ -30,7 +31,7 @@ public struct TPMMainKeyProtector: HardwareKeyProtector {
         } catch {
             throw VaultError.io("\(error)")
         }
-        defer { Wipe.bytes(&bytes) }
+        defer { SecureZero.bytes(&bytes) }
         return try MainKey(bytes: bytes)
     }
 

@@ -23,18 +23,18 @@ struct ServerConfigFileTests {
             data: \(data)
             registration: closed
             max-line: 65536
-            requests-per-second: 20.5
+            sweep-minutes: 5
             dev: true
             tls-cert: null
             """, in: scratch.url)
         let fromFile = try ParleyBinary.run(["server", "--config", config, "--print-config"])
         let fromFlags = try ParleyBinary.run([
             "server", "--listen", "127.0.0.1:7999", "--data", data, "--registration", "closed", "--max-line", "65536",
-            "--requests-per-second", "20.5", "--dev", "--print-config",
+            "--sweep-minutes", "5", "--dev", "--print-config",
         ])
         let fromEnvironment = try ParleyBinary.run(["server", "--print-config"], environment: [
             "PARLEY_SERVER_LISTEN": "127.0.0.1:7999", "PARLEY_SERVER_DATA": data, "PARLEY_SERVER_REGISTRATION": "closed",
-            "PARLEY_SERVER_MAX_LINE": "65536", "PARLEY_SERVER_REQUESTS_PER_SECOND": "20.5", "PARLEY_SERVER_DEV": "true",
+            "PARLEY_SERVER_MAX_LINE": "65536", "PARLEY_SERVER_SWEEP_MINUTES": "5", "PARLEY_SERVER_DEV": "true",
         ])
         #expect(fromFile.status == 0 && fromFlags.status == 0 && fromEnvironment.status == 0, "\(fromFile.stderr)\(fromFlags.stderr)\(fromEnvironment.stderr)")
         #expect(fromFile.stdout == fromFlags.stdout)

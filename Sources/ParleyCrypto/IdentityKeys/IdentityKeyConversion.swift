@@ -116,8 +116,8 @@ public enum IdentityKeyConversion {
         var scalar = [UInt8](repeating: 0, count: 32)
         // Best effort only: swift-crypto's own copies are out of our reach.
         defer {
-            sodium_memzero(&secret, secret.count)
-            sodium_memzero(&scalar, scalar.count)
+            SecureZero.bytes(&secret)
+            SecureZero.bytes(&scalar)
         }
         guard crypto_sign_ed25519_sk_to_curve25519(&scalar, secret) == 0,
               let key = try? Curve25519.KeyAgreement.PrivateKey(rawRepresentation: scalar)

@@ -1,5 +1,6 @@
 import CTSS2
 import Foundation
+import ParleyCrypto
 
 /// One conversation with a TPM through the TSS's ESAPI: opened on a TCTI ("device:/dev/tpmrm0",
 /// "swtpm:host=127.0.0.1,port=2321"), closed when released. Not for sharing between threads; each
@@ -78,7 +79,7 @@ final class TPMSession {
         if let pin {
             var authorization = try TPMStructures.unmarshal(
                 [UInt8(pin.count >> 8), UInt8(pin.count & 0xFF)] + pin, TPM2B_AUTH(), Tss2_MU_TPM2B_AUTH_Unmarshal)
-            defer { Wipe.value(&authorization) }
+            defer { SecureZero.value(&authorization) }
             try TPMResponse.check(Esys_TR_SetAuth(context, handle, &authorization), doing: "taking the PIN")
         }
         return handle
@@ -93,7 +94,7 @@ final class TPMSession {
         try TPMResponse.check(rc, doing: "computing the shared secret")
         guard let out else { throw .deviceFailure("the TPM returned no point") }
         var shared = try TPMStructures.marshal(out.pointee, Tss2_MU_TPM2B_ECC_POINT_Marshal)
-        defer { Wipe.bytes(&shared) }
+        defer { SecureZero.bytes(&shared) }
         // u16 size, u16 x size, x, u16 y size, y.
         guard shared.count >= 4 + 32, Int(shared[2]) << 8 | Int(shared[3]) == 32 else { throw .deviceFailure("the TPM returned a malformed point") }
         return Array(shared[4..<36])
@@ -103,7 +104,7 @@ final class TPMSession {
     func unseal(_ object: ESYS_TR) throws(HardwareKeyError) -> [UInt8] {
         var out: UnsafeMutablePointer<TPM2B_SENSITIVE_DATA>?
         defer {
-            if let out { Wipe.value(&out.pointee) }
+            if let out { SecureZero.value(&out.pointee) }
             Esys_Free(out)
         }
         let rc = Esys_Unseal(context, object, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &out)

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ParleyCrypto
 
 /// The per-account key that encrypts everything the client writes: 32 random bytes.
 ///
@@ -59,6 +60,6 @@ public struct MainKey: Sendable, Equatable {
 extension Array where Element == UInt8 {
     /// Overwrites every byte with zero before the array is dropped (best effort: Swift may have copied it).
     mutating func resetBytes() {
-        for index in indices { self[index] = 0 }
+        SecureZero.bytes(&self)
     }
 }
