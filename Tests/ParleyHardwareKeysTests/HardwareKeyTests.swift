@@ -33,6 +33,29 @@ struct HardwareKeyTests {
         #expect(blob.bytes.count < 400)
     }
 
+    @Test("a PIN, a sealed secret and a shared point never cross the TPM's bus in the clear, as swtpm's own log shows")
+    func theBusCarriesNoSecret() throws {
+        let tpm = try SoftwareTPM(recordingBus: true)
+        let pin = Array("pin-7431-bus".utf8)
+        let secret = (0..<48).map { _ in UInt8.random(in: 0...255) }
+        let sealed = try tpm.device.seal(secret, pin: pin)
+        #expect(try tpm.device.unseal(sealed, pin: pin) == secret)
+        let key = try HardwareP256Key(device: tpm.device, blob: try tpm.device.createP256Key(pin: pin), pin: pin)
+        let peer = P256.KeyAgreement.PrivateKey()
+        let shared = try key.sharedSecretBytes(with: peer.publicKey)
+        #expect(try shared == peer.sharedSecretBytes(with: key.publicKey))
+        let wrong = Array("pin-0000-bus".utf8)
+        #expect(throws: HardwareKeyError.wrongPIN) { try tpm.device.unseal(sealed, pin: wrong) }
+
+        let traffic = try tpm.busTraffic()
+        // The log sees what crossed: the peer's public point goes in the clear (it is not secret).
+        #expect(traffic.count > 10)
+        #expect(traffic.contains { $0.contains(Array(peer.publicKey.x963Representation[1..<33])) })
+        for (name, bytes) in [("PIN", pin), ("wrong PIN", wrong), ("sealed secret", secret), ("shared point", shared)] {
+            #expect(!traffic.contains { $0.contains(bytes) }, "the \(name) crossed the bus in the clear")
+        }
+    }
+
     @Test("the blob opens only through its TPM: another TPM cannot use it, the same one after a restart can")
     func boundToItsTPM() throws {
         let tpm = try SoftwareTPM()

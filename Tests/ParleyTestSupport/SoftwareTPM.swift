@@ -7,9 +7,35 @@ public final class SoftwareTPM: @unchecked Sendable {
     public private(set) var port: Int = 0
     private var process: Process?
 
-    public init() throws {
+    /// swtpm's own log of every command and response that crossed its "bus", when asked for (`recordingBus`).
+    public let busLog: URL?
+
+    public init(recordingBus: Bool = false) throws {
         state = try TemporaryDirectory("parley-swtpm")
+        busLog = recordingBus ? state.url.appendingPathComponent("bus.log") : nil
         try start()
+    }
+
+    /// Every byte swtpm read from or wrote to its TPM channel so far (commands and responses), from its log at
+    /// level 20, which dumps each transfer in hex. Empty unless started with `recordingBus`.
+    public func busTraffic() throws -> [[UInt8]] {
+        guard let busLog else { return [] }
+        var transfers: [[UInt8]] = []
+        var current: [UInt8]?
+        for line in try String(contentsOf: busLog, encoding: .utf8).split(separator: "\n") {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("SWTPM_IO_Read:") || text.hasPrefix("SWTPM_IO_Write:") {
+                if let current { transfers.append(current) }
+                current = []
+            } else if current != nil, !text.isEmpty, text.split(separator: " ").allSatisfy({ $0.count == 2 && UInt8($0, radix: 16) != nil }) {
+                current! += text.split(separator: " ").compactMap { UInt8($0, radix: 16) }
+            } else if current != nil {
+                transfers.append(current!)
+                current = nil
+            }
+        }
+        if let current { transfers.append(current) }
+        return transfers
     }
 
     deinit { stop() }
@@ -29,7 +55,7 @@ public final class SoftwareTPM: @unchecked Sendable {
                 "--server", "type=tcp,port=\(candidate),bindaddr=127.0.0.1",
                 "--ctrl", "type=tcp,port=\(candidate + 1),bindaddr=127.0.0.1",
                 "--flags", "not-need-init,startup-clear",
-            ]
+            ] + (busLog.map { ["--log", "file=\($0.path),level=20"] } ?? [])
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try ProcessLaunch.start(process)

@@ -5,9 +5,16 @@ import ParleyCrypto
 /// One conversation with a TPM through the TSS's ESAPI: opened on a TCTI ("device:/dev/tpmrm0",
 /// "swtpm:host=127.0.0.1,port=2321"), closed when released. Not for sharing between threads; each
 /// operation of `TPMDevice` opens its own.
+///
+/// Every command after the storage primary's creation is authorised in one salted HMAC session with parameter
+/// encryption (docs/FORMATS.md §17, "Sessions"): a PIN never crosses the bus (the session proves it with an HMAC), and the
+/// secrets that do — a sealed secret going in or coming out, an ECDH shared point — are encrypted with AES-128-CFB
+/// under a session key salted to the storage primary, which someone listening on the bus cannot derive.
 final class TPMSession {
     private var tcti: OpaquePointer?
     private var context: OpaquePointer?
+    /// The salted HMAC session; password authorisation (`ESYS_TR_PASSWORD`) only until it exists.
+    private var authorization = ESYS_TR(ESYS_TR_PASSWORD)
 
     init(tcti configuration: String) throws(HardwareKeyError) {
         // The TSS logs its own errors to standard error unless told not to; Parley says what went wrong itself.
@@ -28,6 +35,7 @@ final class TPMSession {
     }
 
     deinit {
+        if authorization != ESYS_TR(ESYS_TR_PASSWORD) { _ = Esys_FlushContext(context, authorization) }
         Esys_Finalize(&context)
         Tss2_TctiLdr_Finalize(&tcti)
     }
@@ -43,7 +51,31 @@ final class TPMSession {
             context, ESYS_TR(ESYS_TR_RH_OWNER), ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
             &sensitive, &template, &outside, &pcrs, &handle, nil, nil, nil, nil)
         try TPMResponse.check(rc, doing: "making its storage key")
+        try startEncryptedSession(saltedTo: handle)
         return handle
+    }
+
+    /// Starts the salted HMAC session that authorises and encrypts everything after (TPM2_StartAuthSession with
+    /// `tpmKey` = the storage primary, unbound, AES-128-CFB, SHA-256). ESAPI makes the salt and sends it sealed
+    /// to the primary's public key.
+    private func startEncryptedSession(saltedTo primary: ESYS_TR) throws(HardwareKeyError) {
+        // TPMT_SYM_DEF: TPM_ALG_AES (0x0006), 128 bits, TPM_ALG_CFB (0x0043).
+        var symmetric = try TPMStructures.unmarshal([0x00, 0x06, 0x00, 0x80, 0x00, 0x43], TPMT_SYM_DEF(), Tss2_MU_TPMT_SYM_DEF_Unmarshal)
+        var session = ESYS_TR(ESYS_TR_NONE)
+        let rc = Esys_StartAuthSession(
+            context, primary, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+            nil, TPM2_SE(0x00) /* TPM2_SE_HMAC */, &symmetric, TPMI_ALG_HASH(0x000B) /* SHA-256 */, &session)
+        try TPMResponse.check(rc, doing: "starting an encrypted session")
+        authorization = session
+    }
+
+    /// Which parameters the next command encrypts: its first command parameter (`decrypt`, only where that is a
+    /// sized buffer) and its first response parameter (`encrypt`). The session stays open between commands.
+    private func encrypting(command: Bool, response: Bool) throws(HardwareKeyError) {
+        guard authorization != ESYS_TR(ESYS_TR_PASSWORD) else { throw .deviceFailure("no encrypted session is open") }
+        // TPMA_SESSION: continueSession 0x01, decrypt 0x20, encrypt 0x40.
+        let flags = TPMA_SESSION(0x01 | (command ? 0x20 : 0) | (response ? 0x40 : 0))
+        try TPMResponse.check(Esys_TRSess_SetAttributes(context, authorization, flags, 0xFF), doing: "setting up the encrypted session")
     }
 
     /// Creates an object under `parent`; returns its marshalled public and private areas.
@@ -58,8 +90,9 @@ final class TPMSession {
             Esys_Free(outPrivate)
             Esys_Free(outPublic)
         }
+        try encrypting(command: true, response: false)
         let rc = Esys_Create(
-            context, parent, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
+            context, parent, authorization, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE),
             &inSensitive, &inPublic, &outside, &pcrs, &outPrivate, &outPublic, nil, nil, nil)
         try TPMResponse.check(rc, doing: "making the key")
         guard let outPublic, let outPrivate else { throw .deviceFailure("the TPM returned no key") }
@@ -72,7 +105,8 @@ final class TPMSession {
         var inPublic = try TPMStructures.publicArea(blob.publicArea)
         var inPrivate = try TPMStructures.unmarshal(blob.privateArea, TPM2B_PRIVATE(), Tss2_MU_TPM2B_PRIVATE_Unmarshal)
         var handle = ESYS_TR(ESYS_TR_NONE)
-        let rc = Esys_Load(context, parent, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &inPrivate, &inPublic, &handle)
+        try encrypting(command: true, response: false)
+        let rc = Esys_Load(context, parent, authorization, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &inPrivate, &inPublic, &handle)
         // The private area is bound to the parent: any refusal to load it means another TPM's (or a cleared one's).
         if TPMResponse.isTPMFormatOne(rc) { throw .wrongDevice }
         try TPMResponse.check(rc, doing: "loading the key")
@@ -90,7 +124,8 @@ final class TPMSession {
         var point = try TPMStructures.unmarshal(TPMTemplates.eccPoint(x: x, y: y), TPM2B_ECC_POINT(), Tss2_MU_TPM2B_ECC_POINT_Unmarshal)
         var out: UnsafeMutablePointer<TPM2B_ECC_POINT>?
         defer { Esys_Free(out) }
-        let rc = Esys_ECDH_ZGen(context, key, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &point, &out)
+        try encrypting(command: false, response: true)
+        let rc = Esys_ECDH_ZGen(context, key, authorization, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &point, &out)
         try TPMResponse.check(rc, doing: "computing the shared secret")
         guard let out else { throw .deviceFailure("the TPM returned no point") }
         var shared = try TPMStructures.marshal(out.pointee, Tss2_MU_TPM2B_ECC_POINT_Marshal)
@@ -107,7 +142,8 @@ final class TPMSession {
             if let out { SecureZero.value(&out.pointee) }
             Esys_Free(out)
         }
-        let rc = Esys_Unseal(context, object, ESYS_TR(ESYS_TR_PASSWORD), ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &out)
+        try encrypting(command: false, response: true)
+        let rc = Esys_Unseal(context, object, authorization, ESYS_TR(ESYS_TR_NONE), ESYS_TR(ESYS_TR_NONE), &out)
         try TPMResponse.check(rc, doing: "unsealing")
         guard let out else { throw .deviceFailure("the TPM returned nothing") }
         let marshalled = try TPMStructures.marshal(out.pointee, Tss2_MU_TPM2B_SENSITIVE_DATA_Marshal)
