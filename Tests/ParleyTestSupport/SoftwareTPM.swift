@@ -43,10 +43,14 @@ public final class SoftwareTPM: @unchecked Sendable {
     /// The TCTI configuration that reaches it (PARLEY_TPM_TCTI, TPM2TOOLS_TCTI).
     public var tcti: String { "swtpm:host=127.0.0.1,port=\(port)" }
 
-    /// Starts swtpm on two free consecutive ports (the TPM's and its control channel).
+    /// Starts swtpm on two free consecutive ports (the TPM's and its control channel); after a `stop`, on the same
+    /// ports when they are still free, so a process holding the TCTI finds the TPM again, as after a reboot.
     public func start() throws {
-        for _ in 0..<20 {
-            let candidate = Int.random(in: 20_000..<60_000) & ~1
+        // The old ports may take a moment to be free again after a kill; a few tries before looking elsewhere.
+        let previous = port
+        for attempt in 0..<30 {
+            let candidate = previous != 0 && attempt < 10 ? previous : Int.random(in: 20_000..<60_000) & ~1
+            if candidate == previous, attempt > 0 { usleep(300_000) }
             guard Self.isFree(candidate), Self.isFree(candidate + 1) else { continue }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/swtpm")
