@@ -1,4 +1,6 @@
-import Crypto
+// swift-crypto's X9.63 KDF over raw bytes (public, behind this SPI): a TPM's ECDH gives the shared point's bytes,
+// not a `SharedSecret`. Only where swift-crypto is its own implementation; CryptoKit has no such entry point.
+@_spi(ANSIKDF) import Crypto
 import ParleyCrypto
 
 /// A device that makes and uses keys whose private half never leaves it (docs/FORMATS.md §17): a TPM 2.0 on
@@ -32,7 +34,14 @@ public struct HardwareP256Key: P256KeyAgreementSecret {
         self.publicKey = publicKey
     }
 
+    /// The ECDH shared secret with `peer`, computed by the device: the shared point's x coordinate.
     public func sharedSecretBytes(with peer: P256.KeyAgreement.PublicKey) throws -> [UInt8] {
         try device.sharedSecret(blob, with: peer, pin: pin)
+    }
+
+    public func x963DerivedKey(with peer: P256.KeyAgreement.PublicKey, sharedInfo: [UInt8], outputByteCount: Int) throws -> SymmetricKey {
+        var shared = try sharedSecretBytes(with: peer)
+        defer { SecureZero.bytes(&shared) }
+        return ANSIKDFx963<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: shared), info: sharedInfo, outputByteCount: outputByteCount)
     }
 }

@@ -1,5 +1,4 @@
-// swift-crypto's X9.63 KDF over raw bytes (public, behind this SPI): a hardware key's ECDH gives bytes, not a SharedSecret.
-@_spi(ANSIKDF) import Crypto
+import Crypto
 import Foundation
 
 /// Apple's ECIES for P-256, byte-compatible with `SecKeyCreateEncryptedData`.
@@ -38,8 +37,7 @@ public enum AppleECIES {
     ) throws(ECIESError) -> [UInt8] {
         let point = Array(ephemeral.publicKey.x963Representation)
         do {
-            let shared = try ephemeral.sharedSecretBytes(with: recipient)
-            let (key, iv) = deriveKeyAndIV(shared, ephemeralPoint: point, variant: variant)
+            let (key, iv) = try deriveKeyAndIV(ephemeral, peer: recipient, ephemeralPoint: point, variant: variant)
             let box = try AES.GCM.seal(plaintext, using: key, nonce: AES.GCM.Nonce(data: iv))
             return point + box.ciphertext + box.tag
         } catch {
@@ -57,14 +55,13 @@ public enum AppleECIES {
         guard let ephemeral = try? P256.KeyAgreement.PublicKey(x963Representation: point) else {
             throw .malformedBlob
         }
-        let shared: [UInt8]
+        let aesKey: SymmetricKey, iv: [UInt8]
         do {
-            shared = try key.sharedSecretBytes(with: ephemeral)
+            (aesKey, iv) = try deriveKeyAndIV(key, peer: ephemeral, ephemeralPoint: point, variant: variant)
         } catch {
             throw .keyUnavailable(String(describing: error))
         }
         do {
-            let (aesKey, iv) = deriveKeyAndIV(shared, ephemeralPoint: point, variant: variant)
             let box = try AES.GCM.SealedBox(
                 nonce: AES.GCM.Nonce(data: iv),
                 ciphertext: bytes[ephemeralKeyLength..<(bytes.count - tagLength)],
@@ -77,15 +74,14 @@ public enum AppleECIES {
 
     /// X9.63-SHA256 with the ephemeral point as sharedInfo, split per variant.
     static func deriveKeyAndIV(
-        _ shared: [UInt8], ephemeralPoint: [UInt8], variant: Variant
-    ) -> (SymmetricKey, [UInt8]) {
-        let secret = SymmetricKey(data: shared)
+        _ key: some P256KeyAgreementSecret, peer: P256.KeyAgreement.PublicKey, ephemeralPoint: [UInt8], variant: Variant
+    ) throws -> (SymmetricKey, [UInt8]) {
         switch variant {
         case .cofactor:
-            let key = ANSIKDFx963<SHA256>.deriveKey(inputKeyMaterial: secret, info: ephemeralPoint, outputByteCount: 16)
-            return (key, [UInt8](repeating: 0, count: 16))
+            let derived = try key.x963DerivedKey(with: peer, sharedInfo: ephemeralPoint, outputByteCount: 16)
+            return (derived, [UInt8](repeating: 0, count: 16))
         case .variableIV:
-            let derived = ANSIKDFx963<SHA256>.deriveKey(inputKeyMaterial: secret, info: ephemeralPoint, outputByteCount: 32)
+            let derived = try key.x963DerivedKey(with: peer, sharedInfo: ephemeralPoint, outputByteCount: 32)
             let bytes = derived.withUnsafeBytes { Array($0) }
             return (SymmetricKey(data: bytes[0..<16]), Array(bytes[16..<32]))
         }
