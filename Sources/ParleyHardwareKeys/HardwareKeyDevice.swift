@@ -40,8 +40,13 @@ public struct HardwareP256Key: P256KeyAgreementSecret {
     }
 
     public func x963DerivedKey(with peer: P256.KeyAgreement.PublicKey, sharedInfo: [UInt8], outputByteCount: Int) throws -> SymmetricKey {
+        #if canImport(CryptoKit)
+        // Apple platforms have no TPM; their hardware key is `SecureEnclaveP256Key`.
+        throw HardwareKeyError.deviceUnavailable("TPM keys are used on Linux; on Apple platforms the Secure Enclave holds the key")
+        #else
         var shared = try sharedSecretBytes(with: peer)
         defer { SecureZero.bytes(&shared) }
         return ANSIKDFx963<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: shared), info: sharedInfo, outputByteCount: outputByteCount)
+        #endif
     }
 }
