@@ -46,4 +46,7 @@ public struct Caller: Sendable, Equatable {
     public var accountID: Int64
     /// The logged-in device.
     public var deviceID: UInt32
+    /// The device asked at login (`push_envelopes`) to get a new message's envelope in its `new_message`
+    /// notification (docs/API.md §6.1).
+    public var pushesEnvelopes = false
 }

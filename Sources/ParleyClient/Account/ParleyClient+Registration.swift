@@ -139,6 +139,8 @@ extension ParleyClient {
             _ = try await call("login_finish", [
                 "email": .string(email), "device_id": .int(device), "nonce": .base64(nonce),
                 "signature": .base64(Array(signature)),
+                // New messages' envelopes in their notifications (docs/API.md §6.1): no fetch before reading them.
+                "push_envelopes": .bool(true),
             ])
         } catch .server(let error) where error.code == .authenticationFailed && error.details["retry_after"] == nil {
             // Our auth key is no longer the account's: another device rotated the keys (or removed this

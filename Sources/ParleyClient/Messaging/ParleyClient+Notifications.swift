@@ -11,6 +11,10 @@ extension ParleyClient {
         do {
             switch event {
             case "new_message":
+                // A pushed envelope is taken in directly; a plain hint (an old server, a long envelope, a busy
+                // connection, another node) means fetching.
+                // A push that cannot be taken in (malformed, or the store refused) is fetched like any other.
+                if fields["ciphertext"] != nil, (try? await receivePushed(fields)) != nil { break }
                 try await sync()
             case "message_reacted":
                 if let message, let account = fields.optionalInt("account_id"), let emoji = fields.optionalString("emoji") {

@@ -54,6 +54,31 @@ extension ParleyClient {
                 more = page.bool("has_more") && !items.isEmpty
             }
         } while syncState.again
+        try await settle(arrived)
+        return arrived
+    }
+
+    /// A message the server pushed in its `new_message` notification (docs/API.md §6.1): taken in as `sync`
+    /// takes a fetched one — decrypted and stored in one transaction, then confirmed — except that the sync
+    /// cursor stays where it is, since an earlier message may still wait on the server to be fetched.
+    func receivePushed(_ item: [String: JSONValue]) async throws(ClientError) {
+        var arrived: [Message] = []
+        if let received = try receive(item, movingCursor: false) {
+            if !received.message.isHiddenControl {
+                arrived.append(received.message)
+                broadcaster.yield(.message(received.message))
+            }
+            if let filled = received.filled {
+                arrived.append(filled)
+                broadcaster.yield(.messageUpdated(filled))
+            }
+        }
+        _ = try await call("confirm_delivery", ["message_ids": .array([.int(try item.int("message_id"))])])
+        try await settle(arrived)
+    }
+
+    /// What follows new messages, however they came.
+    private func settle(_ arrived: [Message]) async throws(ClientError) {
         // What could not be read is asked for again, and what others could not read is sent again (§2.1); both
         // lists were saved with the messages, so an interruption here only delays them to the next sync.
         try await sendRetryRequests()
@@ -63,7 +88,6 @@ extension ParleyClient {
         for sender in Set(arrived.map(\.senderID)) where try contact(sender)?.displayName == nil {
             _ = try? await learnProfile(sender)
         }
-        return arrived
     }
 
     /// The timestamp of the newest message this device has taken in.
@@ -83,7 +107,7 @@ extension ParleyClient {
     /// A message that cannot be read changes no session state (the ciphers work on copies) and is kept as
     /// "could not decrypt"; in the same transaction it joins the list of messages to ask its sending device
     /// for again (docs/CLIENT.md §2.1). A retry request is checked and saved to be answered.
-    private func receive(_ item: [String: JSONValue]) throws(ClientError) -> Received? {
+    private func receive(_ item: [String: JSONValue], movingCursor: Bool = true) throws(ClientError) -> Received? {
         let id = try item.int("message_id"), timestamp = try item.int("timestamp")
         let conversationID = try item.int("conversation_id"), sender = try item.int("sender_id")
         let senderDevice = UInt32(truncatingIfNeeded: item.optionalInt("sender_device") ?? 0)
@@ -91,7 +115,9 @@ extension ParleyClient {
         let kind = item.optionalString("kind") ?? "text"
         return try database.write { writer throws(ClientError) -> Received? in
             let exists = try Self.storage { try Bool.fetchOne(writer.db, sql: "SELECT 1 FROM messages WHERE message_id = ?", arguments: [id]) ?? false }
-            try Self.storage { try writer.put(Namespace.state, "cursor", Array(String(max(timestamp, (try? self.cursor()) ?? 0)).utf8)) }
+            if movingCursor {
+                try Self.storage { try writer.put(Namespace.state, "cursor", Array(String(max(timestamp, (try? self.cursor()) ?? 0)).utf8)) }
+            }
             if exists { return nil }
             var message = Message(
                 id: id, conversationID: conversationID, senderID: sender, senderDevice: senderDevice, timestamp: timestamp,

@@ -29,6 +29,7 @@ struct ConnectionHandler {
                     group.addTask {
                         for await queued in stream {
                             try await self.write(queued.message, to: outbound)
+                            queued.written()
                             ServerMetrics.notificationLag(.now - queued.raised)
                         }
                     }

@@ -11,15 +11,30 @@ public final class NotificationHub: Sendable {
     /// Notifications one connection may have waiting.
     public static let queueLimit = 1_024
 
-    /// A notification waiting for its connection's writer, with when it was raised (for the lag metric).
+    /// Envelopes pushed in `new_message` are at most this long (docs/API.md §6.1); longer ones stay a hint.
+    public static let pushedEnvelopeLimit = 4 * 1024
+    /// The field of a notification that only connections which asked for pushes get.
+    static let pushedField = "ciphertext"
+
+    /// A notification waiting for its connection's writer, with when it was raised (for the lag metric), and
+    /// the bytes of pushed ciphertext it holds from the connection's allowance until it is written.
     struct Queued: Sendable {
         let message: WireMessage
         let raised: ContinuousClock.Instant
+        var pushed = 0
+        var allowance: EnvelopeAllowance?
+
+        /// Called once the writer handed it to the channel.
+        func written() {
+            if pushed > 0 { allowance?.give(pushed) }
+        }
     }
 
     struct Subscriber: Sendable {
         let continuation: AsyncStream<Queued>.Continuation
         let disconnect: @Sendable () -> Void
+        /// Present when the device asked for pushed envelopes.
+        let allowance: EnvelopeAllowance?
     }
 
     /// account → device → connection → subscriber, so a notification touches only its account's entries.
@@ -33,12 +48,13 @@ public final class NotificationHub: Sendable {
 
     /// Registers a logged-in connection; returns the stream its writer drains.
     func subscribe(
-        accountID: Int64, deviceID: UInt32, connection: ObjectIdentifier, disconnect: @escaping @Sendable () -> Void
+        accountID: Int64, deviceID: UInt32, connection: ObjectIdentifier, pushesEnvelopes: Bool = false,
+        disconnect: @escaping @Sendable () -> Void
     ) -> AsyncStream<Queued> {
         let (stream, continuation) = AsyncStream.makeStream(of: Queued.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
         subscribers.withLock {
             $0[accountID, default: [:]][deviceID, default: [:]][connection] = Subscriber(
-                continuation: continuation, disconnect: disconnect)
+                continuation: continuation, disconnect: disconnect, allowance: pushesEnvelopes ? EnvelopeAllowance() : nil)
         }
         return stream
     }
@@ -75,10 +91,16 @@ public final class NotificationHub: Sendable {
         self.relay.withLock { $0 = relay }
     }
 
-    /// Carries out `event` here and on every other node.
+    /// Carries out `event` here and on every other node. Other nodes get a pushed envelope's hint only: a
+    /// cluster payload stays small (docs/SCALING.md §2), and their devices fetch it as before.
     func share(_ event: ClusterEvent) {
         deliver(event)
-        relay.withLock { $0 }?.relay(event)
+        guard let relay = relay.withLock({ $0 }) else { return }
+        if case .notify(let name, var fields) = event.action, fields.removeValue(forKey: Self.pushedField) != nil {
+            relay.relay(ClusterEvent(accountID: event.accountID, deviceID: event.deviceID, exceptDevice: event.exceptDevice, action: .notify(event: name, fields: fields)))
+        } else {
+            relay.relay(event)
+        }
     }
 
     /// Carries out `event` for this node's connections only (events from other nodes arrive here).
@@ -90,9 +112,17 @@ public final class NotificationHub: Sendable {
         case .disconnect:
             targets.forEach { $0.disconnect() }
         case .notify(let name, let fields):
-            let queued = Queued(message: .notification(event: name, fields: fields), raised: .now)
+            let raised = ContinuousClock.now
+            let hint = Queued(message: .notification(event: name, fields: fields.filter { $0.key != Self.pushedField }), raised: raised)
+            let pushedBytes = Self.pushedBytes(fields)
             for target in targets {
+                var queued = hint
+                // The envelope goes only to a connection that asked for it and has room for it; others get the hint.
+                if pushedBytes > 0, let allowance = target.allowance, allowance.take(pushedBytes) {
+                    queued = Queued(message: .notification(event: name, fields: fields), raised: raised, pushed: pushedBytes, allowance: allowance)
+                }
                 if case .dropped = target.continuation.yield(queued) {
+                    queued.written()
                     ServerMetrics.notification(dropped: true)
                     target.disconnect()
                 } else {
@@ -100,6 +130,12 @@ public final class NotificationHub: Sendable {
                 }
             }
         }
+    }
+
+    /// The length of the pushed ciphertext in `fields` (its base64 text), 0 when there is none.
+    static func pushedBytes(_ fields: [String: JSONValue]) -> Int {
+        guard case .string(let text)? = fields[pushedField] else { return 0 }
+        return text.utf8.count
     }
 
     /// Whether any device of the account is connected to this node.

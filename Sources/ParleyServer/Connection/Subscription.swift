@@ -21,7 +21,7 @@ final class Subscription: Sendable {
         // Drain rather than close: a request in flight on this connection (a `sign_out`, say) still gets its answer.
         return hub.subscribe(
             accountID: caller.accountID, deviceID: caller.deviceID, connection: ObjectIdentifier(state),
-            disconnect: { state.drain() })
+            pushesEnvelopes: caller.pushesEnvelopes, disconnect: { state.drain() })
     }
 
     /// Unsubscribes, which ends the stream and so the writer task; returns who was subscribed.

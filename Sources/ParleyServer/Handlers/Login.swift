@@ -42,6 +42,7 @@ enum Login {
         let deviceID = UInt32(try request.integer("device_id", in: 1...Int64(UInt32.max)))
         let nonce = try request.bytes("nonce", count: LoginChallenge.nonceLength)
         let signature = try request.bytes("signature", count: 64)
+        let pushesEnvelopes = try request.fields["push_envelopes"] == nil ? false : request.bool("push_envelopes")
         let now = context.clock.now()
         do {
             try await LoginLockouts.refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
@@ -67,7 +68,7 @@ enum Login {
             try refuseIfDisabled(account)
             return HandlerResult(
                 ["account_id": .number(Double(account.id)), "device_id": .number(Double(deviceID))],
-                loggedIn: Caller(accountID: account.id, deviceID: deviceID))
+                loggedIn: Caller(accountID: account.id, deviceID: deviceID, pushesEnvelopes: pushesEnvelopes))
         } catch let error as WireError {
             throw error
         } catch {

@@ -63,13 +63,21 @@ enum MessageHandlers {
                 ])
         }
         if stored.created {
-            let fields: [String: JSONValue] = [
-                "conversation_id": .number(Double(conversationID)), "message_id": .number(Double(stored.id)),
-                "timestamp": .number(Double(stored.timestamp)), "sender_id": .number(Double(caller.accountID)),
-            ]
-            for account in Set(envelopes.map(\.accountID)) {
-                context.notifications.notify(
-                    accountID: account, except: (caller.accountID, caller.deviceID), event: "new_message", fields: fields)
+            // One notification per device, each with that device's own envelope when it is short (pushed; docs/API.md
+            // §6.1): a connected device then has the ciphertext without a `get_messages` round trip. Whoever the
+            // message is withheld from hears nothing.
+            var fields = self.fields(DeliverableMessage(
+                id: stored.id, conversationID: conversationID, senderID: caller.accountID, senderDevice: caller.deviceID,
+                timestamp: stored.timestamp, kind: kind, replyTo: replyTo, ciphertext: []))
+            fields.removeValue(forKey: NotificationHub.pushedField)
+            for envelope in envelopes where !stored.withheld.contains(envelope.accountID)
+                && !(envelope.accountID == caller.accountID && envelope.deviceID == caller.deviceID)
+            {
+                var pushed = fields
+                if envelope.ciphertext.count <= NotificationHub.pushedEnvelopeLimit {
+                    pushed[NotificationHub.pushedField] = .string(Data(envelope.ciphertext).base64EncodedString())
+                }
+                context.notifications.notify(accountID: envelope.accountID, deviceID: envelope.deviceID, event: "new_message", fields: pushed)
             }
         }
         return HandlerResult(["message_id": .number(Double(stored.id)), "timestamp": .number(Double(stored.timestamp))])
@@ -135,7 +143,10 @@ enum MessageHandlers {
         ])
     }
 
-    static func json(_ message: DeliverableMessage) -> JSONValue {
+    static func json(_ message: DeliverableMessage) -> JSONValue { .object(fields(message)) }
+
+    /// A message as `get_messages` lists it (and a `new_message` notification carries it).
+    static func fields(_ message: DeliverableMessage) -> [String: JSONValue] {
         var object: [String: JSONValue] = [:]
         object["message_id"] = .number(Double(message.id))
         object["conversation_id"] = .number(Double(message.conversationID))
@@ -145,7 +156,7 @@ enum MessageHandlers {
         object["kind"] = .string(message.kind)
         object["ciphertext"] = .string(Data(message.ciphertext).base64EncodedString())
         if let reply = message.replyTo { object["reply_to"] = .number(Double(reply)) }
-        return .object(object)
+        return object
     }
 
     static func confirm(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> HandlerResult {

@@ -28,6 +28,9 @@ public struct StoredMessage: Sendable, Equatable {
     public var timestamp: Int64
     /// False when the idempotency key matched an earlier send.
     public var created: Bool
+    /// Accounts that get no envelope of it (they blocked the sender or declined the conversation): they must
+    /// not hear of it either.
+    public var withheld: Set<Int64> = []
 }
 
 /// A member of a conversation and one of its devices (nil when the account has none).

@@ -6,7 +6,7 @@ import Glibc
 
 /// A TCP proxy in front of a test server that can cut every connection, and holds each `login_finish`
 /// request back for `hold` before passing it on: the window in which a reconnecting client has a socket
-/// but is not logged in yet. Plain blocking sockets on threads of their own (never the test's pool).
+/// but is not logged in yet. It keeps the request lines clients sent, to count them by method. Plain blocking sockets on threads of their own (never the test's pool).
 ///
 /// Every descriptor is closed exactly once, by the last thread that uses it: this proxy runs inside the
 /// test process, so a descriptor closed early gets reused by another test's connection, and a late
@@ -16,7 +16,7 @@ final class LoginHoldingProxy: Sendable {
     private let listener: Int32
     private let upstream: Int
     private let hold: Duration
-    private let state = Mutex<(clients: [SocketPair], holding: Int)>(([], 0))
+    private let state = Mutex<(clients: [SocketPair], holding: Int, requests: [String])>(([], 0, []))
 
     init(upstream: Int, hold: Duration) throws {
         self.upstream = upstream
@@ -41,6 +41,11 @@ final class LoginHoldingProxy: Sendable {
 
     /// How many `login_finish` requests are being held right now.
     var holding: Int { state.withLock { $0.holding } }
+
+    /// How many requests clients sent through the proxy whose line names `method`.
+    func requests(_ method: String) -> Int {
+        state.withLock { $0.requests.filter { $0.contains("\"\(method)\"") }.count }
+    }
 
     /// Cuts every client connection (the server side closes after it).
     func cutAll() {
@@ -103,7 +108,9 @@ final class LoginHoldingProxy: Sendable {
             while let newline = pending.firstIndex(of: 0x0A) {
                 let line = Array(pending[...newline])
                 pending.removeSubrange(...newline)
-                if String(decoding: line, as: UTF8.self).contains("\"login_finish\"") {
+                let text = String(decoding: line, as: UTF8.self)
+                state.withLock { $0.requests.append(text) }
+                if text.contains("\"login_finish\"") {
                     state.withLock { $0.holding += 1 }
                     let (hold, proxy) = (self.hold, self)
                     pair.retain()

@@ -51,13 +51,16 @@ extension LineSocket {
     }
 
     /// Logs `account` in with the challenge–response a client performs; returns login_finish's response.
-    func login(_ account: TestAccount, deviceID: UInt32 = 1) async throws -> [String: Any] {
+    /// `push` is sent as `push_envelopes` when given (docs/API.md §6.1).
+    func login(_ account: TestAccount, deviceID: UInt32 = 1, push: Any? = nil) async throws -> [String: Any] {
         let start = try await call("login_start", ["email": account.email, "device_id": deviceID])
         guard let nonce = start["nonce"] as? String else { return start }
-        return try await call("login_finish", [
+        var fields: [String: Any] = [
             "email": account.email, "device_id": deviceID, "nonce": nonce,
             "signature": account.loginSignature(nonce: nonce, deviceID: deviceID),
-        ])
+        ]
+        if let push { fields["push_envelopes"] = push }
+        return try await call("login_finish", fields)
     }
 }
 

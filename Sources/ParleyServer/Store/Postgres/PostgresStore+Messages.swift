@@ -57,11 +57,13 @@ extension PostgresStore {
                     WHERE members.conversation_id = \(message.conversationID) AND members.account_id = \(message.senderID)
                         AND members.request IS NOT NULL AND NOT \(message.directed)
                 )
-                SELECT id, created_at, TRUE AS created FROM inserted
-                UNION ALL SELECT id, created_at, FALSE AS created FROM existing
+                SELECT id, created_at, TRUE AS created, ARRAY(SELECT account_id FROM withheld) AS withheld FROM inserted
+                UNION ALL SELECT id, created_at, FALSE AS created, ARRAY[]::BIGINT[] AS withheld FROM existing
                 """, log)
             else { throw StoreError.unavailable("message insert returned nothing") }
-            return .stored(StoredMessage(id: try row.get("id"), timestamp: try row.get("created_at"), created: try row.get("created")))
+            return .stored(StoredMessage(
+                id: try row.get("id"), timestamp: try row.get("created_at"), created: try row.get("created"),
+                withheld: Set(try row.get("withheld", as: [Int64].self))))
         }
     }
 

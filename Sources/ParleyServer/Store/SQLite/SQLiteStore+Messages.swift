@@ -36,7 +36,7 @@ extension SQLiteStore {
                 try db.cachedStatement(sql: "UPDATE members SET request = NULL WHERE conversation_id = ? AND account_id = ? AND request IS NOT NULL")
                     .execute(arguments: [message.conversationID, message.senderID])
             }
-            return .stored(StoredMessage(id: id, timestamp: timestamp, created: true))
+            return .stored(StoredMessage(id: id, timestamp: timestamp, created: true, withheld: withheld))
         }
     }
 

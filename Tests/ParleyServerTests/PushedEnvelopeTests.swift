@@ -1,0 +1,127 @@
+import Foundation
+@testable import ParleyServer
+import ParleyWire
+import Testing
+
+/// A new message's envelope in its `new_message` notification (docs/API.md §6.1), over real sockets on a
+/// server with default limits, and the per-connection allowance that bounds it.
+@Suite("Envelopes pushed in new_message", .serialized)
+struct PushedEnvelopeTests {
+    static let listedFields = ["message_id", "conversation_id", "sender_id", "sender_device", "timestamp", "kind", "ciphertext"]
+
+    @Test("a connection that asked gets its device's envelope in the notification, as get_messages lists it; others get the hint",
+          arguments: StoreBackend.allCases)
+    func pushedToWhoAsked(_ backend: StoreBackend) async throws {
+        let people = try await TwoPeople.start(backend: backend)
+        let conversation = try await people.directConversation()
+        let bobPushing = try people.server.connect()
+        #expect(try await bobPushing.login(people.bob, push: true).ok)
+
+        let sent = try await people.annSocket.call("send_message", [
+            "conversation_id": conversation, "client_message_id": "p-1", "envelopes": people.envelopesFromAnn("hello"),
+        ])
+        let id = try #require(sent["message_id"] as? Int)
+        let pushed = try await bobPushing.nextNotification(named: "new_message")
+        let hint = try await people.bobSocket.nextNotification(named: "new_message")
+        #expect(hint["message_id"] as? Int == id && hint["ciphertext"] == nil, "\(hint)")
+        let listed = try #require((try await people.bobSocket.call("get_messages", ["after_ts": 0])["messages"] as? [[String: Any]])?.first)
+        for field in Self.listedFields {
+            #expect("\(pushed[field] ?? "absent")" == "\(listed[field] ?? "absent")", "\(field): pushed \(pushed), listed \(listed)")
+        }
+        #expect(pushed["ciphertext"] as? String == Data("to-bob:hello".utf8).base64EncodedString())
+
+        // An envelope longer than the push limit stays a hint, to be fetched.
+        let long = Data((0..<(NotificationHub.pushedEnvelopeLimit + 1)).map { UInt8(truncatingIfNeeded: $0) }).base64EncodedString()
+        let second = try await people.annSocket.call("send_message", [
+            "conversation_id": conversation, "client_message_id": "p-2",
+            "envelopes": [["account_id": people.bobID, "device_id": 1, "ciphertext": long]],
+        ])
+        let longID = try #require(second["message_id"] as? Int)
+        let longHint = try await bobPushing.nextNotification(named: "new_message")
+        #expect(longHint["message_id"] as? Int == longID && longHint["ciphertext"] == nil, "\(longHint)")
+        let fetched = try #require(try await bobPushing.call("get_messages", ["after_ts": 0])["messages"] as? [[String: Any]])
+        #expect(fetched.last?["ciphertext"] as? String == long)
+    }
+
+    @Test("push_envelopes is true or false; anything else is refused and logs nothing in")
+    func hostileLoginField() async throws {
+        let people = try await TwoPeople.start()
+        for value: Any in ["yes", 1, ["true"], NSNull()] {
+            let socket = try people.server.connect()
+            let answer = try await socket.login(people.bob, push: value)
+            #expect(answer.errorCode == "invalid_field", "\(value): \(answer)")
+            #expect(try await socket.call("list_conversations").errorCode == "unauthenticated", "\(value)")
+        }
+        let conversation = try await people.directConversation()
+        let plain = try people.server.connect()
+        #expect(try await plain.login(people.bob, push: false).ok)
+        _ = try await people.annSocket.call("send_message", [
+            "conversation_id": conversation, "client_message_id": "h-1", "envelopes": people.envelopesFromAnn("hi"),
+        ])
+        #expect(try await plain.nextNotification(named: "new_message")["ciphertext"] == nil)
+    }
+
+    @Test("whoever blocked the sender hears nothing of the message, pushed or hinted; the others get theirs pushed")
+    func blockedHearNothing() async throws {
+        let people = try await TwoPeople.start()
+        let carol = TestAccount("carol@example.org")
+        let carolSocket = try people.server.connect()
+        try await people.server.createAccount(carol, on: carolSocket)
+        let carolID = try #require(try await people.server.login(carol, on: carolSocket)["account_id"] as? Int)
+        let group = try #require(try await people.annSocket.call("create_conversation", [
+            "kind": "group", "members": [people.bob.email, carol.email],
+        ])["conversation_id"] as? Int)
+        #expect(try await people.bobSocket.call("accept_invitation", ["conversation_id": group]).ok)
+        #expect(try await carolSocket.call("accept_invitation", ["conversation_id": group]).ok)
+        let bobPushing = try people.server.connect(), carolPushing = try people.server.connect()
+        #expect(try await bobPushing.login(people.bob, push: true).ok)
+        #expect(try await carolPushing.login(carol, push: true).ok)
+        #expect(try await people.bobSocket.call("block_account", ["email": people.ann.email]).ok)
+
+        func send(_ text: String, from socket: LineSocket, to accounts: [Int]) async throws -> Int {
+            let answer = try await socket.call("send_message", [
+                "conversation_id": group, "client_message_id": UUID().uuidString,
+                "envelopes": accounts.map { ["account_id": $0, "device_id": 1, "ciphertext": Data("\(text)->\($0)".utf8).base64EncodedString()] },
+            ])
+            return try #require(answer["message_id"] as? Int, "\(answer)")
+        }
+        let fromAnn = try await send("ann", from: people.annSocket, to: [people.bobID, carolID])
+        let atCarol = try await carolPushing.nextNotification(named: "new_message")
+        #expect(atCarol["message_id"] as? Int == fromAnn)
+        #expect(atCarol["ciphertext"] as? String == Data("ann->\(carolID)".utf8).base64EncodedString())
+        // Bob's first new_message, on either connection, is Carol's later one: nothing of Ann's reached him.
+        let fromCarol = try await send("carol", from: carolSocket, to: [people.annID, people.bobID])
+        let atBob = try await bobPushing.nextNotification(named: "new_message")
+        #expect(atBob["message_id"] as? Int == fromCarol && atBob["sender_id"] as? Int == carolID, "\(atBob)")
+        #expect(atBob["ciphertext"] as? String == Data("carol->\(people.bobID)".utf8).base64EncodedString())
+        #expect(try await people.bobSocket.nextNotification(named: "new_message")["message_id"] as? Int == fromCarol)
+    }
+
+    @Test("a connection that does not read holds at most its allowance of pushed ciphertext; the rest are hints, and written pushes give it back")
+    func allowanceBoundsWhatWaits() async throws {
+        let hub = NotificationHub()
+        final class Connection: Sendable {}
+        let connection = Connection()
+        let stream = hub.subscribe(accountID: 7, deviceID: 1, connection: ObjectIdentifier(connection), pushesEnvelopes: true, disconnect: {})
+        let ciphertext = String(repeating: "A", count: NotificationHub.pushedEnvelopeLimit)
+        let fitting = EnvelopeAllowance.bytesPerConnection / ciphertext.utf8.count
+        for id in 0..<(fitting + 4) {
+            hub.notify(accountID: 7, deviceID: 1, event: "new_message", fields: ["message_id": .number(Double(id)), "ciphertext": .string(ciphertext)])
+        }
+        var iterator = stream.makeAsyncIterator()
+        var waiting: [NotificationHub.Queued] = []
+        for _ in 0..<(fitting + 4) { waiting.append(try #require(await iterator.next())) }
+        let pushed = waiting.map { queued -> Bool in
+            guard case .notification(_, let fields) = queued.message else { return false }
+            return fields["ciphertext"] != nil
+        }
+        #expect(pushed == Array(repeating: true, count: fitting) + Array(repeating: false, count: 4))
+        // Once written, the allowance is back: the next push carries its envelope again.
+        waiting.forEach { $0.written() }
+        hub.notify(accountID: 7, deviceID: 1, event: "new_message", fields: ["message_id": 99, "ciphertext": .string(ciphertext)])
+        let next = try #require(await iterator.next())
+        guard case .notification(_, let fields) = next.message else { Issue.record("not a notification"); return }
+        #expect(fields["ciphertext"] != nil)
+        withExtendedLifetime(connection) {}
+    }
+}
