@@ -143,6 +143,9 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // The SDK example (docs/SDK.md): its own package in Examples/EchoBot, built here too so the test command
+        // compiles it and runs it against a server. Only ParleyClient's public API.
+        .executableTarget(name: "ParleyEchoBot", dependencies: ["ParleyClient"], path: "Examples/EchoBot/Sources/EchoBot"),
         .executableTarget(
             name: "parley",
             dependencies: [

@@ -9,9 +9,10 @@ final class LiveProcess: Sendable {
     private let output = OutputBuffer()
     private let finished = DispatchSemaphore(value: 0)
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `executable` (a product of this package: `parley` unless told) with `arguments`.
+    init(_ arguments: [String], environment: [String: String] = [:], executable: String = "parley") throws {
         let process = Process()
-        process.executableURL = ParleyBinary.productsDirectory.appendingPathComponent("parley")
+        process.executableURL = ParleyBinary.productsDirectory.appendingPathComponent(executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let pipe = Pipe()
