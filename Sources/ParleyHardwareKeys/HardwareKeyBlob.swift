@@ -9,12 +9,14 @@ public struct HardwareKeyBlob: Equatable, Sendable {
         case sealedSecret = 2
     }
 
+    /// The first four bytes of every blob (docs/FORMATS.md §17).
     public static let magic: [UInt8] = Array("PHK1".utf8)
     static let tpmDevice: UInt8 = 1
     static let needsPINFlag: UInt8 = 1
     /// Largest public or private area accepted.
     static let maximumArea = 1_024
 
+    /// What the blob holds.
     public let kind: Kind
     /// Whether the object's authorization is a PIN.
     public let needsPIN: Bool

@@ -19,11 +19,15 @@ public protocol HardwareKeyDevice: Sendable {
 /// A P-256 key held by a device, usable wherever Parley takes a P-256 private key for ECDH (Apple ECIES,
 /// FileLock packages, Parley files' P-256 stanzas).
 public struct HardwareP256Key: P256KeyAgreementSecret {
+    /// The device that holds the key.
     public let device: any HardwareKeyDevice
+    /// The key as stored outside the device.
     public let blob: HardwareKeyBlob
     private let pin: [UInt8]?
+    /// The public half, read from the blob.
     public let publicKey: P256.KeyAgreement.PublicKey
 
+    /// The key in `blob` on `device`, used with `pin` when it has one; refuses a blob of another kind.
     public init(device: any HardwareKeyDevice, blob: HardwareKeyBlob, pin: [UInt8]?) throws(HardwareKeyError) {
         guard blob.kind == .p256, let point = blob.publicPoint,
               let publicKey = try? P256.KeyAgreement.PublicKey(x963Representation: point)

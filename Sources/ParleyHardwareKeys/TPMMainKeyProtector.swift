@@ -8,9 +8,11 @@ public struct TPMMainKeyProtector: HardwareKeyProtector {
     /// The name the MainKey file records.
     public static let protectorName = "tpm2"
 
+    /// The TPM the MainKey is sealed to.
     public let device: TPMDevice
     private let pin: [UInt8]?
 
+    /// Seals to and unseals from `device`, with the TPM PIN `pin` when the sealed object has one.
     public init(device: TPMDevice = TPMDevice(), pin: [UInt8]?) {
         self.device = device
         self.pin = pin

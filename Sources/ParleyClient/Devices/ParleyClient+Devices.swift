@@ -9,8 +9,9 @@ public struct DeviceInfo: Sendable, Equatable, Codable {
     public let id: UInt32
     /// The name it was given.
     public let name: String
-    /// When it was added, and when it last logged in or left (ms since the epoch).
+    /// When it was added (ms since the epoch).
     public let createdAt: Int64
+    /// When it last logged in or left (ms since the epoch).
     public let lastSeen: Int64
     /// Whether it is the device this client runs on.
     public let isThisDevice: Bool

@@ -3,10 +3,13 @@ import ParleyWire
 
 /// A direct conversation someone who is not a contact started with you, waiting for your answer.
 public struct MessageRequest: Codable, Sendable, Equatable {
+    /// The direct conversation the request is.
     public let conversationID: Int64
     /// Who started it: their account, e-mail and display name (starting a conversation shows who you are).
     public let accountID: Int64
+    /// Their e-mail address.
     public let email: String
+    /// The name they chose.
     public let displayName: String
     /// Last activity, ms.
     public let lastMessageAt: Int64?
@@ -14,7 +17,9 @@ public struct MessageRequest: Codable, Sendable, Equatable {
 
 /// Someone on your block list.
 public struct BlockedAccount: Codable, Sendable, Equatable {
+    /// Their account.
     public let accountID: Int64
+    /// The name they chose.
     public let displayName: String
     /// Their e-mail, when this device knows it.
     public let email: String?

@@ -16,9 +16,13 @@ public protocol HasEventLoopGroup { var eventLoopGroup: any EventLoopGroup { get
 /// What a client needs from its surroundings, in one container (Proton-style composition: components
 /// name the `Has…` protocols they use, tests swap a part by building another container).
 public struct ClientDependencies: HasClock, HasRandom, HasEventLoopGroup, HasVaultClock, Sendable {
+    /// Wall-clock time (message times, expiries).
     public var clock: any WallClock
+    /// Randomness for keys and nonces.
     public var random: any RandomSource
+    /// The event loops the connection runs on.
     public var eventLoopGroup: any EventLoopGroup
+    /// The clocks the vault's idle lock reads.
     public var vaultClock: any VaultClock
 
     /// Real clocks, system randomness, NIO's shared event loops.

@@ -4,12 +4,15 @@ import Foundation
 /// A TPM 2.0 reached through the TSS's TCTI loader: `device:/dev/tpmrm0` (the kernel's resource manager) on a
 /// real machine, `swtpm:host=…,port=…` for a software TPM. `PARLEY_TPM_TCTI` chooses, when set.
 public struct TPMDevice: HardwareKeyDevice {
+    /// The kernel's TPM resource manager, used unless PARLEY_TPM_TCTI or `tcti` says otherwise.
     public static let defaultTCTI = "device:/dev/tpmrm0"
     /// The largest secret `seal` takes (a keyed-hash object's sensitive data holds 128 bytes).
     public static let maximumSecret = 128
 
+    /// How the TSS reaches the TPM (a TCTI configuration string).
     public let tcti: String
 
+    /// The TPM at `tcti`, else at PARLEY_TPM_TCTI, else at `defaultTCTI`.
     public init(tcti: String? = nil) {
         self.tcti = tcti ?? ProcessInfo.processInfo.environment["PARLEY_TPM_TCTI"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultTCTI
     }
