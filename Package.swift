@@ -143,6 +143,11 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // The full-screen chat and the terminal it draws on (raw mode, keys, layout, inert remote text).
+        .target(
+            name: "ParleyChatUI",
+            dependencies: ["ParleyClient", "ParleyHardwareKeys", "ParleyVault", "ParleyWire"]
+        ),
         .executableTarget(
             name: "parley",
             dependencies: [
@@ -152,6 +157,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
+                "ParleyChatUI",
                 "ParleyFiles",
                 "ParleyHardwareKeys",
                 "ParleyPGP",
@@ -252,8 +258,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyCLITests",
-            dependencies: ["parley", "ParleyServer", "ParleyImage", "ParleyTestSupport"]
+            dependencies: ["parley", "ParleyChatUI", "ParleyServer", "ParleyImage", "ParleyTestSupport"]
         ),
+        .testTarget(name: "ParleyChatUITests", dependencies: ["ParleyChatUI", "ParleyClient"]),
     ],
     swiftLanguageModes: [.v6]
 )

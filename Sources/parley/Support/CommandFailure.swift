@@ -1,3 +1,5 @@
+import ParleyChatUI
+
 /// A failure that is not a usage mistake: printed as "Error: …" without the usage block.
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
