@@ -148,6 +148,19 @@ let package = Package(
             name: "ParleyChatUI",
             dependencies: ["ParleyClient", "ParleyHardwareKeys", "ParleyVault", "ParleyWire"]
         ),
+        // The load generator behind `parley bench`: its own NIO client, the scenarios and their reports.
+        .target(
+            name: "ParleyBench",
+            dependencies: [
+                "ParleyClient",
+                "ParleyCrypto",
+                "ParleyServer",
+                "ParleyWire",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "parley",
             dependencies: [
@@ -157,6 +170,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
+                "ParleyBench",
                 "ParleyChatUI",
                 "ParleyFiles",
                 "ParleyHardwareKeys",
