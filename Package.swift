@@ -119,6 +119,10 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // The network feeds of `parley location`: gpsd over TCP and Berry Picker Tracker over HTTP. Apart from
+        // ParleyLocation so that it stays pure and free of FoundationNetworking (libcurl), which ParleyClient
+        // and the fuzzer link through it.
+        .target(name: "ParleyLocationFeeds", dependencies: ["ParleyLocation"]),
         // The system zlib, for OpenPGP compressed data packets (ZIP = raw deflate, ZLIB).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         // The TPM2 software stack, for keys held in a TPM 2.0 (ParleyHardwareKeys).
@@ -176,6 +180,7 @@ let package = Package(
                 "ParleyHardwareKeys",
                 "ParleyPGP",
                 "ParleyLocation",
+                "ParleyLocationFeeds",
                 "ParleyQR",
                 "ParleyClient",
                 "ParleyVault",
