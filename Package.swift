@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 // Parley: an end-to-end encrypted communication suite.
-// Targets depend only downward: CLI → Client/Server → Wire/Protocol → Crypto.
+// Targets depend only downward: CLI → chat UI/bench → Client/Server → Wire/Protocol → Crypto (docs/ARCHITECTURE.md).
 import PackageDescription
 
 let package = Package(
@@ -123,6 +123,12 @@ let package = Package(
         // ParleyLocation so that it stays pure and free of FoundationNetworking (libcurl), which ParleyClient
         // and the fuzzer link through it.
         .target(name: "ParleyLocationFeeds", dependencies: ["ParleyLocation"]),
+        // `parley server --config FILE`: the YAML configuration file read into settings (Yams stays out of
+        // ParleyServer and the fuzzer).
+        .target(
+            name: "ParleyServerSettings",
+            dependencies: [.product(name: "Yams", package: "Yams")]
+        ),
         // The system zlib, for OpenPGP compressed data packets (ZIP = raw deflate, ZLIB).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         // The TPM2 software stack, for keys held in a TPM 2.0 (ParleyHardwareKeys).
@@ -170,10 +176,10 @@ let package = Package(
             dependencies: [
                 "ParleyCrypto",
                 "ParleyServer",
+                "ParleyServerSettings",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "Yams", package: "Yams"),
                 "ParleyBench",
                 "ParleyChatUI",
                 "ParleyFiles",
