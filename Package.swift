@@ -158,6 +158,16 @@ let package = Package(
             name: "ParleyChatUI",
             dependencies: ["ParleyClient", "ParleyHardwareKeys", "ParleyVault", "ParleyWire"]
         ),
+        // `parley demo`: the narrated tour with an embedded server and three people.
+        .target(
+            name: "ParleyDemo",
+            dependencies: [
+                "ParleyClient",
+                "ParleyCrypto",
+                "ParleyServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // The load generator behind `parley bench`: its own NIO client, the scenarios and their reports.
         .target(
             name: "ParleyBench",
@@ -182,6 +192,7 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 "ParleyBench",
                 "ParleyChatUI",
+                "ParleyDemo",
                 "ParleyFiles",
                 "ParleyHardwareKeys",
                 "ParleyPGP",
