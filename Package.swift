@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 // Parley: an end-to-end encrypted communication suite.
-// Targets depend only downward: CLI → Client/Server → Wire/Protocol → Crypto.
+// Targets depend only downward: CLI → chat UI/bench → Client/Server → Wire/Protocol → Crypto (docs/ARCHITECTURE.md).
 import PackageDescription
 
 let package = Package(
@@ -119,6 +119,16 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // The network feeds of `parley location`: gpsd over TCP and Berry Picker Tracker over HTTP. Apart from
+        // ParleyLocation so that it stays pure and free of FoundationNetworking (libcurl), which ParleyClient
+        // and the fuzzer link through it.
+        .target(name: "ParleyLocationFeeds", dependencies: ["ParleyLocation"]),
+        // `parley server --config FILE`: the YAML configuration file read into settings (Yams stays out of
+        // ParleyServer and the fuzzer).
+        .target(
+            name: "ParleyServerSettings",
+            dependencies: [.product(name: "Yams", package: "Yams")]
+        ),
         // The system zlib, for OpenPGP compressed data packets (ZIP = raw deflate, ZLIB).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         // The TPM2 software stack, for keys held in a TPM 2.0 (ParleyHardwareKeys).
@@ -143,6 +153,34 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // The full-screen chat and the terminal it draws on (raw mode, keys, layout, inert remote text).
+        .target(
+            name: "ParleyChatUI",
+            dependencies: ["ParleyClient", "ParleyHardwareKeys", "ParleyVault", "ParleyWire"]
+        ),
+        // `parley demo`: the narrated tour with an embedded server and three people.
+        .target(
+            name: "ParleyDemo",
+            dependencies: [
+                "ParleyClient",
+                "ParleyCrypto",
+                "ParleyServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // The load generator behind `parley bench`: its own NIO client, the scenarios and their reports.
+        .target(
+            name: "ParleyBench",
+            dependencies: [
+                "ParleyClient",
+                "ParleyCrypto",
+                "ParleyServer",
+                "ParleyWire",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // The SDK example (docs/SDK.md): its own package in Examples/EchoBot, built here too so the test command
         // compiles it and runs it against a server. Only ParleyClient's public API.
         .executableTarget(name: "ParleyEchoBot", dependencies: ["ParleyClient"], path: "Examples/EchoBot/Sources/EchoBot"),
@@ -151,14 +189,18 @@ let package = Package(
             dependencies: [
                 "ParleyCrypto",
                 "ParleyServer",
+                "ParleyServerSettings",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "Yams", package: "Yams"),
+                "ParleyBench",
+                "ParleyChatUI",
+                "ParleyDemo",
                 "ParleyFiles",
                 "ParleyHardwareKeys",
                 "ParleyPGP",
                 "ParleyLocation",
+                "ParleyLocationFeeds",
                 "ParleyQR",
                 "ParleyClient",
                 "ParleyVault",
@@ -255,8 +297,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyCLITests",
-            dependencies: ["parley", "ParleyServer", "ParleyImage", "ParleyTestSupport"]
+            dependencies: ["parley", "ParleyChatUI", "ParleyServer", "ParleyImage", "ParleyTestSupport"]
         ),
+        .testTarget(name: "ParleyChatUITests", dependencies: ["ParleyChatUI", "ParleyClient"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -30,7 +30,7 @@ struct Parley: AsyncParsableCommand {
                 FileHandle.standardError.write(Data((message + "\n").utf8))
                 exit(withError: ExitCode(code))
             }
-            exit(withError: error)
+            exit(withError: CommandFailure.shown(error))
         }
     }
 }

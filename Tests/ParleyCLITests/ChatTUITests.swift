@@ -1,5 +1,6 @@
 import Foundation
 @testable import parley
+@testable import ParleyChatUI
 import ParleyServer
 import Testing
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParleyChatUI
 
 extension Parley {
     /// `parley chat`: the full-screen terminal client.

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyChatUI
 import Synchronization
 
 /// An upload's progress on standard error: at a terminal one line rewritten in place; into a file or a pipe

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParleyDemo
 
 extension Parley {
     /// `parley demo`: a narrated tour of Parley with an embedded server and three people.

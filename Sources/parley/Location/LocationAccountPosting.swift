@@ -1,6 +1,7 @@
 import Foundation
 import ParleyClient
 import ParleyLocation
+import ParleyLocationFeeds
 
 extension ClientOptions {
     /// Whether the command was pointed at an account (`--home` or `--account`): location commands then talk

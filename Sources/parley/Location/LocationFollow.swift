@@ -3,6 +3,7 @@ import Foundation
 import ParleyLocation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import ParleyLocationFeeds
 #endif
 
 extension Parley.Location {

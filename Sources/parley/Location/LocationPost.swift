@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyLocation
+import ParleyLocationFeeds
 
 extension Parley.Location {
     /// `parley location post`: one position from the command line, or live positions from gpsd.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParleyServerSettings
 
 /// `parley server`'s settings from three places (docs/OPERATIONS.md §11): a configuration file
 /// (`--config FILE` or `PARLEY_SERVER_CONFIG`), environment variables `PARLEY_SERVER_<OPTION>`, and the command
@@ -69,30 +70,6 @@ enum ServerSettings {
                 }
             }
             throw CommandFailure("\(setting.origin): \(message)")
-        }
-    }
-}
-
-/// One setting: an option's long name and its value or values.
-struct Setting: Equatable {
-    enum Value: Equatable {
-        case text(String)
-        /// `true` turns a flag on; `false` leaves it off.
-        case flag(Bool)
-    }
-
-    let key: String
-    let values: [Value]
-    /// Where it came from, for error messages: "FILE line N" or "environment variable NAME".
-    let origin: String
-
-    /// The command-line words this setting stands for.
-    var arguments: [String] {
-        values.flatMap { value -> [String] in
-            switch value {
-            case .text(let text): ["--\(key)", text]
-            case .flag(let on): on ? ["--\(key)"] : []
-            }
         }
     }
 }

@@ -1,6 +1,24 @@
+import ParleyChatUI
+import ParleyLocationFeeds
+import ParleyPGP
+import ParleyServerSettings
+
 /// A failure that is not a usage mistake: printed as "Error: …" without the usage block.
 struct CommandFailure: Error, CustomStringConvertible {
     let description: String
     /// Shown on a terminal, and often quoting the server or a file: controls in it are made visible.
     init(_ description: String) { self.description = TerminalText.visible(description) }
+}
+
+extension CommandFailure {
+    /// `error` as the command line shows it: a library's failure written for the user (a gpsd or tracker
+    /// exchange, a key store, a configuration file) becomes a `CommandFailure`, so its controls are made visible as the command's own would be.
+    static func shown(_ error: any Error) -> any Error {
+        switch error {
+        case let failure as LocationFeedError: CommandFailure(failure.description)
+        case let failure as PGPKeyStoreError: CommandFailure(failure.description)
+        case let failure as ServerConfigError: CommandFailure(failure.description)
+        default: error
+        }
+    }
 }

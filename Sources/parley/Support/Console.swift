@@ -1,4 +1,5 @@
 import Foundation
+import ParleyChatUI
 
 /// Where the command line's human-readable output goes: every line passes through `TerminalText.visible`,
 /// so text from the network or a file cannot drive the terminal, whichever command prints it.

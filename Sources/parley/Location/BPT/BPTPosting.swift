@@ -1,6 +1,7 @@
 import Foundation
 import ParleyClient
 import ParleyLocation
+import ParleyLocationFeeds
 
 /// Posting positions to the tracker server of this account's tracker key (`post`/`replay --bpt`),
 /// sealed as the app seals them, on the route the vault remembers (a new one when there is none).

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyClient
 import ParleyLocation
+import ParleyLocationFeeds
 
 extension Parley.Location {
     /// `parley location bpt-key`: this account's Berry Picker Tracker identity, kept in the vault.

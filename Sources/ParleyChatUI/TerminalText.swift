@@ -7,11 +7,11 @@
 /// DEL become their Unicode control pictures (`␛`, `␍`, `␇`, `␡`), C1 controls, bidi controls and line
 /// separators become `<U+XXXX>`. Nothing is dropped, so a reader sees that something was there.
 /// The command line's writers (`Console`) and the full-screen chat (`DisplayWidth.sanitized`) both use it.
-enum TerminalText {
+public enum TerminalText {
     /// `text` with every control shown, never interpreted. Newlines and tabs stay (a CR before a newline is a
     /// line ending and goes quietly) unless `singleLine`, which turns them and CR into spaces for one-line cells
     /// such as the chat's panes.
-    static func visible(_ text: some StringProtocol, singleLine: Bool = false) -> String {
+    public static func visible(_ text: some StringProtocol, singleLine: Bool = false) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return String(text) }
         var out = String.UnicodeScalarView()
         var pendingCR = false
@@ -45,7 +45,7 @@ enum TerminalText {
     }
 
     /// Whether a scalar could act on a terminal or reorder the line instead of being shown.
-    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true                   // C0, DEL, C1 (0x9B is a one-byte CSI)
         case 0x061C, 0x200E, 0x200F: true                     // Arabic letter mark, LRM, RLM
@@ -58,7 +58,7 @@ enum TerminalText {
     /// JSON text with every control spelled as a `\\uXXXX` escape: the same JSON to a parser, inert on a terminal.
     /// (JSONEncoder escapes C0 controls but writes C1 and bidi controls as they are.) Valid because outside
     /// strings compact JSON holds no such scalar.
-    static func jsonSafe(_ json: String) -> String {
+    public static func jsonSafe(_ json: String) -> String {
         guard json.unicodeScalars.contains(where: needsEscape) else { return json }
         var out = String.UnicodeScalarView()
         for scalar in json.unicodeScalars {
@@ -74,7 +74,7 @@ enum TerminalText {
 
     /// `visible`, with each line after the first indented, so a multi-line message cannot pass its own lines
     /// off as other messages.
-    static func indentedLines(_ text: some StringProtocol, indent: String = "    ") -> String {
+    public static func indentedLines(_ text: some StringProtocol, indent: String = "    ") -> String {
         visible(text).replacingOccurrences(of: "\n", with: "\n" + indent)
     }
 }

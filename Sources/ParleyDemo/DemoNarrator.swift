@@ -1,8 +1,11 @@
 import Foundation
 
 /// Prints the tour: numbered chapters, what happened, and ciphertext beside plaintext.
-struct DemoNarrator {
+public struct DemoNarrator: Sendable {
     private let isTerminal = isatty(STDOUT_FILENO) == 1
+
+    /// A narrator writing to standard output (in bold where it is a terminal).
+    public init() {}
 
     func chapter(_ number: Int, _ title: String) {
         let heading = "\(number). \(title)"

@@ -5,18 +5,20 @@ import ParleyCrypto
 import ParleyServer
 
 /// The steps of `parley demo`, run against a real embedded server over real sockets.
-final class DemoTour: @unchecked Sendable {
+public final class DemoTour: @unchecked Sendable {
     let root: URL
     let narrator: DemoNarrator
     var server: EmbeddedServer?
     var people: [String: ParleyClient] = [:]
 
-    init(root: URL, narrator: DemoNarrator) {
+    /// A tour keeping its server data and homes under `root`, told by `narrator`.
+    public init(root: URL, narrator: DemoNarrator) {
         self.root = root
         self.narrator = narrator
     }
 
-    func run() async throws {
+    /// Runs every chapter; throws at the first step that does not do what the tour says.
+    public func run() async throws {
         narrator.chapter(1, "A server of your own")
         let server = try await startServer(port: 0)
         narrator.say("parley server (development mode) on 127.0.0.1:\(server.port), SQLite in \(server.dataDirectory.lastPathComponent)/")
@@ -53,7 +55,7 @@ final class DemoTour: @unchecked Sendable {
         let secret = try await sendAndShow(ann, "ann", "Surprise party for carol after the climb!", to: group.id, reader: bob, readerName: "bob")
         let carolGot = try await carol.sync()
         let carolHas = try await carol.storedMessage(secret.id)
-        guard carolGot.isEmpty, carolHas == nil else { throw CommandFailure("carol received a message after her removal") }
+        guard carolGot.isEmpty, carolHas == nil else { throw DemoFailure("carol received a message after her removal") }
         narrator.ok("carol received nothing: the server no longer delivers to her, and she never got the new chain key")
 
         narrator.chapter(5, "The vault PIN")
@@ -61,7 +63,7 @@ final class DemoTour: @unchecked Sendable {
         narrator.say("ann changed her PIN from 2468 to 1357 (only the MainKey is re-wrapped; no data is re-encrypted)")
         do {
             try await ann.unlock(pin: "2468")
-            throw CommandFailure("the old PIN still opened the vault")
+            throw DemoFailure("the old PIN still opened the vault")
         } catch let error as ClientError {
             narrator.ok("the old PIN is refused: \(error)")
         }
@@ -73,7 +75,7 @@ final class DemoTour: @unchecked Sendable {
         self.server = nil
         narrator.say("server stopped")
         let queued = try await bob.send("Sent while the server was down.", to: chat.id)
-        guard case .queued = queued else { throw CommandFailure("a send without a server should be queued") }
+        guard case .queued = queued else { throw DemoFailure("a send without a server should be queued") }
         narrator.say("bob sends anyway: the message waits, sealed, in bob's outbox (\(try await bob.pendingCount()) pending)")
         let restarted = try await startServer(port: server.port)
         narrator.say("server started again on 127.0.0.1:\(restarted.port) with the same data")
@@ -91,7 +93,8 @@ final class DemoTour: @unchecked Sendable {
         narrator.ok("tour finished")
     }
 
-    func shutdown() async {
+    /// Disconnects everyone and stops the server (also after a failed step).
+    public func shutdown() async {
         for client in people.values { await client.disconnect() }
         try? await server?.stop()
         server = nil
@@ -108,14 +111,14 @@ final class DemoTour: @unchecked Sendable {
     private func home(_ name: String) -> URL { root.appendingPathComponent("home-\(name)") }
 
     private func person(_ name: String, pin: String?) async throws -> ParleyClient {
-        guard let server else { throw CommandFailure("no server") }
+        guard let server else { throw DemoFailure("no server") }
         let email = "\(name)@example.org"
         let client = try ParleyClient.create(
             home: home(name), email: email, displayName: name.capitalized,
             server: ServerAddress(host: "127.0.0.1", port: server.port), pin: pin,
             reconnectPolicy: ReconnectPolicy(initial: 0.25, maximum: 2))
         try await client.register(password: "demo password for \(name)", envelopeIterations: KeyEnvelope.minimumSealIterations)
-        guard let code = server.latestCode(for: email) else { throw CommandFailure("the server sent no code to \(email)") }
+        guard let code = server.latestCode(for: email) else { throw DemoFailure("the server sent no code to \(email)") }
         try await client.confirm(code: code)
         try await client.connect()
         people[name] = client
@@ -123,7 +126,7 @@ final class DemoTour: @unchecked Sendable {
     }
 
     private func id(_ client: ParleyClient) async throws -> Int64 {
-        guard let id = await client.accountID else { throw CommandFailure("an account is not confirmed") }
+        guard let id = await client.accountID else { throw DemoFailure("an account is not confirmed") }
         return id
     }
 
@@ -131,7 +134,7 @@ final class DemoTour: @unchecked Sendable {
         _ sender: ParleyClient, _ senderName: String, _ text: String, to conversation: Int64,
         reader: ParleyClient, readerName: String
     ) async throws -> Message {
-        guard let sent = try await sender.send(text, to: conversation).message else { throw CommandFailure("not sent") }
+        guard let sent = try await sender.send(text, to: conversation).message else { throw DemoFailure("not sent") }
         narrator.say("\(senderName) → \(readerName): “\(text)”")
         // Read at once: the reader's envelope is deleted the moment its device confirms delivery.
         let ciphertext = try stored(sent.id, for: try await id(reader))
@@ -169,12 +172,12 @@ final class DemoTour: @unchecked Sendable {
             if let value = try await probe() { return value }
             try await Task.sleep(for: .milliseconds(25))
         }
-        throw CommandFailure("timed out waiting for the other side")
+        throw DemoFailure("timed out waiting for the other side")
     }
 }
 
 /// `#require` for the demo: a value or a clear failure.
 private func require<T>(_ value: T?, _ what: String = "a value") throws -> T {
-    guard let value else { throw CommandFailure("expected \(what)") }
+    guard let value else { throw DemoFailure("expected \(what)") }
     return value
 }

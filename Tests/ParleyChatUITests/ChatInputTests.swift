@@ -1,4 +1,4 @@
-@testable import parley
+@testable import ParleyChatUI
 import Testing
 
 /// The input line (editing, history) and the commands typed in it.

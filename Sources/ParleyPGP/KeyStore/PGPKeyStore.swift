@@ -1,8 +1,8 @@
-import ParleyPGP
+import Foundation
 
 /// Where `parley pgp` keeps keys: a standalone keyring directory (`PGPKeyring`) or the vault of a
-/// Parley account (`PGPVaultKeys`). Secret keys are stored pass-phrase protected in both.
-protocol PGPKeyStore {
+/// Parley account (`PGPVaultKeys`, in the `parley` target since it needs ParleyClient). Secret keys are stored pass-phrase protected in both.
+public protocol PGPKeyStore {
     /// Where the keys are, as users see it in messages.
     var location: String { get }
 
@@ -19,25 +19,26 @@ protocol PGPKeyStore {
 
 extension PGPKeyStore {
     /// Certificates matching `query`: a fingerprint, a key ID (16 hex digits, any subkey), or part of a user ID.
-    func find(_ query: String, in certificates: [Certificate]) throws -> [Certificate] {
+    public func find(_ query: String, in certificates: [Certificate]) throws -> [Certificate] {
         let hex = query.uppercased().replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "0X", with: "")
         let matches = certificates.filter { certificate in
-            if certificate.allKeys.contains(where: { Fingerprint.text($0.fingerprint) == hex || Fingerprint.text($0.keyID) == hex }) {
+            // A key ID is the fingerprint's last 8 bytes, so its hex is the fingerprint hex's last 16 digits.
+            if certificate.allKeys.contains(where: { $0.fingerprintHex == hex || String($0.fingerprintHex.suffix(16)) == hex }) {
                 return true
             }
             return certificate.userIDs.contains { $0.string.localizedCaseInsensitiveContains(query) }
         }
         guard !matches.isEmpty else {
-            throw CommandFailure("no key in \(location) matches \"\(query)\": see `parley pgp keys list`, or import it with `parley pgp keys import`")
+            throw PGPKeyStoreError("no key in \(location) matches \"\(query)\": see `parley pgp keys list`, or import it with `parley pgp keys import`")
         }
         return matches
     }
 
     /// Exactly one certificate matching `query`.
-    func one(_ query: String, in certificates: [Certificate]) throws -> Certificate {
+    public func one(_ query: String, in certificates: [Certificate]) throws -> Certificate {
         let matches = try find(query, in: certificates)
         guard matches.count == 1, let only = matches.first else {
-            throw CommandFailure("\"\(query)\" matches \(matches.count) keys: give a fingerprint (see `parley pgp keys list`)")
+            throw PGPKeyStoreError("\"\(query)\" matches \(matches.count) keys: give a fingerprint (see `parley pgp keys list`)")
         }
         return only
     }

@@ -1,5 +1,5 @@
 import Foundation
-@testable import parley
+@testable import ParleyChatUI
 import ParleyClient
 import Testing
 

@@ -20,7 +20,7 @@ enum ChatEvent: Sendable {
 }
 
 /// The running `parley chat`: owns the terminal, the state and the loop; draws after every event.
-final class ChatSession {
+public final class ChatSession {
     let client: ParleyClient
     let terminal: Terminal
     var state: ChatState
@@ -38,7 +38,8 @@ final class ChatSession {
     /// Said once connected, when `opening` was not in the list (the connection clears the notice line).
     private var openingNotice: String?
 
-    init(client: ParleyClient, terminal: Terminal, opening: Int64? = nil) {
+    /// A session on `terminal` for `client`, opening conversation `opening` first when given.
+    public init(client: ParleyClient, terminal: Terminal, opening: Int64? = nil) {
         self.opening = opening
         self.client = client
         self.terminal = terminal
@@ -49,7 +50,7 @@ final class ChatSession {
     }
 
     /// Runs until /quit, Ctrl-C, SIGTERM/SIGHUP or the end of input; leaves the terminal as it was.
-    func run() async {
+    public func run() async {
         let post = self.post
         let clientEvents = client.events()   // before connecting, so nothing from the login is missed
         let forwarder = Task { for await event in clientEvents { post.yield(.client(event)) } }

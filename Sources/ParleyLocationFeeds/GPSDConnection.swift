@@ -10,19 +10,22 @@ import Darwin
 ///
 /// Blocking socket calls run on the connection's own queue so they never hold a Swift
 /// concurrency thread; the format logic lives in ``GPSDReport``.
-final class GPSDConnection: @unchecked Sendable {
+public final class GPSDConnection: @unchecked Sendable {
     /// `HOST:PORT`, or `[IPv6]:PORT`.
-    struct Endpoint {
-        let host: String
-        let port: UInt16
+    public struct Endpoint: Sendable {
+        /// The host name or address.
+        public let host: String
+        /// The TCP port.
+        public let port: UInt16
 
-        init(parsing text: String) throws {
+        /// Reads `--gpsd`'s value.
+        public init(parsing text: String) throws {
             guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]), port > 0 else {
-                throw CommandFailure("--gpsd must be HOST:PORT, for example 127.0.0.1:2947")
+                throw LocationFeedError("--gpsd must be HOST:PORT, for example 127.0.0.1:2947")
             }
             var host = String(text[..<colon])
             if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-            guard !host.isEmpty else { throw CommandFailure("--gpsd must be HOST:PORT, for example 127.0.0.1:2947") }
+            guard !host.isEmpty else { throw LocationFeedError("--gpsd must be HOST:PORT, for example 127.0.0.1:2947") }
             self.host = host
             self.port = port
         }
@@ -35,19 +38,19 @@ final class GPSDConnection: @unchecked Sendable {
     private init(fd: Int32) { self.fd = fd }
 
     /// Connects and asks gpsd to start sending JSON reports.
-    static func open(_ endpoint: Endpoint) async throws -> GPSDConnection {
+    public static func open(_ endpoint: Endpoint) async throws -> GPSDConnection {
         let connection = try await onQueue { () throws -> GPSDConnection in
             GPSDConnection(fd: try openSocket(endpoint))
         }
         guard await connection.write(Array(GPSDReport.watchCommand.utf8)) else {
             connection.disconnect()
-            throw CommandFailure("gpsd at \(endpoint.host):\(endpoint.port) closed the connection")
+            throw LocationFeedError("gpsd at \(endpoint.host):\(endpoint.port) closed the connection")
         }
         return connection
     }
 
     /// The next usable fix, or nil when gpsd closes the connection.
-    func nextFix() async throws -> Waypoint? {
+    public func nextFix() async throws -> Waypoint? {
         while let line = try await readLine() {
             if let waypoint = GPSDReport.waypoint(fromLine: line) { return waypoint }
         }
@@ -55,7 +58,7 @@ final class GPSDConnection: @unchecked Sendable {
     }
 
     /// Closes the connection.
-    func disconnect() { _ = close(fd) }
+    public func disconnect() { _ = close(fd) }
 
     private func write(_ bytes: [UInt8]) async -> Bool {
         (try? await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
@@ -86,7 +89,7 @@ final class GPSDConnection: @unchecked Sendable {
             if count == 0 { return nil }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw CommandFailure("reading from gpsd failed (errno \(errno))")
+                throw LocationFeedError("reading from gpsd failed (errno \(errno))")
             }
             buffer.append(contentsOf: chunk[..<count])
         }
@@ -112,7 +115,7 @@ final class GPSDConnection: @unchecked Sendable {
         hints.ai_socktype = streamSocket
         var list: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(endpoint.host, String(endpoint.port), &hints, &list) == 0, let first = list else {
-            throw CommandFailure("cannot resolve gpsd host \(endpoint.host)")
+            throw LocationFeedError("cannot resolve gpsd host \(endpoint.host)")
         }
         defer { freeaddrinfo(list) }
         var entry: UnsafeMutablePointer<addrinfo>? = first
@@ -124,6 +127,6 @@ final class GPSDConnection: @unchecked Sendable {
             }
             entry = info.pointee.ai_next
         }
-        throw CommandFailure("cannot connect to gpsd at \(endpoint.host):\(endpoint.port); is gpsd running?")
+        throw LocationFeedError("cannot connect to gpsd at \(endpoint.host):\(endpoint.port); is gpsd running?")
     }
 }

@@ -7,13 +7,13 @@ extension ChatSession {
     /// is simply unlocked again, a PIN vault clears the screen and asks for the PIN.
     func checkLock() async {
         guard client.isLocked, !state.locked else { return }
-        if let access = VaultAccess.withoutAsking(client.directory), (try? await client.unlock(access: access)) != nil { return }
+        if let access = ChatVaultAccess.withoutAsking(client.directory), (try? await client.unlock(access: access)) != nil { return }
         enterLocked()
     }
 
     /// `/lock`: drops the key now.
     func lockNow() async {
-        guard VaultAccess.withoutAsking(client.directory) == nil else {
+        guard ChatVaultAccess.withoutAsking(client.directory) == nil else {
             state.notice = "this vault has no PIN, so there is nothing to unlock it with; set one with 'parley account set-pin' or 'set-protection'"
             return
         }
@@ -53,7 +53,7 @@ extension ChatSession {
     private func unlock(pin: String) async {
         guard !pin.isEmpty else { state.notice = "type your vault PIN, then Enter"; return }
         do {
-            try await client.unlock(access: VaultAccess.typed(pin, for: client.directory))
+            try await client.unlock(access: ChatVaultAccess.typed(pin, for: client.directory))
         } catch .vault(.wiped) {
             // Too many wrong PINs: the local data is gone, there is nothing left to show.
             state.notice = "\(ClientError.vault(.wiped))"

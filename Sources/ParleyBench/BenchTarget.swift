@@ -11,9 +11,8 @@ struct BenchTarget: Sendable {
     /// Processes whose resident memory is the server's (`--server-pid`); empty for the embedded server.
     let serverPIDs: [Int32]
 
-    static func start(servers: [String], codes: [String], serverPIDs: [Int32]) async throws -> BenchTarget {
-        if !servers.isEmpty {
-            let nodes = try servers.map { try ListenAddress.parse($0) }.map { (host: $0.0, port: $0.1) }
+    static func start(servers nodes: [(host: String, port: Int)], codes: [String], serverPIDs: [Int32]) async throws -> BenchTarget {
+        if !nodes.isEmpty {
             return BenchTarget(nodes: nodes, codesFiles: codes.map { URL(fileURLWithPath: $0) }, embedded: nil, serverPIDs: serverPIDs)
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-bench-\(UUID().uuidString)")

@@ -1,5 +1,5 @@
 import Foundation
-@testable import parley
+@testable import ParleyChatUI
 import Testing
 
 /// The one escaper between remote text and the terminal (`TerminalText`), value in, value out.

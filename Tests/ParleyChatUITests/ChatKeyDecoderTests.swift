@@ -1,4 +1,4 @@
-@testable import parley
+@testable import ParleyChatUI
 import Testing
 
 /// The terminal byte decoder: sequences, split reads, garbage.

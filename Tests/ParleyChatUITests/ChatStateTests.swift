@@ -1,6 +1,6 @@
 import Foundation
 import ParleyClient
-@testable import parley
+@testable import ParleyChatUI
 import Testing
 
 /// The chat's state: ordering, unread counts, names, ticks — what the screen is built from.

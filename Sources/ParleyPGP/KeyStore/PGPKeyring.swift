@@ -1,31 +1,32 @@
 import Foundation
-import ParleyPGP
 
 /// A standalone keyring directory: `public/FPR.asc` for every certificate and `secret/FPR.asc` for
 /// secret keys, always stored pass-phrase protected (S2K, as gpg exports them). Directories 0700, files 0600.
-struct PGPKeyring: PGPKeyStore {
-    let directory: String
+public struct PGPKeyring: PGPKeyStore, Sendable {
+    /// The keyring directory.
+    public let directory: String
 
-    var location: String { directory }
+    /// The directory, as messages name the keyring.
+    public var location: String { directory }
 
     /// Opens (creating) the keyring at `directory`.
-    init(directory: String) throws {
+    public init(directory: String) throws {
         self.directory = directory
         for sub in ["", "/public", "/secret"] {
             do {
                 try FileManager.default.createDirectory(atPath: directory + sub, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
             } catch {
-                throw CommandFailure("cannot create the keyring at \(directory): check the path is writable or pass --keyring DIR")
+                throw PGPKeyStoreError("cannot create the keyring at \(directory): check the path is writable or pass --keyring DIR")
             }
         }
     }
 
     /// Every certificate (public parts).
-    func certificates() throws -> [Certificate] { try load("public") }
+    public func certificates() throws -> [Certificate] { try load("public") }
 
     /// Every secret key.
-    func secretKeys() throws -> [Certificate] { try load("secret") }
+    public func secretKeys() throws -> [Certificate] { try load("secret") }
 
     private func load(_ sub: String) throws -> [Certificate] {
         let path = "\(directory)/\(sub)"
@@ -35,21 +36,21 @@ struct PGPKeyring: PGPKeyStore {
             do {
                 return try Certificate.readAll([UInt8](data))
             } catch {
-                throw CommandFailure("\(path)/\(name) is damaged (\(error)): move it out of the keyring")
+                throw PGPKeyStoreError("\(path)/\(name) is damaged (\(error)): move it out of the keyring")
             }
         }
     }
 
     /// Stores `certificate` (and its secret parts, which must be protected). Returns whether it was new.
     @discardableResult
-    func store(_ certificate: Certificate) throws -> Bool {
-        let fingerprint = Fingerprint.text(certificate.fingerprint)
+    public func store(_ certificate: Certificate) throws -> Bool {
+        let fingerprint = certificate.primaryKey.fingerprintHex
         let publicPath = "\(directory)/public/\(fingerprint).asc"
         let isNew = !FileManager.default.fileExists(atPath: publicPath)
         try write(certificate.publicCertificate.armored, to: publicPath)
         if certificate.isSecret {
             // Pass phrases are never on disk, and neither are unprotected secrets.
-            guard certificate.isFullyProtected else { throw CommandFailure("refusing to store an unprotected secret key") }
+            guard certificate.isFullyProtected else { throw PGPKeyStoreError("refusing to store an unprotected secret key") }
             try write(certificate.armored, to: "\(directory)/secret/\(fingerprint).asc")
         }
         return isNew
@@ -59,7 +60,7 @@ struct PGPKeyring: PGPKeyStore {
         do {
             try PGPFiles.atomically(path, replace: true, mode: 0o600) { try $0.write(Array(text.utf8)) }
         } catch {
-            throw CommandFailure("cannot write \(path): check the keyring directory is writable")
+            throw PGPKeyStoreError("cannot write \(path): check the keyring directory is writable")
         }
     }
 }

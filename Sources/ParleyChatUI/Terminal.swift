@@ -10,14 +10,15 @@ import Darwin
 /// Plain termios and ANSI escapes rather than ncurses: the renderer already produces whole lines, so
 /// all the terminal has to do is position the cursor and write them; that keeps the binary free of a
 /// system library and the restore path down to two async-signal-safe calls (see `TerminalGuard`).
-final class Terminal: Sendable {
+public final class Terminal: Sendable {
     /// Why the terminal cannot be used.
-    struct Unavailable: Error, CustomStringConvertible {
-        let description: String
+    public struct Unavailable: Error, CustomStringConvertible {
+        /// What to do instead.
+        public let description: String
     }
 
     /// Switches standard input to raw mode and standard output to the alternate screen.
-    init() throws(Unavailable) {
+    public init() throws(Unavailable) {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw Unavailable(description: "'parley chat' needs a terminal; use 'parley read --follow' and 'parley send' in scripts")
         }

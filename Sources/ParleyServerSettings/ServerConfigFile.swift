@@ -12,32 +12,32 @@ import Yams
 /// tls-cert: /etc/parley/tls/fullchain.pem   # reloaded on SIGHUP
 /// registration: invite
 /// ```
-enum ServerConfigFile {
+public enum ServerConfigFile {
     /// Larger than any real configuration; a bigger file is a mistake.
-    static let maximumSize = 64 * 1024
+    public static let maximumSize = 64 * 1024
 
     /// The settings in the file at `path`, in file order.
-    static func read(_ path: String) throws -> [Setting] {
+    public static func read(_ path: String) throws -> [Setting] {
         let text = try contents(of: path)
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
         } catch YamlError.duplicatedKeysInMapping(let duplicates, let context) {
-            throw CommandFailure("\(path) line \(context.mark.line): '\(duplicates.first ?? "")' is set twice")
+            throw ServerConfigError("\(path) line \(context.mark.line): '\(duplicates.first ?? "")' is set twice")
         } catch let error as YamlError {
-            throw CommandFailure("\(path) is not valid YAML: \(describe(error))")
+            throw ServerConfigError("\(path) is not valid YAML: \(describe(error))")
         } catch {
-            throw CommandFailure("\(path) is not valid YAML")
+            throw ServerConfigError("\(path) is not valid YAML")
         }
         guard let root else { return [] }
         guard case .mapping(let mapping) = root else {
-            throw CommandFailure("\(path) must be a mapping of option names to values (for example 'listen: 0.0.0.0:7433')")
+            throw ServerConfigError("\(path) must be a mapping of option names to values (for example 'listen: 0.0.0.0:7433')")
         }
         var seen: Set<String> = []
         return try mapping.map { pair in
             let origin = "\(path) line \(pair.key.mark?.line ?? 0)"
-            guard case .scalar(let name) = pair.key else { throw CommandFailure("\(origin): a key must be an option's name") }
-            guard seen.insert(name.string).inserted else { throw CommandFailure("\(origin): '\(name.string)' is set twice") }
+            guard case .scalar(let name) = pair.key else { throw ServerConfigError("\(origin): a key must be an option's name") }
+            guard seen.insert(name.string).inserted else { throw ServerConfigError("\(origin): '\(name.string)' is set twice") }
             return Setting(key: name.string, values: try values(of: pair.value, origin: origin, key: name.string), origin: origin)
         }
     }
@@ -50,11 +50,11 @@ enum ServerConfigFile {
             return [value(of: scalar)]
         case .sequence(let sequence):
             return try sequence.map { item in
-                guard case .scalar(let scalar) = item else { throw CommandFailure("\(origin): '\(key)' must be a value or a list of values") }
+                guard case .scalar(let scalar) = item else { throw ServerConfigError("\(origin): '\(key)' must be a value or a list of values") }
                 return value(of: scalar)
             }
         case .mapping, .alias:
-            throw CommandFailure("\(origin): '\(key)' must be a value or a list of values, not a section")
+            throw ServerConfigError("\(origin): '\(key)' must be a value or a list of values, not a section")
         }
     }
 
@@ -68,14 +68,14 @@ enum ServerConfigFile {
     /// since whoever can change it decides how the server runs.
     private static func contents(of path: String) throws -> String {
         var status = stat()
-        guard stat(path, &status) == 0 else { throw CommandFailure("cannot read the configuration file \(path): \(String(cString: strerror(errno)))") }
-        guard status.st_mode & S_IFMT == S_IFREG else { throw CommandFailure("\(path) is not a file") }
+        guard stat(path, &status) == 0 else { throw ServerConfigError("cannot read the configuration file \(path): \(String(cString: strerror(errno)))") }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw ServerConfigError("\(path) is not a file") }
         guard status.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
-            throw CommandFailure("\(path) may be changed by other users; let only its owner write it (chmod go-w \(path))")
+            throw ServerConfigError("\(path) may be changed by other users; let only its owner write it (chmod go-w \(path))")
         }
-        guard status.st_size <= maximumSize else { throw CommandFailure("\(path) is larger than \(maximumSize / 1024) KiB; is it the right file?") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read the configuration file \(path)") }
-        guard let text = String(data: data, encoding: .utf8) else { throw CommandFailure("\(path) is not UTF-8 text") }
+        guard status.st_size <= maximumSize else { throw ServerConfigError("\(path) is larger than \(maximumSize / 1024) KiB; is it the right file?") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw ServerConfigError("cannot read the configuration file \(path)") }
+        guard let text = String(data: data, encoding: .utf8) else { throw ServerConfigError("\(path) is not UTF-8 text") }
         return text
     }
 
