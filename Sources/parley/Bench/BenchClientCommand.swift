@@ -9,7 +9,7 @@ struct BenchClientLatency: AsyncParsableCommand {
         discussion: """
             An embedded server on 127.0.0.1 (SQLite, durable) and two ParleyClients with their own homes. Latency runs \
             one message at a time from ann's send() until bob's client emits the decrypted message (encryption, the \
-            server's durable store, the notification, fetch, decryption and bob's sealed local write all included). \
+            server's durable store, the notification (with the envelope pushed in it when short), decryption and bob's sealed local write all included). \
             Cold start then fills bob's history to --history messages and times opening the account and showing the \
             newest 50 messages, offline and with a connect + catch-up.
             """)
