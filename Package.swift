@@ -114,7 +114,6 @@ let package = Package(
         .target(
             name: "ParleyLocation",
             dependencies: [
-                "ParleyCrypto",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
