@@ -67,6 +67,8 @@ enum BenchSetup {
             let node = target.node(for: index)
             let confirmations = BenchConfirmations()
             let connection = try await BenchConnection.connect(host: node.host, port: node.port) { note in
+                // On one node the envelope comes in the notification (docs/API.md §6.1), so this is the ciphertext in
+                // the recipient's hands; another node relays only the hint, so across nodes it is the hint's arrival.
                 if note["event"] == "new_message", let id = note.int("message_id") {
                     recorder.notified(id)
                     if confirming { confirmations.notified(id) }
@@ -91,6 +93,7 @@ enum BenchSetup {
             let signature = try auth.signature(for: LoginChallenge.message(nonce: Array(nonce), email: email, deviceID: 1))
             let login = try await connection.call("login_finish", [
                 "email": .string(email), "device_id": 1, "nonce": .base64(Array(nonce)), "signature": .base64(Array(signature)),
+                "push_envelopes": true,
             ])
             guard let id = login.int("account_id") else { throw BenchConnection.Failure(description: "login failed: \(login.text)") }
             registered.append((connection, id, confirmations))
