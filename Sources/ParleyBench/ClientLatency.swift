@@ -10,11 +10,14 @@ public struct ClientLatency: Sendable {
     public var messages: Int
     /// Messages in the history for the cold-start figure.
     public var history: Int
+    /// The server's `--push-limit`: 0 makes every `new_message` a hint the client must fetch on (the old way).
+    public var pushLimit: Int
 
     /// A run timing `messages` messages over a `history`-message history.
-    public init(messages: Int, history: Int) {
+    public init(messages: Int, history: Int, pushLimit: Int = ConnectionLimits().pushedEnvelopeLimit) {
         self.messages = messages
         self.history = history
+        self.pushLimit = pushLimit
     }
 
     /// A step of the run that did not happen (printed as the command's error).
@@ -29,6 +32,7 @@ public struct ClientLatency: Sendable {
         let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server")) {
             $0.requestsPerSecond = 1_000_000
             $0.accountRequestsPerSecond = 1_000_000
+            $0.limits.pushedEnvelopeLimit = pushLimit
         }
         func person(_ name: String) async throws -> ParleyClient {
             let client = try ParleyClient.create(

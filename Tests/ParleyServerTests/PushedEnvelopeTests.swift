@@ -31,7 +31,7 @@ struct PushedEnvelopeTests {
         #expect(pushed["ciphertext"] as? String == Data("to-bob:hello".utf8).base64EncodedString())
 
         // An envelope longer than the push limit stays a hint, to be fetched.
-        let long = Data((0..<(NotificationHub.pushedEnvelopeLimit + 1)).map { UInt8(truncatingIfNeeded: $0) }).base64EncodedString()
+        let long = Data((0..<(ConnectionLimits().pushedEnvelopeLimit + 1)).map { UInt8(truncatingIfNeeded: $0) }).base64EncodedString()
         let second = try await people.annSocket.call("send_message", [
             "conversation_id": conversation, "client_message_id": "p-2",
             "envelopes": [["account_id": people.bobID, "device_id": 1, "ciphertext": long]],
@@ -103,7 +103,7 @@ struct PushedEnvelopeTests {
         final class Connection: Sendable {}
         let connection = Connection()
         let stream = hub.subscribe(accountID: 7, deviceID: 1, connection: ObjectIdentifier(connection), pushesEnvelopes: true, disconnect: {})
-        let ciphertext = String(repeating: "A", count: NotificationHub.pushedEnvelopeLimit)
+        let ciphertext = String(repeating: "A", count: ConnectionLimits().pushedEnvelopeLimit)
         let fitting = EnvelopeAllowance.bytesPerConnection / ciphertext.utf8.count
         for id in 0..<(fitting + 4) {
             hub.notify(accountID: 7, deviceID: 1, event: "new_message", fields: ["message_id": .number(Double(id)), "ciphertext": .string(ciphertext)])

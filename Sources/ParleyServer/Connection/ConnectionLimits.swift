@@ -19,6 +19,9 @@ public struct ConnectionLimits: Sendable, Equatable {
     public var partialLineBudget = 256 << 20
     /// The longest request line before login (`--max-line-before-login`); `register` needs about 90 KiB at most.
     public var maximumLineLengthBeforeLogin = 128 << 10
+    /// The longest envelope pushed in a `new_message` notification, in bytes (`--push-limit`, docs/API.md §6.1);
+    /// longer ones are a hint to fetch. 0 pushes none. Each connection may have at most 32 KiB of pushes waiting.
+    public var pushedEnvelopeLimit = 4 << 10
 
     /// The documented defaults.
     public init() {}

@@ -11,8 +11,6 @@ public final class NotificationHub: Sendable {
     /// Notifications one connection may have waiting.
     public static let queueLimit = 1_024
 
-    /// Envelopes pushed in `new_message` are at most this long (docs/API.md §6.1); longer ones stay a hint.
-    public static let pushedEnvelopeLimit = 4 * 1024
     /// The field of a notification that only connections which asked for pushes get.
     static let pushedField = "ciphertext"
 

@@ -74,7 +74,7 @@ enum MessageHandlers {
                 && !(envelope.accountID == caller.accountID && envelope.deviceID == caller.deviceID)
             {
                 var pushed = fields
-                if envelope.ciphertext.count <= NotificationHub.pushedEnvelopeLimit {
+                if envelope.ciphertext.count <= context.configuration.limits.pushedEnvelopeLimit {
                     pushed[NotificationHub.pushedField] = .string(Data(envelope.ciphertext).base64EncodedString())
                 }
                 context.notifications.notify(accountID: envelope.accountID, deviceID: envelope.deviceID, event: "new_message", fields: pushed)

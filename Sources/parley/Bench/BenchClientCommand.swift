@@ -1,5 +1,6 @@
 import ArgumentParser
 import ParleyBench
+import ParleyServer
 
 /// `parley bench client`: what a person feels — send-to-screen latency and cold start with a long history.
 struct BenchClientLatency: AsyncParsableCommand {
@@ -16,8 +17,10 @@ struct BenchClientLatency: AsyncParsableCommand {
 
     @Option(help: "Messages timed one at a time.") var messages = 300
     @Option(help: "Messages in the history for the cold-start figure.") var history = 10_000
+    @Option(help: "The embedded server's --push-limit (0: every message is fetched after a hint, as before pushes).")
+    var pushLimit = ConnectionLimits().pushedEnvelopeLimit
 
     func run() async throws {
-        try await ClientLatency(messages: messages, history: history).run()
+        try await ClientLatency(messages: messages, history: history, pushLimit: pushLimit).run()
     }
 }

@@ -32,6 +32,11 @@ struct ServerLimitOptions: ParsableArguments {
     @Option(help: "Longest request line in bytes before login (--max-line applies after).")
     var maxLineBeforeLogin = defaults.maximumLineLengthBeforeLogin
 
+    @Option(help: ArgumentHelp(
+        "Longest message envelope in bytes sent inside its new_message notification (0–16384; 0: none).",
+        discussion: "Devices that ask get a short message without a fetch; longer ones are fetched as before."))
+    var pushLimit = defaults.pushedEnvelopeLimit
+
     func validate() throws {
         for (flag, value) in [
             ("--max-connections", maxConnections), ("--max-connections-per-address", maxConnectionsPerAddress),
@@ -43,6 +48,7 @@ struct ServerLimitOptions: ParsableArguments {
         guard (60...3600).contains(pairingTimeout) else { throw ValidationError("--pairing-timeout must be 60–3600 seconds") }
         guard partialLineBudget >= 1 << 20 else { throw ValidationError("--partial-line-budget must be at least 1048576 bytes (1 MiB)") }
         guard maxLineBeforeLogin >= 16 << 10 else { throw ValidationError("--max-line-before-login must be at least 16384 bytes") }
+        guard (0...16 << 10).contains(pushLimit) else { throw ValidationError("--push-limit must be 0–16384 bytes") }
     }
 
     /// The limits these flags describe.
@@ -56,6 +62,7 @@ struct ServerLimitOptions: ParsableArguments {
         limits.pairingTimeoutSeconds = pairingTimeout
         limits.partialLineBudget = partialLineBudget
         limits.maximumLineLengthBeforeLogin = maxLineBeforeLogin
+        limits.pushedEnvelopeLimit = pushLimit
         return limits
     }
 }

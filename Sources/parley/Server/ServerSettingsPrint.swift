@@ -25,6 +25,7 @@ extension Parley.Server {
             ("smtp-ca", text(smtp.ca)),
             ("max-line", "\(maxLine)"),
             ("max-line-before-login", "\(limits.maxLineBeforeLogin)"),
+            ("push-limit", "\(limits.pushLimit)"),
             ("login-timeout", "\(loginTimeout)"),
             ("max-connections", "\(limits.maxConnections)"),
             ("max-connections-per-address", "\(limits.maxConnectionsPerAddress)"),

@@ -7,6 +7,7 @@ extension FuzzTarget {
         FuzzTarget("location-links", "bpt: and parley://location links parse or fail cleanly; a parsed link, written again, parses to the same fields", run: locationLinks),
         FuzzTarget("location-gpx", "GPX, gpsd lines and ISO 8601 times read or fail cleanly; GPX and times written from what was read are stable", run: locationGPX),
         FuzzTarget("location-v2", "no v2 value opens under the fixture key; compact waypoint JSON re-encodes stably", run: locationV2),
+        FuzzTarget("location-bpt-answer", "a tracker server's new-user/start-route answer gives an id only when it is 1–128 visible ASCII characters and the answer a JSON object with that id", run: locationBPTAnswer),
     ]
 }
 
@@ -55,4 +56,13 @@ private func locationV2(_ bytes: [UInt8]) {
         require((try? WaypointV2.open(text, binding: binding, key: locationKey)) == nil, "a v2 value opened under a key the fuzzer does not know")
     }
     requireStable(bytes, "Waypoint", decode: { try Waypoint(compactJSON: $0) }, encode: { Array($0.compactJSON.utf8) })
+}
+
+private func locationBPTAnswer(_ bytes: [UInt8]) {
+    guard let id = try? BPTCreatedID.parse(json: Data(bytes)) else { return }
+    require((1...128).contains(id.utf8.count) && id.utf8.allSatisfy { (0x21...0x7E).contains($0) }, "an id that could not travel in a header passed")
+    require((try? BPTCreatedID.check(id)) != nil, "a parsed id fails its own check")
+    let object = (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) as? [String: Any]
+    require(object?["id"] != nil, "an id came from an answer that is not an object with an id")
+    if let text = object?["id"] as? String { require(text == id, "a string id came back changed") }
 }
