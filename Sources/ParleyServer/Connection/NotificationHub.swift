@@ -111,8 +111,9 @@ public final class NotificationHub: Sendable {
             targets.forEach { $0.disconnect() }
         case .notify(let name, let fields):
             let raised = ContinuousClock.now
-            let hint = Queued(message: .notification(event: name, fields: fields.filter { $0.key != Self.pushedField }), raised: raised)
             let pushedBytes = Self.pushedBytes(fields)
+            let hint = Queued(
+                message: .notification(event: name, fields: pushedBytes > 0 ? fields.filter { $0.key != Self.pushedField } : fields), raised: raised)
             for target in targets {
                 var queued = hint
                 // The envelope goes only to a connection that asked for it and has room for it; others get the hint.
