@@ -98,16 +98,8 @@ struct MessageRequestTests {
     @Test("a block withholds the blocked person's messages everywhere and declines their request at once", arguments: StoreBackend.allCases)
     func block(_ backend: StoreBackend) async throws {
         let people = try await TwoPeople.start(backend: backend)
-        let carol = TestAccount("carol@example.org")
-        let carolSocket = try people.server.connect()
-        try await people.server.createAccount(carol, on: carolSocket)
-        let carolID = try #require(try await people.server.login(carol, on: carolSocket)["account_id"] as? Int)
         // A group the three share (all have joined).
-        let group = try #require(try await people.annSocket.call("create_conversation", [
-            "kind": "group", "members": [people.bob.email, carol.email],
-        ])["conversation_id"] as? Int)
-        #expect(try await people.bobSocket.call("accept_invitation", ["conversation_id": group]).ok)
-        #expect(try await carolSocket.call("accept_invitation", ["conversation_id": group]).ok)
+        let (_, carolSocket, carolID, group) = try await people.groupWithCarol()
 
         #expect(try await people.bobSocket.call("block_account", ["email": people.ann.email]).ok)
         #expect(try await people.bobSocket.call("block_account", ["account_id": people.annID]).ok)

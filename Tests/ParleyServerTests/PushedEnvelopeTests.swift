@@ -64,15 +64,7 @@ struct PushedEnvelopeTests {
     @Test("whoever blocked the sender hears nothing of the message, pushed or hinted; the others get theirs pushed")
     func blockedHearNothing() async throws {
         let people = try await TwoPeople.start()
-        let carol = TestAccount("carol@example.org")
-        let carolSocket = try people.server.connect()
-        try await people.server.createAccount(carol, on: carolSocket)
-        let carolID = try #require(try await people.server.login(carol, on: carolSocket)["account_id"] as? Int)
-        let group = try #require(try await people.annSocket.call("create_conversation", [
-            "kind": "group", "members": [people.bob.email, carol.email],
-        ])["conversation_id"] as? Int)
-        #expect(try await people.bobSocket.call("accept_invitation", ["conversation_id": group]).ok)
-        #expect(try await carolSocket.call("accept_invitation", ["conversation_id": group]).ok)
+        let (carol, carolSocket, carolID, group) = try await people.groupWithCarol()
         let bobPushing = try people.server.connect(), carolPushing = try people.server.connect()
         #expect(try await bobPushing.login(people.bob, push: true).ok)
         #expect(try await carolPushing.login(carol, push: true).ok)

@@ -35,17 +35,7 @@ extension ParleyClient {
                 let items = try page.objects("messages")
                 var confirm: [Int64] = []
                 for item in items {
-                    if let received = try receive(item) {
-                        if !received.message.isHiddenControl {
-                            arrived.append(received.message)
-                            // Stored durably already: show it now rather than after the confirmation round trip.
-                            broadcaster.yield(.message(received.message))
-                        }
-                        if let filled = received.filled {
-                            arrived.append(filled)
-                            broadcaster.yield(.messageUpdated(filled))
-                        }
-                    }
+                    if let received = try receive(item) { announce(received, into: &arrived) }
                     confirm.append(try item.int("message_id"))
                 }
                 if !confirm.isEmpty {
@@ -63,18 +53,22 @@ extension ParleyClient {
     /// cursor stays where it is, since an earlier message may still wait on the server to be fetched.
     func receivePushed(_ item: [String: JSONValue]) async throws(ClientError) {
         var arrived: [Message] = []
-        if let received = try receive(item, movingCursor: false) {
-            if !received.message.isHiddenControl {
-                arrived.append(received.message)
-                broadcaster.yield(.message(received.message))
-            }
-            if let filled = received.filled {
-                arrived.append(filled)
-                broadcaster.yield(.messageUpdated(filled))
-            }
-        }
+        if let received = try receive(item, movingCursor: false) { announce(received, into: &arrived) }
         _ = try await call("confirm_delivery", ["message_ids": .array([.int(try item.int("message_id"))])])
         try await settle(arrived)
+    }
+
+    /// Tells subscribers what one message became — stored durably already, so it is shown now rather than after
+    /// the confirmation round trip — and adds it to `arrived`.
+    private func announce(_ received: Received, into arrived: inout [Message]) {
+        if !received.message.isHiddenControl {
+            arrived.append(received.message)
+            broadcaster.yield(.message(received.message))
+        }
+        if let filled = received.filled {
+            arrived.append(filled)
+            broadcaster.yield(.messageUpdated(filled))
+        }
     }
 
     /// What follows new messages, however they came.

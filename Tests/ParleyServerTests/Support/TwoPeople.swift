@@ -39,6 +39,22 @@ struct TwoPeople {
         return id
     }
 
+    /// Carol, registered and logged in on her own connection, and a group of the three that Ann created and Bob
+    /// and Carol joined.
+    func groupWithCarol() async throws -> (carol: TestAccount, socket: LineSocket, id: Int, group: Int) {
+        let carol = TestAccount("carol@example.org")
+        let socket = try server.connect()
+        try await server.createAccount(carol, on: socket)
+        guard let id = try await server.login(carol, on: socket)["account_id"] as? Int else { throw LineSocket.Failure(description: "carol's login") }
+        let created = try await annSocket.call("create_conversation", ["kind": "group", "members": [bob.email, carol.email]])
+        guard let group = created["conversation_id"] as? Int else { throw LineSocket.Failure(description: "\(created)") }
+        for joiner in [bobSocket, socket] {
+            let joined = try await joiner.call("accept_invitation", ["conversation_id": group])
+            guard joined.ok else { throw LineSocket.Failure(description: "\(joined)") }
+        }
+        return (carol, socket, id, group)
+    }
+
     /// The envelopes Ann must send in a direct conversation: Bob's device 1 (she has no other device).
     func envelopesFromAnn(_ text: String) -> [[String: Any]] {
         [["account_id": bobID, "device_id": 1, "ciphertext": Data("to-bob:\(text)".utf8).base64EncodedString()]]
