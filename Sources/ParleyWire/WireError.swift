@@ -38,6 +38,8 @@ public struct WireError: Error, Sendable, Equatable, CustomStringConvertible {
         case staleDevices = "stale_devices"
         /// The server is shutting down; reconnect and retry.
         case unavailable = "unavailable"
+        /// The client speaks another protocol version than the server (`hello`); the message names both.
+        case unsupportedProtocol = "unsupported_protocol"
     }
 
     /// The machine-readable code.

@@ -31,6 +31,12 @@ extension ParleyClient {
                 toAnyNodeOf: keys.server, startingAt: nodeIndex, group: dependencies.eventLoopGroup,
                 onNotification: { event, fields in notifications.push(event, fields) },
                 onClose: { Task { await self.connectionLost(generation: generation) } })
+            do throws(ClientError) {
+                try await Self.hello(on: opened)
+            } catch {
+                await opened.close()
+                throw error
+            }
             connection = opened
             nodeIndex = node
         } catch {
@@ -38,6 +44,19 @@ extension ParleyClient {
             nodeIndex = (nodeIndex + 1) % keys.server.endpoints.count
             throw error
         }
+    }
+
+    /// States the protocol version this client speaks (docs/API.md §1). A server that speaks another refuses in
+    /// words naming both (`unsupported_protocol`); a server from before `hello` existed speaks version 1.
+    static func hello(on connection: WireConnection) async throws(ClientError) {
+        let answer: [String: JSONValue]
+        do {
+            answer = try await connection.call("hello", ["protocol": .int(WireProtocol.version), "client": "ParleyClient"])
+        } catch .server(let error) where error.code == .unknownMethod {
+            return
+        }
+        guard let version = answer.optionalInt("protocol") else { throw .badResponse("the hello answer names no protocol version") }
+        guard version == Int64(WireProtocol.version) else { throw .protocolMismatch(server: Int(clamping: version)) }
     }
 
     /// The node the client is connected to, or last was.

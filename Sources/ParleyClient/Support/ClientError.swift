@@ -43,6 +43,8 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case attachment(AttachmentError)
     /// Another process has this account open ("pid command").
     case accountInUse(String)
+    /// The server speaks another version of the protocol (docs/API.md §1).
+    case protocolMismatch(server: Int)
 
     public var description: String {
         switch self {
@@ -74,6 +76,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .attachment(let error): error.description
         case .accountInUse(let holder):
             "this account is open in another parley process (\(holder)); close that one, or use it, then try again"
+        case .protocolMismatch(let server):
+            "the server speaks Parley protocol \(server) and this client protocol \(WireProtocol.version); "
+                + (server > WireProtocol.version ? "update this client" : "ask the server's operator to update it")
         }
     }
 }

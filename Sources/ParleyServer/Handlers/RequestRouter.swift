@@ -36,6 +36,7 @@ public struct RequestRouter: Sendable {
     /// The router with every method this server implements.
     public static var standard: RequestRouter {
         var router = RequestRouter()
+        router.add("hello", requiresLogin: false) { request, _, _ throws(WireError) in try Hello.answer(request) }
         router.add("ping", requiresLogin: false) { _, _, context in HandlerResult(["time": .number(Double(context.clock.now()))]) }
         router.add("whoami", requiresLogin: true) { _, environment, _ in
             HandlerResult([
