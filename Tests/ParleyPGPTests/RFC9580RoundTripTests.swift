@@ -111,3 +111,21 @@ import Testing
         #expect(try Verification.detached(detached, data: data, certificates: [v4.publicCertificate], now: Self.now).allSatisfy { !$0.isGood })
     }
 }
+
+extension RFC9580RoundTripTests {
+    /// RFC 9580 §5.2.3.10: a v6 key's flags come from its direct-key signature, even when a user ID certification
+    /// carries none (as other implementations write them).
+    @Test func v6FlagsComeFromTheDirectKeySignature() throws {
+        let key = try Self.v6Key()
+        let primary = try key.secretKeys[0].unlock(passphrase: nil)
+        let value = Array("Flagless <f@example.org>".utf8)
+        let bare = try Signature.create(type: .positiveCertification,
+                                        over: Signature.certificationData(primary: key.primaryKey, userID: value),
+                                        by: primary, hash: .sha512, time: Self.now)
+        let certificate = Certificate(primaryKey: key.primaryKey, directSignatures: key.directSignatures,
+                                      userIDs: [.init(value: value, signatures: [bare])], subkeys: key.subkeys, secretKeys: [])
+        #expect(certificate.signingKeys(at: Self.now) == [key.primaryKey])
+        #expect(certificate.encryptionKeys(at: Self.now) == [key.subkeys[0].key])
+        #expect(certificate.validUserIDs(at: Self.now).map(\.userID) == ["Flagless <f@example.org>"])
+    }
+}
