@@ -143,11 +143,17 @@ let package = Package(
         .systemLibrary(name: "CZBar", path: "Sources/CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "ParleyQR", dependencies: ["CQREncode", "CZBar", "CPNG"]),
+        // libargon2, for RFC 9580's Argon2 S2K (pass phrases, locked v6 keys).
+        .systemLibrary(name: "CArgon2", path: "Sources/CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+        // OpenSSL's libcrypto through EVP, for AES-OCB and the AES-CTR and CMAC that EAX is made of (SEIPD v2).
+        .target(name: "CParleyOpenSSL", linkerSettings: [.linkedLibrary("crypto")]),
         .target(
             name: "ParleyPGP",
             dependencies: [
                 "ParleyCrypto",
                 "CZlib",
+                "CArgon2",
+                "CParleyOpenSSL",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
@@ -259,7 +265,7 @@ let package = Package(
         .testTarget(name: "ParleyQRTests", dependencies: ["ParleyQR"]),
         .testTarget(
             name: "ParleyPGPTests",
-            dependencies: ["ParleyPGP", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ParleyPGP", "CParleyOpenSSL", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")]
         ),
         .testTarget(

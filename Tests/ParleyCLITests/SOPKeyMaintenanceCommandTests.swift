@@ -26,21 +26,21 @@ struct SOPKeyMaintenanceCommandTests {
     func listProfiles() throws {
         let generate = try sop.parley(["list-profiles", "generate-key"])
         #expect(generate.status == 0)
-        #expect(generate.text.split(separator: "\n").map { $0.prefix { $0 != ":" } } == ["default", "rfc4880"])
+        #expect(generate.text.split(separator: "\n").map { $0.prefix { $0 != ":" } } == ["default", "rfc4880", "rfc9580"])
         let encrypt = try sop.parley(["list-profiles", "encrypt"])
         #expect(encrypt.status == 0)
         #expect(encrypt.text.hasPrefix("rfc4880: "))
-        #expect(!encrypt.text.contains("rfc9580"))
+        #expect(encrypt.text.split(separator: "\n").map { $0.prefix { $0 != ":" } } == ["rfc4880", "rfc9580"])
         expectFailure(try sop.parley(["list-profiles", "sign"]), 89)
         expectFailure(try sop.parley(["list-profiles", "nonsense"]), 89)
         expectFailure(try sop.parley(["list-profiles"]), 19)
         try sop.parleyKey("alice")
-        for profile in ["rfc4880", "default"] {
+        for profile in ["rfc4880", "default", "rfc9580"] {
             let encrypted = try sop.parley(["encrypt", "--profile", profile, sop.path("alice.cert")], stdin: message)
             #expect(encrypted.status == 0)
             #expect(try sop.parley(["decrypt", sop.path("alice.key")], stdin: encrypted.stdout).stdout == message)
         }
-        expectFailure(try sop.parley(["encrypt", "--profile", "rfc9580", sop.path("alice.cert")], stdin: message), 89)
+        expectFailure(try sop.parley(["encrypt", "--profile", "rfc9999", sop.path("alice.cert")], stdin: message), 89)
     }
 
     @Test("change-key-password: sqop signs with the new password and not the old; wrong or missing old password is 67")

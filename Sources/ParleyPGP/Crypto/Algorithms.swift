@@ -19,10 +19,17 @@ public enum PublicKeyAlgorithm: UInt8, Sendable {
     case ecdsa = 19
     /// EdDSA in its legacy OpenPGP form (22).
     case eddsaLegacy = 22
+    /// X25519 as its own algorithm (25, RFC 9580 §5.5.5.7).
+    case x25519 = 25
+    /// Ed25519 as its own algorithm (27, RFC 9580 §5.5.5.9).
+    case ed25519 = 27
 
     /// Parses an algorithm byte; unknown values are "unsupported", not malformed.
     static func from(_ byte: UInt8) throws -> PublicKeyAlgorithm {
-        guard let value = PublicKeyAlgorithm(rawValue: byte) else { throw PGPError.unsupported("public-key algorithm \(byte)") }
+        guard let value = PublicKeyAlgorithm(rawValue: byte) else {
+            let name = [26: "X448", 28: "Ed448"][Int(byte)] ?? String(byte)
+            throw PGPError.unsupported("public-key algorithm \(name)")
+        }
         return value
     }
 }
@@ -86,6 +93,16 @@ public enum HashAlgorithm: UInt8, Sendable {
         case .sha256: 32
         case .sha384: 48
         case .sha512: 64
+        }
+    }
+
+    /// The salt length a v6 signature with this hash carries (RFC 9580 §9.5).
+    var saltSize: Int {
+        switch self {
+        case .sha1: 0
+        case .sha256: 16
+        case .sha384: 24
+        case .sha512: 32
         }
     }
 

@@ -1,10 +1,10 @@
 /// Changing the pass phrase that protects a key's secret parts.
 extension Certificate {
     /// This key with every secret part unlocked by one of `old` (or unprotected) and protected again
-    /// with `new` (usage 254, iterated+salted SHA-256, AES-256). Throws `.needsPassphrase` or
+    /// with `new` (usage 254, iterated+salted SHA-256, AES-256; v6 keys: AEAD under Argon2). Throws `.needsPassphrase` or
     /// `.wrongPassphrase` when a part cannot be unlocked.
     public func reprotected(oldPassphrases old: [[UInt8]], newPassphrase new: [UInt8]) throws -> Certificate {
-        withSecrets(try unlockedSecrets(old).map { try KeyGenerator.protect($0, passphrase: new) })
+        withSecrets(try unlockedSecrets(old).map { try KeyGenerator.protect($0, passphrase: new, subkey: $0.publicKey != primaryKey) })
     }
 
     /// This key with every secret part unlocked by one of `old` and stored without protection, as

@@ -23,10 +23,16 @@ extension Certificate {
         }
     }
 
-    /// The self-signature that states the primary key's flags and expiry: the primary user ID's
-    /// newest certification, else a direct-key signature.
+    /// The self-signature that states the primary key's flags and expiry: for a v6 key its newest direct-key
+    /// signature; otherwise the primary user ID's newest certification, else a direct-key signature.
     public func primarySelfSignature(at time: UInt32) -> Signature? {
         let bound = validUserIDs(at: time)
+        // RFC 9580 §5.2.3.10: a v6 key's flags, expiry and preferences live in its direct-key signature (user ID
+        // certifications need not repeat them); only a v6 key without one falls back to the v4 rule.
+        if primaryKey.version == 6,
+           let direct = validDirectSignatures(at: time).filter({ $0.type == .directKey }).max(by: { ($0.creationTime ?? 0) < ($1.creationTime ?? 0) }) {
+            return direct
+        }
         if let primary = bound.filter({ $0.selfSignature.isPrimaryUserID }).max(by: { ($0.selfSignature.creationTime ?? 0) < ($1.selfSignature.creationTime ?? 0) }) {
             return primary.selfSignature
         }

@@ -40,7 +40,7 @@ public struct Certificate: Sendable {
         while index < packets.count {
             let tag = packets[index].tag
             guard tag == .publicKey || tag == .secretKey else {
-                if tag == .marker || tag == .trust { index += 1; continue }
+                if tag == .marker || tag == .trust || tag == .padding { index += 1; continue }
                 throw PGPError.malformed("a key must start with a primary key packet")
             }
             var end = index + 1
@@ -63,7 +63,7 @@ public struct Certificate: Sendable {
         var secrets: [SecretKey] = []
         func key(_ packet: Packet) throws -> PublicKey {
             if packet.tag == .secretKey || packet.tag == .secretSubkey {
-                let secret = try SecretKey(packetBody: packet.body)
+                let secret = try SecretKey(packetBody: packet.body, subkey: packet.tag == .secretSubkey)
                 secrets.append(secret)
                 return secret.publicKey
             }
@@ -104,7 +104,7 @@ public struct Certificate: Sendable {
                 } catch PGPError.unsupported {
                     skipping = true  // e.g. an ElGamal or DSA subkey: skip it, keep the rest
                 }
-            case .trust, .marker:
+            case .trust, .marker, .padding:
                 continue
             default:
                 throw PGPError.malformed("unexpected packet \(packet.tagNumber) inside a key")

@@ -62,13 +62,15 @@ public enum KeyGenerator {
                            subkeys: [.init(key: subPublic, signatures: [binding])], secretKeys: secrets)
     }
 
-    /// Protects `key` as GnuPG does, but stronger: usage 254 (SHA-1 check), iterated+salted SHA-256, AES-256.
-    static func protect(_ key: UnlockedKey, passphrase: [UInt8]) throws -> SecretKey {
+    /// Protects `key` as GnuPG does, but stronger: usage 254 (SHA-1 check), iterated+salted SHA-256, AES-256;
+    /// a v6 key as RFC 9580 asks instead (`protectV6`: AEAD under Argon2; `subkey` is bound into its tag).
+    static func protect(_ key: UnlockedKey, passphrase: [UInt8], subkey: Bool = false) throws -> SecretKey {
+        if key.publicKey.version == 6 { return try protectV6(key, passphrase: passphrase, subkey: subkey) }
         var generator = SystemRandomNumberGenerator()
         let salt = (0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let iv = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let s2k = S2K(hash: .sha256, kind: .iteratedSalted(salt: salt, countByte: 0xF0))
-        let cipherKey = s2k.deriveKey(passphrase: passphrase, length: SymmetricAlgorithm.aes256.keySize)
+        let cipherKey = try s2k.deriveKey(passphrase: passphrase, length: SymmetricAlgorithm.aes256.keySize)
         let plain = key.secretMPIs + Array(Insecure.SHA1.hash(data: key.secretMPIs))
         let encrypted = try OpenPGPCFB.encrypt(plain, key: cipherKey, iv: iv)
         return SecretKey(publicKey: key.publicKey, protection: .encrypted(cipher: .aes256, s2k: s2k, iv: iv, sha1Check: true),

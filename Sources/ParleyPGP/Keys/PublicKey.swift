@@ -1,7 +1,8 @@
 import Crypto
 import Foundation
 
-/// A v4 public key or subkey packet (RFC 4880 §5.5.2): algorithm parameters, fingerprint and key ID.
+/// A v4 (RFC 4880 §5.5.2) or v6 (RFC 9580 §5.5.2.3) public key or subkey packet: algorithm parameters,
+/// fingerprint and key ID.
 public struct PublicKey: Sendable, Equatable {
     /// Algorithm-specific public material.
     public enum Material: Sendable, Equatable {
@@ -13,7 +14,14 @@ public struct PublicKey: Sendable, Equatable {
         case ecdsa(curve: Curve, point: [UInt8])
         /// ECDH: curve, point (for Curve25519 the 32-byte native u-coordinate), and KDF parameters.
         case ecdh(curve: Curve, point: [UInt8], kdfHash: HashAlgorithm, kdfCipher: SymmetricAlgorithm)
+        /// Ed25519 (algorithm 27): the 32-byte native public key.
+        case ed25519(publicKey: [UInt8])
+        /// X25519 (algorithm 25): the 32-byte native public key.
+        case x25519(publicKey: [UInt8])
     }
+
+    /// The packet version: 4 or 6.
+    public var version: UInt8 { body.first ?? 4 }
 
     /// The packet body exactly as read (hashed for fingerprints and signatures).
     public let body: [UInt8]
@@ -24,15 +32,35 @@ public struct PublicKey: Sendable, Equatable {
     /// The key material.
     public let material: Material
 
-    /// Parses a v4 public key (or the public prefix of a secret key); `reader` stops after the material.
+    /// Parses a v4 or v6 public key (or the public prefix of a secret key); `reader` stops after the material.
     static func read(from reader: inout ByteReader) throws -> PublicKey {
         let start = reader.offset
         let version = try reader.u8()
-        guard version == 4 else { throw PGPError.unsupported("key packet version \(version)") }
+        guard version == 4 || version == 6 else { throw PGPError.unsupported("key packet version \(version)") }
         let created = try reader.u32()
         let algorithm = try PublicKeyAlgorithm.from(reader.u8())
         let material: Material
+        if version == 6 {
+            // v6 states the material's length, and forbids the legacy Curve25519 forms (RFC 9580 §5.5.2.3).
+            var fields = ByteReader(try reader.take(Int(reader.u32())))
+            guard algorithm != .eddsaLegacy else { throw PGPError.malformed("a v6 key with the legacy EdDSA algorithm") }
+            material = try readMaterial(algorithm, from: &fields)
+            if case .ecdh(.curve25519, _, _, _) = material { throw PGPError.malformed("a v6 key with legacy Curve25519 ECDH") }
+            guard fields.isAtEnd else { throw PGPError.malformed("key material shorter than its stated length") }
+        } else {
+            material = try readMaterial(algorithm, from: &reader)
+        }
+        return PublicKey(body: Array(reader.bytes[start..<reader.offset]), created: created, algorithm: algorithm, material: material)
+    }
+
+    /// The algorithm-specific public fields (RFC 9580 §5.5.5).
+    private static func readMaterial(_ algorithm: PublicKeyAlgorithm, from reader: inout ByteReader) throws -> Material {
+        let material: Material
         switch algorithm {
+        case .ed25519:
+            material = .ed25519(publicKey: try reader.take(32))
+        case .x25519:
+            material = .x25519(publicKey: try reader.take(32))
         case .rsaEncryptSign, .rsaEncryptOnly, .rsaSignOnly:
             material = .rsa(n: try reader.mpi(), e: try reader.mpi())
         case .eddsaLegacy:
@@ -54,7 +82,7 @@ public struct PublicKey: Sendable, Equatable {
         case .elgamal, .dsa:
             throw PGPError.unsupported(algorithm == .dsa ? "DSA keys" : "ElGamal keys")
         }
-        return PublicKey(body: Array(reader.bytes[start..<reader.offset]), created: created, algorithm: algorithm, material: material)
+        return material
     }
 
     /// Parses a complete public key packet body.
@@ -71,12 +99,32 @@ public struct PublicKey: Sendable, Equatable {
         self.material = material
     }
 
-    /// Builds a key packet from material, for key generation.
-    init(created: UInt32, material: Material) {
+    /// Builds a key packet from material, for key generation: v4, or v6 (material length stated).
+    init(created: UInt32, material: Material, version: UInt8 = 4) {
+        let v4 = PublicKey(v4Created: created, material: material)
+        guard version == 6 else {
+            self = v4
+            return
+        }
+        let fields = Array(v4.body[6...])
+        var body: [UInt8] = [6]
+        body.appendU32(created)
+        body.append(v4.algorithm.rawValue)
+        body.appendU32(UInt32(fields.count))
+        self.init(body: body + fields, created: created, algorithm: v4.algorithm, material: material)
+    }
+
+    private init(v4Created created: UInt32, material: Material) {
         var body: [UInt8] = [4]
         body.appendU32(created)
         let algorithm: PublicKeyAlgorithm
         switch material {
+        case .ed25519(let publicKey):
+            algorithm = .ed25519
+            body += [algorithm.rawValue] + publicKey
+        case .x25519(let publicKey):
+            algorithm = .x25519
+            body += [algorithm.rawValue] + publicKey
         case .rsa(let n, let e):
             algorithm = .rsaEncryptSign
             body.append(algorithm.rawValue)
@@ -99,19 +147,25 @@ public struct PublicKey: Sendable, Equatable {
         self.init(body: body, created: created, algorithm: algorithm, material: material)
     }
 
-    /// The 20-byte v4 fingerprint: SHA-1 over 0x99, the 2-byte length and the body.
+    /// The fingerprint: v4, 20 bytes, SHA-1 over 0x99, the 2-byte length and the body; v6, 32 bytes, SHA-256
+    /// over 0x9B, the 4-byte length and the body.
     public var fingerprint: [UInt8] {
-        Array(Insecure.SHA1.hash(data: hashPrefix))
+        version == 6 ? Array(SHA256.hash(data: hashPrefix)) : Array(Insecure.SHA1.hash(data: hashPrefix))
     }
 
-    /// The 8-byte key ID: the low 64 bits of the fingerprint.
-    public var keyID: [UInt8] { Array(fingerprint.suffix(8)) }
+    /// The 8-byte key ID: the low 64 bits of a v4 fingerprint, the high 64 bits of a v6 one.
+    public var keyID: [UInt8] { version == 6 ? Array(fingerprint.prefix(8)) : Array(fingerprint.suffix(8)) }
 
     /// Fingerprint as uppercase hex, the way gpg prints it.
     public var fingerprintHex: String { fingerprint.map { String(format: "%02X", $0) }.joined() }
 
     /// The bytes that stand for this key inside signature hashes.
     var hashPrefix: [UInt8] {
+        if version == 6 {
+            var out: [UInt8] = [0x9B]
+            out.appendU32(UInt32(body.count))
+            return out + body
+        }
         var out: [UInt8] = [0x99]
         out.appendU16(body.count)
         return out + body
@@ -120,7 +174,7 @@ public struct PublicKey: Sendable, Equatable {
     /// Whether the algorithm can encrypt (as opposed to only sign).
     public var canEncrypt: Bool {
         switch algorithm {
-        case .rsaEncryptSign, .rsaEncryptOnly, .ecdh: true
+        case .rsaEncryptSign, .rsaEncryptOnly, .ecdh, .x25519: true
         default: false
         }
     }
@@ -128,7 +182,7 @@ public struct PublicKey: Sendable, Equatable {
     /// Whether the algorithm can sign.
     public var canSign: Bool {
         switch algorithm {
-        case .rsaEncryptSign, .rsaSignOnly, .eddsaLegacy, .ecdsa: true
+        case .rsaEncryptSign, .rsaSignOnly, .eddsaLegacy, .ecdsa, .ed25519: true
         default: false
         }
     }

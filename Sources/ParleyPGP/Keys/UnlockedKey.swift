@@ -58,6 +58,20 @@ public struct UnlockedKey: Sendable {
             }
         case .ecdsa:
             secret = .p256Signing(try P256.Signing.PrivateKey(rawRepresentation: try reader.mpi().leftPadded(to: 32)))
+        case .ed25519(let publicKeyBytes):
+            // RFC 9580 §5.5.5.9: the 32-byte native secret, no MPI.
+            let key = try Curve25519.Signing.PrivateKey(rawRepresentation: reader.take(32))
+            guard key.publicKey.rawRepresentation.elementsEqual(publicKeyBytes) else {
+                throw PGPError.malformed("Ed25519 secret does not match its public key")
+            }
+            secret = .ed25519(key)
+        case .x25519(let publicKeyBytes):
+            // RFC 9580 §5.5.5.7: the 32-byte native (little-endian) secret.
+            let key = try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: reader.take(32))
+            guard key.publicKey.rawRepresentation.elementsEqual(publicKeyBytes) else {
+                throw PGPError.malformed("X25519 secret does not match its public key")
+            }
+            secret = .x25519(key)
         }
     }
 
@@ -70,6 +84,8 @@ public struct UnlockedKey: Sendable {
 
     /// This key as an unprotected secret key packet body part.
     var unprotected: SecretKey {
+        // v6 keys carry no checksum: an unprotected v6 secret is just its fields.
+        guard publicKey.version != 6 else { return SecretKey(publicKey: publicKey, protection: .none, secretData: secretMPIs) }
         var data = secretMPIs
         data.appendU16(SecretKey.checksum(secretMPIs))
         return SecretKey(publicKey: publicKey, protection: .none, secretData: data)

@@ -13,12 +13,14 @@ extension CleartextSignature {
     public static func sign(from input: PGPInput, to output: PGPOutput, signers: [UnlockedKey], now: UInt32) throws {
         guard !signers.isEmpty else { throw PGPError.unusableKey("no signing key") }
         let drafts = signers.map { Signature.draft(type: .text, by: $0.publicKey, hash: .sha256, time: now) }
-        var hashers = drafts.map { TypedHasher($0.hashAlgorithm) }
+        var hashers = drafts.map { $0.documentHasher() }  // v6: salted first
         let hash: (ArraySlice<UInt8>) -> Void = { bytes in
             for index in hashers.indices { hashers[index].update(bytes) }
         }
         let out = CoalescingOutput(output)
-        try out.write("-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n")
+        // RFC 9580 §7.1: no "Hash:" header for v6 signatures (their salt and hash are in the signature), as A.6 shows.
+        let v6Only = drafts.allSatisfy { $0.version == 6 }
+        try out.write(v6Only ? "-----BEGIN PGP SIGNED MESSAGE-----\n\n" : "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n")
         var scanner = TextLineScanner()
         var canonical = CanonicalText()
         var utf8 = UTF8StreamCheck()

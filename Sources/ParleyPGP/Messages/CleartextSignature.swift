@@ -32,16 +32,33 @@ public enum CleartextSignature {
         return (text, signatures.map { Verification.check($0, data: signed, certificates: certificates, now: now) })
     }
 
+    /// The most canonical text kept for v6 (salted) cleartext signatures, whose salt comes after the text.
+    static let maxSaltedText = 1 << 20
+
     /// Verifies the cleartext-signed message in `input` against `certificates`, writing its text to
     /// `output` as `read` returns it. The text is written BEFORE the signatures after it are checked:
     /// keep it only when a verification is good.
     public static func verify(from input: PGPInput, to output: PGPOutput, certificates: [Certificate], now: UInt32) throws -> [Verification] {
         var hashers = verifiedHashes.map { TypedHasher($0) }
+        // A v6 signature hashes its salt before the text, and the salt arrives only after it: the canonical text
+        // is kept too, up to `maxSaltedText`, and hashed again behind the salt at the end.
+        var retained: [UInt8]? = []
         let signatures = try CleartextReader.read(from: input, to: output) { bytes in
             for index in hashers.indices { hashers[index].update(bytes) }
+            if let count = retained?.count {
+                if count + bytes.count <= maxSaltedText { retained?.append(contentsOf: bytes) } else { retained = nil }
+            }
         }
         return signatures.map { signature in
             Verification.check(signature, certificates: certificates, now: now) { key in
+                if signature.version == 6 {
+                    guard let retained else {
+                        throw PGPError.unsupported("a v6 cleartext signature over more than 1 MiB of text (sign such text inline or detached)")
+                    }
+                    var hasher = signature.documentHasher()
+                    hasher.update(retained)
+                    return try signature.verify(documentHasher: hasher, by: key)
+                }
                 guard let index = verifiedHashes.firstIndex(of: signature.hashAlgorithm) else {
                     throw PGPError.unsupported("hash algorithm \(signature.hashAlgorithm)")
                 }

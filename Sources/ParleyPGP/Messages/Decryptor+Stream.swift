@@ -32,6 +32,7 @@ extension Decryptor {
         }
         var pkesks: [PKESK] = []
         var skesks: [SKESK] = []
+        var unreadable: PGPError?
         // The first session-key packet's tag: one before unencrypted data is refused, as `decrypt(_:)` does.
         var sessionKeyTag: UInt8?
         while let (tagNumber, body) = try PacketStream.next(source) {
@@ -43,15 +44,17 @@ extension Decryptor {
             case .symmetricKeyEncryptedSessionKey:
                 sessionKeyTag = sessionKeyTag ?? tagNumber
                 let bytes = try body.readAll(limit: Self.maxSmallPacket)
-                if skesks.count < Self.maxSessionKeyPackets, let skesk = try? SKESK(packetBody: bytes) { skesks.append(skesk) }
+                if skesks.count < Self.maxSessionKeyPackets {
+                    do { skesks.append(try SKESK(packetBody: bytes)) } catch { unreadable = Self.unreadable(error, unreadable) }
+                }
             case .symmetricallyEncryptedData:
                 throw PGPError.missingMDC
             case .symEncryptedIntegrityProtectedData:
-                let result = try decryptSEIPD(body, pkesks: pkesks, skesks: skesks, to: output)
+                let result = try Self.explained(unreadable) { try decryptSEIPD(body, pkesks: pkesks, skesks: skesks, to: output) }
                 // Checked where the MDC is: before the caller releases what was written.
                 try requireEnd(of: source, armor: armor)
                 return result
-            case .marker:
+            case .marker, .padding:
                 try body.drain()
             default:
                 // Not encrypted: a signed or literal message, starting with this packet.
@@ -78,6 +81,7 @@ extension Decryptor {
 
     private func decryptSEIPD(_ body: PacketBodyInput, pkesks: [PKESK], skesks: [SKESK], to output: PGPOutput) throws -> StreamResult {
         guard let version = try body.read(upTo: 1).first else { throw PGPError.truncated }
+        if version == 2 { return try decryptSEIPDv2(body, pkesks: pkesks, skesks: skesks, to: output) }
         guard version == 1 else { throw PGPError.unsupported("SEIPD version \(version)") }
         // Enough ciphertext for the quick check and, for a short message, the whole body.
         var first: [UInt8] = []
@@ -91,20 +95,57 @@ extension Decryptor {
             if first.count < 18 + 22 { throw PGPError.truncated }
             guard SEIPDDecryptingInput.quickCheck(first, sessionKey: sessionKey) else { continue }
             let plaintext = try SEIPDDecryptingInput(body: body, firstChunk: first, sessionKey: sessionKey)
-            var reader = StreamMessageReader(decryptor: self, output: output)
-            let result: StreamResult
-            do {
-                result = try reader.read(BufferedInput(plaintext), first: nil, sessionKey: sessionKey)
-            } catch let error as PGPError where error != .badMDC {
-                // Garbled packets inside usually mean altered ciphertext: the MDC gives the real reason.
-                try plaintext.drain()
-                throw error
-            }
-            // Reading to the end of the encrypted data is what checks the MDC.
-            try plaintext.drain()
-            return result
+            return try readDecrypted(plaintext, sessionKey: sessionKey, to: output)
         }
         throw found.failure
+    }
+
+    /// SEIPD v2: the header names the cipher the session-key packets leave out (v6); the first chunk's tag tells
+    /// whether a candidate session key is the one.
+    private func decryptSEIPDv2(_ body: PacketBodyInput, pkesks: [PKESK], skesks: [SKESK], to output: PGPOutput) throws -> StreamResult {
+        var headerBytes: [UInt8] = [2]
+        while headerBytes.count < SEIPDv2Header.length {
+            let more = try body.read(upTo: SEIPDv2Header.length - headerBytes.count)
+            guard !more.isEmpty else { throw PGPError.truncated }
+            headerBytes += more
+        }
+        let header = try SEIPDv2Header(headerBytes)
+        var first: [UInt8] = []
+        while first.count < SEIPDv2DecryptingInput.lookahead(header) {
+            let more = try body.read(upTo: SEIPDv2DecryptingInput.lookahead(header) - first.count)
+            if more.isEmpty { break }
+            first += more
+        }
+        let found = candidateSessionKeys(pkesks: pkesks, skesks: skesks, dataCipher: header.cipher)
+        var failure = found.failure
+        for sessionKey in found.keys {
+            let plaintext: SEIPDv2DecryptingInput
+            do {
+                plaintext = try SEIPDv2DecryptingInput(body: body, header: header, sessionKey: sessionKey, buffered: first)
+            } catch PGPError.badMDC {
+                failure = .badMDC  // a session key was found, and the data did not authenticate under it
+                continue
+            } catch PGPError.noMatchingKey {
+                continue
+            }
+            return try readDecrypted(plaintext, sessionKey: sessionKey, to: output)
+        }
+        throw failure
+    }
+
+    /// Reads the packets of decrypted data to the end, which is what checks the MDC or the final AEAD tag.
+    private func readDecrypted(_ plaintext: PGPInput, sessionKey: SessionKey, to output: PGPOutput) throws -> StreamResult {
+        var reader = StreamMessageReader(decryptor: self, output: output)
+        let result: StreamResult
+        do {
+            result = try reader.read(BufferedInput(plaintext), first: nil, sessionKey: sessionKey)
+        } catch let error as PGPError where error != .badMDC {
+            // Garbled packets inside usually mean altered ciphertext: the MDC gives the real reason.
+            try plaintext.drain()
+            throw error
+        }
+        try plaintext.drain()
+        return result
     }
 
     /// Session keys to try, in order: given ones, then from PKESKs with the keys, then from SKESKs with the
@@ -112,21 +153,21 @@ extension Decryptor {
     ///
     /// Each secret key is unlocked at most once, however many PKESKs name it (or name no one): a message with
     /// 32 anonymous PKESKs must not run a 65 MB S2K 32 times. Password derivation stops at `passwordWorkLimit`.
-    func candidateSessionKeys(pkesks: [PKESK], skesks: [SKESK]) -> (keys: [SessionKey], failure: PGPError) {
+    func candidateSessionKeys(pkesks: [PKESK], skesks: [SKESK], dataCipher: SymmetricAlgorithm? = nil) -> (keys: [SessionKey], failure: PGPError) {
         var sawLocked = false
         var sawWrong = false
         var candidates = sessionKeys
         var unlocked: [[UInt8]: UnlockedKey?] = [:]
         for pkesk in pkesks {
             for certificate in keys {
-                for key in certificate.allKeys where key.canEncrypt && (pkesk.keyID == key.keyID || pkesk.keyID.allSatisfy { $0 == 0 }) {
+                for key in certificate.allKeys where key.canEncrypt && pkesk.isFor(key) {
                     guard let secret = certificate.secretKey(for: key) else { continue }
                     let fingerprint = secret.publicKey.fingerprint
                     if unlocked[fingerprint] == nil {
                         unlocked[fingerprint] = .some(unlock(secret, sawLocked: &sawLocked, sawWrong: &sawWrong))
                     }
                     guard let secretKey = unlocked[fingerprint] ?? nil else { continue }
-                    if let sessionKey = try? pkesk.decrypt(with: secretKey) { candidates.append(sessionKey) }
+                    if let sessionKey = try? pkesk.decrypt(with: secretKey, dataCipher: dataCipher) { candidates.append(sessionKey) }
                 }
             }
         }
@@ -143,9 +184,11 @@ extension Decryptor {
                         tooCostly = true
                         break derivation
                     }
-                    derived[recipe] = skesk.s2k.deriveKey(passphrase: password, length: skesk.algorithm.keySize)
+                    derived[recipe] = (try? skesk.s2k.deriveKey(passphrase: password, length: skesk.algorithm.keySize)) ?? []
                 }
-                if let key = derived[recipe], let sessionKey = try? skesk.sessionKey(derived: key) { candidates.append(sessionKey) }
+                if let key = derived[recipe], !key.isEmpty, let sessionKey = try? skesk.sessionKey(derived: key, dataCipher: dataCipher) {
+                    candidates.append(sessionKey)
+                }
             }
         }
         let failure: PGPError = if sawWrong {
@@ -167,9 +210,9 @@ struct StreamMessageReader {
     let decryptor: Decryptor
     let output: PGPOutput
 
-    /// Hashes keyed by hash algorithm and text mode: one per kind of signature announced.
+    /// Hashes keyed by hash algorithm, text mode and salt (v6): one per kind of signature announced.
     private var hashers: [TypedHasher] = []
-    private var kinds: [(HashAlgorithm, Bool)] = []
+    private var kinds: [(HashAlgorithm, Bool, [UInt8])] = []
 
     init(decryptor: Decryptor, output: PGPOutput) {
         self.decryptor = decryptor
@@ -196,17 +239,17 @@ struct StreamMessageReader {
                 guard try input.isAtEnd() else { throw PGPError.malformed("packets beside compressed data") }
                 return result
             case .onePassSignature:
-                let onePass = try OnePassSignature(packetBody: body.readAll(limit: 64))
+                let onePass = try OnePassSignature(packetBody: body.readAll(limit: 128))
                 // An unknown hash just means this signature cannot be checked; the message still reads.
-                if let hash = onePass.hash { announce(hash, text: onePass.type == .text) }
+                if let hash = onePass.hash { announce(hash, text: onePass.type == .text, salt: onePass.salt) }
             case .literalData:
                 guard literal == nil else { throw PGPError.malformed("more than one literal data packet") }
-                for signature in prefixSignatures { announce(signature.hashAlgorithm, text: signature.type == .text) }
+                for signature in prefixSignatures { announce(signature.hashAlgorithm, text: signature.type == .text, salt: signature.salt) }
                 literal = try stream(body)
             case .signature:
                 let signature = try Signature(packetBody: body.readAll(limit: Decryptor.maxSmallPacket))
                 if literal == nil { prefixSignatures.append(signature) } else { signatures.append(signature) }
-            case .marker:
+            case .marker, .padding:
                 try body.drain()
             default:
                 throw PGPError.malformed("unexpected packet \(tagNumber) in a message")
@@ -218,10 +261,12 @@ struct StreamMessageReader {
                                       byteCount: literal.count, sessionKey: sessionKey, verifications: verifications)
     }
 
-    private mutating func announce(_ hash: HashAlgorithm, text: Bool) {
-        guard !kinds.contains(where: { $0.0 == hash && $0.1 == text }) else { return }
-        kinds.append((hash, text))
-        hashers.append(TypedHasher(hash, text: text))
+    private mutating func announce(_ hash: HashAlgorithm, text: Bool, salt: [UInt8]) {
+        guard !kinds.contains(where: { $0.0 == hash && $0.1 == text && $0.2 == salt }) else { return }
+        kinds.append((hash, text, salt))
+        var hasher = TypedHasher(hash, text: text)
+        hasher.update(salt)
+        hashers.append(hasher)
     }
 
     /// Streams the literal data's content to the output and through every announced hash.
@@ -243,7 +288,7 @@ struct StreamMessageReader {
     }
 
     private func verify(_ signature: Signature) -> Verification {
-        guard let index = kinds.firstIndex(where: { $0.0 == signature.hashAlgorithm && $0.1 == (signature.type == .text) }) else {
+        guard let index = kinds.firstIndex(where: { $0.0 == signature.hashAlgorithm && $0.1 == (signature.type == .text) && $0.2 == signature.salt }) else {
             return Verification(signature: signature, certificateFingerprint: nil, signingKeyFingerprint: nil,
                                 failure: .badSignature("no one-pass signature announced this signature"))
         }

@@ -51,6 +51,7 @@ public struct Decryptor: Sendable {
         let packets = try PacketParser.parse(Armor.unwrap(message, alone: strict))
         var pkesks: [PKESK] = []
         var skesks: [SKESK] = []
+        var unreadable: PGPError?
         for (index, packet) in packets.enumerated() {
             switch packet.tag {
             case .publicKeyEncryptedSessionKey:
@@ -58,15 +59,15 @@ public struct Decryptor: Sendable {
                 if let pkesk = try? PKESK(packetBody: packet.body) { pkesks.append(pkesk) }
             case .symmetricKeyEncryptedSessionKey:
                 guard skesks.count < Self.maxSessionKeyPackets else { continue }
-                if let skesk = try? SKESK(packetBody: packet.body) { skesks.append(skesk) }
+                do { skesks.append(try SKESK(packetBody: packet.body)) } catch { unreadable = Self.unreadable(error, unreadable) }
             case .symmetricallyEncryptedData:
                 throw PGPError.missingMDC
             case .symEncryptedIntegrityProtectedData:
                 // The encrypted data ends an encrypted message (RFC 4880 §11.3): nothing may follow it.
                 guard index == packets.count - 1 || !strict else { throw PGPError.trailingData }
-                let (inner, sessionKey) = try decryptSEIPD(packet.body, pkesks: pkesks, skesks: skesks)
+                let (inner, sessionKey) = try Self.explained(unreadable) { try decryptSEIPD(packet.body, pkesks: pkesks, skesks: skesks) }
                 return try read(PacketParser.parse(inner), sessionKey: sessionKey, depth: 0)
-            case .marker:
+            case .marker, .padding:
                 continue
             default:
                 // Not encrypted: a signed or literal message.
@@ -78,6 +79,25 @@ public struct Decryptor: Sendable {
     }
 
     private func decryptSEIPD(_ body: [UInt8], pkesks: [PKESK], skesks: [SKESK]) throws -> ([UInt8], SessionKey?) {
+        if body.first == 2 {
+            let header = try SEIPDv2Header(Array(body.prefix(SEIPDv2Header.length)))
+            let found = candidateSessionKeys(pkesks: pkesks, skesks: skesks, dataCipher: header.cipher)
+            var failure = found.failure
+            for sessionKey in found.keys {
+                let plaintext: SEIPDv2DecryptingInput
+                do {
+                    plaintext = try SEIPDv2DecryptingInput(body: PGPMemoryInput([]), header: header, sessionKey: sessionKey,
+                                                           buffered: Array(body.dropFirst(SEIPDv2Header.length)))
+                } catch PGPError.badMDC {
+                    failure = .badMDC
+                    continue
+                } catch PGPError.noMatchingKey {
+                    continue
+                }
+                return (try plaintext.readAll(limit: .max), sessionKey)
+            }
+            throw failure
+        }
         let found = candidateSessionKeys(pkesks: pkesks, skesks: skesks)
         for sessionKey in found.keys {
             do {
@@ -87,6 +107,22 @@ public struct Decryptor: Sendable {
             }
         }
         throw found.failure
+    }
+
+    /// The first password packet refused as `.unsupported` (an unknown S2K, Argon2 beyond Parley's limits): when no
+    /// key opens the message, that is the better reason to give than "no matching key".
+    static func unreadable(_ error: Error, _ earlier: PGPError?) -> PGPError? {
+        if earlier == nil, case PGPError.unsupported = error { return error as? PGPError }
+        return earlier
+    }
+
+    /// Runs `body`, reporting `unreadable` instead of `.noMatchingKey`.
+    static func explained<R>(_ unreadable: PGPError?, _ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch PGPError.noMatchingKey where unreadable != nil {
+            throw unreadable!
+        }
     }
 
     func unlock(_ secret: SecretKey, sawLocked: inout Bool, sawWrong: inout Bool) -> UnlockedKey? {
@@ -123,7 +159,7 @@ public struct Decryptor: Sendable {
                 literal = try LiteralData(packetBody: packet.body)
             case .signature:
                 signatures.append(try Signature(packetBody: packet.body))
-            case .marker:
+            case .marker, .padding:
                 continue
             default:
                 throw PGPError.malformed("unexpected packet \(packet.tagNumber) in a message")

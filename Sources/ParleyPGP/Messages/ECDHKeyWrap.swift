@@ -22,7 +22,12 @@ enum ECDHKeyWrap {
 
     /// Wraps `sessionKey` (with checksum and PKCS#5 padding to 8 bytes) for `key`.
     static func wrap(_ sessionKey: SessionKey, sharedSecret: [UInt8], for key: PublicKey) throws -> [UInt8] {
-        var m = sessionKey.withChecksum
+        try wrap(sessionKey.withChecksum, sharedSecret: sharedSecret, for: key)
+    }
+
+    /// Wraps an already checksummed session key (v3: with its cipher octet; v6: without).
+    static func wrap(_ checksummed: [UInt8], sharedSecret: [UInt8], for key: PublicKey) throws -> [UInt8] {
+        var m = checksummed
         let pad = 8 - m.count % 8
         m += [UInt8](repeating: UInt8(pad), count: pad)
         let wrapped = try AES.KeyWrap.wrap(SymmetricKey(data: m), using: kek(sharedSecret: sharedSecret, for: key))
@@ -30,7 +35,7 @@ enum ECDHKeyWrap {
     }
 
     /// Unwraps and unpads; any failure means this key cannot open the message.
-    static func unwrap(_ wrapped: [UInt8], sharedSecret: [UInt8], for key: PublicKey) throws -> SessionKey {
+    static func unwrap(_ wrapped: [UInt8], sharedSecret: [UInt8], for key: PublicKey, cipher: SymmetricAlgorithm? = nil) throws -> SessionKey {
         let unwrapped: SymmetricKey
         do {
             unwrapped = try AES.KeyWrap.unwrap(wrapped, using: kek(sharedSecret: sharedSecret, for: key))
@@ -40,6 +45,6 @@ enum ECDHKeyWrap {
         let m = unwrapped.withUnsafeBytes { Array($0) }
         guard let pad = m.last, pad >= 1, pad <= 8, Int(pad) < m.count,
               m.suffix(Int(pad)).allSatisfy({ $0 == pad }) else { throw PGPError.noMatchingKey }
-        return try SessionKey.fromChecksummed(Array(m.dropLast(Int(pad))))
+        return try SessionKey.fromChecksummed(Array(m.dropLast(Int(pad))), cipher: cipher)
     }
 }

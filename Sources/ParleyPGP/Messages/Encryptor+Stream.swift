@@ -3,22 +3,13 @@
 extension Encryptor {
     /// Encrypts (and signs, compresses) everything `input` holds into `output`, armored when asked.
     public func encrypt(from input: PGPInput, to output: PGPOutput, filename: [UInt8] = [], armor: Bool = false) throws {
-        guard !recipients.isEmpty || !passwords.isEmpty else { throw PGPError.unusableKey("no recipients or passwords") }
-        let sessionKey = SessionKey.random(cipher)
-        var sessionPackets: [Packet] = []
-        for recipient in recipients {
-            guard let key = recipient.encryptionKeys(at: now).first else {
-                throw PGPError.unusableKey("certificate \(recipient.primaryKey.fingerprintHex) has no valid encryption key")
-            }
-            sessionPackets.append(Packet(.publicKeyEncryptedSessionKey, body: try PKESK.encrypt(sessionKey, to: key).body))
-        }
-        for password in passwords {
-            sessionPackets.append(Packet(.symmetricKeyEncryptedSessionKey, body: try Encryptor.skesk(sessionKey, password: password)))
-        }
+        let (v2, sessionKey, sessionPackets) = try sessionKeyPackets()
         let out: PGPSink = armor ? try ArmorSink(output, kind: .message) : OutputSink(output)
         try out.write(sessionPackets.encoded)
-        let encrypted = try SEIPDEncryptingSink(sessionKey: sessionKey,
-                                                next: PartialPacketWriter(tag: Packet.Tag.symEncryptedIntegrityProtectedData.rawValue, next: out))
+        let packet = try PartialPacketWriter(tag: Packet.Tag.symEncryptedIntegrityProtectedData.rawValue, next: out)
+        let encrypted: PGPSink = v2
+            ? try SEIPDv2EncryptingSink(sessionKey: sessionKey, mode: Self.aeadMode, chunkSizeOctet: Self.chunkSizeOctet, next: packet)
+            : try SEIPDEncryptingSink(sessionKey: sessionKey, next: packet)
         let inner: PGPSink = compress
             ? try DeflatingSink(next: PartialPacketWriter(tag: Packet.Tag.compressedData.rawValue, next: encrypted))
             : encrypted
@@ -36,7 +27,8 @@ extension Signer {
         let drafts = signers.map { Signature.draft(type: type, by: $0.publicKey, hash: .sha256, time: now) }
         var hashers = drafts.map { $0.documentHasher() }
         for (index, draft) in drafts.enumerated() {
-            let onePass = draft.onePassBody(keyID: signers[index].publicKey.keyID, last: index == drafts.count - 1)
+            let onePass = draft.onePassBody(keyID: signers[index].publicKey.keyID, last: index == drafts.count - 1,
+                                            fingerprint: signers[index].publicKey.fingerprint)
             try sink.write(Packet(.onePassSignature, body: onePass).encoded)
         }
         let literal = try LiteralSink(format: format, filename: filename, date: now, next: sink)

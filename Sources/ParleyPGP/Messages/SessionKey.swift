@@ -33,13 +33,24 @@ public struct SessionKey: Sendable, Equatable {
         return out
     }
 
-    /// Parses `algorithm || key || checksum`; a bad checksum means the wrong key decrypted it.
-    static func fromChecksummed(_ bytes: [UInt8]) throws -> SessionKey {
-        guard bytes.count >= 3 else { throw PGPError.noMatchingKey }
-        let key = Array(bytes[1..<(bytes.count - 2)])
+    /// `key || checksum`, what a v6 PKESK carries for RSA and ECDH (the cipher is in the SEIPD v2 header).
+    var keyWithChecksum: [UInt8] {
+        var out = key
+        out.appendU16(SecretKey.checksum(key))
+        return out
+    }
+
+    /// Parses `algorithm || key || checksum`, or with `cipher` given (v6) `key || checksum`; a bad checksum means
+    /// the wrong key decrypted it.
+    static func fromChecksummed(_ bytes: [UInt8], cipher: SymmetricAlgorithm? = nil) throws -> SessionKey {
+        let start = cipher == nil ? 1 : 0
+        guard bytes.count >= start + 2 else { throw PGPError.noMatchingKey }
+        let key = Array(bytes[start..<(bytes.count - 2)])
         let checksum = Int(bytes[bytes.count - 2]) << 8 | Int(bytes[bytes.count - 1])
         guard checksum == SecretKey.checksum(key) else { throw PGPError.noMatchingKey }
-        return try SessionKey(algorithm: .from(bytes[0]), key: key)
+        guard let cipher else { return try SessionKey(algorithm: .from(bytes[0]), key: key) }
+        guard key.count == cipher.keySize else { throw PGPError.noMatchingKey }
+        return try SessionKey(algorithm: cipher, key: key)
     }
 
     /// Parses the `ALGO:HEX` form SOP uses.

@@ -65,7 +65,9 @@ struct TypedHasher {
 extension Signature {
     /// A hasher for this signature's document, ready for `updateDocument`.
     func documentHasher() -> TypedHasher {
-        TypedHasher(hashAlgorithm, text: type == .text)
+        var hasher = TypedHasher(hashAlgorithm, text: type == .text)
+        hasher.update(salt)  // v6: the salt comes before the document
+        return hasher
     }
 
     /// Verifies this signature given `hasher` fed with the document only (the trailer is added here).
@@ -80,6 +82,8 @@ extension Signature {
         guard key.algorithm == publicKeyAlgorithm || (key.algorithm.isRSA && publicKeyAlgorithm.isRSA) else {
             throw PGPError.badSignature("signature algorithm does not match the key")
         }
+        // A v6 key makes only v6 signatures, and a v6 signature comes only from a v6 key (RFC 9580 §5.2.3).
+        guard (key.version == 6) == (version == 6) else { throw PGPError.badSignature("signature version does not match the key") }
         guard !hasUnknownCriticalSubpacket else { throw PGPError.badSignature("unknown critical subpacket") }
         let digestBytes = Array(digest.withUnsafeBytes { Array($0) })
         guard Array(digestBytes.prefix(2)) == digestPrefix else { throw PGPError.badSignature("digest does not match") }
@@ -100,7 +104,11 @@ extension Signature {
             let publicKey = try P256.Signing.PublicKey(x963Representation: point)
             let signature = try P256.Signing.ECDSASignature(rawRepresentation: mpis[0].leftPadded(to: 32) + mpis[1].leftPadded(to: 32))
             valid = publicKey.isValidSignature(signature, for: digest)
-        case .ecdh:
+        case .ed25519(let publicKeyBytes):
+            let publicKey = try Curve25519.Signing.PublicKey(rawRepresentation: publicKeyBytes)
+            // Ed25519 signs the digest (RFC 9580 §5.2.3.4), as legacy EdDSA did.
+            valid = mpis[0].count == 64 && publicKey.isValidSignature(mpis[0], for: digestBytes)
+        case .ecdh, .x25519:
             throw PGPError.badSignature("an encryption key cannot sign")
         }
         guard valid else { throw PGPError.badSignature("signature does not verify") }
@@ -111,17 +119,20 @@ extension Signature {
                       extraHashed: [Subpacket] = []) -> Signature {
         var created: [UInt8] = []
         created.appendU32(time)
+        let version = key.version
         let hashed = [
-            Subpacket(type: SubpacketType.creationTime, critical: false, data: created),
-            Subpacket(type: SubpacketType.issuerFingerprint, critical: false, data: [4] + key.fingerprint),
+            Subpacket(type: SubpacketType.creationTime, critical: version == 6, data: created),
+            Subpacket(type: SubpacketType.issuerFingerprint, critical: false, data: [version] + key.fingerprint),
         ] + extraHashed
         let hashedData = encode(hashed)
-        var header: [UInt8] = [4, type.rawValue, key.algorithm.rawValue, hash.rawValue]
-        header.appendU16(hashedData.count)
+        var header: [UInt8] = [version, type.rawValue, key.algorithm.rawValue, hash.rawValue]
+        if version == 6 { header.appendU32(UInt32(hashedData.count)) } else { header.appendU16(hashedData.count) }
         header += hashedData
-        let unhashed = [Subpacket(type: SubpacketType.issuer, critical: false, data: key.keyID)]
+        // v6: the issuer fingerprint is enough (RFC 9580 §5.2.3.12); a fresh salt per signature (§5.2.4).
+        let unhashed = version == 6 ? [] : [Subpacket(type: SubpacketType.issuer, critical: false, data: key.keyID)]
+        let salt = version == 6 ? randomBytes(hash.saltSize) : []
         return Signature(type: type, publicKeyAlgorithm: key.algorithm, hashAlgorithm: hash, hashed: hashed,
-                         unhashed: unhashed, digestPrefix: [], mpis: [], hashedHeader: header)
+                         unhashed: unhashed, digestPrefix: [], mpis: [], hashedHeader: header, version: version, salt: salt)
     }
 
     /// Signs a draft with `key`, given `hasher` fed with the document only.
@@ -136,7 +147,7 @@ extension Signature {
             mpis = [Array(try signing.signature(for: digest, padding: .insecurePKCS1v1_5).rawRepresentation)]
         case .ed25519(let signing):
             let raw = Array(try signing.signature(for: digestBytes))
-            mpis = [Array(raw[0..<32]), Array(raw[32..<64])]
+            mpis = publicKeyAlgorithm == .ed25519 ? [raw] : [Array(raw[0..<32]), Array(raw[32..<64])]
         case .p256Signing(let signing):
             let raw = Array(try signing.signature(for: digest).rawRepresentation)
             mpis = [Array(raw[0..<32]), Array(raw[32..<64])]
@@ -144,6 +155,7 @@ extension Signature {
             throw PGPError.unusableKey("an encryption key cannot sign")
         }
         return Signature(type: type, publicKeyAlgorithm: publicKeyAlgorithm, hashAlgorithm: hashAlgorithm, hashed: hashed,
-                         unhashed: unhashed, digestPrefix: Array(digestBytes.prefix(2)), mpis: mpis, hashedHeader: hashedHeader)
+                         unhashed: unhashed, digestPrefix: Array(digestBytes.prefix(2)), mpis: mpis, hashedHeader: hashedHeader,
+                         version: version, salt: salt)
     }
 }

@@ -8,7 +8,7 @@ public enum Signer {
         var packets: [Packet] = []
         for (index, signature) in signatures.enumerated() {
             let key = signers[index].publicKey
-            packets.append(Packet(.onePassSignature, body: signature.onePassBody(keyID: key.keyID, last: index == signatures.count - 1)))
+            packets.append(Packet(.onePassSignature, body: signature.onePassBody(keyID: key.keyID, last: index == signatures.count - 1, fingerprint: key.fingerprint)))
         }
         packets.append(Packet(.literalData, body: literal.body))
         // Signatures follow in the reverse order of their one-pass packets (they nest).

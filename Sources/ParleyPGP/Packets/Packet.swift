@@ -36,6 +36,8 @@ public struct Packet: Sendable, Equatable {
         case symEncryptedIntegrityProtectedData = 18
         /// Modification detection code (19).
         case modificationDetectionCode = 19
+        /// Padding (21, RFC 9580 §5.14): random bytes to hide a message's size; ignored when read.
+        case padding = 21
     }
 
     /// The raw tag number (unknown tags are kept so callers can skip them).

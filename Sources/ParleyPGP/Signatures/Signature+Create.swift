@@ -11,7 +11,7 @@ extension Signature {
                        time: UInt32, extraHashed: [Subpacket] = []) throws -> Signature {
         // One code path with streamed signing (Signature+Streaming.swift).
         let draft = draft(type: type, by: key.publicKey, hash: hash, time: time, extraHashed: extraHashed)
-        var hasher = TypedHasher(hash)
+        var hasher = draft.documentHasher()  // v6: seeded with the salt
         hasher.update(type == .text ? canonicalText(data) : data)
         return try draft.signed(documentHasher: hasher, by: key)
     }
@@ -26,8 +26,12 @@ extension Signature {
         }
     }
 
-    /// A one-pass signature packet body announcing this signature (RFC 4880 §5.4).
-    func onePassBody(keyID: [UInt8], last: Bool) -> [UInt8] {
-        [3, type.rawValue, hashAlgorithm.rawValue, publicKeyAlgorithm.rawValue] + keyID + [last ? 1 : 0]
+    /// A one-pass signature packet body announcing this signature: v3 (RFC 4880 §5.4) for a v4 signature, v6 with
+    /// the salt and the signer's fingerprint for a v6 one (RFC 9580 §5.4).
+    func onePassBody(keyID: [UInt8], last: Bool, fingerprint: [UInt8] = []) -> [UInt8] {
+        if version == 6 {
+            return [6, type.rawValue, hashAlgorithm.rawValue, publicKeyAlgorithm.rawValue, UInt8(salt.count)] + salt + fingerprint + [last ? 1 : 0]
+        }
+        return [3, type.rawValue, hashAlgorithm.rawValue, publicKeyAlgorithm.rawValue] + keyID + [last ? 1 : 0]
     }
 }

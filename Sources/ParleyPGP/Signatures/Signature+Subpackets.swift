@@ -15,7 +15,9 @@ extension Signature {
         static let embeddedSignature: UInt8 = 32
         static let issuerFingerprint: UInt8 = 33
         /// Types whose meaning Parley knows, so a critical one is not a reason to reject.
-        static let understood: Set<UInt8> = [2, 3, 4, 5, 7, 9, 11, 12, 16, 20, 21, 22, 23, 25, 27, 28, 30, 32, 33, 34]
+        static let understood: Set<UInt8> = [2, 3, 4, 5, 7, 9, 11, 12, 16, 20, 21, 22, 23, 25, 27, 28, 30, 32, 33, 34, 39]
+        /// Preferred AEAD ciphersuites (RFC 9580 §5.2.3.15): pairs of cipher and AEAD mode.
+        static let preferredAEAD: UInt8 = 39
     }
 
     private func hashedValue(_ type: UInt8) -> [UInt8]? {
@@ -57,14 +59,14 @@ extension Signature {
 
     /// The issuer's key ID, from the issuer subpacket or the issuer fingerprint (hashed or not).
     public var issuerKeyID: [UInt8]? {
-        if let fingerprint = issuerFingerprint { return Array(fingerprint.suffix(8)) }
+        if let fingerprint = issuerFingerprint { return fingerprint.count == 32 ? Array(fingerprint.prefix(8)) : Array(fingerprint.suffix(8)) }
         return (hashed + unhashed).last(where: { $0.type == SubpacketType.issuer && $0.data.count == 8 })?.data
     }
 
-    /// The issuer's v4 fingerprint, if given.
+    /// The issuer's fingerprint (v4, 20 bytes; v6, 32 bytes), if given.
     public var issuerFingerprint: [UInt8]? {
         guard let data = (hashed + unhashed).last(where: { $0.type == SubpacketType.issuerFingerprint })?.data,
-              data.count == 21, data[0] == 4 else { return nil }
+              (data.count == 21 && data[0] == 4) || (data.count == 33 && data[0] == 6) else { return nil }
         return Array(data[1...])
     }
 

@@ -4,16 +4,16 @@ import Foundation
 
 /// Signature verification for RSA (PKCS#1 v1.5), legacy EdDSA and ECDSA P-256.
 extension Signature {
-    /// The v4 hash trailer: the hashed header, then 0x04 0xFF and its length.
+    /// The hash trailer: the hashed header, then the version, 0xFF and the header's length.
     var trailer: [UInt8] {
-        var out = hashedHeader + [0x04, 0xFF]
+        var out = hashedHeader + [version, 0xFF]
         out.appendU32(UInt32(hashedHeader.count))
         return out
     }
 
     /// The bytes hashed for a signature over `data` (document, or key/user ID material).
     func signedBytes(_ data: [UInt8]) -> [UInt8] {
-        (type == .text ? Signature.canonicalText(data) : data) + trailer
+        salt + (type == .text ? Signature.canonicalText(data) : data) + trailer
     }
 
     /// Converts bare LF line endings to CRLF, as text-mode signatures require.

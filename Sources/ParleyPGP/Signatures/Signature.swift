@@ -1,4 +1,5 @@
-/// A v4 signature packet (RFC 4880 §5.2.3): hashed and unhashed subpackets and the algorithm's MPIs.
+/// A v4 or v6 signature packet (RFC 9580 §5.2.3): hashed and unhashed subpackets, a salt (v6), and the
+/// algorithm's fields.
 public struct Signature: Sendable, Equatable {
     /// One signature subpacket.
     public struct Subpacket: Sendable, Equatable {
@@ -22,8 +23,12 @@ public struct Signature: Sendable, Equatable {
     public let unhashed: [Subpacket]
     /// The first two bytes of the digest, a quick check.
     public let digestPrefix: [UInt8]
-    /// The signature MPIs (one for RSA; r and s for EdDSA/ECDSA).
+    /// The signature MPIs (one for RSA; r and s for EdDSA/ECDSA; for Ed25519 (27) the one 64-byte native value).
     public let mpis: [[UInt8]]
+    /// 4 or 6.
+    public let version: UInt8
+    /// The v6 salt, hashed before the data (empty for v4).
+    public let salt: [UInt8]
     /// version .. end of hashed subpackets: the bytes the signature hashes after the data.
     let hashedHeader: [UInt8]
 
@@ -31,19 +36,30 @@ public struct Signature: Sendable, Equatable {
     public init(packetBody: [UInt8]) throws {
         var reader = ByteReader(packetBody)
         let version = try reader.u8()
-        guard version == 4 else { throw PGPError.unsupported("signature version \(version)") }
+        guard version == 4 || version == 6 else { throw PGPError.unsupported("signature version \(version)") }
+        self.version = version
         let typeByte = try reader.u8()
         guard let type = SignatureType(rawValue: typeByte) else { throw PGPError.unsupported("signature type \(typeByte)") }
         self.type = type
         publicKeyAlgorithm = try .from(reader.u8())
         hashAlgorithm = try .from(reader.u8())
-        let hashedData = try reader.take(reader.u16())
+        // v6 gives the subpacket areas 4-byte lengths (RFC 9580 §5.2.3).
+        func areaLength() throws -> Int { version == 6 ? Int(try reader.u32()) : try reader.u16() }
+        let hashedData = try reader.take(areaLength())
         hashedHeader = Array(packetBody[0..<reader.offset])
         hashed = try Signature.subpackets(hashedData)
-        unhashed = try Signature.subpackets(reader.take(reader.u16()))
+        unhashed = try Signature.subpackets(reader.take(areaLength()))
         digestPrefix = try reader.take(2)
+        if version == 6 {
+            salt = try reader.take(Int(reader.u8()))
+            guard salt.count == hashAlgorithm.saltSize else { throw PGPError.malformed("v6 signature salt does not fit its hash") }
+        } else {
+            salt = []
+        }
         var mpis: [[UInt8]] = []
         switch publicKeyAlgorithm {
+        case .ed25519:
+            mpis = [try reader.take(64)]
         case .rsaEncryptSign, .rsaSignOnly, .rsaEncryptOnly:
             mpis = [try reader.mpi()]
         case .eddsaLegacy, .ecdsa:
@@ -56,7 +72,10 @@ public struct Signature: Sendable, Equatable {
     }
 
     init(type: SignatureType, publicKeyAlgorithm: PublicKeyAlgorithm, hashAlgorithm: HashAlgorithm,
-         hashed: [Subpacket], unhashed: [Subpacket], digestPrefix: [UInt8], mpis: [[UInt8]], hashedHeader: [UInt8]) {
+         hashed: [Subpacket], unhashed: [Subpacket], digestPrefix: [UInt8], mpis: [[UInt8]], hashedHeader: [UInt8],
+         version: UInt8 = 4, salt: [UInt8] = []) {
+        self.version = version
+        self.salt = salt
         self.type = type
         self.publicKeyAlgorithm = publicKeyAlgorithm
         self.hashAlgorithm = hashAlgorithm
@@ -71,8 +90,10 @@ public struct Signature: Sendable, Equatable {
     public var body: [UInt8] {
         var out = hashedHeader
         let unhashedData = Signature.encode(unhashed)
-        out.appendU16(unhashedData.count)
+        if version == 6 { out.appendU32(UInt32(unhashedData.count)) } else { out.appendU16(unhashedData.count) }
         out += unhashedData + digestPrefix
+        if version == 6 { out += [UInt8(salt.count)] + salt }
+        if publicKeyAlgorithm == .ed25519 { return out + mpis.joined() }
         for mpi in mpis { out.appendMPI(mpi) }
         return out
     }

@@ -8,7 +8,7 @@ extension Parley.SOP {
         static let configuration = CommandConfiguration(commandName: "encrypt", abstract: "Encrypt standard input to certificates and/or passwords.")
         @Flag(name: .customLong("no-armor"), help: "Binary output.") var noArmor = false
         @Option(name: .customLong("as"), help: "binary or text.") var mode = "binary"
-        @Option(help: "rfc4880 (the default; see list-profiles).") var profile = "default"
+        @Option(help: "rfc4880 or rfc9580 (without it: as each recipient's key calls for; see list-profiles).") var profile = "default"
         @Option(name: .customLong("with-password"), help: "File holding a password.") var passwords: [String] = []
         @Option(name: .customLong("sign-with"), help: "Secret key to sign with.") var signWith: [String] = []
         @Option(name: .customLong("with-key-password"), help: "File holding a key pass phrase.") var keyPasswords: [String] = []
@@ -17,8 +17,9 @@ extension Parley.SOP {
         func run() throws {
             guard !certs.isEmpty || !passwords.isEmpty else { throw SOPIO.fail(SOPIO.missingArgument, "give certificates or --with-password") }
             guard mode == "binary" || mode == "text" else { throw SOPIO.fail(SOPIO.unsupportedOption, "--as=\(mode)") }
-            _ = try SOPProfiles.profile(profile, for: "encrypt")  // one profile: it only has to exist
+            let chosen = try SOPProfiles.profile(profile, for: "encrypt")
             var encryptor = Encryptor(now: SOPIO.now)
+            encryptor.profile = profile == "default" ? .byRecipients : chosen.name == "rfc9580" ? .rfc9580 : .rfc4880
             encryptor.passwords = try passwords.map(SOPIO.password)
             encryptor.recipients = try SOPIO.certificates(certs)
             encryptor.format = mode == "text" ? 0x75 : 0x62

@@ -1,8 +1,8 @@
 import ArgumentParser
 
-/// The profiles `parley sop` offers, by subcommand: only what ParleyPGP really makes. Both produce
-/// v4 keys and SEIPD v1 messages (RFC 4880), which GnuPG 2.2 reads; ParleyPGP has no v6 keys or
-/// SEIPD v2, so there is no `rfc9580` profile. The first profile of a subcommand is its default.
+/// The profiles `parley sop` offers, by subcommand: only what ParleyPGP really makes — v4 keys and SEIPD v1
+/// (RFC 4880, which GnuPG 2.2 reads), or v6 keys and SEIPD v2 (`rfc9580`). The first profile of a subcommand is
+/// its default; `encrypt` without `--profile` writes what each recipient's key calls for (docs/PGP.md).
 enum SOPProfiles {
     /// A profile's name and the line `list-profiles` prints for it.
     struct Profile {
@@ -14,9 +14,11 @@ enum SOPProfiles {
         "generate-key": [
             Profile(name: "default", description: "Ed25519 primary key with a Cv25519 encryption subkey, v4 (what GnuPG 2.2 makes)"),
             Profile(name: "rfc4880", description: "RSA-3072 primary key with an RSA-3072 encryption subkey, v4, RFC 4880 algorithms only"),
+            Profile(name: "rfc9580", description: "v6 Ed25519 primary key with an X25519 encryption subkey, locked with Argon2 and AES-OCB"),
         ],
         "encrypt": [
             Profile(name: "rfc4880", description: "SEIPD v1 with MDC, AES-256, v3 PKESK and v4 SKESK (what GnuPG 2.2 reads)"),
+            Profile(name: "rfc9580", description: "SEIPD v2, AES-256-OCB, v6 PKESK and v6 SKESK (Argon2)"),
         ],
     ]
 
