@@ -17,6 +17,8 @@ extension Parley.PGP {
         @Option(help: "A file whose first line is the password (implies --password).") var passwordFile: String?
         @Option(help: "Sign with this secret key from the keyring.") var signWith: String?
         @Flag(help: "Also encrypt to your own signing key, so you can read it later.") var toSelf = false
+        @Option(help: "rfc4880 (SEIPD v1, what GnuPG 2.2 reads) or rfc9580 (SEIPD v2, AES-256-OCB). Default: v2 only when every recipient has a v6 key.")
+        var profile: PGPProfile?
         @Flag(name: .shortAndLong, help: "ASCII-armored output.") var armor = false
         @Flag(help: "ZLIB-compress before encrypting.") var compress = false
         @Flag(help: "Replace the output file if it exists.") var force = false
@@ -27,6 +29,7 @@ extension Parley.PGP {
             let keyring = try options.openKeyring()
             let now = PGPFailure.now
             var encryptor = Encryptor(now: now)
+            if let profile { encryptor.profile = profile.encryption }
             let certificates = try keyring.certificates()
             encryptor.recipients = try recipient.flatMap { try keyring.find($0, in: certificates) }
             encryptor.recipients += try recipientFile.flatMap { file in try PGPFailure.run { try Certificate.readAll(PGPIO.read(file)) } }

@@ -23,6 +23,8 @@ extension Parley.PGP.Keys {
         var userIDs: [String] = []
         @Option(help: "Make an RSA key of this many bits (2048, 3072 or 4096) instead of Ed25519/Cv25519.")
         var rsa: Int?
+        @Option(help: "rfc9580: a v6 Ed25519/X25519 key (RFC 9580; GnuPG 2.2 cannot read it). Default: v4, what GnuPG 2.2 makes.")
+        var profile: PGPProfile?
 
         func run() async throws {
             guard !userIDs.isEmpty else { throw ValidationError("give at least one --user-id \"Name <email>\"") }
@@ -31,7 +33,11 @@ extension Parley.PGP.Keys {
             guard passphrase.count >= 12 else {
                 throw CommandFailure("the pass phrase is shorter than 12 characters: choose a longer one")
             }
+            if profile == .rfc9580, rsa != nil { throw ValidationError("--rsa makes a v4 key; leave it out with --profile rfc9580") }
             let key = try PGPFailure.run {
+                if profile == .rfc9580 {
+                    return try KeyGenerator.generateV6(userIDs: userIDs, passphrase: passphrase, now: PGPFailure.now)
+                }
                 if let rsa {
                     guard let size = KeyGenerator.RSASize(rawValue: rsa) else {
                         throw CommandFailure("--rsa takes 2048, 3072 or 4096")
@@ -41,7 +47,8 @@ extension Parley.PGP.Keys {
                 return try KeyGenerator.generate(userIDs: userIDs, passphrase: passphrase, now: PGPFailure.now)
             }
             try keyring.store(key)
-            Console.out("Generated \(rsa.map { "RSA-\($0)" } ?? "Ed25519/Cv25519") key \(Fingerprint.text(key.fingerprint))")
+            let kind = profile == .rfc9580 ? "v6 Ed25519/X25519" : rsa.map { "RSA-\($0)" } ?? "Ed25519/Cv25519"
+            Console.out("Generated \(kind) key \(Fingerprint.text(key.fingerprint))")
             for userID in key.userIDs { Console.out("  \(userID.string)") }
             Console.out("Share your public key with: parley pgp keys export \(Fingerprint.text(key.fingerprint))")
         }
