@@ -265,7 +265,7 @@ let package = Package(
         .testTarget(name: "ParleyQRTests", dependencies: ["ParleyQR"]),
         .testTarget(
             name: "ParleyPGPTests",
-            dependencies: ["ParleyPGP", "CParleyOpenSSL", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ParleyPGP", "CParleyOpenSSL", "CArgon2", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")]
         ),
         .testTarget(

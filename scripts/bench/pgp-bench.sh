@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks `parley pgp` against GnuPG on the same random file, in the same run: encrypt to one
-# Cv25519 key without compression, and decrypt the same gpg-made message (plus each tool's own).
+# Cv25519 key without compression, and decrypt the same gpg-made message (plus each tool's own); then
+# Parley's RFC 9580 form (v6 X25519 key, SEIPD v2 with AES-256-OCB), which gpg 2.2 cannot read.
 # Usage: scripts/bench/pgp-bench.sh [SIZE_MIB] [REPEATS]     (default 100 MiB, 3 repeats)
 # Needs the Debian packages gnupg and time (installed here if missing); set PARLEY to use a built
 # binary instead of building one (`swift build -c release --product parley`).
@@ -36,6 +37,8 @@ head -c "$((size_mib << 20))" /dev/urandom > plain
 "${gpg_batch[@]}" --quick-gen-key bench@parley.invalid future-default default never 2>/dev/null
 "${gpg_batch[@]}" --armor --export-secret-keys bench@parley.invalid > key.sec.asc
 "$PARLEY" pgp keys import --keyring keyring key.sec.asc >/dev/null
+# A v6 key (RFC 9580: X25519, locked with Argon2 and AES-OCB) for the SEIPD v2 rows.
+"$PARLEY" pgp keys generate --keyring keyring --profile rfc9580 --user-id v6@parley.invalid >/dev/null
 
 # run NAME INPUT_BYTES OUTPUT CMD…: repeats the command, records median wall time and max RSS.
 run() {
@@ -71,4 +74,7 @@ run "gpg -d (Parley's message)" "$bytes" gp.out "${gpg_batch[@]}" -d -o gp.out p
 cmp plain gp.out
 run "parley pgp decrypt (Parley's message)" "$bytes" pp.out "$PARLEY" pgp decrypt --keyring keyring -o pp.out p.gpg
 cmp plain pp.out
+run "parley pgp encrypt (v6 X25519, SEIPD v2 AES-256-OCB)" "$bytes" p6.gpg "$PARLEY" pgp encrypt --keyring keyring -r v6@parley.invalid -o p6.gpg plain
+run "parley pgp decrypt (v6, OCB; includes the key's Argon2 unlock)" "$bytes" p6.out "$PARLEY" pgp decrypt --keyring keyring -o p6.out p6.gpg
+cmp plain p6.out
 echo "all outputs matched the input" >&2
