@@ -32,16 +32,7 @@ extension KeyGenerator {
         ]
         let direct = try Signature.create(type: .directKey, over: primaryPublic.hashPrefix, by: primary, hash: .sha512, time: now,
                                           extraHashed: preferences)
-        var userIDPackets: [Certificate.UserID] = []
-        for (index, userID) in userIDs.enumerated() {
-            let value = Array(userID.utf8)
-            var extra = [preferences[0]]
-            if index == 0 { extra.append(.init(type: Signature.SubpacketType.primaryUserID, critical: false, data: [1])) }
-            let certification = try Signature.create(type: .positiveCertification,
-                                                     over: Signature.certificationData(primary: primaryPublic, userID: value),
-                                                     by: primary, hash: .sha512, time: now, extraHashed: extra)
-            userIDPackets.append(.init(value: value, signatures: [certification]))
-        }
+        let userIDPackets = try certifiedUserIDs(userIDs, primary: primary, primaryPublic: primaryPublic, subpackets: [preferences[0]], now: now)
         let binding = try Signature.create(type: .subkeyBinding, over: Signature.bindingData(primary: primaryPublic, subkey: subPublic),
                                            by: primary, hash: .sha512, time: now,
                                            extraHashed: [.init(type: Signature.SubpacketType.keyFlags, critical: true,

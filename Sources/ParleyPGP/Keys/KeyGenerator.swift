@@ -32,6 +32,21 @@ public enum KeyGenerator {
     }
 
     /// Binds `subkey` (for encryption) and each user ID to `primary`, then protects the secrets.
+    /// One positive self-certification per user ID (the first marked primary), with `subpackets` hashed in each.
+    static func certifiedUserIDs(
+        _ userIDs: [String], primary: UnlockedKey, primaryPublic: PublicKey, subpackets: [Signature.Subpacket], now: UInt32
+    ) throws -> [Certificate.UserID] {
+        try userIDs.enumerated().map { index, userID in
+            let value = Array(userID.utf8)
+            var extra = subpackets
+            if index == 0 { extra.append(.init(type: Signature.SubpacketType.primaryUserID, critical: false, data: [1])) }
+            let certification = try Signature.create(type: .positiveCertification,
+                                                     over: Signature.certificationData(primary: primaryPublic, userID: value),
+                                                     by: primary, hash: .sha512, time: now, extraHashed: extra)
+            return Certificate.UserID(value: value, signatures: [certification])
+        }
+    }
+
     static func assemble(primary: UnlockedKey, subkey sub: UnlockedKey, userIDs: [String], passphrase: [UInt8]?, now: UInt32) throws -> Certificate {
         let primaryPublic = primary.publicKey, subPublic = sub.publicKey
         let preferences: [Signature.Subpacket] = [
@@ -41,16 +56,7 @@ public enum KeyGenerator {
             .init(type: Signature.SubpacketType.preferredCompression, critical: false, data: [2, 1, 0]),
             .init(type: Signature.SubpacketType.features, critical: false, data: [0x01]),
         ]
-        var userIDPackets: [Certificate.UserID] = []
-        for (index, userID) in userIDs.enumerated() {
-            let value = Array(userID.utf8)
-            var extra = preferences
-            if index == 0 { extra.append(.init(type: Signature.SubpacketType.primaryUserID, critical: false, data: [1])) }
-            let certification = try Signature.create(type: .positiveCertification,
-                                                     over: Signature.certificationData(primary: primaryPublic, userID: value),
-                                                     by: primary, hash: .sha512, time: now, extraHashed: extra)
-            userIDPackets.append(.init(value: value, signatures: [certification]))
-        }
+        let userIDPackets = try certifiedUserIDs(userIDs, primary: primary, primaryPublic: primaryPublic, subpackets: preferences, now: now)
         let binding = try Signature.create(type: .subkeyBinding, over: Signature.bindingData(primary: primaryPublic, subkey: subPublic),
                                            by: primary, hash: .sha512, time: now,
                                            extraHashed: [.init(type: Signature.SubpacketType.keyFlags, critical: false,
