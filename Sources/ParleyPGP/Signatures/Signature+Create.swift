@@ -16,16 +16,6 @@ extension Signature {
         return try draft.signed(documentHasher: hasher, by: key)
     }
 
-    /// Runs a throwing `body` with the typed digest of `message`.
-    static func withTypedDigest<R>(_ algorithm: HashAlgorithm, _ message: [UInt8], _ body: (any Digest) throws -> R) throws -> R {
-        switch algorithm {
-        case .sha1: try body(Insecure.SHA1.hash(data: message))
-        case .sha256: try body(SHA256.hash(data: message))
-        case .sha384: try body(SHA384.hash(data: message))
-        case .sha512: try body(SHA512.hash(data: message))
-        }
-    }
-
     /// A one-pass signature packet body announcing this signature: v3 (RFC 4880 §5.4) for a v4 signature, v6 with
     /// the salt and the signer's fingerprint for a v6 one (RFC 9580 §5.4).
     func onePassBody(keyID: [UInt8], last: Bool, fingerprint: [UInt8] = []) -> [UInt8] {

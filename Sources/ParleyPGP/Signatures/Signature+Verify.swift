@@ -37,16 +37,6 @@ extension Signature {
         try verify(digest: hasher.finalize(), by: key)
     }
 
-    /// Runs `body` with swift-crypto's typed digest of `message`, which the RSA and ECDSA APIs need.
-    static func withTypedDigest<R>(_ algorithm: HashAlgorithm, _ message: [UInt8], _ body: (any Digest) -> R) -> R {
-        switch algorithm {
-        case .sha1: body(Insecure.SHA1.hash(data: message))
-        case .sha256: body(SHA256.hash(data: message))
-        case .sha384: body(SHA384.hash(data: message))
-        case .sha512: body(SHA512.hash(data: message))
-        }
-    }
-
     /// The data a certification over `userID` on `primary` signs.
     static func certificationData(primary: PublicKey, userID: [UInt8]) -> [UInt8] {
         var out = primary.hashPrefix + [0xB4]
