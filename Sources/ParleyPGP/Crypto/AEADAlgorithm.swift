@@ -1,6 +1,7 @@
 import CParleyOpenSSL
 import Crypto
 import Foundation
+import ParleyCrypto
 
 /// The AEAD modes of RFC 9580 §9.6 over AES, each from a maintained library: OCB from OpenSSL's EVP, GCM from
 /// swift-crypto, EAX composed from OpenSSL's AES-CTR and CMAC as the EAX paper defines it. Tags are 16 bytes.
@@ -84,7 +85,7 @@ public enum AEADAlgorithm: UInt8, Sendable {
             let tagH = try Self.omac(1, associatedData, key: key)
             let tagC = try Self.omac(2, ciphertext, key: key)
             let expected = (0..<Self.tagSize).map { tagN[$0] ^ tagH[$0] ^ tagC[$0] }
-            guard constantTimeEqual(expected, tag) else { throw PGPError.badMDC }
+            guard ConstantTime.equals(expected, tag) else { throw PGPError.badMDC }
             return try Self.ctr(ciphertext, key: key, iv: tagN)
         }
     }

@@ -18,11 +18,3 @@ enum OpenPGPCFB {
         return Array(try AES._CFB.decrypt(ciphertext, using: SymmetricKey(data: key), iv: iv))
     }
 }
-
-/// Constant-time equality for authentication values (MDC, checksums of secret data).
-func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-    guard a.count == b.count else { return false }
-    var difference: UInt8 = 0
-    for index in a.indices { difference |= a[index] ^ b[index] }
-    return difference == 0
-}

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ParleyCrypto
 
 /// A v4 or v6 secret key or subkey packet (RFC 9580 §5.5.3), possibly still locked by a pass phrase.
 public struct SecretKey: Sendable {
@@ -100,7 +101,7 @@ public struct SecretKey: Sendable {
             if sha1Check {
                 guard plain.count >= 20 else { throw PGPError.wrongPassphrase }
                 fields = Array(plain.dropLast(20))
-                guard constantTimeEqual(Array(Insecure.SHA1.hash(data: fields)), Array(plain.suffix(20))) else {
+                guard ConstantTime.equals(Array(Insecure.SHA1.hash(data: fields)), Array(plain.suffix(20))) else {
                     throw PGPError.wrongPassphrase
                 }
             } else {

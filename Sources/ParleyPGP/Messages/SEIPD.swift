@@ -1,4 +1,5 @@
 import Crypto
+import ParleyCrypto
 
 /// Symmetrically encrypted integrity-protected data v1 (RFC 4880 §5.13): AES-CFB over
 /// random prefix || packets || MDC, where MDC = 0xD3 0x14 || SHA-1(everything before its hash).
@@ -20,7 +21,7 @@ enum SEIPD {
         }
         let mdcStart = plain.count - 22
         let expected = [0xD3, 0x14] + Array(Insecure.SHA1.hash(data: plain[0..<(mdcStart + 2)]))
-        guard constantTimeEqual(Array(plain[mdcStart...]), expected) else { throw PGPError.badMDC }
+        guard ConstantTime.equals(Array(plain[mdcStart...]), expected) else { throw PGPError.badMDC }
         return Array(plain[(blockSize + 2)..<mdcStart])
     }
 

@@ -1,4 +1,5 @@
 import Crypto
+import ParleyCrypto
 
 /// Decrypts a SEIPD v1 body as a stream. The last 22 plaintext bytes (the MDC packet) are always held
 /// back; at the end of the body the MDC is checked and `.badMDC` thrown when it does not match, so a
@@ -121,6 +122,6 @@ final class SEIPDDecryptingInput: PGPInput {
         var hash = sha1
         held[hashedUpTo..<(mdcStart + 2)].withUnsafeBytes { hash.update(bufferPointer: $0) }
         let expected = [0xD3, 0x14] + Array(hash.finalize())
-        guard constantTimeEqual(Array(held[mdcStart...]), expected) else { throw PGPError.badMDC }
+        guard ConstantTime.equals(Array(held[mdcStart...]), expected) else { throw PGPError.badMDC }
     }
 }
