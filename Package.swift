@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ParleyClient", targets: ["ParleyClient"]),
         .library(name: "ParleyVault", targets: ["ParleyVault"]),
         .library(name: "ParleyPGP", targets: ["ParleyPGP"]),
+        .library(name: "ParleyMail", targets: ["ParleyMail"]),
         .library(name: "ParleyLocation", targets: ["ParleyLocation"]),
         .library(name: "ParleyQR", targets: ["ParleyQR"]),
         .library(name: "ParleyImage", targets: ["ParleyImage"]),
@@ -158,6 +159,24 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // libetpan (Debian libetpan-dev), the IMAP client MailCore is built on, and helpers over its FETCH results.
+        .target(name: "CParleyMail", linkerSettings: [.linkedLibrary("etpan")]),
+        // `parley mail`: an IMAP account's encrypted local store, synced through libetpan over verified TLS (docs/MAIL.md).
+        .target(
+            name: "ParleyMail",
+            dependencies: [
+                "CParleyMail",
+                "ParleyCrypto",
+                "ParleyPGP",
+                "ParleyVault",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+            ]
+        ),
         // The full-screen chat and the terminal it draws on (raw mode, keys, layout, inert remote text).
         .target(
             name: "ParleyChatUI",
@@ -204,6 +223,7 @@ let package = Package(
                 "ParleyFiles",
                 "ParleyHardwareKeys",
                 "ParleyPGP",
+                "ParleyMail",
                 "ParleyLocation",
                 "ParleyLocationFeeds",
                 "ParleyQR",
@@ -303,6 +323,16 @@ let package = Package(
         .testTarget(
             name: "ParleyCLITests",
             dependencies: ["parley", "ParleyChatUI", "ParleyServer", "ParleyImage", "ParleyTestSupport"]
+        ),
+        .testTarget(
+            name: "ParleyMailTests",
+            dependencies: [
+                "ParleyMail",
+                "ParleyPGP",
+                "ParleyTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         .testTarget(name: "ParleyChatUITests", dependencies: ["ParleyChatUI", "ParleyClient"]),
     ],

@@ -90,3 +90,11 @@ public struct MailHeaders: Sendable, Equatable {
         String(validating: bytes, as: UTF8.self) ?? String(bytes.map { Character(Unicode.Scalar($0)) })
     }
 }
+
+extension MailHeaders {
+    /// The header fields of a whole message (`eml`), without reading its body: what a mailbox list shows.
+    public static func of(eml: [UInt8], limits: MailLimits = MailLimits()) throws -> MailHeaders {
+        guard eml.count <= limits.maxBytes else { throw MailError.tooLarge(limit: limits.maxBytes) }
+        return try parse(eml[...], limits: limits).0
+    }
+}

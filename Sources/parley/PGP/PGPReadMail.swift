@@ -41,6 +41,15 @@ extension Parley.PGP {
             } catch {
                 throw CommandFailure("cannot read \(input): \(error)")
             }
+            let (lines, saved) = try Self.render(mail, saveInto: out)
+            Console.out(lines.joined(separator: "\n"))
+            if out != nil { PGPIO.eprint("Saved \(saved) attachment(s).") }
+        }
+
+        /// What a person sees of a read message: headers, then each block labelled with what was decrypted and
+        /// who signed it; attachments listed, and saved into `saveInto` when given. Returns the lines and how
+        /// many attachments were saved.
+        static func render(_ mail: Mail, saveInto out: String?) throws -> (lines: [String], saved: Int) {
             var lines: [String] = []
             if let from = mail.from { lines.append("From:    \(from)") }
             if let to = mail.to { lines.append("To:      \(to)") }
@@ -79,8 +88,7 @@ extension Parley.PGP {
                     lines.append("[could not read a part: \(error)]")
                 }
             }
-            Console.out(lines.joined(separator: "\n"))
-            if out != nil { PGPIO.eprint("Saved \(saved) attachment(s).") }
+            return (lines, saved)
         }
 
         /// The line above a text block: whether it was encrypted and what its signature says.

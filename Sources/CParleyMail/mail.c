@@ -1,0 +1,138 @@
+#include "CParleyMail.h"
+#include <string.h>
+#include <time.h>
+
+static int64_t parley_epoch(const struct mailimap_date_time *date) {
+    if (date == NULL) return -1;
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    tm.tm_year = date->dt_year - 1900;
+    tm.tm_mon = date->dt_month - 1;
+    tm.tm_mday = date->dt_day;
+    tm.tm_hour = date->dt_hour;
+    tm.tm_min = date->dt_min;
+    tm.tm_sec = date->dt_sec;
+    int64_t seconds = (int64_t)timegm(&tm);
+    /* dt_zone is +HHMM as an integer: 200 means +02:00. */
+    int zone = date->dt_zone;
+    int sign = zone < 0 ? -1 : 1;
+    zone *= sign;
+    int offset = sign * ((zone / 100) * 3600 + (zone % 100) * 60);
+    return seconds - offset;
+}
+
+static unsigned parley_flag_bits(clist *flags) {
+    unsigned bits = 0;
+    if (flags == NULL) return 0;
+    for (clistiter *cur = clist_begin(flags); cur != NULL; cur = clist_next(cur)) {
+        struct mailimap_flag_fetch *fetch = clist_content(cur);
+        if (fetch == NULL || fetch->fl_type != MAILIMAP_FLAG_FETCH_OTHER || fetch->fl_flag == NULL) continue;
+        switch (fetch->fl_flag->fl_type) {
+        case MAILIMAP_FLAG_SEEN: bits |= PARLEY_FLAG_SEEN; break;
+        case MAILIMAP_FLAG_ANSWERED: bits |= PARLEY_FLAG_ANSWERED; break;
+        case MAILIMAP_FLAG_FLAGGED: bits |= PARLEY_FLAG_FLAGGED; break;
+        case MAILIMAP_FLAG_DELETED: bits |= PARLEY_FLAG_DELETED; break;
+        case MAILIMAP_FLAG_DRAFT: bits |= PARLEY_FLAG_DRAFT; break;
+        default: break;
+        }
+    }
+    return bits;
+}
+
+void parley_fetched_read(const void *message, parley_fetched *out) {
+    memset(out, 0, sizeof *out);
+    out->internal_date = -1;
+    const struct mailimap_msg_att *att = message;
+    if (att == NULL || att->att_list == NULL) return;
+    for (clistiter *cur = clist_begin(att->att_list); cur != NULL; cur = clist_next(cur)) {
+        struct mailimap_msg_att_item *item = clist_content(cur);
+        if (item == NULL) continue;
+        if (item->att_type == MAILIMAP_MSG_ATT_ITEM_DYNAMIC) {
+            if (item->att_data.att_dyn != NULL) {
+                out->flags = parley_flag_bits(item->att_data.att_dyn->att_list);
+                out->has_flags = 1;
+            }
+            continue;
+        }
+        if (item->att_type != MAILIMAP_MSG_ATT_ITEM_STATIC || item->att_data.att_static == NULL) continue;
+        struct mailimap_msg_att_static *value = item->att_data.att_static;
+        switch (value->att_type) {
+        case MAILIMAP_MSG_ATT_UID:
+            out->uid = value->att_data.att_uid;
+            break;
+        case MAILIMAP_MSG_ATT_RFC822_SIZE:
+            out->size = value->att_data.att_rfc822_size;
+            out->has_size = 1;
+            break;
+        case MAILIMAP_MSG_ATT_INTERNALDATE:
+            out->internal_date = parley_epoch(value->att_data.att_internal_date);
+            break;
+        case MAILIMAP_MSG_ATT_BODY_SECTION:
+            if (value->att_data.att_body_section != NULL) {
+                out->body = value->att_data.att_body_section->sec_body_part;
+                out->body_length = out->body == NULL ? 0 : value->att_data.att_body_section->sec_length;
+                out->has_body = 1;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+static struct mailimap_fetch_type *parley_fetch_type(int flags, int size, int date, int body) {
+    struct mailimap_fetch_type *type = mailimap_fetch_type_new_fetch_att_list_empty();
+    if (type == NULL) return NULL;
+    mailimap_fetch_type_new_fetch_att_list_add(type, mailimap_fetch_att_new_uid());
+    if (flags) mailimap_fetch_type_new_fetch_att_list_add(type, mailimap_fetch_att_new_flags());
+    if (size) mailimap_fetch_type_new_fetch_att_list_add(type, mailimap_fetch_att_new_rfc822_size());
+    if (date) mailimap_fetch_type_new_fetch_att_list_add(type, mailimap_fetch_att_new_internaldate());
+    if (body) mailimap_fetch_type_new_fetch_att_list_add(type, mailimap_fetch_att_new_body_peek_section(mailimap_section_new(NULL)));
+    return type;
+}
+
+struct mailimap_fetch_type *parley_fetch_type_sizes(void) { return parley_fetch_type(0, 1, 0, 0); }
+struct mailimap_fetch_type *parley_fetch_type_flags(void) { return parley_fetch_type(1, 0, 0, 0); }
+struct mailimap_fetch_type *parley_fetch_type_messages(void) { return parley_fetch_type(1, 1, 1, 1); }
+
+struct mailimap_set *parley_uid_range(uint32_t first, uint32_t last) {
+    return mailimap_set_new_interval(first, last);
+}
+
+int parley_selection(mailimap *session, uint32_t *uidvalidity, uint32_t *uidnext, uint32_t *exists) {
+    if (session == NULL || session->imap_selection_info == NULL) return -1;
+    *uidvalidity = session->imap_selection_info->sel_uidvalidity;
+    *uidnext = session->imap_selection_info->sel_uidnext;
+    *exists = session->imap_selection_info->sel_exists;
+    return 0;
+}
+
+const char *parley_mailbox_name(const void *item, int *selectable) {
+    const struct mailimap_mailbox_list *mailbox = item;
+    *selectable = 1;
+    if (mailbox == NULL) { *selectable = 0; return NULL; }
+    struct mailimap_mbx_list_flags *flags = mailbox->mb_flag;
+    if (flags != NULL) {
+        if (flags->mbf_type == MAILIMAP_MBX_LIST_FLAGS_SFLAG && flags->mbf_sflag == MAILIMAP_MBX_LIST_SFLAG_NOSELECT) {
+            *selectable = 0;
+        }
+        if (flags->mbf_oflags != NULL) {
+            for (clistiter *cur = clist_begin(flags->mbf_oflags); cur != NULL; cur = clist_next(cur)) {
+                struct mailimap_mbx_list_oflag *oflag = clist_content(cur);
+                if (oflag != NULL && oflag->of_type == MAILIMAP_MBX_LIST_OFLAG_FLAG_EXT && oflag->of_flag_ext != NULL
+                    && strcasecmp(oflag->of_flag_ext, "NonExistent") == 0) {
+                    *selectable = 0;
+                }
+            }
+        }
+    }
+    return mailbox->mb_name;
+}
+
+clistiter *parley_list_first(clist *list) { return list == NULL ? NULL : clist_begin(list); }
+clistiter *parley_list_next(clistiter *iterator) { return iterator == NULL ? NULL : clist_next(iterator); }
+void *parley_list_data(clistiter *iterator) { return iterator == NULL ? NULL : clist_content(iterator); }
+
+const char *parley_last_response(mailimap *session) {
+    return session == NULL ? NULL : session->imap_response;
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import ParleyMail
+
+/// Which home and which mail account a `parley mail` command works on.
+struct MailOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Parley's data directory (default ~/.parley, or PARLEY_HOME).", valueName: "dir"))
+    var home: String?
+
+    @Option(help: ArgumentHelp("Which mail account, when the home has several.", valueName: "email"))
+    var account: String?
+
+    var homeURL: URL { ParleyHome.url(home) }
+
+    /// The chosen account's address.
+    func email() throws -> String {
+        if let account { return account.lowercased() }
+        let accounts = MailStore.accounts(home: homeURL)
+        switch accounts.count {
+        case 0: throw CommandFailure("no mail account in \(homeURL.path): add one with `parley mail account add`")
+        case 1: return accounts[0]
+        default: throw CommandFailure("this home has several mail accounts (\(accounts.joined(separator: ", "))); pick one with --account")
+        }
+    }
+
+    /// Opens the account's store, asking for its PIN (PARLEY_PIN or a prompt) when it has one.
+    func open() throws -> MailStore {
+        let email = try email()
+        let pin = MailStore.needsPIN(home: homeURL, email: email)
+            ? String(decoding: try SecretInput.pin(prompt: "Mail store PIN for \(email): ", fromStandardInput: false), as: UTF8.self)
+            : nil
+        return try MailFailure.run { () throws(MailboxError) in try MailStore.open(home: homeURL, email: email, pin: pin) }
+    }
+}
+
+/// A `MailboxError` as the command line shows it.
+enum MailFailure {
+    static func run<T>(_ body: () throws(MailboxError) -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+
+    static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws(MailboxError) -> T) async throws -> T {
+        do {
+            return try await MailThread.run(body)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+    }
+}

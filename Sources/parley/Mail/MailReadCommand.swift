@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import ParleyClient
+import ParleyMail
+import ParleyPGP
+
+extension Parley.Mail {
+    /// `parley mail read N`: one stored message, decrypted and verified as `parley pgp read-mail` shows it.
+    struct MailRead: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "read",
+            abstract: "Show a stored message: decrypted, signatures checked, HTML as safe text, attachments listed.",
+            discussion: """
+                Keys come from --keyring DIR (or PARLEY_PGP_KEYRING), else the vault of this home's chat account, else \
+                HOME/pgp — as for `parley pgp`. The key's pass phrase: --passphrase-file, PARLEY_PGP_PASSPHRASE or a prompt.
+                """)
+        @OptionGroup var options: MailOptions
+        @Option(help: "A standalone OpenPGP keyring directory.") var keyring: String?
+        @Option(help: "A file whose first line is the pass phrase of your secret key.") var passphraseFile: String?
+        @Option(help: "Save the attachments into this directory.") var out: String?
+        @Argument(help: "The message's number, as `parley mail list` shows it.") var id: Int64
+
+        func run() async throws {
+            let store = try options.open()
+            let id = id
+            let (_, raw) = try MailFailure.run { () throws(MailboxError) in try store.message(id) }
+            guard !raw.isEmpty else { throw CommandFailure("message \(id) was too large to fetch; read it in another mail client") }
+            let pgp = try pgpOptions(email: store.email)
+            let keyring = try pgp.openKeyring()
+            let keys = try keyring.secretKeys()
+            let text = String(decoding: raw.prefix(4 << 20), as: UTF8.self)
+            let encrypted = text.contains("-----BEGIN PGP MESSAGE-----") || text.lowercased().contains("multipart/encrypted")
+            let passphrases = !keys.isEmpty && encrypted ? [try pgp.passphrase()] : []
+            let mail: ParleyPGP.Mail
+            do {
+                mail = try MailReader.read(eml: raw, keys: keys, passphrases: passphrases, verifyWith: try keyring.certificates())
+            } catch {
+                throw CommandFailure("cannot read message \(id): \(error)")
+            }
+            let (lines, saved) = try Parley.PGP.ReadMail.render(mail, saveInto: out)
+            Console.out(lines.joined(separator: "\n"))
+            if out != nil { Console.err("Saved \(saved) attachment(s).") }
+        }
+
+        /// `parley pgp`'s key options for this home: the chat account with the same address when there is one.
+        private func pgpOptions(email: String) throws -> PGPOptions {
+            var arguments = ["--home", options.homeURL.path]
+            if ParleyClient.accounts(in: options.homeURL).contains(email) { arguments += ["--account", email] }
+            if let keyring { arguments += ["--keyring", keyring] }
+            if let passphraseFile { arguments += ["--passphrase-file", passphraseFile] }
+            return try PGPOptions.parse(arguments)
+        }
+    }
+}
