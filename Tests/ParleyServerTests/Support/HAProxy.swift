@@ -13,7 +13,7 @@ final class HAProxy {
 
     init(nodes: [Int]) throws {
         precondition(nodes.count == 3, "deploy/haproxy/parley.cfg names three nodes")
-        port = try Self.freePort()
+        port = try LocalPorts.free()
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/haproxy")
@@ -27,7 +27,7 @@ final class HAProxy {
         try ProcessLaunch.start(process)
         // Ready once the front door accepts a connection.
         for _ in 0..<100 {
-            if Self.accepts(port) { return }
+            if LocalPorts.accepts(port) { return }
             guard process.isRunning else { break }
             usleep(50_000)
         }
@@ -39,34 +39,5 @@ final class HAProxy {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
-    }
-
-    /// A port that was free a moment ago (the kernel's pick for port 0).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw LineSocket.Failure(description: "no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// Whether something accepts TCP connections on 127.0.0.1:`port`.
-    static func accepts(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
     }
 }
