@@ -148,4 +148,25 @@ import Testing
         #expect(throws: PGPError.self) { try Signature(packetBody: Array(signature.body.dropLast())) }
         #expect(throws: PGPError.self) { try Signature(packetBody: signature.body + [0]) }
     }
+
+    /// The other direction, against Sequoia: `PARLEY_CV448_OUT=DIR swift test --filter RFC9580Curve448Tests`, then
+    /// `scripts/vectors/sequoia_rfc9580.py check DIR` decrypts and verifies Parley's Cv448 output with Sequoia.
+    @Test("writes Parley's Cv448 certificate and messages for Sequoia to check (only when PARLEY_CV448_OUT is set)",
+          .enabled(if: ProcessInfo.processInfo.environment["PARLEY_CV448_OUT"] != nil))
+    func writeForSequoia() throws {
+        let directory = URL(fileURLWithPath: try #require(ProcessInfo.processInfo.environment["PARLEY_CV448_OUT"]))
+        let now = UInt32(Date().timeIntervalSince1970)
+        let key = try KeyGenerator.generateV6(userIDs: ["Parley Cv448 <parley@example.org>"], passphrase: nil, now: now - 60, curve: .cv448)
+        let signer = try key.unlockedSigningKey(passphrases: [], now: now)
+        var encryptor = Encryptor(now: now)
+        encryptor.recipients = [try SequoiaCv448Tests.certificate("cv448-cert.asc")]
+        encryptor.signers = [signer]
+        let files: [(String, [UInt8])] = [
+            ("parley-cert.asc", Array(key.publicCertificate.armored.utf8)),
+            ("parley-to-sequoia.asc", Array(Armor.encode(try encryptor.encrypt(Array("Parley to Sequoia over Curve448\n".utf8)), as: .message).utf8)),
+            ("parley-signed.asc", Array(Armor.encode(try Signer.inline(Array("signed with Ed448\n".utf8), signers: [signer], now: now), as: .message).utf8)),
+            ("sequoia-secret-key.asc", try Curve448Vectors.sequoia("cv448-secret-key.asc")),
+        ]
+        for (name, bytes) in files { try Data(bytes).write(to: directory.appendingPathComponent(name)) }
+    }
 }
