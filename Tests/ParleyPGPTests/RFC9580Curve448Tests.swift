@@ -120,6 +120,20 @@ import Testing
         }
     }
 
+    @Test("a v4 Ed448 key (RFC 9580 allows algorithm 28 in v4 keys) reads back, and its cleartext signature says SHA512")
+    func v4Ed448() throws {
+        let secret = try Curve448.Signing.PrivateKey()
+        let publicKey = PublicKey(created: Self.now, material: .ed448(publicKey: secret.publicKey.rawRepresentation))
+        #expect(publicKey.version == 4 && publicKey.body.count == 1 + 4 + 1 + 57)
+        #expect(try PublicKey(packetBody: publicKey.body) == publicKey)
+        let signer = UnlockedKey(publicKey: publicKey, secret: .ed448(secret), secretMPIs: secret.rawRepresentation)
+        let message = try CleartextSignature.sign("Signed by a v4 Ed448 key.\n", signers: [signer], now: Self.now)
+        #expect(message.contains("\nHash: SHA512\n"))
+        let (_, signed, signatures) = try CleartextSignature.read(message)
+        #expect(signatures.count == 1 && signatures[0].version == 4 && signatures[0].hashAlgorithm == .sha512)
+        try signatures[0].verify(data: signed, by: publicKey)
+    }
+
     @Test("Ed448 and X448 key material of the wrong length, or a secret that does not match, is refused")
     func wrongLengthMaterial() throws {
         let key = try Self.key()
