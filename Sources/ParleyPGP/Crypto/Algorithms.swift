@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// Public-key algorithm identifiers (RFC 4880 §9.1, RFC 6637).
+/// Public-key algorithm identifiers (RFC 4880 §9.1, RFC 6637, RFC 9580 §9.1).
 public enum PublicKeyAlgorithm: UInt8, Sendable {
     /// RSA, encrypt or sign (1).
     case rsaEncryptSign = 1
@@ -21,17 +21,22 @@ public enum PublicKeyAlgorithm: UInt8, Sendable {
     case eddsaLegacy = 22
     /// X25519 as its own algorithm (25, RFC 9580 §5.5.5.7).
     case x25519 = 25
+    /// X448 (26, RFC 9580 §5.5.5.8).
+    case x448 = 26
     /// Ed25519 as its own algorithm (27, RFC 9580 §5.5.5.9).
     case ed25519 = 27
+    /// Ed448 (28, RFC 9580 §5.5.5.10).
+    case ed448 = 28
 
     /// Parses an algorithm byte; unknown values are "unsupported", not malformed.
     static func from(_ byte: UInt8) throws -> PublicKeyAlgorithm {
-        guard let value = PublicKeyAlgorithm(rawValue: byte) else {
-            let name = [26: "X448", 28: "Ed448"][Int(byte)] ?? String(byte)
-            throw PGPError.unsupported("public-key algorithm \(name)")
-        }
+        guard let value = PublicKeyAlgorithm(rawValue: byte) else { throw PGPError.unsupported("public-key algorithm \(byte)") }
         return value
     }
+
+    /// The weakest hash a signature by this algorithm may use: Ed448 needs a digest of at least 512 bits (RFC 9580
+    /// §5.2.3.5), which among Parley's hashes is SHA-512 only.
+    var minimumHashSize: Int { self == .ed448 ? 64 : 0 }
 }
 
 /// Symmetric ciphers; only AES is implemented (CAST5, IDEA, 3DES… are refused with `.unsupported`).

@@ -8,7 +8,8 @@ import Synchronization
 /// Pass phrases are never stored: they are used to unlock and then forgotten by the caller. What is
 /// kept is the unlocked key itself. Swift cannot overwrite memory it may have copied, so "wiping" means
 /// dropping the last reference: swift-crypto keeps Ed25519, X25519, P-256 and RSA secrets in storage
-/// it zeroes when released; the raw secret MPI copy an `UnlockedKey` carries is freed, not overwritten.
+/// it zeroes when released, and `SecretBytes` does the same for Ed448 and X448 (OPENSSL_cleanse); the raw
+/// secret MPI copy an `UnlockedKey` carries is freed, not overwritten.
 public final class DecryptedKeyCache: Sendable {
     /// Seconds without use after which a key is dropped (120, as FlowCrypt does).
     public static let defaultTimeout: Double = 120

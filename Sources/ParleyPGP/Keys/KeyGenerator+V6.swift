@@ -1,24 +1,21 @@
 import Crypto
 
-/// RFC 9580 keys: a v6 Ed25519 certify+sign primary with a v6 X25519 encryption subkey, self-signed with salted
-/// v6 signatures and locked with Argon2 and AES-256-OCB (docs/PGP.md, "RFC 9580").
+/// RFC 9580 keys: a v6 Ed25519 (or Ed448) certify+sign primary with a v6 X25519 (or X448) encryption subkey,
+/// self-signed with salted v6 SHA-512 signatures and locked with Argon2 and AES-256-OCB (docs/PGP.md, "RFC 9580").
 extension KeyGenerator {
     /// Argon2id as Parley locks v6 keys and v6 password packets: RFC 9580's 64 MiB choice (t=3, p=4, m=16).
     static func argon2S2K() -> S2K {
         S2K(hash: .sha256, kind: .argon2(salt: randomBytes(16), passes: 3, parallelism: 4, memoryExponent: 16))
     }
 
-    /// A new v6 secret key for `userIDs`, created at `now`, locked with `passphrase` when given (12+ characters).
-    public static func generateV6(userIDs: [String], passphrase: [UInt8]?, now: UInt32) throws -> Certificate {
+    /// A new v6 secret key of `curve` for `userIDs`, created at `now`, locked with `passphrase` when given (12+
+    /// characters).
+    public static func generateV6(userIDs: [String], passphrase: [UInt8]?, now: UInt32, curve: V6Curve = .cv25519) throws -> Certificate {
         if let passphrase, passphrase.count < 12 {
             throw PGPError.unusableKey("pass phrase shorter than 12 characters")
         }
-        let signing = Curve25519.Signing.PrivateKey()
-        let primaryPublic = PublicKey(created: now, material: .ed25519(publicKey: Array(signing.publicKey.rawRepresentation)), version: 6)
-        let primary = UnlockedKey(publicKey: primaryPublic, secret: .ed25519(signing), secretMPIs: Array(signing.rawRepresentation))
-        let agreement = Curve25519.KeyAgreement.PrivateKey()
-        let subPublic = PublicKey(created: now, material: .x25519(publicKey: Array(agreement.publicKey.rawRepresentation)), version: 6)
-        let sub = UnlockedKey(publicKey: subPublic, secret: .x25519(agreement), secretMPIs: Array(agreement.rawRepresentation))
+        let (primary, sub) = try v6Pair(curve, now: now)
+        let primaryPublic = primary.publicKey, subPublic = sub.publicKey
 
         // RFC 9580 puts a v6 key's preferences in a direct-key signature; the user ID certifications repeat the
         // flags, which is where v4 readers (and Parley's validity rules) look first.

@@ -18,6 +18,10 @@ public struct PublicKey: Sendable, Equatable {
         case ed25519(publicKey: [UInt8])
         /// X25519 (algorithm 25): the 32-byte native public key.
         case x25519(publicKey: [UInt8])
+        /// Ed448 (algorithm 28): the 57-byte native public key.
+        case ed448(publicKey: [UInt8])
+        /// X448 (algorithm 26): the 56-byte native public key.
+        case x448(publicKey: [UInt8])
     }
 
     /// The packet version: 4 or 6.
@@ -61,6 +65,10 @@ public struct PublicKey: Sendable, Equatable {
             material = .ed25519(publicKey: try reader.take(32))
         case .x25519:
             material = .x25519(publicKey: try reader.take(32))
+        case .ed448:
+            material = .ed448(publicKey: try reader.take(Curve448.Signing.keySize))
+        case .x448:
+            material = .x448(publicKey: try reader.take(Curve448.KeyAgreement.keySize))
         case .rsaEncryptSign, .rsaEncryptOnly, .rsaSignOnly:
             material = .rsa(n: try reader.mpi(), e: try reader.mpi())
         case .eddsaLegacy:
@@ -125,6 +133,12 @@ public struct PublicKey: Sendable, Equatable {
         case .x25519(let publicKey):
             algorithm = .x25519
             body += [algorithm.rawValue] + publicKey
+        case .ed448(let publicKey):
+            algorithm = .ed448
+            body += [algorithm.rawValue] + publicKey
+        case .x448(let publicKey):
+            algorithm = .x448
+            body += [algorithm.rawValue] + publicKey
         case .rsa(let n, let e):
             algorithm = .rsaEncryptSign
             body.append(algorithm.rawValue)
@@ -174,7 +188,7 @@ public struct PublicKey: Sendable, Equatable {
     /// Whether the algorithm can encrypt (as opposed to only sign).
     public var canEncrypt: Bool {
         switch algorithm {
-        case .rsaEncryptSign, .rsaEncryptOnly, .ecdh, .x25519: true
+        case .rsaEncryptSign, .rsaEncryptOnly, .ecdh, .x25519, .x448: true
         default: false
         }
     }
@@ -182,7 +196,7 @@ public struct PublicKey: Sendable, Equatable {
     /// Whether the algorithm can sign.
     public var canSign: Bool {
         switch algorithm {
-        case .rsaEncryptSign, .rsaSignOnly, .eddsaLegacy, .ecdsa, .ed25519: true
+        case .rsaEncryptSign, .rsaSignOnly, .eddsaLegacy, .ecdsa, .ed25519, .ed448: true
         default: false
         }
     }

@@ -12,6 +12,8 @@ public struct UnlockedKey: Sendable {
         case x25519(Curve25519.KeyAgreement.PrivateKey)
         case p256Signing(P256.Signing.PrivateKey)
         case p256Agreement(P256.KeyAgreement.PrivateKey)
+        case ed448(Curve448.Signing.PrivateKey)
+        case x448(Curve448.KeyAgreement.PrivateKey)
     }
 
     /// The public part.
@@ -72,6 +74,16 @@ public struct UnlockedKey: Sendable {
                 throw PGPError.malformed("X25519 secret does not match its public key")
             }
             secret = .x25519(key)
+        case .ed448(let publicKeyBytes):
+            // RFC 9580 §5.5.5.10: the 57-byte native secret.
+            let key = try Curve448.Signing.PrivateKey(rawRepresentation: reader.take(Curve448.Signing.keySize))
+            guard key.publicKey.rawRepresentation == publicKeyBytes else { throw PGPError.malformed("Ed448 secret does not match its public key") }
+            secret = .ed448(key)
+        case .x448(let publicKeyBytes):
+            // RFC 9580 §5.5.5.8: the 56-byte native secret.
+            let key = try Curve448.KeyAgreement.PrivateKey(rawRepresentation: reader.take(Curve448.KeyAgreement.keySize))
+            guard key.publicKey.rawRepresentation == publicKeyBytes else { throw PGPError.malformed("X448 secret does not match its public key") }
+            secret = .x448(key)
         }
     }
 

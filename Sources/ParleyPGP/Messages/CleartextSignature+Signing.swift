@@ -20,7 +20,10 @@ extension CleartextSignature {
         let out = CoalescingOutput(output)
         // RFC 9580 §7.1: no "Hash:" header for v6 signatures (their salt and hash are in the signature), as A.6 shows.
         let v6Only = drafts.allSatisfy { $0.version == 6 }
-        try out.write(v6Only ? "-----BEGIN PGP SIGNED MESSAGE-----\n\n" : "-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n")
+        // A v4 Ed448 key signs with SHA-512 (Signature.draft raises it), so the header names what the drafts use.
+        let sha512 = drafts.contains { $0.hashAlgorithm == .sha512 }, sha256 = drafts.contains { $0.hashAlgorithm != .sha512 }
+        let header = "Hash: " + [sha256 ? "SHA256" : nil, sha512 ? "SHA512" : nil].compactMap { $0 }.joined(separator: ",")
+        try out.write(v6Only ? "-----BEGIN PGP SIGNED MESSAGE-----\n\n" : "-----BEGIN PGP SIGNED MESSAGE-----\n\(header)\n\n")
         var scanner = TextLineScanner()
         var canonical = CanonicalText()
         var utf8 = UTF8StreamCheck()

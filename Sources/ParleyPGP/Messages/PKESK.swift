@@ -13,8 +13,8 @@ public struct PKESK: Sendable {
     public let fingerprint: [UInt8]
     /// The recipient key's algorithm.
     public let algorithm: PublicKeyAlgorithm
-    /// RSA: the encrypted MPI. ECDH: the ephemeral point MPI then the wrapped key. X25519: the ephemeral key, the
-    /// wrapped key, and (v3) the cleartext cipher octet.
+    /// RSA: the encrypted MPI. ECDH: the ephemeral point MPI then the wrapped key. X25519 and X448: the ephemeral key,
+    /// the wrapped key, and (v3) the cleartext cipher octet.
     let fields: [[UInt8]]
 
     /// Parses a PKESK body.
@@ -47,9 +47,10 @@ public struct PKESK: Sendable {
         case .ecdh:
             let point = try reader.mpi()
             fields = [point, try reader.take(Int(reader.u8()))]
-        case .x25519:
-            // RFC 9580 §5.1.6: ephemeral key, then a length and (v3 only) the cipher in the clear, then the wrapped key.
-            let ephemeral = try reader.take(32)
+        case .x25519, .x448:
+            // RFC 9580 §5.1.6 and §5.1.7: ephemeral key (32 or 56 octets), then a length and (v3 only) the cipher in
+            // the clear, then the wrapped key.
+            let ephemeral = try reader.take(algorithm == .x448 ? Curve448.KeyAgreement.keySize : 32)
             var wrapped = ByteReader(try reader.take(Int(reader.u8())))
             let cipher = version == 3 ? [try wrapped.u8()] : []
             fields = [ephemeral, wrapped.rest(), cipher]
@@ -87,7 +88,7 @@ public struct PKESK: Sendable {
         case .ecdh:
             out.appendMPI(fields[0])
             out += [UInt8(fields[1].count)] + fields[1]
-        case .x25519:
+        case .x25519, .x448:
             out += fields[0] + [UInt8(fields[2].count + fields[1].count)] + fields[2] + fields[1]
         default:
             out.appendMPI(fields[0])
@@ -117,16 +118,21 @@ public struct PKESK: Sendable {
             let algorithm = try cipher ?? SymmetricAlgorithm.from(fields[2].first ?? 0)
             return try SessionKey(algorithm: algorithm, key: unwrapped.withUnsafeBytes { Array($0) })
         case .x25519(let secret):
+            // Only an ECDH packet is for a legacy Curve25519 key; an X448 one (anonymous recipient) is simply not ours.
+            guard algorithm == .ecdh else { throw PGPError.noMatchingKey }
             let point = fields[0]
             guard point.count == 33, point[0] == 0x40 else { throw PGPError.malformed("ECDH ephemeral point") }
             let ephemeral = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: point[1...])
             let shared = try secret.sharedSecretFromKeyAgreement(with: ephemeral).withUnsafeBytes { Array($0) }
             return try ECDHKeyWrap.unwrap(fields[1], sharedSecret: shared, for: key.publicKey, cipher: cipher)
         case .p256Agreement(let secret):
+            guard algorithm == .ecdh else { throw PGPError.noMatchingKey }
             let ephemeral = try P256.KeyAgreement.PublicKey(x963Representation: fields[0])
             let shared = try secret.sharedSecretFromKeyAgreement(with: ephemeral).withUnsafeBytes { Array($0) }
             return try ECDHKeyWrap.unwrap(fields[1], sharedSecret: shared, for: key.publicKey, cipher: cipher)
-        case .ed25519, .p256Signing:
+        case .x448(let secret):
+            return try decryptX448(with: secret, recipient: key.publicKey, cipher: cipher)
+        case .ed25519, .p256Signing, .ed448:
             throw PGPError.noMatchingKey
         }
     }
@@ -138,7 +144,7 @@ public struct PKESK: Sendable {
                                info: Array("OpenPGP X25519".utf8), outputByteCount: 16)
     }
 
-    /// Encrypts `sessionKey` to `recipient` (RSA PKCS#1 v1.5, ECDH or X25519): a v6 packet when `version` is 6
+    /// Encrypts `sessionKey` to `recipient` (RSA PKCS#1 v1.5, ECDH, X25519 or X448): a v6 packet when `version` is 6
     /// (for SEIPD v2), else v3.
     static func encrypt(_ sessionKey: SessionKey, to recipient: PublicKey, version: UInt8 = 3) throws -> PKESK {
         // v6 leaves the cipher to the SEIPD v2 header: the key alone, with the checksum for RSA and ECDH.
@@ -168,6 +174,8 @@ public struct PKESK: Sendable {
             let wrapped = Array(try AES.KeyWrap.wrap(SymmetricKey(data: sessionKey.key), using: kek))
             return PKESK(version: version, recipient: recipient,
                          fields: [ephemeralPublic, wrapped, version == 6 ? [] : [sessionKey.algorithm.rawValue]])
+        case .x448(let point):
+            return PKESK(version: version, recipient: recipient, fields: try x448Fields(sessionKey, to: point, version: version))
         default:
             throw PGPError.unusableKey("this key cannot encrypt")
         }

@@ -85,6 +85,9 @@ extension Signature {
         // A v6 key makes only v6 signatures, and a v6 signature comes only from a v6 key (RFC 9580 §5.2.3).
         guard (key.version == 6) == (version == 6) else { throw PGPError.badSignature("signature version does not match the key") }
         guard !hasUnknownCriticalSubpacket else { throw PGPError.badSignature("unknown critical subpacket") }
+        guard hashAlgorithm.digestSize >= publicKeyAlgorithm.minimumHashSize else {
+            throw PGPError.badSignature("an Ed448 signature made with a hash shorter than 512 bits")
+        }
         let digestBytes = Array(digest.withUnsafeBytes { Array($0) })
         guard Array(digestBytes.prefix(2)) == digestPrefix else { throw PGPError.badSignature("digest does not match") }
         let valid: Bool
@@ -108,7 +111,11 @@ extension Signature {
             let publicKey = try Curve25519.Signing.PublicKey(rawRepresentation: publicKeyBytes)
             // Ed25519 signs the digest (RFC 9580 §5.2.3.4), as legacy EdDSA did.
             valid = mpis[0].count == 64 && publicKey.isValidSignature(mpis[0], for: digestBytes)
-        case .ecdh, .x25519:
+        case .ed448(let publicKeyBytes):
+            // Ed448 signs the digest too, pure Ed448 with an empty context (RFC 9580 §5.2.3.5).
+            let publicKey = try Curve448.Signing.PublicKey(rawRepresentation: publicKeyBytes)
+            valid = mpis[0].count == Curve448.Signing.signatureSize && publicKey.isValidSignature(mpis[0], for: digestBytes)
+        case .ecdh, .x25519, .x448:
             throw PGPError.badSignature("an encryption key cannot sign")
         }
         guard valid else { throw PGPError.badSignature("signature does not verify") }
@@ -120,6 +127,8 @@ extension Signature {
         var created: [UInt8] = []
         created.appendU32(time)
         let version = key.version
+        // Callers ask for SHA-256 by default; an Ed448 key raises it to the SHA-512 it needs (RFC 9580 §5.2.3.5).
+        let hash = hash.digestSize >= key.algorithm.minimumHashSize ? hash : .sha512
         let hashed = [
             Subpacket(type: SubpacketType.creationTime, critical: version == 6, data: created),
             Subpacket(type: SubpacketType.issuerFingerprint, critical: false, data: [version] + key.fingerprint),
@@ -151,7 +160,9 @@ extension Signature {
         case .p256Signing(let signing):
             let raw = Array(try signing.signature(for: digest).rawRepresentation)
             mpis = [Array(raw[0..<32]), Array(raw[32..<64])]
-        case .x25519, .p256Agreement:
+        case .ed448(let signing):
+            mpis = [try signing.signature(for: digestBytes)]
+        case .x25519, .p256Agreement, .x448:
             throw PGPError.unusableKey("an encryption key cannot sign")
         }
         return Signature(type: type, publicKeyAlgorithm: publicKeyAlgorithm, hashAlgorithm: hashAlgorithm, hashed: hashed,

@@ -23,7 +23,8 @@ public struct Signature: Sendable, Equatable {
     public let unhashed: [Subpacket]
     /// The first two bytes of the digest, a quick check.
     public let digestPrefix: [UInt8]
-    /// The signature MPIs (one for RSA; r and s for EdDSA/ECDSA; for Ed25519 (27) the one 64-byte native value).
+    /// The signature MPIs (one for RSA; r and s for EdDSA/ECDSA; for Ed25519 (27) and Ed448 (28) the one native value,
+    /// 64 and 114 bytes).
     public let mpis: [[UInt8]]
     /// 4 or 6.
     public let version: UInt8
@@ -60,6 +61,8 @@ public struct Signature: Sendable, Equatable {
         switch publicKeyAlgorithm {
         case .ed25519:
             mpis = [try reader.take(64)]
+        case .ed448:
+            mpis = [try reader.take(Curve448.Signing.signatureSize)]
         case .rsaEncryptSign, .rsaSignOnly, .rsaEncryptOnly:
             mpis = [try reader.mpi()]
         case .eddsaLegacy, .ecdsa:
@@ -93,7 +96,7 @@ public struct Signature: Sendable, Equatable {
         if version == 6 { out.appendU32(UInt32(unhashedData.count)) } else { out.appendU16(unhashedData.count) }
         out += unhashedData + digestPrefix
         if version == 6 { out += [UInt8(salt.count)] + salt }
-        if publicKeyAlgorithm == .ed25519 { return out + mpis.joined() }
+        if publicKeyAlgorithm == .ed25519 || publicKeyAlgorithm == .ed448 { return out + mpis.joined() }
         for mpi in mpis { out.appendMPI(mpi) }
         return out
     }

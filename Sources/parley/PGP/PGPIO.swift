@@ -44,6 +44,8 @@ enum PGPIO {
         case .rsa(let n, _): "rsa\(n.drop(while: { $0 == 0 }).count * 8)"
         case .eddsa, .ed25519: "ed25519"
         case .x25519: "x25519"
+        case .ed448: "ed448"
+        case .x448: "x448"
         case .ecdsa: "nistp256"
         case .ecdh(let curve, _, _, _): curve == .curve25519 ? "cv25519" : "nistp256"
         }
