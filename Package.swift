@@ -332,6 +332,7 @@ let package = Package(
                 "ParleyTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .testTarget(name: "ParleyChatUITests", dependencies: ["ParleyChatUI", "ParleyClient"]),

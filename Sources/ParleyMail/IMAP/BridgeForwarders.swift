@@ -30,13 +30,18 @@ final class ToServer: ChannelInboundHandler {
 final class FromServer: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     private let budget: ByteBudget
+    private let canceller: StreamCanceller
     private let handshake: EventLoopPromise<Void>?
     private var handshakeDone: Bool
     private var client: Channel?
     private var held: [ByteBuffer] = []
 
-    init(budget: ByteBudget, handshake: EventLoopPromise<Void>?) {
+    /// How long libetpan may go on reading what the server sent before it hung up.
+    static let drainTime = TimeAmount.milliseconds(500)
+
+    init(budget: ByteBudget, canceller: StreamCanceller, handshake: EventLoopPromise<Void>?) {
         self.budget = budget
+        self.canceller = canceller
         self.handshake = handshake
         self.handshakeDone = handshake == nil
     }
@@ -51,8 +56,9 @@ final class FromServer: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
         guard budget.spend(buffer.readableBytes) else {
+            // Over budget: stop here; libetpan's next read fails (see StreamCanceller).
             context.close(promise: nil)
-            client?.close(promise: nil)
+            canceller.cancel()
             return
         }
         if let client { client.writeAndFlush(buffer, promise: nil) } else { held.append(buffer) }
@@ -79,7 +85,10 @@ final class FromServer: ChannelInboundHandler {
             handshakeDone = true
             handshake?.fail(MailboxError.connection("the server closed the connection during the TLS handshake"))
         }
-        client?.close(promise: nil)
+        // libetpan's side stays open (an end of stream mid-literal makes libetpan spin); once it had a moment
+        // to read what arrived, its reads fail instead.
+        let canceller = canceller
+        context.eventLoop.scheduleTask(in: Self.drainTime) { canceller.cancel() }
         context.fireChannelInactive()
     }
 }

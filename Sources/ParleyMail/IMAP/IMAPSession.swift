@@ -44,10 +44,12 @@ final class IMAPSession {
         }
         self.imap = imap
         self.bridge = bridge
+        bridge.canceller.attach(stream)
         let code = mailimap_connect(imap, stream)
         do {
             try check(code, "the greeting")
         } catch {
+            bridge.canceller.detach()
             mailimap_free(imap)
             bridge.close()
             throw error
@@ -55,6 +57,7 @@ final class IMAPSession {
     }
 
     deinit {
+        bridge.canceller.detach()
         mailimap_free(imap)
         bridge.close()
     }

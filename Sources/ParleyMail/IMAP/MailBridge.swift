@@ -14,15 +14,18 @@ final class MailBridge: Sendable {
     let clientDescriptor: Int32
     /// The budget the session grants before each command.
     let budget: ByteBudget
+    /// Fails libetpan's reads when the server is gone or over budget.
+    let canceller: StreamCanceller
     private let server: Channel
     private let client: Channel
 
     /// How long connecting, STARTTLS and the TLS handshake may take together.
     static let setupTimeout = TimeAmount.seconds(30)
 
-    private init(clientDescriptor: Int32, budget: ByteBudget, server: Channel, client: Channel) {
+    private init(clientDescriptor: Int32, budget: ByteBudget, canceller: StreamCanceller, server: Channel, client: Channel) {
         self.clientDescriptor = clientDescriptor
         self.budget = budget
+        self.canceller = canceller
         self.server = server
         self.client = client
     }
@@ -39,6 +42,7 @@ final class MailBridge: Sendable {
         #endif
         guard socketpair(AF_UNIX, kind, 0, &pair) == 0 else { throw .connection("cannot make a local socket pair") }
         let budget = ByteBudget()
+        let canceller = StreamCanceller()
         let loop = group.next()
         let handshake = loop.makePromise(of: Void.self)
         let greeting = loop.makePromise(of: [UInt8].self)
@@ -46,7 +50,12 @@ final class MailBridge: Sendable {
             handshake.fail(MailboxError.connection("no answer within \(setupTimeout.nanoseconds / 1_000_000_000) s"))
             greeting.fail(MailboxError.connection("no answer within \(setupTimeout.nanoseconds / 1_000_000_000) s"))
         }
-        defer { timeout.cancel() }
+        defer {
+            timeout.cancel()
+            // Every path completes both promises (a completed one ignores this); NIO traps on a dropped promise.
+            handshake.fail(MailboxError.connection("the connection setup ended"))
+            greeting.fail(MailboxError.connection("the connection setup ended"))
+        }
         let serverChannel: Channel
         do {
             serverChannel = try ClientBootstrap(group: loop)
@@ -56,7 +65,7 @@ final class MailBridge: Sendable {
                         switch server.security {
                         case .tls:
                             try channel.pipeline.syncOperations.addHandler(tls.makeHandler())
-                            try channel.pipeline.syncOperations.addHandler(FromServer(budget: budget, handshake: handshake))
+                            try channel.pipeline.syncOperations.addHandler(FromServer(budget: budget, canceller: canceller, handshake: handshake))
                         case .starttls:
                             try channel.pipeline.syncOperations.addHandler(StartTLSNegotiation(done: greeting))
                         }
@@ -75,7 +84,7 @@ final class MailBridge: Sendable {
                     let pipeline = serverChannel.pipeline.syncOperations
                     try pipeline.removeHandler(pipeline.handler(type: StartTLSNegotiation.self)).whenComplete { _ in }
                     try pipeline.addHandler(tls.makeHandler())
-                    try pipeline.addHandler(FromServer(budget: budget, handshake: handshake))
+                    try pipeline.addHandler(FromServer(budget: budget, canceller: canceller, handshake: handshake))
                 }.wait()
             } else {
                 greeting.succeed([])
@@ -101,7 +110,7 @@ final class MailBridge: Sendable {
             closePair(pair)
             throw .connection("cannot set up the local socket: \(error)")
         }
-        let bridge = MailBridge(clientDescriptor: pair[0], budget: budget, server: serverChannel, client: clientChannel)
+        let bridge = MailBridge(clientDescriptor: pair[0], budget: budget, canceller: canceller, server: serverChannel, client: clientChannel)
         let held = plainGreeting
         serverChannel.eventLoop.execute {
             if !held.isEmpty { clientChannel.writeAndFlush(ByteBuffer(bytes: held), promise: nil) }

@@ -1,0 +1,78 @@
+import Foundation
+@testable import ParleyMail
+import ParleyTestSupport
+import Testing
+
+/// A mail server that misbehaves mid-sync gets a clear error; nothing is stored half; the client's memory
+/// stays bounded by the byte budget, not by what the server announces (docs/MAIL.md §2).
+@Suite struct HostileIMAPTests {
+    let home: TemporaryDirectory
+
+    init() throws {
+        home = try TemporaryDirectory("parley-mail-hostile")
+    }
+
+    func sync(against server: HostileIMAPServer, security: MailServer.Security = .tls) async throws -> (MailStore, MailboxError?) {
+        var imap = MailServer(host: "127.0.0.1", port: server.port, security: security)
+        imap.trustedCertificatesFile = server.certificate
+        let store = try MailStore.create(home: home.url, settings: MailAccountSettings(
+            email: "ann@example.org", imap: imap, username: "ann@example.org", password: "secret"), pin: nil)
+        do {
+            _ = try await MailThread.run { () throws(MailboxError) in try MailSync(store: store).run() }
+            return (store, nil)
+        } catch {
+            return (store, error)
+        }
+    }
+
+    func expectNothingStored(_ store: MailStore) throws {
+        #expect(try store.list(folder: nil, unreadOnly: false).isEmpty)
+        #expect(try store.folderState("INBOX")?.syncedUID ?? 0 == 0)
+    }
+
+    static func residentBytes() -> Int {
+        let fields = (try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8))?.split(separator: " ") ?? []
+        return (fields.count > 1 ? Int(fields[1]) ?? 0 : 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    @Test func aLiteralOfFourGigabytesIsCutOffAtTheBudget() async throws {
+        let server = try HostileIMAPServer(.hugeLiteral)
+        let before = Self.residentBytes()
+        let (store, error) = try await sync(against: server)
+        guard case .serverSentTooMuch = try #require(error) else { Issue.record("got \(String(describing: error))"); return }
+        #expect(Self.residentBytes() - before < 256 << 20, "memory grew by \((Self.residentBytes() - before) >> 20) MiB")
+        try expectNothingStored(store)
+    }
+
+    @Test func aLineThatNeverEndsIsCutOffAtTheBudget() async throws {
+        let server = try HostileIMAPServer(.endlessLine)
+        let (store, error) = try await sync(against: server)
+        guard case .serverSentTooMuch = try #require(error) else { Issue.record("got \(String(describing: error))"); return }
+        try expectNothingStored(store)
+    }
+
+    @Test func bytesThatAreNotIMAPAreAClearError() async throws {
+        let server = try HostileIMAPServer(.garbage)
+        let (store, error) = try await sync(against: server)
+        #expect(error == .malformedResponse(command: "FETCH"))
+        #expect(error.map { "\($0)" } == "the mail server's answer to FETCH could not be read")
+        try expectNothingStored(store)
+    }
+
+    @Test func aConnectionDroppedMidMessageStoresNothingOfIt() async throws {
+        let server = try HostileIMAPServer(.dropMidFetch)
+        let (store, error) = try await sync(against: server)
+        let failure = try #require(error)
+        guard case .connection = failure else { Issue.record("got \(failure)"); return }
+        try expectNothingStored(store)
+    }
+
+    @Test func dataInjectedAfterStartTLSIsRefusedBeforeAnyPassword() async throws {
+        let server = try HostileIMAPServer(.injectAfterStartTLS)
+        let (store, error) = try await sync(against: server, security: .starttls)
+        let failure = try #require(error)
+        guard case .tls(let why) = failure else { Issue.record("got \(failure)"); return }
+        #expect(why.contains("injection"))
+        try expectNothingStored(store)
+    }
+}

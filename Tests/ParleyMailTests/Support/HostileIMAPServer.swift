@@ -1,0 +1,142 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+import ParleyTestSupport
+
+/// An IMAP server that plays by the rules up to the first FETCH of message bodies and then misbehaves in
+/// one chosen way — over real TLS with a throwaway certificate, or in the clear to attack STARTTLS.
+final class HostileIMAPServer: Sendable {
+    enum Behaviour: Sendable {
+        /// Announces a 4 GB literal and sends bytes until the client goes away.
+        case hugeLiteral
+        /// Starts a quoted string and never ends the line.
+        case endlessLine
+        /// Answers with bytes that are not IMAP.
+        case garbage
+        /// Sends half of the announced literal and closes the connection.
+        case dropMidFetch
+        /// (Plain port) answers STARTTLS with OK and an injected line in the same packet.
+        case injectAfterStartTLS
+    }
+
+    let port: Int
+    let certificate: String
+    private let channel: Channel
+    private let directory: TemporaryDirectory
+
+    init(_ behaviour: Behaviour) throws {
+        directory = try TemporaryDirectory("parley-hostile-imap")
+        let (cert, key) = try TestCertificate.make(in: directory.url)
+        certificate = cert
+        let context = behaviour == .injectAfterStartTLS ? nil : try NIOSSLContext(configuration: .makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMFile(cert).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))))
+        channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { child in
+                child.eventLoop.makeCompletedFuture {
+                    if let context { try child.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
+                    try child.pipeline.syncOperations.addHandler(Script(behaviour))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).wait()
+        port = channel.localAddress?.port ?? 0
+    }
+
+    deinit {
+        channel.close(promise: nil)
+    }
+
+    /// Answers line by line; misbehaves at the body FETCH.
+    private final class Script: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        typealias OutboundOut = ByteBuffer
+        let behaviour: Behaviour
+        var buffer: [UInt8] = []
+
+        init(_ behaviour: Behaviour) {
+            self.behaviour = behaviour
+        }
+
+        func channelActive(context: ChannelHandlerContext) {
+            send(context, "* OK [CAPABILITY IMAP4rev1 STARTTLS AUTH=PLAIN] hostile server ready\r\n")
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            var bytes = unwrapInboundIn(data)
+            buffer += bytes.readBytes(length: bytes.readableBytes) ?? []
+            while let end = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<end], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                buffer.removeSubrange(...end)
+                answer(line, context: context)
+            }
+        }
+
+        func answer(_ line: String, context: ChannelHandlerContext) {
+            let words = line.split(separator: " ", maxSplits: 2).map(String.init)
+            guard words.count >= 2 else { return }
+            let tag = words[0]
+            let command = words[1].uppercased()
+            let rest = words.count > 2 ? words[2].uppercased() : ""
+            switch command {
+            case "STARTTLS":
+                send(context, "\(tag) OK begin TLS\r\n* OK [CAPABILITY IMAP4rev1 AUTH=PLAIN] injected\r\n")
+            case "LOGIN":
+                send(context, "\(tag) OK logged in\r\n")
+            case "LIST":
+                send(context, "* LIST () \"/\" INBOX\r\n\(tag) OK done\r\n")
+            case "SELECT":
+                send(context, "* 1 EXISTS\r\n* OK [UIDVALIDITY 7] ok\r\n* OK [UIDNEXT 2] ok\r\n\(tag) OK [READ-WRITE] selected\r\n")
+            case "UID" where rest.contains("BODY.PEEK[]"):
+                misbehave(tag, context: context)
+            case "UID":
+                send(context, "* 1 FETCH (UID 1 RFC822.SIZE 100)\r\n\(tag) OK done\r\n")
+            case "LOGOUT":
+                send(context, "* BYE\r\n\(tag) OK bye\r\n")
+                context.close(promise: nil)
+            default:
+                send(context, "\(tag) BAD unknown\r\n")
+            }
+        }
+
+        func misbehave(_ tag: String, context: ChannelHandlerContext) {
+            switch behaviour {
+            case .hugeLiteral:
+                send(context, "* 1 FETCH (UID 1 RFC822.SIZE 100 BODY[] {4000000000}\r\n")
+                flood(context, chunk: [UInt8](repeating: UInt8(ascii: "A"), count: 64 * 1024))
+            case .endlessLine:
+                send(context, "* 1 FETCH (UID 1 RFC822.SIZE 100 BODY[] \"")
+                flood(context, chunk: [UInt8](repeating: UInt8(ascii: "B"), count: 64 * 1024))
+            case .garbage:
+                send(context, "* 1 FETCH ((((\u{01}\u{02} ))) UID x BODY[] {3}\r\n\(tag) OK done\r\n")
+            case .dropMidFetch:
+                send(context, "* 1 FETCH (UID 1 RFC822.SIZE 100 BODY[] {100}\r\nSubject: half\r\n\r\nonly part of")
+                context.close(promise: nil)
+            case .injectAfterStartTLS:
+                send(context, "\(tag) OK done\r\n")
+            }
+        }
+
+        /// Keeps writing `chunk`, 64 KiB at a time as writes complete, as long as the connection is open.
+        func flood(_ context: ChannelHandlerContext, chunk: [UInt8]) {
+            guard context.channel.isActive else { return }
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            // A write can complete inside writeAndFlush: go on from the event loop's queue, not deeper in the stack.
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: chunk))).whenSuccess {
+                bound.value.1.eventLoop.execute {
+                    let (handler, context) = bound.value
+                    handler.flood(context, chunk: chunk)
+                }
+            }
+        }
+
+        func send(_ context: ChannelHandlerContext, _ text: String) {
+            context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: text)), promise: nil)
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            context.close(promise: nil)
+        }
+    }
+}
