@@ -1,5 +1,4 @@
 import Foundation
-import ParleyTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,19 +6,19 @@ import Glibc
 /// A real Dovecot 2.3 IMAP server for one suite: its own configuration, users, TLS certificate and maildirs in
 /// a temporary directory, on free loopback ports, started unprivileged (as the `dovecot` user when the tests
 /// run as root, else as the tests' own user) and stopped when the last reference goes.
-final class Dovecot: @unchecked Sendable {
+public final class Dovecot: @unchecked Sendable {
     let directory: TemporaryDirectory
     let root: URL
-    let imapsPort: Int
-    let imapPort: Int
+    public let imapsPort: Int
+    public let imapPort: Int
     /// The server's certificate (PEM), for `--ca`.
-    let certificate: String
+    public let certificate: String
     private let pid: pid_t
     private let runAs: [String]
 
     struct Failed: Error, CustomStringConvertible { let description: String }
 
-    init(users: [String: String]) throws {
+    public init(users: [String: String]) throws {
         directory = try TemporaryDirectory("parley-dovecot")
         root = directory.url.appendingPathComponent("dovecot")
         try FileManager.default.createDirectory(at: root.appendingPathComponent("run"), withIntermediateDirectories: true)
@@ -133,13 +132,13 @@ final class Dovecot: @unchecked Sendable {
     }
 
     /// Dovecot's log so far (for failure messages).
-    func log() -> String {
+    public func log() -> String {
         (try? String(contentsOf: root.appendingPathComponent("dovecot.log"), encoding: .utf8)) ?? "(no log)"
     }
 
     /// Runs `doveadm` against this instance, as the user Dovecot runs as.
     @discardableResult
-    func doveadm(_ arguments: [String], input: [UInt8]? = nil) throws -> String {
+    public func doveadm(_ arguments: [String], input: [UInt8]? = nil) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: runAs.first ?? "/usr/bin/doveadm")
         process.arguments = Array(runAs.dropFirst()) + (runAs.isEmpty ? [] : ["/usr/bin/doveadm"]) + ["-c", "\(root.path)/dovecot.conf"] + arguments
@@ -159,7 +158,7 @@ final class Dovecot: @unchecked Sendable {
     }
 
     /// Delivers `eml` into `folder` of `user` (doveadm save: Dovecot writes it, not Parley).
-    func save(_ eml: String, user: String, folder: String = "INBOX") throws {
+    public func save(_ eml: String, user: String, folder: String = "INBOX") throws {
         try doveadm(["save", "-u", user, "-m", folder], input: Array(eml.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n").utf8))
     }
 }

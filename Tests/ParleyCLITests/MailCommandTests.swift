@@ -1,0 +1,174 @@
+import Foundation
+import ParleyTestSupport
+import Testing
+
+/// `parley mail` as a person uses it, through the real binary, against a real Dovecot on its defaults:
+/// add the account, sync, list, read mail that GnuPG wrote — and a sync killed with SIGKILL resumes.
+@Suite("parley mail", .serialized)
+struct MailCommandTests {
+    static let ann = "ann@example.org"
+    static let imapPassword = "ann's imap password"
+    let scratch: GnuPGScratch
+    let dovecot: Dovecot
+    let passphrase = "ann's key pass phrase"
+
+    init() throws {
+        scratch = try GnuPGScratch("parley-mail-cli")
+        dovecot = try Dovecot(users: [Self.ann: Self.imapPassword])
+        try Data((passphrase + "\n").utf8).write(to: URL(fileURLWithPath: path("pass")))
+    }
+
+    func path(_ name: String) -> String { scratch.url.appendingPathComponent(name).path }
+
+    func parley(_ arguments: [String], environment: [String: String] = [:]) async throws -> ParleyBinary.Result {
+        try await ParleyBinary.runDetached(arguments + ["--home", path("home")], environment: environment)
+    }
+
+    func gpg(_ arguments: [String], input: String = "") throws -> String {
+        try FileManager.default.createDirectory(atPath: path("gnupg"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let result = try ToolRun.run("/bin/sh", ["-c", "printf '%s' \"$INPUT\" | gpg --homedir \"$GH\" --batch --yes --no-tty --pinentry-mode loopback --passphrase bob --trust-model always \"$@\"", "sh"] + arguments,
+                                     environment: ["INPUT": input, "GH": path("gnupg"), "PATH": "/usr/bin:/bin"])
+        #expect(result.status == 0, "gpg \(arguments): \(result.output)")
+        return result.output
+    }
+
+    func addAccount() async throws {
+        let added = try await parley(["mail", "account", "add", "--email", Self.ann, "--imap", "127.0.0.1:\(dovecot.imapsPort)", "--ca", dovecot.certificate],
+                                     environment: ["PARLEY_MAIL_PASSWORD": Self.imapPassword])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("Added \(Self.ann)"), "\(added.stdout)")
+    }
+
+    /// Ann's key in a Parley keyring; Bob's in GnuPG; each knows the other's certificate.
+    func exchangeKeys() async throws {
+        let keyring = path("keyring")
+        let generated = try await ParleyBinary.runDetached(["pgp", "keys", "generate", "--user-id", "Ann <\(Self.ann)>", "--passphrase-file", path("pass"), "--keyring", keyring])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        let annCert = try await ParleyBinary.runDetached(["pgp", "keys", "export", Self.ann, "--keyring", keyring])
+        _ = try gpg(["--quick-gen-key", "Bob <bob@example.org>", "ed25519", "sign", "never"])
+        let bobFingerprint = try gpg(["--list-keys", "--with-colons", "bob@example.org"]).split(separator: "\n")
+            .first { $0.hasPrefix("fpr:") }.map { String($0.split(separator: ":", omittingEmptySubsequences: false)[9]) } ?? ""
+        _ = try gpg(["--quick-add-key", bobFingerprint, "cv25519", "encr", "never"])
+        _ = try gpg(["--import"], input: annCert.stdout)
+        try gpg(["--armor", "--export", "bob@example.org"]).write(toFile: path("bob.asc"), atomically: true, encoding: .utf8)
+        let imported = try await ParleyBinary.runDetached(["pgp", "keys", "import", path("bob.asc"), "--keyring", keyring])
+        #expect(imported.status == 0, "\(imported.stderr)")
+    }
+
+    @Test func addSyncListAndReadMailThatGnuPGWrote() async throws {
+        try await exchangeKeys()
+        let armored = try gpg(["--armor", "--encrypt", "--sign", "--recipient", Self.ann, "--local-user", "bob@example.org"],
+                              input: "Meet at the north gate at nine.\n")
+        try dovecot.save("""
+            From: Bob <bob@example.org>
+            To: Ann <\(Self.ann)>
+            Subject: Plan for Friday
+            Date: Thu, 26 Nov 2026 09:14:00 +0000
+            MIME-Version: 1.0
+            Content-Type: multipart/encrypted; protocol="application/pgp-encrypted"; boundary="b1"
+
+            --b1
+            Content-Type: application/pgp-encrypted
+
+            Version: 1
+            --b1
+            Content-Type: application/octet-stream; name="encrypted.asc"
+
+            \(armored)
+            --b1--
+
+            """, user: Self.ann)
+        try dovecot.save("""
+            From: =?ISO-8859-1?Q?Ren=E9?= <rene@example.org>
+            To: \(Self.ann)
+            Subject: \u{1B}]0;owned\u{07}Caf=?ISO-8859-1?Q?=E9?= \u{1B}[31mnews
+            Date: Thu, 26 Nov 2026 08:00:00 +0000
+            MIME-Version: 1.0
+            Content-Type: text/plain; charset=ISO-8859-1
+            Content-Transfer-Encoding: quoted-printable
+
+            Cr=E8me br=FBl=E9e for everyone.
+            """, user: Self.ann)
+
+        try await addAccount()
+        let synced = try await parley(["mail", "sync"])
+        #expect(synced.status == 0, "\(synced.stderr)")
+        #expect(synced.stdout.contains("Synced 1 folder(s): 2 new"), "\(synced.stdout)")
+
+        let listed = try await parley(["mail", "list"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let lines = listed.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(listed.stdout)")
+        let plan = try #require(lines.first { $0.contains("Plan for Friday") })
+        #expect(plan.contains("*") && plan.contains("Bob <bob@example.org>") && plan.contains("[encrypted]"), "\(plan)")
+        let news = try #require(lines.first { $0.contains("news") })
+        #expect(news.contains("René") && news.contains("Café"), "\(news)")
+        #expect(!listed.stdout.contains("\u{1B}") && !listed.stdout.contains("\u{07}"), "remote text reached the terminal: \(listed.stdout)")
+
+        let number = try #require(plan.split(separator: " ").first.map(String.init))
+        let read = try await parley(["mail", "read", number, "--keyring", path("keyring"), "--passphrase-file", path("pass")])
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(read.stdout.contains("Meet at the north gate at nine."), "\(read.stdout)")
+        #expect(read.stdout.contains("── decrypted, signed by") && read.stdout.contains("(good signature)"), "\(read.stdout)")
+
+        let newsNumber = try #require(news.split(separator: " ").first.map(String.init))
+        let readNews = try await parley(["mail", "read", newsNumber, "--keyring", path("keyring")])
+        #expect(readNews.stdout.contains("Crème brûlée for everyone."), "\(readNews.stdout)")
+        #expect(!readNews.stdout.contains("\u{1B}"), "\(readNews.stdout)")
+
+        // Offline: with the server gone, list and read still work from the store.
+        let again = try await parley(["mail", "sync"])
+        #expect(again.stdout.contains("0 new"), "\(again.stdout)")
+        let missing = try await parley(["mail", "read", "999", "--keyring", path("keyring")])
+        #expect(missing.status != 0 && missing.stderr.contains("there is no message 999"), "\(missing.stderr)")
+    }
+
+    @Test func wrongPasswordOrUntrustedServerStoresNothing() async throws {
+        let wrong = try await parley(["mail", "account", "add", "--email", Self.ann, "--imap", "127.0.0.1:\(dovecot.imapsPort)", "--ca", dovecot.certificate],
+                                     environment: ["PARLEY_MAIL_PASSWORD": "not it"])
+        #expect(wrong.status != 0 && wrong.stderr.contains("did not accept the username and password"), "\(wrong.stderr)")
+        #expect(!wrong.stderr.contains("not it"))
+        let untrusted = try await parley(["mail", "account", "add", "--email", Self.ann, "--imap", "127.0.0.1:\(dovecot.imapsPort)"],
+                                         environment: ["PARLEY_MAIL_PASSWORD": Self.imapPassword])
+        #expect(untrusted.status != 0 && untrusted.stderr.contains("certificate is not trusted"), "\(untrusted.stderr)")
+        let accounts = try await parley(["mail", "account", "list"])
+        #expect(accounts.stdout.contains("No mail account yet"), "\(accounts.stdout)")
+        let starttls = try await parley(["mail", "account", "add", "--email", Self.ann, "--imap", "127.0.0.1:\(dovecot.imapPort)", "--security", "starttls", "--ca", dovecot.certificate],
+                                        environment: ["PARLEY_MAIL_PASSWORD": Self.imapPassword])
+        #expect(starttls.status == 0, "\(starttls.stderr)")
+    }
+
+    @Test func aSyncKilledMidwayResumesWithoutLosingOrRepeatingMail() async throws {
+        for index in 1...260 {
+            try dovecot.save("From: list@example.org\nTo: \(Self.ann)\nSubject: digest \(index)\n\n\(String(repeating: "line of text \(index)\n", count: 400))", user: Self.ann)
+        }
+        try await addAccount()
+        let sync = try LiveProcess(["mail", "sync", "--home", path("home")])
+        _ = try await sync.waitFor("INBOX: 100 of 260")
+        sync.kill()
+        _ = await sync.exitStatus()
+
+        let resumed = try await parley(["mail", "sync"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let fetched = Self.newCount(resumed.stdout)
+        #expect((1..<260).contains(fetched), "the resumed sync fetched \(fetched): \(resumed.stdout)")
+        let listed = try await parley(["mail", "list", "--limit", "1000"])
+        let subjects = Self.digestNumbers(listed.stdout)
+        #expect(subjects.count == 260, "\(subjects.count) listed")
+        #expect(Set(subjects).count == 260, "a message was stored twice")
+    }
+
+    /// N from "Synced 1 folder(s): N new, …".
+    static func newCount(_ text: String) -> Int {
+        guard let range = text.range(of: "folder(s): ") else { return -1 }
+        return Int(text[range.upperBound...].prefix { $0.isNumber }) ?? -1
+    }
+
+    /// The numbers of the "digest N" subjects listed.
+    static func digestNumbers(_ text: String) -> [String] {
+        text.split(separator: "\n").compactMap { line -> String? in
+            guard let range = line.range(of: "digest ") else { return nil }
+            return String(line[range.upperBound...].prefix { $0.isNumber })
+        }
+    }
+}
