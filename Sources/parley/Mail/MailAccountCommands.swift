@@ -14,6 +14,7 @@ extension Parley.Mail.MailAccount {
     /// `parley mail account add`: checks the login, then stores the settings sealed in a new store.
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add an IMAP account (the login is tried first; nothing is stored if it fails).",
             discussion: """
                 The password comes from --password-file, PARLEY_MAIL_PASSWORD or a prompt — never the command line — \
@@ -52,7 +53,7 @@ extension Parley.Mail.MailAccount {
 
     /// `parley mail account list`.
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the mail accounts of this home.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the mail accounts of this home.")
         @Option(help: ArgumentHelp("Parley's data directory (default ~/.parley, or PARLEY_HOME).", valueName: "dir"))
         var home: String?
 
