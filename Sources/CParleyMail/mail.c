@@ -136,3 +136,22 @@ void *parley_list_data(clistiter *iterator) { return iterator == NULL ? NULL : c
 const char *parley_last_response(mailimap *session) {
     return session == NULL ? NULL : session->imap_response;
 }
+
+int parley_uid_add_seen(mailimap *session, struct mailimap_set *set) {
+    struct mailimap_flag_list *flags = mailimap_flag_list_new_empty();
+    if (flags == NULL) return MAILIMAP_ERROR_MEMORY;
+    struct mailimap_flag *seen = mailimap_flag_new_seen();
+    if (seen == NULL || mailimap_flag_list_add(flags, seen) != MAILIMAP_NO_ERROR) {
+        if (seen != NULL) mailimap_flag_free(seen);
+        mailimap_flag_list_free(flags);
+        return MAILIMAP_ERROR_MEMORY;
+    }
+    struct mailimap_store_att_flags *store = mailimap_store_att_flags_new_add_flags_silent(flags);
+    if (store == NULL) {
+        mailimap_flag_list_free(flags);
+        return MAILIMAP_ERROR_MEMORY;
+    }
+    int result = mailimap_uid_store(session, set, store);
+    mailimap_store_att_flags_free(store);
+    return result;
+}

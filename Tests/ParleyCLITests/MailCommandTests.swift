@@ -116,9 +116,11 @@ struct MailCommandTests {
         #expect(readNews.stdout.contains("Crème brûlée for everyone."), "\(readNews.stdout)")
         #expect(!readNews.stdout.contains("\u{1B}"), "\(readNews.stdout)")
 
-        // Offline: with the server gone, list and read still work from the store.
+        // Read here is read there: the next sync tells the server.
         let again = try await parley(["mail", "sync"])
-        #expect(again.stdout.contains("0 new"), "\(again.stdout)")
+        #expect(again.stdout.contains("0 new") && again.stdout.contains("2 marked read on the server"), "\(again.stdout)")
+        let unread = try await parley(["mail", "list", "--unread"])
+        #expect(unread.stdout.contains("No unread mail stored."), "\(unread.stdout)")
         let missing = try await parley(["mail", "read", "999", "--keyring", path("keyring")])
         #expect(missing.status != 0 && missing.stderr.contains("there is no message 999"), "\(missing.stderr)")
     }

@@ -45,6 +45,22 @@ import Testing
         #expect(String(decoding: stored.raw, as: UTF8.self).contains("Subject: unread"))
     }
 
+    @Test func mailReadHereIsMarkedReadOnTheServerAtTheNextSync() async throws {
+        let store = try fixture.store()
+        try fixture.deliver(["read me", "not yet"])
+        _ = try await fixture.sync(store)
+        let readMe = try #require(store.list(folder: "INBOX", unreadOnly: false).first { $0.summary.subject == "read me" })
+        try store.markSeen(readMe.id)
+        #expect(try store.list(folder: nil, unreadOnly: true).map(\.summary.subject) == ["not yet"])
+
+        let report = try await fixture.sync(store)
+        #expect(report.markedRead == 1)
+        let flags = try fixture.dovecot.doveadm(["fetch", "-u", MailFixture.ann, "uid flags", "mailbox", "INBOX", "all"])
+        #expect(flags.contains("uid: \(readMe.uid)\nflags: \\Seen"), "\(flags)")
+        #expect(try await fixture.sync(store).markedRead == 0)
+        #expect(try store.list(folder: nil, unreadOnly: true).count == 1)
+    }
+
     @Test func aFolderWithANewUIDValidityIsFetchedAgain() async throws {
         let store = try fixture.store()
         try fixture.dovecot.doveadm(["mailbox", "create", "-u", MailFixture.ann, "Archive"])

@@ -53,6 +53,9 @@ clistiter *parley_list_first(clist *list);
 clistiter *parley_list_next(clistiter *iterator);
 void *parley_list_data(clistiter *iterator);
 
+/// UID STORE set +FLAGS.SILENT (\\Seen); returns libetpan's code.
+int parley_uid_add_seen(mailimap *session, struct mailimap_set *set);
+
 /// The response text of the last tagged answer (for NO/BAD), or NULL.
 const char *parley_last_response(mailimap *session);
 

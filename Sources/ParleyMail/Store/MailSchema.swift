@@ -22,6 +22,7 @@ enum MailSchema {
                     internal_date INTEGER,
                     summary BLOB NOT NULL,
                     raw BLOB NOT NULL,
+                    seen_here INTEGER NOT NULL DEFAULT 0,
                     UNIQUE (folder_id, uid)
                 );
                 """)

@@ -145,3 +145,29 @@ extension MailStore {
         }
     }
 }
+
+extension MailStore {
+    /// Marks a message read here; the next sync tells the server (docs/MAIL.md §4).
+    public func markSeen(_ id: Int64) throws(MailboxError) {
+        try write { db in
+            try db.execute(sql: "UPDATE messages SET flags = flags | 1, seen_here = 1 WHERE id = ? AND flags & 1 = 0", arguments: [id])
+        }
+    }
+
+    /// UIDs read here whose \\Seen the server has not been told yet.
+    func seenHere(folder: FolderState) throws(MailboxError) -> [UInt32] {
+        try read { db in
+            try Int64.fetchAll(db, sql: "SELECT uid FROM messages WHERE folder_id = ? AND seen_here = 1", arguments: [folder.id])
+                .map { UInt32(truncatingIfNeeded: $0) }
+        }
+    }
+
+    /// The server has been told.
+    func clearSeenHere(_ uids: [UInt32], folder: FolderState) throws(MailboxError) {
+        try write { db in
+            for uid in uids {
+                try db.execute(sql: "UPDATE messages SET seen_here = 0 WHERE folder_id = ? AND uid = ?", arguments: [folder.id, Int64(uid)])
+            }
+        }
+    }
+}

@@ -10,6 +10,8 @@ public struct MailSync {
         public var fetched = 0
         public var flagsChanged = 0
         public var removed = 0
+        /// Messages read here whose \\Seen was sent to the server.
+        public var markedRead = 0
         public var reset: [String] = []
     }
 
@@ -59,7 +61,14 @@ public struct MailSync {
         let before = try store.folderState(name)
         let folder = try store.prepareFolder(name, uidValidity: status.uidValidity)
         if let before, before.uidValidity != status.uidValidity { report.reset.append(name) }
-        // 1. Flags and expunges of what is stored.
+        // 1. What was read here goes to the server first, so the refresh below does not undo it.
+        let readHere = try store.seenHere(folder: folder)
+        if !readHere.isEmpty {
+            try session.addSeen(readHere)
+            try store.clearSeenHere(readHere, folder: folder)
+            report.markedRead += readHere.count
+        }
+        // 2. Flags and expunges of what is stored.
         let stored = try store.storedFlags(folder: folder)
         if !stored.isEmpty {
             let current = try session.flags(through: folder.syncedUID, exists: status.exists)
@@ -70,7 +79,7 @@ public struct MailSync {
             report.flagsChanged += changes.count
             report.removed += removed.count
         }
-        // 2. What is new, in bounded batches, each committed with the cursor.
+        // 3. What is new, in bounded batches, each committed with the cursor.
         let new = try session.sizes(after: folder.syncedUID, exists: status.exists).sorted { $0.uid < $1.uid }
         guard !new.isEmpty else { return }
         progress("\(name): \(new.count) new message(s)")

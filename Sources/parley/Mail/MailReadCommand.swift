@@ -39,6 +39,8 @@ extension Parley.Mail {
             }
             let (lines, saved) = try Parley.PGP.ReadMail.render(mail, saveInto: out)
             Console.out(lines.joined(separator: "\n"))
+            // Read here is read: the next `parley mail sync` tells the server.
+            try MailFailure.run { () throws(MailboxError) in try store.markSeen(id) }
             if out != nil { Console.err("Saved \(saved) attachment(s).") }
         }
 

@@ -24,7 +24,8 @@ extension Parley.Mail {
                 Console.err("\(name): the server renumbered this folder (new UIDVALIDITY); it was fetched again")
             }
             if !quiet {
-                Console.out("Synced \(report.folders) folder(s): \(report.fetched) new, \(report.flagsChanged) changed, \(report.removed) removed.")
+                Console.out("Synced \(report.folders) folder(s): \(report.fetched) new, \(report.flagsChanged) changed, \(report.removed) removed"
+                            + (report.markedRead > 0 ? ", \(report.markedRead) marked read on the server." : "."))
             }
         }
     }
