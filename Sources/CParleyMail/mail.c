@@ -155,3 +155,17 @@ int parley_uid_add_seen(mailimap *session, struct mailimap_set *set) {
     mailimap_store_att_flags_free(store);
     return result;
 }
+
+int parley_append_seen(mailimap *session, const char *mailbox, const char *message, size_t length) {
+    struct mailimap_flag_list *flags = mailimap_flag_list_new_empty();
+    if (flags == NULL) return MAILIMAP_ERROR_MEMORY;
+    struct mailimap_flag *seen = mailimap_flag_new_seen();
+    if (seen == NULL || mailimap_flag_list_add(flags, seen) != MAILIMAP_NO_ERROR) {
+        if (seen != NULL) mailimap_flag_free(seen);
+        mailimap_flag_list_free(flags);
+        return MAILIMAP_ERROR_MEMORY;
+    }
+    int result = mailimap_append(session, mailbox, flags, NULL, message, length);
+    mailimap_flag_list_free(flags);
+    return result;
+}

@@ -8,13 +8,15 @@ import Testing
 struct MailCommandTests {
     static let ann = "ann@example.org"
     static let imapPassword = "ann's imap password"
+    static let bob = "bob@example.org"
+    static let bobPassword = "bob's imap password"
     let scratch: GnuPGScratch
     let dovecot: Dovecot
     let passphrase = "ann's key pass phrase"
 
     init() throws {
         scratch = try GnuPGScratch("parley-mail-cli")
-        dovecot = try Dovecot(users: [Self.ann: Self.imapPassword])
+        dovecot = try Dovecot(users: [Self.ann: Self.imapPassword, Self.bob: Self.bobPassword])
         try Data((passphrase + "\n").utf8).write(to: URL(fileURLWithPath: path("pass")))
     }
 
@@ -32,8 +34,9 @@ struct MailCommandTests {
         return result.output
     }
 
-    func addAccount() async throws {
-        let added = try await parley(["mail", "account", "add", "--email", Self.ann, "--imap", "127.0.0.1:\(dovecot.imapsPort)", "--ca", dovecot.certificate],
+    func addAccount(smtp: Int? = nil) async throws {
+        let added = try await parley(["mail", "account", "add", "--email", Self.ann, "--imap", "127.0.0.1:\(dovecot.imapsPort)", "--ca", dovecot.certificate]
+                                     + (smtp.map { ["--smtp", "127.0.0.1:\($0)"] } ?? []),
                                      environment: ["PARLEY_MAIL_PASSWORD": Self.imapPassword])
         #expect(added.status == 0, "\(added.stderr)")
         #expect(added.stdout.contains("Added \(Self.ann)"), "\(added.stdout)")
@@ -172,5 +175,60 @@ struct MailCommandTests {
             guard let range = line.range(of: "digest ") else { return nil }
             return String(line[range.upperBound...].prefix { $0.isNumber })
         }
+    }
+
+    @Test func sendEncryptsToKnownKeysKeepsACopyAndRefusesWhatCannotBeEncrypted() async throws {
+        try await exchangeKeys()
+        let sink = try await SMTPSink.start(directory: scratch.url, tls: "starttls", certificate: (dovecot.certificate, dovecot.certificateKey),
+                                            login: (Self.ann, Self.imapPassword))
+        defer { sink.stop() }
+        try await addAccount(smtp: sink.port)
+        try "Quarterly figures attached.\n".write(toFile: path("figures.txt"), atomically: true, encoding: .utf8)
+
+        let sent = try await ParleyBinary.runDetached(
+            ["mail", "send", "--home", path("home"), "--to", Self.bob, "--subject", "Figures", "--attach", path("figures.txt"),
+             "--keyring", path("keyring"), "--passphrase-file", path("pass")],
+            stdin: "Here they are, Bob.\n")
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stdout.contains("Sent to bob@example.org, encrypted and signed.") && sent.stdout.contains("A copy is in Sent."), "\(sent.stdout)")
+        let delivered = try #require(sink.messages.first)
+        #expect(delivered.contains("multipart/encrypted") && !delivered.contains("Here they are") && !delivered.contains("Quarterly figures"))
+
+        // Bob's side, without Parley: Dovecot delivers it, Python's imaplib fetches it, gpg decrypts and verifies.
+        try dovecot.save(delivered, user: Self.bob)
+        let fetched = try ToolRun.run("/usr/bin/python3", ["-c", """
+            import imaplib, ssl, sys
+            m = imaplib.IMAP4_SSL('127.0.0.1', int(sys.argv[1]), ssl_context=ssl.create_default_context(cafile=sys.argv[2]))
+            m.login(sys.argv[3], sys.argv[4]); m.select('INBOX')
+            typ, data = m.fetch('1', '(BODY.PEEK[])'); sys.stdout.write(data[0][1].decode())
+            """, "\(dovecot.imapsPort)", dovecot.certificate, Self.bob, Self.bobPassword])
+        #expect(fetched.status == 0, "\(fetched.output)")
+        let armored = try #require(fetched.output.range(of: "-----BEGIN PGP MESSAGE-----").map { start in
+            String(fetched.output[start.lowerBound...]).components(separatedBy: "-----END PGP MESSAGE-----")[0] + "-----END PGP MESSAGE-----\n"
+        })
+        let opened = try gpg(["--status-fd", "1", "--decrypt"], input: armored.replacingOccurrences(of: "\r\n", with: "\n"))
+        // The decrypted entity is multipart/mixed with base64 parts, as PGP/MIME mail is.
+        let body = Data("Here they are, Bob.\n".utf8).base64EncodedString()
+        #expect(opened.contains("[GNUPG:] GOODSIG") && opened.contains(body) && opened.contains("figures.txt"), "\(opened)")
+
+        // Ann's copy in Sent is readable by Ann (encrypted to her own key too).
+        let synced = try await parley(["mail", "sync", "--folder", "Sent"])
+        #expect(synced.stdout.contains("1 new"), "\(synced.stdout) \(synced.stderr)")
+        let listed = try await parley(["mail", "list", "--folder", "Sent"])
+        let number = try #require(listed.stdout.split(separator: "\n").first { $0.contains("Figures") }?.split(separator: " ").first.map(String.init))
+        let copy = try await parley(["mail", "read", number, "--keyring", path("keyring"), "--passphrase-file", path("pass")])
+        #expect(copy.stdout.contains("Here they are, Bob.") && copy.stdout.contains("[attachment] figures.txt"), "\(copy.stdout)")
+
+        // Carol has no key: nothing is sent unless Ann says --plain.
+        let refused = try await ParleyBinary.runDetached(
+            ["mail", "send", "--home", path("home"), "--to", Self.bob, "--to", "carol@example.org", "--subject", "Lunch",
+             "--keyring", path("keyring"), "--passphrase-file", path("pass")], stdin: "Soup?\n")
+        #expect(refused.status != 0 && refused.stderr.contains("carol@example.org has no OpenPGP key") && refused.stderr.contains("--plain"), "\(refused.stderr)")
+        #expect(sink.messages.count == 1)
+        let plain = try await ParleyBinary.runDetached(
+            ["mail", "send", "--home", path("home"), "--to", "carol@example.org", "--subject", "Lunch", "--plain", "--keyring", path("keyring")],
+            stdin: "Soup?\n")
+        #expect(plain.status == 0 && plain.stdout.contains("unencrypted (--plain)"), "\(plain.stderr)")
+        #expect(sink.messages.count == 2)
     }
 }

@@ -13,6 +13,8 @@ public final class Dovecot: @unchecked Sendable {
     public let imapPort: Int
     /// The server's certificate (PEM), for `--ca`.
     public let certificate: String
+    /// Its private key (PEM), for another test server that should present the same certificate.
+    public let certificateKey: String
     private let pid: pid_t
     private let runAs: [String]
 
@@ -25,6 +27,7 @@ public final class Dovecot: @unchecked Sendable {
         try FileManager.default.createDirectory(at: root.appendingPathComponent("mail"), withIntermediateDirectories: true)
         let (cert, key) = try TestCertificate.make(in: root, name: "imap")
         certificate = cert
+        certificateKey = key
         imapsPort = try LocalPorts.free()
         var port = try LocalPorts.free()
         while port == imapsPort { port = try LocalPorts.free() }

@@ -56,6 +56,9 @@ void *parley_list_data(clistiter *iterator);
 /// UID STORE set +FLAGS.SILENT (\\Seen); returns libetpan's code.
 int parley_uid_add_seen(mailimap *session, struct mailimap_set *set);
 
+/// APPEND a message to `mailbox` with \\Seen set.
+int parley_append_seen(mailimap *session, const char *mailbox, const char *message, size_t length);
+
 /// The response text of the last tagged answer (for NO/BAD), or NULL.
 const char *parley_last_response(mailimap *session);
 

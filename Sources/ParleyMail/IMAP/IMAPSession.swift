@@ -133,6 +133,21 @@ final class IMAPSession {
         try check(parley_uid_add_seen(imap, set), "STORE")
     }
 
+    /// CREATE `folder`.
+    func create(_ folder: String) throws(MailboxError) {
+        bridge.budget.allow(ByteBudget.ordinaryCommand)
+        try check(mailimap_create(imap, folder), "CREATE")
+    }
+
+    /// APPEND `message` to `folder`, marked \\Seen.
+    func append(_ message: [UInt8], to folder: String) throws(MailboxError) {
+        bridge.budget.allow(ByteBudget.ordinaryCommand)
+        let code = message.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { parley_append_seen(imap, folder, $0.baseAddress, $0.count) }
+        }
+        try check(code, "APPEND")
+    }
+
     /// LOGOUT, best effort.
     func logout() {
         bridge.budget.allow(ByteBudget.ordinaryCommand)

@@ -32,7 +32,7 @@ final class MailBridge: Sendable {
 
     /// Connects to `server` and makes it ready for libetpan: encrypted and verified, and for STARTTLS with the
     /// greeting read in the clear written to libetpan's side first. Blocks; never call it on an event loop.
-    static func open(_ server: MailServer, group: any EventLoopGroup) throws(MailboxError) -> MailBridge {
+    static func open(_ server: MailServer, dialect: StartTLSNegotiation.Dialect = .imap, group: any EventLoopGroup) throws(MailboxError) -> MailBridge {
         let tls = try MailTLS(server)
         var pair: [Int32] = [-1, -1]
         #if canImport(Glibc)
@@ -67,7 +67,7 @@ final class MailBridge: Sendable {
                             try channel.pipeline.syncOperations.addHandler(tls.makeHandler())
                             try channel.pipeline.syncOperations.addHandler(FromServer(budget: budget, canceller: canceller, handshake: handshake))
                         case .starttls:
-                            try channel.pipeline.syncOperations.addHandler(StartTLSNegotiation(done: greeting))
+                            try channel.pipeline.syncOperations.addHandler(StartTLSNegotiation(dialect, done: greeting))
                         }
                     }
                 }

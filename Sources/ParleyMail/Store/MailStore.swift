@@ -132,6 +132,12 @@ public final class MailStore: Sendable {
         return try openSealed(MailAccountSettings.self, sealed, binding: "mail/account")
     }
 
+    /// Replaces the account's settings (the address stays).
+    public func update(_ settings: MailAccountSettings) throws(MailboxError) {
+        guard settings.email.lowercased() == email else { throw .invalidInput("the address of an account cannot change") }
+        try saveSettings(settings)
+    }
+
     func saveSettings(_ settings: MailAccountSettings) throws(MailboxError) {
         let sealed = try seal(settings, binding: "mail/account")
         try write { db in

@@ -49,17 +49,7 @@ public struct MailComposer: Sendable {
         guard !everyone.isEmpty || !passwords.isEmpty else { throw PGPError.unusableKey("no recipients or passwords") }
         let innerBoundary = Self.token(&random)
         let outerBoundary = Self.token(&random)
-        var inner = "Content-Type: multipart/mixed; boundary=\"\(innerBoundary)\"\r\n\r\n"
-        inner += "--\(innerBoundary)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n"
-        inner += TransferEncoding.encodeBase64(Array(text.utf8))
-        for file in attachments {
-            let name = Self.parameter("name", file.name ?? "attachment.bin")
-            let filename = Self.parameter("filename", file.name ?? "attachment.bin")
-            inner += "--\(innerBoundary)\r\nContent-Type: \(Self.mediaType(file.mediaType)); \(name)\r\n"
-            inner += "Content-Disposition: attachment; \(filename)\r\nContent-Transfer-Encoding: base64\r\n\r\n"
-            inner += TransferEncoding.encodeBase64(file.data)
-        }
-        inner += "--\(innerBoundary)--\r\n"
+        let inner = mixed(boundary: innerBoundary)
 
         let now = UInt32(clamping: Int64(date.timeIntervalSince1970))
         var encryptor = Encryptor(now: now)
@@ -69,13 +59,7 @@ public struct MailComposer: Sendable {
         let armored = Armor.encode(try encryptor.encrypt(Array(inner.utf8)), as: .message)
             .replacingOccurrences(of: "\n", with: "\r\n")
 
-        var out = "From: \(Self.header(from))\r\n"
-        out += "To: \(to.map(Self.header).joined(separator: ",\r\n "))\r\n"
-        if !cc.isEmpty { out += "Cc: \(cc.map(Self.header).joined(separator: ",\r\n "))\r\n" }
-        out += "Subject: \(EncodedWord.encode(Self.header(subject)))\r\n"
-        out += "Date: \(Self.rfc5322Date(date))\r\n"
-        out += "Message-ID: <\(Self.token(&random))@parley.invalid>\r\n"
-        out += "MIME-Version: 1.0\r\n"
+        var out = headerFields(messageID: Self.token(&random))
         out += "Content-Type: multipart/encrypted; protocol=\"application/pgp-encrypted\"; boundary=\"\(outerBoundary)\"\r\n\r\n"
         out += "This is an OpenPGP/MIME encrypted message (RFC 4880 and 3156)\r\n"
         out += "--\(outerBoundary)\r\nContent-Type: application/pgp-encrypted\r\nContent-Description: PGP/MIME version identification\r\n\r\n"
@@ -85,6 +69,42 @@ public struct MailComposer: Sendable {
         out += armored
         out += "\r\n--\(outerBoundary)--\r\n"
         return Array(out.utf8)
+    }
+
+    /// The text and attachments as one multipart/mixed entity (its own Content-Type line first).
+    func mixed(boundary: String) -> String {
+        var inner = "Content-Type: multipart/mixed; boundary=\"\(boundary)\"\r\n\r\n"
+        inner += "--\(boundary)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+        inner += TransferEncoding.encodeBase64(Array(text.utf8))
+        for file in attachments {
+            let name = Self.parameter("name", file.name ?? "attachment.bin")
+            let filename = Self.parameter("filename", file.name ?? "attachment.bin")
+            inner += "--\(boundary)\r\nContent-Type: \(Self.mediaType(file.mediaType)); \(name)\r\n"
+            inner += "Content-Disposition: attachment; \(filename)\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+            inner += TransferEncoding.encodeBase64(file.data)
+        }
+        inner += "--\(boundary)--\r\n"
+        return inner
+    }
+
+    /// From, To, Cc, Subject, Date, Message-ID and MIME-Version, each on its own CRLF line.
+    func headerFields(messageID: String) -> String {
+        var out = "From: \(Self.header(from))\r\n"
+        out += "To: \(to.map(Self.header).joined(separator: ",\r\n "))\r\n"
+        if !cc.isEmpty { out += "Cc: \(cc.map(Self.header).joined(separator: ",\r\n "))\r\n" }
+        out += "Subject: \(EncodedWord.encode(Self.header(subject)))\r\n"
+        out += "Date: \(Self.rfc5322Date(date))\r\n"
+        out += "Message-ID: <\(messageID)@parley.invalid>\r\n"
+        out += "MIME-Version: 1.0\r\n"
+        return out
+    }
+
+    /// An unencrypted, unsigned message (`parley mail send --plain`): the same headers, then the text and
+    /// attachments as multipart/mixed.
+    public func composePlain() -> [UInt8] {
+        var random = SystemRandomNumberGenerator()
+        let boundary = Self.token(&random)
+        return Array((headerFields(messageID: Self.token(&random)) + mixed(boundary: boundary)).utf8)
     }
 
     /// 24 random hex digits: a boundary that cannot occur in base64 or armor lines (they have no `=_`).

@@ -6,7 +6,7 @@ extension Parley.Mail {
     /// `parley mail account add|list`.
     struct MailAccount: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "account", abstract: "Add a mail account, or list them.", subcommands: [Add.self, List.self])
+            commandName: "account", abstract: "Add a mail account, set its submission server, or list them.", subcommands: [Add.self, SMTP.self, List.self])
     }
 }
 
@@ -25,6 +25,7 @@ extension Parley.Mail.MailAccount {
         @Option(help: "The account's address.") var email: String
         @Option(help: ArgumentHelp("The IMAP server, HOST[:PORT] (993 for tls, 143 for starttls).", valueName: "host:port")) var imap: String
         @Option(help: "tls (implicit, port 993) or starttls (port 143).") var security = "tls"
+        @OptionGroup var submission: SubmissionOptions
         @Option(help: "The login name, if it is not the address.") var username: String?
         @Option(help: "A file whose first line is the password.") var passwordFile: String?
         @Option(help: "Trust the certificates in this PEM file instead of the system's.") var ca: String?
@@ -41,13 +42,33 @@ extension Parley.Mail.MailAccount {
             }
             server.trustedCertificatesFile = ca.map { ($0 as NSString).expandingTildeInPath }
             server.pinnedKeySHA256 = pinKey
+            let smtp = try submission.server(ca: server.trustedCertificatesFile, pinKey: pinKey)
             let password = try MailSecrets.password(file: passwordFile, for: email)
-            let settings = MailAccountSettings(email: email.lowercased(), imap: server, username: username ?? email, password: password)
+            let settings = MailAccountSettings(email: email.lowercased(), imap: server, smtp: smtp, username: username ?? email, password: password)
             let folders = try await MailFailure.onThread({ () throws(MailboxError) in try MailCheck.login(settings) })
             let newPIN = pin ? try VaultAccess.newPIN(prompt: "New PIN for the mail store of \(email): ") : nil
             let home = options.homeURL
             _ = try MailFailure.run { () throws(MailboxError) in try MailStore.create(home: home, settings: settings, pin: newPIN) }
             Console.out("Added \(settings.email) (\(server), \(folders) folder(s)). Fetch its mail with `parley mail sync`.")
+        }
+    }
+
+    /// `parley mail account smtp`: gives an account its submission server (tried first).
+    struct SMTP: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "smtp", abstract: "Set the account's submission server for `parley mail send` (the login is tried first).")
+        @OptionGroup var options: MailOptions
+        @OptionGroup var submission: SubmissionOptions
+
+        func run() async throws {
+            guard submission.smtp != nil else { throw CommandFailure("give the server with --smtp HOST[:PORT]") }
+            let store = try options.open()
+            var settings = try MailFailure.run { () throws(MailboxError) in try store.settings() }
+            settings.smtp = try submission.server(ca: settings.imap.trustedCertificatesFile, pinKey: nil)
+            let checked = settings
+            _ = try await MailFailure.onThread({ () throws(MailboxError) in try MailCheck.login(checked) })
+            try MailFailure.run { () throws(MailboxError) in try store.update(checked) }
+            Console.out("\(settings.email) sends through \(settings.smtp.map { "\($0)" } ?? "").")
         }
     }
 
@@ -80,5 +101,29 @@ enum MailSecrets {
             throw CommandFailure("no mail password given: pass --password-file FILE, set PARLEY_MAIL_PASSWORD, or run in a terminal")
         }
         return try SecretInput.readHidden(prompt: "IMAP password for \(email): ")
+    }
+}
+
+/// `--smtp HOST[:PORT]` and `--smtp-security`: the submission server.
+struct SubmissionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The submission (SMTP) server, HOST[:PORT] (587 with starttls, 465 with tls).", valueName: "host:port"))
+    var smtp: String?
+    @Option(help: "starttls (port 587, the default) or tls (port 465).") var smtpSecurity: String?
+    @Option(help: "Trust exactly the submission server key with this base64 SHA-256 (else the IMAP server's trust settings).")
+    var smtpPinKey: String?
+
+    func server(ca: String?, pinKey: String?) throws -> MailServer? {
+        guard let smtp else { return nil }
+        let explicit = try smtpSecurity.map { text -> MailServer.Security in
+            guard let value = MailServer.Security(rawValue: text.lowercased()) else { throw CommandFailure("--smtp-security is tls or starttls, not \(text)") }
+            return value
+        }
+        var server = try MailFailure.run { () throws(MailboxError) in
+            try MailServer(parsing: smtp, security: explicit ?? .starttls, defaultPort: explicit == .tls ? 465 : 587)
+        }
+        if explicit == nil, server.port == 465 { server.security = .tls }
+        server.trustedCertificatesFile = ca
+        server.pinnedKeySHA256 = smtpPinKey ?? pinKey
+        return server
     }
 }

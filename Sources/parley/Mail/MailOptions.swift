@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParleyClient
 import ParleyMail
 
 /// Which home and which mail account a `parley mail` command works on.
@@ -30,6 +31,18 @@ struct MailOptions: ParsableArguments {
             ? String(decoding: try SecretInput.pin(prompt: "Mail store PIN for \(email): ", fromStandardInput: false), as: UTF8.self)
             : nil
         return try MailFailure.run { () throws(MailboxError) in try MailStore.open(home: homeURL, email: email, pin: pin) }
+    }
+}
+
+extension MailOptions {
+    /// `parley pgp`'s key options for this home: `--keyring` when given, else the chat account with the same
+    /// address when there is one, else `HOME/pgp` (PGPOptions decides).
+    func pgpOptions(email: String, keyring: String?, passphraseFile: String?) throws -> PGPOptions {
+        var arguments = ["--home", homeURL.path]
+        if ParleyClient.accounts(in: homeURL).contains(email) { arguments += ["--account", email] }
+        if let keyring { arguments += ["--keyring", keyring] }
+        if let passphraseFile { arguments += ["--passphrase-file", passphraseFile] }
+        return try PGPOptions.parse(arguments)
     }
 }
 

@@ -25,7 +25,7 @@ extension Parley.Mail {
             let id = id
             let (_, raw) = try MailFailure.run { () throws(MailboxError) in try store.message(id) }
             guard !raw.isEmpty else { throw CommandFailure("message \(id) was too large to fetch; read it in another mail client") }
-            let pgp = try pgpOptions(email: store.email)
+            let pgp = try options.pgpOptions(email: store.email, keyring: keyring, passphraseFile: passphraseFile)
             let keyring = try pgp.openKeyring()
             let keys = try keyring.secretKeys()
             let text = String(decoding: raw.prefix(4 << 20), as: UTF8.self)
@@ -42,15 +42,6 @@ extension Parley.Mail {
             // Read here is read: the next `parley mail sync` tells the server.
             try MailFailure.run { () throws(MailboxError) in try store.markSeen(id) }
             if out != nil { Console.err("Saved \(saved) attachment(s).") }
-        }
-
-        /// `parley pgp`'s key options for this home: the chat account with the same address when there is one.
-        private func pgpOptions(email: String) throws -> PGPOptions {
-            var arguments = ["--home", options.homeURL.path]
-            if ParleyClient.accounts(in: options.homeURL).contains(email) { arguments += ["--account", email] }
-            if let keyring { arguments += ["--keyring", keyring] }
-            if let passphraseFile { arguments += ["--passphrase-file", passphraseFile] }
-            return try PGPOptions.parse(arguments)
         }
     }
 }

@@ -1,19 +1,18 @@
-import ParleyTestSupport
 import Foundation
 
 /// A real SMTP server (aiosmtpd, from Debian's python3-aiosmtpd) that saves messages into a maildir.
-final class SMTPSink: Sendable {
-    let port: Int
-    let maildir: URL
+public final class SMTPSink: Sendable {
+    public let port: Int
+    public let maildir: URL
     private let process: Process
 
     struct Failed: Error, CustomStringConvertible { let description: String }
 
     /// Starts the sink; `tls` is nil (plain), "starttls" or "tls", with the certificate files given.
-    init(directory: URL, tls: String? = nil, certificate: (cert: String, key: String)? = nil, login: (String, String)? = nil) throws {
+    public init(directory: URL, tls: String? = nil, certificate: (cert: String, key: String)? = nil, login: (String, String)? = nil) throws {
         maildir = directory.appendingPathComponent("maildir")
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/test-fixtures/smtp_sink.py")
+            .deletingLastPathComponent().appendingPathComponent("scripts/test-fixtures/smtp_sink.py")
         var arguments = [script.path, "--maildir", maildir.path]
         if let certificate { arguments += ["--cert", certificate.cert, "--key", certificate.key] }
         if tls == "tls" { arguments.append("--implicit-tls") }
@@ -38,7 +37,7 @@ final class SMTPSink: Sendable {
     }
 
     /// Starts a sink on a dispatch thread.
-    static func start(directory: URL, tls: String? = nil, certificate: (cert: String, key: String)? = nil, login: (String, String)? = nil) async throws -> SMTPSink {
+    public static func start(directory: URL, tls: String? = nil, certificate: (cert: String, key: String)? = nil, login: (String, String)? = nil) async throws -> SMTPSink {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result { try SMTPSink(directory: directory, tls: tls, certificate: certificate, login: login) })
@@ -47,7 +46,7 @@ final class SMTPSink: Sendable {
     }
 
     /// The messages delivered so far, as text.
-    var messages: [String] {
+    public var messages: [String] {
         let new = maildir.appendingPathComponent("new")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: new.path)) ?? []
         return names.sorted().compactMap { try? String(contentsOf: new.appendingPathComponent($0), encoding: .utf8) }
@@ -55,7 +54,7 @@ final class SMTPSink: Sendable {
 
     /// Kills the sink. SIGKILL, because a child spawned from a test thread may inherit a mask that
     /// blocks SIGTERM, and then `terminate()` never ends it.
-    func stop() {
+    public func stop() {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }

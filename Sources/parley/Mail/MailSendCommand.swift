@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import ParleyMail
+import ParleyPGP
+
+extension Parley.Mail {
+    /// `parley mail send`: encrypted and signed when every recipient has a key, else only with --plain.
+    struct MailSend: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "send",
+            abstract: "Send mail (the text from standard input): encrypted and signed when every recipient has a key.",
+            discussion: """
+                Recipients' keys come from your `parley pgp` keys (`parley pgp keys import`); if one has none, nothing is \
+                sent unless you pass --plain (unencrypted, unsigned). Encrypted mail is also encrypted to your own key, so \
+                the copy kept in the Sent folder stays readable. Needs the account's submission server (--smtp at `account add`).
+                """)
+        @OptionGroup var options: MailOptions
+        @Option(help: "A recipient (repeat for more).") var to: [String] = []
+        @Option(help: "A copy recipient (repeat for more).") var cc: [String] = []
+        @Option(help: "The subject.") var subject: String
+        @Option(help: "Attach a file (repeat for more).") var attach: [String] = []
+        @Flag(help: "Send unencrypted and unsigned when a recipient has no key.") var plain = false
+        @Option(help: "A standalone OpenPGP keyring directory.") var keyring: String?
+        @Option(help: "A file whose first line is the pass phrase of your secret key.") var passphraseFile: String?
+
+        func run() async throws {
+            guard !to.isEmpty else { throw CommandFailure("give at least one --to") }
+            let recipients = to + cc
+            for address in recipients where !MailRecipients.isAddress(address) {
+                throw CommandFailure("\"\(address.prefix(80))\" is not a mail address")
+            }
+            let store = try options.open()
+            let settings = try MailFailure.run { () throws(MailboxError) in try store.settings() }
+            let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            var composer = MailComposer(from: settings.email, to: to, subject: subject, text: text)
+            composer.cc = cc
+            composer.attachments = try attach.map(Self.attachment)
+            let pgp = try options.pgpOptions(email: settings.email, keyring: keyring, passphraseFile: passphraseFile)
+            let keys = try pgp.openKeyring()
+            let message: [UInt8]
+            let found = MailRecipients.certificates(for: recipients, in: try keys.certificates())
+            let missing = recipients.filter { found[$0.lowercased()] == nil }
+            if !missing.isEmpty {
+                guard plain else {
+                    throw CommandFailure("not sent: \(missing.joined(separator: ", ")) \(missing.count == 1 ? "has" : "have") no OpenPGP key here; "
+                        + "import it with `parley pgp keys import FILE`, or send unencrypted with --plain")
+                }
+                message = composer.composePlain()
+            } else {
+                guard let own = MailRecipients.certificates(for: [settings.email], in: try keys.secretKeys())[settings.email] else {
+                    throw CommandFailure("you have no secret key for \(settings.email) to sign with: make one with `parley pgp keys generate`")
+                }
+                let now = PGPFailure.now
+                let passphrase = try pgp.passphrase()
+                composer.signer = try PGPFailure.run { try own.unlockedSigningKey(passphrases: [passphrase], now: now) }
+                composer.sender = own.publicCertificate
+                composer.recipients = recipients.compactMap { found[$0.lowercased()] }
+                message = try PGPFailure.run { try composer.compose() }
+            }
+            let outcome = try await MailFailure.onThread({ () throws(MailboxError) in
+                try MailSubmission.send(message, recipients: recipients, settings: settings)
+            })
+            Console.out("Sent to \(recipients.joined(separator: ", "))" + (missing.isEmpty ? ", encrypted and signed." : ", unencrypted (--plain)."))
+            if let folder = outcome.sentFolder {
+                Console.out("A copy is in \(folder).")
+            } else if let problem = outcome.copyProblem {
+                Console.err("The message was sent, but no copy could be kept in the Sent folder: \(problem)")
+            }
+        }
+
+        static func attachment(_ path: String) throws -> MailAttachment {
+            let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+            guard let data = FileManager.default.contents(atPath: url.path) else { throw CommandFailure("cannot read \(path)") }
+            return MailAttachment(name: url.lastPathComponent, mediaType: "application/octet-stream", data: Array(data))
+        }
+    }
+}
+
+/// Which certificate belongs to which mail address.
+enum MailRecipients {
+    static func isAddress(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".")
+            && !text.contains(where: { $0.isWhitespace || $0.isNewline || "<>,;\"".contains($0) })
+    }
+
+    /// For each address (lowercased), the first certificate with a user ID naming exactly that address.
+    static func certificates(for addresses: [String], in certificates: [Certificate]) -> [String: Certificate] {
+        var found: [String: Certificate] = [:]
+        for address in addresses.map({ $0.lowercased() }) {
+            found[address] = certificates.first { certificate in
+                certificate.userIDs.contains { userID in
+                    let id = userID.string.lowercased()
+                    return id == address || id.hasSuffix("<\(address)>")
+                }
+            }
+        }
+        return found
+    }
+}
