@@ -18,7 +18,7 @@ dpkg-query -W -f='${Status}' isync 2>/dev/null | grep -q "install ok installed" 
 work="$(mktemp -d)"
 chmod 711 "$work"
 dovecot_pid=""
-cleanup() { [[ -n "$dovecot_pid" ]] && kill -9 "$dovecot_pid" 2>/dev/null; pkill -9 -f "$work/dovecot.conf" 2>/dev/null || true; rm -rf "$work"; }
+cleanup() { [[ -n "$dovecot_pid" ]] && { kill -9 "$dovecot_pid"; wait "$dovecot_pid"; } 2>/dev/null; pkill -9 -f "$work/dovecot.conf" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 cd "$work"
 
@@ -33,7 +33,7 @@ cat > dovecot.conf <<EOF
 base_dir = $work/run
 state_dir = $work/state
 instance_name = parley-mail-bench-$port
-log_path = $work/dovecot.log
+log_path = $work/state/dovecot.log
 protocols = imap
 listen = 127.0.0.1
 default_login_user = $user
@@ -93,6 +93,7 @@ EOF
 "${run[@]}" /usr/sbin/dovecot -F -c "$work/dovecot.conf" &
 dovecot_pid=$!
 for _ in $(seq 100); do (echo > /dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
+(echo > /dev/tcp/127.0.0.1/$port) 2>/dev/null || { echo "Dovecot did not start:"; cat "$work/state/dovecot.log" 2>/dev/null; exit 1; }
 # Dovecot builds its index once, before either client is timed.
 python3 - "$port" <<'EOF'
 import imaplib, ssl, sys
@@ -140,9 +141,13 @@ echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 "$parley" mail list --home home --folders
 find mbsync -type f -path '*/cur/*' -o -type f -path '*/new/*' | wc -l | awk '{print "mbsync stored:", $1, "messages"}'
 report() {
-    sort -n -k1 "$2" | awk -v name="$1" '{t[NR]=$1; m[NR]=$2} END {
-        n=NR; asort(m, ms); printf "%-12s wall median %.2f s (%.2f–%.2f), peak RSS median %.0f MiB (%.0f–%.0f)\n",
-        name, t[int((n+1)/2)], t[1], t[n], ms[int((n+1)/2)]/1024, ms[1]/1024, ms[n]/1024 }'
+    python3 - "$1" "$2" <<'PY'
+import statistics, sys
+rows = [line.split() for line in open(sys.argv[2]) if line.strip()]
+wall = sorted(float(r[0]) for r in rows); rss = sorted(int(r[1]) / 1024 for r in rows)
+print(f"{sys.argv[1]:<12} wall median {statistics.median(wall):.2f} s ({wall[0]:.2f}-{wall[-1]:.2f}), "
+      f"peak RSS median {statistics.median(rss):.0f} MiB ({rss[0]:.0f}-{rss[-1]:.0f}), {len(rows)} runs")
+PY
 }
 report "parley mail" parley.times
 report "mbsync" mbsync.times
