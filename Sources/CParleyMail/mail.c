@@ -137,12 +137,12 @@ const char *parley_last_response(mailimap *session) {
     return session == NULL ? NULL : session->imap_response;
 }
 
-int parley_uid_add_seen(mailimap *session, struct mailimap_set *set) {
+int parley_uid_add_flag(mailimap *session, struct mailimap_set *set, int answered) {
     struct mailimap_flag_list *flags = mailimap_flag_list_new_empty();
     if (flags == NULL) return MAILIMAP_ERROR_MEMORY;
-    struct mailimap_flag *seen = mailimap_flag_new_seen();
-    if (seen == NULL || mailimap_flag_list_add(flags, seen) != MAILIMAP_NO_ERROR) {
-        if (seen != NULL) mailimap_flag_free(seen);
+    struct mailimap_flag *flag = answered ? mailimap_flag_new_answered() : mailimap_flag_new_seen();
+    if (flag == NULL || mailimap_flag_list_add(flags, flag) != MAILIMAP_NO_ERROR) {
+        if (flag != NULL) mailimap_flag_free(flag);
         mailimap_flag_list_free(flags);
         return MAILIMAP_ERROR_MEMORY;
     }

@@ -231,4 +231,44 @@ struct MailCommandTests {
         #expect(plain.status == 0 && plain.stdout.contains("unencrypted (--plain)"), "\(plain.stderr)")
         #expect(sink.messages.count == 2)
     }
+
+    @Test func replyAnswersInTheThreadAndMarksTheOriginalAnswered() async throws {
+        try await exchangeKeys()
+        let sink = try await SMTPSink.start(directory: scratch.url, tls: "starttls", certificate: (dovecot.certificate, dovecot.certificateKey),
+                                            login: (Self.ann, Self.imapPassword))
+        defer { sink.stop() }
+        try dovecot.save("""
+            From: Bob <bob@example.org>
+            To: Ann <\(Self.ann)>, Carol <carol@example.org>
+            Subject: Plan for Friday
+            Message-ID: <plan-1@example.org>
+            References: <earlier-0@example.org>
+            Date: Thu, 26 Nov 2026 09:14:00 +0000
+
+            Shall we meet at nine?
+            """, user: Self.ann)
+        try await addAccount(smtp: sink.port)
+        _ = try await parley(["mail", "sync"])
+        let listed = try await parley(["mail", "list"])
+        let number = try #require(listed.stdout.split(separator: "\n").first?.split(separator: " ").first.map(String.init))
+
+        let replied = try await ParleyBinary.runDetached(
+            ["mail", "reply", number, "--home", path("home"), "--keyring", path("keyring"), "--passphrase-file", path("pass")],
+            stdin: "Nine works.\n")
+        #expect(replied.status == 0 && replied.stdout.contains("Sent to bob@example.org, encrypted and signed."), "\(replied.stdout) \(replied.stderr)")
+        let delivered = try #require(sink.messages.first)
+        #expect(delivered.contains("Subject: Re: Plan for Friday"), "\(delivered.prefix(600))")
+        #expect(delivered.contains("In-Reply-To: <plan-1@example.org>"))
+        #expect(delivered.contains("References: <earlier-0@example.org> <plan-1@example.org>"))
+        #expect(!delivered.contains("carol@example.org") && !delivered.contains("Nine works."))
+        let flags = try dovecot.doveadm(["fetch", "-u", Self.ann, "flags", "mailbox", "INBOX", "all"])
+        #expect(flags.contains("\\Answered"), "\(flags)")
+
+        // --all would include Carol, who has no key: nothing goes out without --plain.
+        let all = try await ParleyBinary.runDetached(
+            ["mail", "reply", number, "--all", "--home", path("home"), "--keyring", path("keyring"), "--passphrase-file", path("pass")],
+            stdin: "Everyone?\n")
+        #expect(all.status != 0 && all.stderr.contains("carol@example.org has no OpenPGP key"), "\(all.stderr)")
+        #expect(sink.messages.count == 1)
+    }
 }

@@ -53,8 +53,8 @@ clistiter *parley_list_first(clist *list);
 clistiter *parley_list_next(clistiter *iterator);
 void *parley_list_data(clistiter *iterator);
 
-/// UID STORE set +FLAGS.SILENT (\\Seen); returns libetpan's code.
-int parley_uid_add_seen(mailimap *session, struct mailimap_set *set);
+/// UID STORE set +FLAGS.SILENT (\\Seen, or \\Answered when `answered`); returns libetpan's code.
+int parley_uid_add_flag(mailimap *session, struct mailimap_set *set, int answered);
 
 /// APPEND a message to `mailbox` with \\Seen set.
 int parley_append_seen(mailimap *session, const char *mailbox, const char *message, size_t length);

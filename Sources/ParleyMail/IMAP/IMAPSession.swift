@@ -123,14 +123,14 @@ final class IMAPSession {
         return try fetch(set: set, type: parley_fetch_type_messages(), allowance: announced + uids.count * 64 * 1024, command: "FETCH")
     }
 
-    /// Sets \\Seen on the messages with these UIDs (UID STORE +FLAGS.SILENT).
-    func addSeen(_ uids: [UInt32]) throws(MailboxError) {
+    /// Sets \\Seen (or \\Answered) on the messages with these UIDs (UID STORE +FLAGS.SILENT).
+    func addSeen(_ uids: [UInt32], answered: Bool = false) throws(MailboxError) {
         guard !uids.isEmpty else { return }
         guard let set = mailimap_set_new_empty() else { throw .connection("out of memory") }
         defer { mailimap_set_free(set) }
         for uid in uids { mailimap_set_add_single(set, uid) }
         bridge.budget.allow(ByteBudget.ordinaryCommand + uids.count * 160)
-        try check(parley_uid_add_seen(imap, set), "STORE")
+        try check(parley_uid_add_flag(imap, set, answered ? 1 : 0), "STORE")
     }
 
     /// CREATE `folder`.

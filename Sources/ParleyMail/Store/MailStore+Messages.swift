@@ -171,3 +171,15 @@ extension MailStore {
         }
     }
 }
+
+extension MailStore {
+    /// Records that a message was answered (the server was told when the reply went out).
+    public func markAnswered(_ id: Int64) throws(MailboxError) {
+        try write { db in try db.execute(sql: "UPDATE messages SET flags = flags | 2 WHERE id = ?", arguments: [id]) }
+    }
+
+    /// Where a stored message is on the server, for marking it answered.
+    public func location(of listing: MailListing) throws(MailboxError) -> MailSubmission.Answering? {
+        try folderState(listing.folder).map { MailSubmission.Answering(folder: listing.folder, uid: listing.uid, uidValidity: $0.uidValidity) }
+    }
+}

@@ -24,6 +24,10 @@ public struct MailComposer: Sendable {
     public var passwords: [[UInt8]] = []
     /// A key to sign with, when the message should be signed.
     public var signer: UnlockedKey?
+    /// The Message-ID this answers (without angle brackets), for In-Reply-To and References.
+    public var inReplyTo: String?
+    /// The References of the message this answers (angle brackets included), the thread so far.
+    public var references: String?
     /// The Date header and the OpenPGP creation time.
     public var date: Date
 
@@ -95,6 +99,11 @@ public struct MailComposer: Sendable {
         out += "Subject: \(EncodedWord.encode(Self.header(subject)))\r\n"
         out += "Date: \(Self.rfc5322Date(date))\r\n"
         out += "Message-ID: <\(messageID)@parley.invalid>\r\n"
+        if let inReplyTo = inReplyTo.map(Self.messageID), !inReplyTo.isEmpty {
+            out += "In-Reply-To: <\(inReplyTo)>\r\n"
+            let earlier = references.map(Self.header).map { $0 + " " } ?? ""
+            out += "References: \(earlier)<\(inReplyTo)>\r\n"
+        }
         out += "MIME-Version: 1.0\r\n"
         return out
     }
@@ -115,6 +124,11 @@ public struct MailComposer: Sendable {
     /// A header value with line breaks removed, so no value can inject header fields.
     static func header(_ value: String) -> String {
         value.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
+    /// A Message-ID's inside (no brackets), reduced to the characters RFC 5322's msg-id allows.
+    static func messageID(_ value: String) -> String {
+        value.trimmingCharacters(in: CharacterSet(charactersIn: "<> \t")).filter { $0.isASCII && !$0.isWhitespace && $0 != "<" && $0 != ">" && !$0.isNewline }
     }
 
     /// A media type reduced to its token characters (a caller's string never breaks the header).

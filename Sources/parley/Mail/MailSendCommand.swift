@@ -34,44 +34,13 @@ extension Parley.Mail {
             let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
             var composer = MailComposer(from: settings.email, to: to, subject: subject, text: text)
             composer.cc = cc
-            composer.attachments = try attach.map(Self.attachment)
-            let pgp = try options.pgpOptions(email: settings.email, keyring: keyring, passphraseFile: passphraseFile)
-            let keys = try pgp.openKeyring()
-            let message: [UInt8]
-            let found = MailRecipients.certificates(for: recipients, in: try keys.certificates())
-            let missing = recipients.filter { found[$0.lowercased()] == nil }
-            if !missing.isEmpty {
-                guard plain else {
-                    throw CommandFailure("not sent: \(missing.joined(separator: ", ")) \(missing.count == 1 ? "has" : "have") no OpenPGP key here; "
-                        + "import it with `parley pgp keys import FILE`, or send unencrypted with --plain")
-                }
-                message = composer.composePlain()
-            } else {
-                guard let own = MailRecipients.certificates(for: [settings.email], in: try keys.secretKeys())[settings.email] else {
-                    throw CommandFailure("you have no secret key for \(settings.email) to sign with: make one with `parley pgp keys generate`")
-                }
-                let now = PGPFailure.now
-                let passphrase = try pgp.passphrase()
-                composer.signer = try PGPFailure.run { try own.unlockedSigningKey(passphrases: [passphrase], now: now) }
-                composer.sender = own.publicCertificate
-                composer.recipients = recipients.compactMap { found[$0.lowercased()] }
-                message = try PGPFailure.run { try composer.compose() }
-            }
+            composer.attachments = try attach.map(MailOutgoing.attachment)
+            let (message, encrypted) = try MailOutgoing.message(composer, recipients: recipients, settings: settings, plain: plain,
+                                                                 keys: try options.pgpOptions(email: settings.email, keyring: keyring, passphraseFile: passphraseFile))
             let outcome = try await MailFailure.onThread({ () throws(MailboxError) in
                 try MailSubmission.send(message, recipients: recipients, settings: settings)
             })
-            Console.out("Sent to \(recipients.joined(separator: ", "))" + (missing.isEmpty ? ", encrypted and signed." : ", unencrypted (--plain)."))
-            if let folder = outcome.sentFolder {
-                Console.out("A copy is in \(folder).")
-            } else if let problem = outcome.copyProblem {
-                Console.err("The message was sent, but no copy could be kept in the Sent folder: \(problem)")
-            }
-        }
-
-        static func attachment(_ path: String) throws -> MailAttachment {
-            let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
-            guard let data = FileManager.default.contents(atPath: url.path) else { throw CommandFailure("cannot read \(path)") }
-            return MailAttachment(name: url.lastPathComponent, mediaType: "application/octet-stream", data: Array(data))
+            MailOutgoing.report(outcome, recipients: recipients, encrypted: encrypted)
         }
     }
 }

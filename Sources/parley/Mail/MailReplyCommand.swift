@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import ParleyMail
+import ParleyPGP
+
+extension Parley.Mail {
+    /// `parley mail reply N`: answers a stored message in its thread; the original is marked answered.
+    struct MailReply: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reply",
+            abstract: "Answer a stored message (the text from standard input), encrypted as `send` decides.",
+            discussion: """
+                Goes to the message's Reply-To or From (with --all, also its To and Cc, you left out), with "Re:" and the \
+                thread's In-Reply-To and References; the original is marked answered on the server.
+                """)
+        @OptionGroup var options: MailOptions
+        @Flag(help: "Reply to everyone the message went to.") var all = false
+        @Option(help: "Attach a file (repeat for more).") var attach: [String] = []
+        @Flag(help: "Send unencrypted and unsigned when a recipient has no key.") var plain = false
+        @Option(help: "A standalone OpenPGP keyring directory.") var keyring: String?
+        @Option(help: "A file whose first line is the pass phrase of your secret key.") var passphraseFile: String?
+        @Argument(help: "The message's number, as `parley mail list` shows it.") var id: Int64
+
+        func run() async throws {
+            let store = try options.open()
+            let id = id
+            let (listing, raw) = try MailFailure.run { () throws(MailboxError) in try store.message(id) }
+            let settings = try MailFailure.run { () throws(MailboxError) in try store.settings() }
+            let headers: MailHeaders
+            do { headers = try MailHeaders.of(eml: raw) } catch { throw CommandFailure("cannot read message \(id)'s header: \(error)") }
+            let me = settings.email.lowercased()
+            let direct = MailOutgoing.addresses(headers["Reply-To"] ?? headers["From"])
+            guard !direct.isEmpty else { throw CommandFailure("message \(id) has no sender address to reply to") }
+            let others = all ? MailOutgoing.addresses(headers["To"]) + MailOutgoing.addresses(headers["Cc"]) : []
+            var seen = Set<String>()
+            let to = direct.filter { seen.insert($0).inserted }
+            let cc = others.filter { $0 != me && seen.insert($0).inserted }
+            let subject = headers.decoded("Subject") ?? ""
+            let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            var composer = MailComposer(from: settings.email, to: to, subject: subject.lowercased().hasPrefix("re:") ? subject : "Re: \(subject)", text: text)
+            composer.cc = cc
+            composer.inReplyTo = headers["Message-ID"]
+            composer.references = headers["References"]
+            composer.attachments = try attach.map(MailOutgoing.attachment)
+            let recipients = to + cc
+            let (message, encrypted) = try MailOutgoing.message(composer, recipients: recipients, settings: settings, plain: plain,
+                                                                 keys: try options.pgpOptions(email: settings.email, keyring: keyring, passphraseFile: passphraseFile))
+            let answering = try MailFailure.run { () throws(MailboxError) in try store.location(of: listing) }
+            let outcome = try await MailFailure.onThread({ () throws(MailboxError) in
+                try MailSubmission.send(message, recipients: recipients, settings: settings, answering: answering)
+            })
+            if outcome.markedAnswered { try MailFailure.run { () throws(MailboxError) in try store.markAnswered(id) } }
+            MailOutgoing.report(outcome, recipients: recipients, encrypted: encrypted)
+        }
+    }
+}
