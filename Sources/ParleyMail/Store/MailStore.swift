@@ -113,6 +113,33 @@ public final class MailStore: Sendable {
         }
     }
 
+    /// Runs `body` in one transaction that does not wait for the disk (`synchronous = NORMAL`; in WAL mode the
+    /// database stays consistent whatever happens). For a sync's batches only: what a power cut takes is fetched
+    /// again, since the batch's cursor goes with it; `makeDurable()` at the end of the sync writes it all down.
+    func writeBatch<T>(_ body: (Database) throws -> T) throws(MailboxError) -> T {
+        do {
+            return try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+                var result: T?
+                try db.inTransaction {
+                    result = try body(db)
+                    return .commit
+                }
+                return result!
+            }
+        } catch let error as MailboxError {
+            throw error
+        } catch {
+            throw .storage("cannot write: \(error)")
+        }
+    }
+
+    /// One durable commit (`synchronous = FULL`): the WAL is synced, and with it every batch written before.
+    func makeDurable() throws(MailboxError) {
+        try write { db in try db.execute(sql: "UPDATE account SET settings = settings WHERE id = 1") }
+    }
+
     func read<T>(_ body: (Database) throws -> T) throws(MailboxError) -> T {
         do {
             return try queue.read(body)

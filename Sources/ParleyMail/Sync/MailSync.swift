@@ -49,10 +49,13 @@ public struct MailSync {
         } else {
             chosen = folders
         }
+        // Whatever happens, what was stored is written down before the sync ends.
+        defer { try? store.makeDurable() }
         for name in chosen {
             try sync(name, session: session, report: &report)
             report.folders += 1
         }
+        try store.makeDurable()
         return report
     }
 
