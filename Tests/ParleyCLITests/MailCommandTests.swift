@@ -271,4 +271,27 @@ struct MailCommandTests {
         #expect(all.status != 0 && all.stderr.contains("carol@example.org has no OpenPGP key"), "\(all.stderr)")
         #expect(sink.messages.count == 1)
     }
+
+    @Test func watchPrintsNewMailAsItArrives() async throws {
+        try dovecot.save(MailCommandTests.plain("already here"), user: Self.ann)
+        try await addAccount()
+        _ = try await parley(["mail", "sync"])
+        let watch = try LiveProcess(["mail", "watch", "--home", path("home")])
+        defer { watch.kill() }
+        _ = try await watch.waitFor("Watching INBOX of ann@example.org", seconds: 30)
+        try await Task.sleep(for: .seconds(1))
+        try dovecot.save(MailCommandTests.plain("just arrived \u{1B}[2J"), user: Self.ann)
+        let output = try await watch.waitFor("just arrived", seconds: 30)
+        #expect(!output.contains("already here"), "mail synced before was printed again: \(output)")
+        #expect(!output.contains("\u{1B}"), "\(output)")
+        try dovecot.save(MailCommandTests.plain("and another"), user: Self.ann)
+        _ = try await watch.waitFor("and another", seconds: 30)
+        // What watch printed is in the store: `list` shows it offline.
+        let listed = try await parley(["mail", "list"])
+        #expect(listed.stdout.contains("just arrived") && listed.stdout.contains("and another"), "\(listed.stdout)")
+    }
+
+    static func plain(_ subject: String) -> String {
+        "From: Carol <carol@example.org>\nTo: \(ann)\nSubject: \(subject)\nDate: Thu, 26 Nov 2026 10:00:00 +0000\n\nHello.\n"
+    }
 }

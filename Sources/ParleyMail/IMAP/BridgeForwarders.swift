@@ -31,6 +31,7 @@ final class FromServer: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     private let budget: ByteBudget
     private let canceller: StreamCanceller
+    private let activity: ActivitySignal
     private let handshake: EventLoopPromise<Void>?
     private var handshakeDone: Bool
     private var client: Channel?
@@ -39,9 +40,10 @@ final class FromServer: ChannelInboundHandler {
     /// How long libetpan may go on reading what the server sent before it hung up.
     static let drainTime = TimeAmount.milliseconds(500)
 
-    init(budget: ByteBudget, canceller: StreamCanceller, handshake: EventLoopPromise<Void>?) {
+    init(budget: ByteBudget, canceller: StreamCanceller, activity: ActivitySignal, handshake: EventLoopPromise<Void>?) {
         self.budget = budget
         self.canceller = canceller
+        self.activity = activity
         self.handshake = handshake
         self.handshakeDone = handshake == nil
     }
@@ -62,6 +64,7 @@ final class FromServer: ChannelInboundHandler {
             return
         }
         if let client { client.writeAndFlush(buffer, promise: nil) } else { held.append(buffer) }
+        activity.raise()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -88,6 +91,7 @@ final class FromServer: ChannelInboundHandler {
         // libetpan's side stays open (an end of stream mid-literal makes libetpan spin); once it had a moment
         // to read what arrived, its reads fail instead.
         let canceller = canceller
+        activity.raise()
         context.eventLoop.scheduleTask(in: Self.drainTime) { canceller.cancel() }
         context.fireChannelInactive()
     }

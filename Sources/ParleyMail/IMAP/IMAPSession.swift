@@ -133,6 +133,25 @@ final class IMAPSession {
         try check(parley_uid_add_flag(imap, set, answered ? 1 : 0), "STORE")
     }
 
+    /// IDLE (RFC 2177) on the selected folder for up to `seconds`: true when the server said something (new
+    /// mail, a flag, an expunge), false after the time ran out. Without IDLE on the server, it waits and says true.
+    func idle(seconds: Int) throws(MailboxError) -> Bool {
+        var capabilities: UnsafeMutablePointer<mailimap_capability_data>?
+        bridge.budget.allow(ByteBudget.ordinaryCommand)
+        try check(mailimap_capability(imap, &capabilities), "CAPABILITY")
+        if let capabilities { mailimap_capability_data_free(capabilities) }
+        guard mailimap_has_idle(imap) != 0 else {
+            Thread.sleep(forTimeInterval: TimeInterval(min(seconds, 60)))
+            return true
+        }
+        bridge.activity.reset()
+        try check(mailimap_idle(imap), "IDLE")
+        let heard = bridge.activity.wait(seconds: seconds)
+        bridge.budget.allow(ByteBudget.ordinaryCommand)
+        try check(mailimap_idle_done(imap), "DONE")
+        return heard
+    }
+
     /// CREATE `folder`.
     func create(_ folder: String) throws(MailboxError) {
         bridge.budget.allow(ByteBudget.ordinaryCommand)

@@ -16,16 +16,19 @@ final class MailBridge: Sendable {
     let budget: ByteBudget
     /// Fails libetpan's reads when the server is gone or over budget.
     let canceller: StreamCanceller
+    /// Raised whenever the server sends bytes (or hangs up).
+    let activity: ActivitySignal
     private let server: Channel
     private let client: Channel
 
     /// How long connecting, STARTTLS and the TLS handshake may take together.
     static let setupTimeout = TimeAmount.seconds(30)
 
-    private init(clientDescriptor: Int32, budget: ByteBudget, canceller: StreamCanceller, server: Channel, client: Channel) {
+    private init(clientDescriptor: Int32, budget: ByteBudget, canceller: StreamCanceller, activity: ActivitySignal, server: Channel, client: Channel) {
         self.clientDescriptor = clientDescriptor
         self.budget = budget
         self.canceller = canceller
+        self.activity = activity
         self.server = server
         self.client = client
     }
@@ -43,6 +46,7 @@ final class MailBridge: Sendable {
         guard socketpair(AF_UNIX, kind, 0, &pair) == 0 else { throw .connection("cannot make a local socket pair") }
         let budget = ByteBudget()
         let canceller = StreamCanceller()
+        let activity = ActivitySignal()
         let loop = group.next()
         let handshake = loop.makePromise(of: Void.self)
         let greeting = loop.makePromise(of: [UInt8].self)
@@ -65,7 +69,7 @@ final class MailBridge: Sendable {
                         switch server.security {
                         case .tls:
                             try channel.pipeline.syncOperations.addHandler(tls.makeHandler())
-                            try channel.pipeline.syncOperations.addHandler(FromServer(budget: budget, canceller: canceller, handshake: handshake))
+                            try channel.pipeline.syncOperations.addHandler(FromServer(budget: budget, canceller: canceller, activity: activity, handshake: handshake))
                         case .starttls:
                             try channel.pipeline.syncOperations.addHandler(StartTLSNegotiation(dialect, done: greeting))
                         }
@@ -84,7 +88,7 @@ final class MailBridge: Sendable {
                     let pipeline = serverChannel.pipeline.syncOperations
                     try pipeline.removeHandler(pipeline.handler(type: StartTLSNegotiation.self)).whenComplete { _ in }
                     try pipeline.addHandler(tls.makeHandler())
-                    try pipeline.addHandler(FromServer(budget: budget, canceller: canceller, handshake: handshake))
+                    try pipeline.addHandler(FromServer(budget: budget, canceller: canceller, activity: activity, handshake: handshake))
                 }.wait()
             } else {
                 greeting.succeed([])
@@ -110,7 +114,7 @@ final class MailBridge: Sendable {
             closePair(pair)
             throw .connection("cannot set up the local socket: \(error)")
         }
-        let bridge = MailBridge(clientDescriptor: pair[0], budget: budget, canceller: canceller, server: serverChannel, client: clientChannel)
+        let bridge = MailBridge(clientDescriptor: pair[0], budget: budget, canceller: canceller, activity: activity, server: serverChannel, client: clientChannel)
         let held = plainGreeting
         serverChannel.eventLoop.execute {
             if !held.isEmpty { clientChannel.writeAndFlush(ByteBuffer(bytes: held), promise: nil) }
