@@ -218,6 +218,12 @@ struct MailCommandTests {
         let number = try #require(listed.stdout.split(separator: "\n").first { $0.contains("Figures") }?.split(separator: " ").first.map(String.init))
         let copy = try await parley(["mail", "read", number, "--keyring", path("keyring"), "--passphrase-file", path("pass")])
         #expect(copy.stdout.contains("Here they are, Bob.") && copy.stdout.contains("[attachment] figures.txt"), "\(copy.stdout)")
+        let saved = try await parley(["mail", "save", number, "--attachment", "1", "-o", path("saved.txt"), "--keyring", path("keyring"), "--passphrase-file", path("pass")])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(try String(contentsOfFile: path("saved.txt"), encoding: .utf8) == "Quarterly figures attached.\n")
+        let noSecond = try await parley(["mail", "save", number, "--attachment", "2", "-o", path("second.txt"), "--keyring", path("keyring"), "--passphrase-file", path("pass")])
+        #expect(noSecond.status != 0 && noSecond.stderr.contains("has 1 attachment(s)"), "\(noSecond.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path("second.txt")))
 
         // Carol has no key: nothing is sent unless Ann says --plain.
         let refused = try await ParleyBinary.runDetached(
@@ -293,5 +299,18 @@ struct MailCommandTests {
 
     static func plain(_ subject: String) -> String {
         "From: Carol <carol@example.org>\nTo: \(ann)\nSubject: \(subject)\nDate: Thu, 26 Nov 2026 10:00:00 +0000\n\nHello.\n"
+    }
+
+    @Test func aStoreLockedWithAPINOpensOnlyWithIt() async throws {
+        try dovecot.save(MailCommandTests.plain("behind a PIN"), user: Self.ann)
+        let added = try await parley(["mail", "account", "add", "--email", Self.ann, "--imap", "127.0.0.1:\(dovecot.imapsPort)", "--ca", dovecot.certificate, "--pin"],
+                                     environment: ["PARLEY_MAIL_PASSWORD": Self.imapPassword, "PARLEY_NEW_PIN": "4826"])
+        #expect(added.status == 0, "\(added.stderr)")
+        let synced = try await parley(["mail", "sync"], environment: ["PARLEY_PIN": "4826"])
+        #expect(synced.status == 0 && synced.stdout.contains("1 new"), "\(synced.stderr)")
+        let wrong = try await parley(["mail", "list"], environment: ["PARLEY_PIN": "1111"])
+        #expect(wrong.status != 0 && !wrong.stdout.contains("behind a PIN"), "\(wrong.stdout)")
+        let right = try await parley(["mail", "list"], environment: ["PARLEY_PIN": "4826"])
+        #expect(right.stdout.contains("behind a PIN"), "\(right.stdout) \(right.stderr)")
     }
 }

@@ -23,25 +23,30 @@ extension Parley.Mail {
         func run() async throws {
             let store = try options.open()
             let id = id
-            let (_, raw) = try MailFailure.run { () throws(MailboxError) in try store.message(id) }
-            guard !raw.isEmpty else { throw CommandFailure("message \(id) was too large to fetch; read it in another mail client") }
-            let pgp = try options.pgpOptions(email: store.email, keyring: keyring, passphraseFile: passphraseFile)
-            let keyring = try pgp.openKeyring()
-            let keys = try keyring.secretKeys()
-            let text = String(decoding: raw.prefix(4 << 20), as: UTF8.self)
-            let encrypted = text.contains("-----BEGIN PGP MESSAGE-----") || text.lowercased().contains("multipart/encrypted")
-            let passphrases = !keys.isEmpty && encrypted ? [try pgp.passphrase()] : []
-            let mail: ParleyPGP.Mail
-            do {
-                mail = try MailReader.read(eml: raw, keys: keys, passphrases: passphrases, verifyWith: try keyring.certificates())
-            } catch {
-                throw CommandFailure("cannot read message \(id): \(error)")
-            }
+            let mail = try MailOpening.open(id, store: store, keys: try options.pgpOptions(email: store.email, keyring: keyring, passphraseFile: passphraseFile))
             let (lines, saved) = try Parley.PGP.ReadMail.render(mail, saveInto: out)
             Console.out(lines.joined(separator: "\n"))
             // Read here is read: the next `parley mail sync` tells the server.
             try MailFailure.run { () throws(MailboxError) in try store.markSeen(id) }
             if out != nil { Console.err("Saved \(saved) attachment(s).") }
+        }
+    }
+}
+
+/// A stored message opened as `read` and `save` show it: decrypted with the person's keys, signatures checked.
+enum MailOpening {
+    static func open(_ id: Int64, store: MailStore, keys pgp: PGPOptions) throws -> ParleyPGP.Mail {
+        let (_, raw) = try MailFailure.run { () throws(MailboxError) in try store.message(id) }
+        guard !raw.isEmpty else { throw CommandFailure("message \(id) was too large to fetch; read it in another mail client") }
+        let keyring = try pgp.openKeyring()
+        let keys = try keyring.secretKeys()
+        let text = String(decoding: raw.prefix(4 << 20), as: UTF8.self)
+        let encrypted = text.contains("-----BEGIN PGP MESSAGE-----") || text.lowercased().contains("multipart/encrypted")
+        let passphrases = !keys.isEmpty && encrypted ? [try pgp.passphrase()] : []
+        do {
+            return try MailReader.read(eml: raw, keys: keys, passphrases: passphrases, verifyWith: try keyring.certificates())
+        } catch {
+            throw CommandFailure("cannot read message \(id): \(error)")
         }
     }
 }
