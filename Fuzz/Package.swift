@@ -28,6 +28,7 @@ let package = Package(
                 .product(name: "ParleyClient", package: root),
                 .product(name: "ParleyVault", package: root),
                 .product(name: "ParleyPGP", package: root),
+                .product(name: "ParleyMail", package: root),
                 .product(name: "ParleyLocation", package: root),
                 .product(name: "ParleyQR", package: root),
                 .product(name: "ParleyImage", package: root),

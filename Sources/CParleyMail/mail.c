@@ -169,3 +169,42 @@ int parley_append_seen(mailimap *session, const char *mailbox, const char *messa
     mailimap_flag_list_free(flags);
     return result;
 }
+
+/* libetpan exports its response parser but 1.9.4 installs no header for it. */
+int mailimap_response_parse(mailstream *fd, MMAPString *buffer, struct mailimap_parser_context *parser_ctx,
+                            size_t *indx, struct mailimap_response **result, size_t progr_rate,
+                            progress_function *progr_fun);
+
+int parley_parse_response(const char *bytes, size_t length,
+                          void (*each)(const parley_fetched *fetched, void *context), void *context) {
+    mailimap *session = mailimap_new(0, NULL);
+    if (session == NULL) return MAILIMAP_ERROR_MEMORY;
+    struct mailimap_parser_context *parser = mailimap_parser_context_new(session);
+    MMAPString *buffer = mmap_string_new_len(bytes, length);
+    int result = MAILIMAP_ERROR_MEMORY;
+    if (parser != NULL && buffer != NULL) {
+        size_t index = 0;
+        struct mailimap_response *response = NULL;
+        /* No stream: whatever the parser would have to wait for is MAILIMAP_ERROR_NEEDS_MORE_DATA. */
+        result = mailimap_response_parse(NULL, buffer, parser, &index, &response, 0, NULL);
+        if (result == MAILIMAP_NO_ERROR && response != NULL) {
+            clist *items = response->rsp_cont_req_or_resp_data_list;
+            for (clistiter *cur = items == NULL ? NULL : clist_begin(items); cur != NULL; cur = clist_next(cur)) {
+                struct mailimap_cont_req_or_resp_data *item = clist_content(cur);
+                if (item == NULL || item->rsp_type != MAILIMAP_RESP_RESP_DATA || item->rsp_data.rsp_resp_data == NULL) continue;
+                struct mailimap_response_data *data = item->rsp_data.rsp_resp_data;
+                if (data->rsp_type != MAILIMAP_RESP_DATA_TYPE_MESSAGE_DATA || data->rsp_data.rsp_message_data == NULL) continue;
+                struct mailimap_message_data *message = data->rsp_data.rsp_message_data;
+                if (message->mdt_type != MAILIMAP_MESSAGE_DATA_FETCH || message->mdt_msg_att == NULL) continue;
+                parley_fetched fetched;
+                parley_fetched_read(message->mdt_msg_att, &fetched);
+                each(&fetched, context);
+            }
+        }
+        if (response != NULL) mailimap_response_free(response);
+    }
+    if (buffer != NULL) mmap_string_free(buffer);
+    if (parser != NULL) mailimap_parser_context_free(parser);
+    mailimap_free(session);
+    return result;
+}

@@ -59,6 +59,12 @@ int parley_uid_add_flag(mailimap *session, struct mailimap_set *set, int answere
 /// APPEND a message to `mailbox` with \\Seen set.
 int parley_append_seen(mailimap *session, const char *mailbox, const char *message, size_t length);
 
+/// Parses one complete IMAP response (untagged lines through the tagged one) held in memory with libetpan's
+/// parser, and hands each FETCH result to `each`, flattened. Returns libetpan's code. For the fuzz target: the
+/// same parser and flattening a sync runs, without a network.
+int parley_parse_response(const char *bytes, size_t length,
+                          void (*each)(const parley_fetched *fetched, void *context), void *context);
+
 /// The response text of the last tagged answer (for NO/BAD), or NULL.
 const char *parley_last_response(mailimap *session);
 
