@@ -1,6 +1,9 @@
 #include "CParleyMail.h"
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/select.h>
 
 static int64_t parley_epoch(const struct mailimap_date_time *date) {
     if (date == NULL) return -1;
@@ -207,4 +210,23 @@ int parley_parse_response(const char *bytes, size_t length,
     if (parser != NULL) mailimap_parser_context_free(parser);
     mailimap_free(session);
     return result;
+}
+
+/* Exported by libetpan 1.9.4 but not in its installed headers. */
+int mailstream_cancel_get_fd(struct mailstream_cancel *cancel);
+
+mailstream *parley_stream_open(int fd, time_t timeout) {
+    int low = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    if (low < 0) { close(fd); return NULL; }
+    close(fd);
+    if (low >= FD_SETSIZE) { close(low); return NULL; }
+    mailstream *stream = mailstream_socket_open_timeout(low, timeout);
+    if (stream == NULL) { close(low); return NULL; }
+    struct mailstream_cancel *cancel = mailstream_low_get_cancel(mailstream_get_low(stream));
+    int cancel_fd = cancel == NULL ? -1 : mailstream_cancel_get_fd(cancel);
+    if (cancel_fd < 0 || cancel_fd >= FD_SETSIZE) {
+        mailstream_close(stream);  /* closes `low` too */
+        return NULL;
+    }
+    return stream;
 }

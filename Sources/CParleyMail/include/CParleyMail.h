@@ -65,6 +65,11 @@ int parley_append_seen(mailimap *session, const char *mailbox, const char *messa
 int parley_parse_response(const char *bytes, size_t length,
                           void (*each)(const parley_fetched *fetched, void *context), void *context);
 
+/// libetpan's socket stream over `fd` with `timeout` seconds, or NULL — also when `fd` or the cancel pipe libetpan
+/// makes for it is past FD_SETSIZE: libetpan waits with select(), and glibc aborts the process on such a descriptor.
+/// `fd` is first moved to the lowest free descriptor. On NULL, `fd` is closed.
+mailstream *parley_stream_open(int fd, time_t timeout);
+
 /// The response text of the last tagged answer (for NO/BAD), or NULL.
 const char *parley_last_response(mailimap *session);
 

@@ -37,10 +37,10 @@ final class IMAPSession {
             throw .connection("out of memory")
         }
         mailimap_set_timeout(imap, time_t(Self.readTimeout))
-        guard let stream = mailstream_socket_open_timeout(bridge.clientDescriptor, time_t(Self.readTimeout)) else {
+        guard let stream = parley_stream_open(bridge.clientDescriptor, time_t(Self.readTimeout)) else {
             mailimap_free(imap)
             bridge.close()
-            throw .connection("cannot open the local stream")
+            throw .connection("this process has too many files open for the mail library (libetpan waits with select(), which stops at descriptor 1024)")
         }
         self.imap = imap
         self.bridge = bridge

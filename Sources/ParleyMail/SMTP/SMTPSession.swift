@@ -15,10 +15,10 @@ final class SMTPSession {
             throw .connection("out of memory")
         }
         mailsmtp_set_timeout(smtp, time_t(IMAPSession.readTimeout))
-        guard let stream = mailstream_socket_open_timeout(bridge.clientDescriptor, time_t(IMAPSession.readTimeout)) else {
+        guard let stream = parley_stream_open(bridge.clientDescriptor, time_t(IMAPSession.readTimeout)) else {
             mailsmtp_free(smtp)
             bridge.close()
-            throw .connection("cannot open the local stream")
+            throw .connection("this process has too many files open for the mail library (libetpan waits with select(), which stops at descriptor 1024)")
         }
         self.smtp = smtp
         self.bridge = bridge
