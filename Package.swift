@@ -95,10 +95,21 @@ let package = Package(
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
         ),
         .target(name: "ParleyImage", dependencies: ["CParleyImage"]),
+        // The client side of TLS shared by the chat client and `parley mail`: trust roots or a pinned key.
+        .target(
+            name: "ParleyTLS",
+            dependencies: [
+                "ParleyCrypto",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         .target(
             name: "ParleyClient",
             dependencies: [
                 "ParleyCrypto",
+                "ParleyTLS",
                 "ParleyImage",
                 "ParleyLocation",
                 "ParleyProtocol",
@@ -168,6 +179,7 @@ let package = Package(
                 "CParleyMail",
                 "ParleyCrypto",
                 "ParleyPGP",
+                "ParleyTLS",
                 "ParleyVault",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
