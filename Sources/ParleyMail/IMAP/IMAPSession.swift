@@ -26,9 +26,6 @@ final class IMAPSession {
     private let imap: UnsafeMutablePointer<mailimap>
     private let bridge: MailBridge
 
-    /// How long libetpan waits for the server's next bytes.
-    static let readTimeout = 30
-
     /// Connects (and for STARTTLS upgrades) and reads the greeting.
     init(server: MailServer, group: any EventLoopGroup) throws(MailboxError) {
         let bridge = try MailBridge.open(server, group: group)
@@ -36,15 +33,17 @@ final class IMAPSession {
             bridge.close()
             throw .connection("out of memory")
         }
-        mailimap_set_timeout(imap, time_t(Self.readTimeout))
-        guard let stream = parley_stream_open(bridge.clientDescriptor, time_t(Self.readTimeout)) else {
+        mailimap_set_timeout(imap, time_t(MailBridge.readTimeout))
+        let stream: UnsafeMutablePointer<mailstream>
+        do {
+            stream = try bridge.openStream()
+        } catch {
             mailimap_free(imap)
             bridge.close()
-            throw .connection("this process has too many files open for the mail library (libetpan waits with select(), which stops at descriptor 1024)")
+            throw error
         }
         self.imap = imap
         self.bridge = bridge
-        bridge.canceller.attach(stream)
         let code = mailimap_connect(imap, stream)
         do {
             try check(code, "the greeting")
@@ -123,14 +122,17 @@ final class IMAPSession {
         return try fetch(set: set, type: parley_fetch_type_messages(), allowance: announced + uids.count * 64 * 1024, command: "FETCH")
     }
 
-    /// Sets \\Seen (or \\Answered) on the messages with these UIDs (UID STORE +FLAGS.SILENT).
-    func addSeen(_ uids: [UInt32], answered: Bool = false) throws(MailboxError) {
+    /// A flag `add` can set.
+    enum Flag { case seen, answered }
+
+    /// Sets `flag` on the messages with these UIDs (UID STORE +FLAGS.SILENT).
+    func add(_ flag: Flag, to uids: [UInt32]) throws(MailboxError) {
         guard !uids.isEmpty else { return }
         guard let set = mailimap_set_new_empty() else { throw .connection("out of memory") }
         defer { mailimap_set_free(set) }
         for uid in uids { mailimap_set_add_single(set, uid) }
         bridge.budget.allow(ByteBudget.ordinaryCommand + uids.count * 160)
-        try check(parley_uid_add_flag(imap, set, answered ? 1 : 0), "STORE")
+        try check(parley_uid_add_flag(imap, set, flag == .answered ? 1 : 0), "STORE")
     }
 
     /// IDLE (RFC 2177) on the selected folder for up to `seconds`: true when the server said something (new

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CParleyMail
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -121,6 +122,18 @@ final class MailBridge: Sendable {
             try? serverChannel.pipeline.syncOperations.handler(type: FromServer.self).attach(clientChannel)
         }
         return bridge
+    }
+
+    /// How long libetpan waits for the server's next bytes.
+    static let readTimeout = 30
+
+    /// libetpan's stream over this bridge (moved to a descriptor select() can hold), its reads cancellable.
+    func openStream() throws(MailboxError) -> UnsafeMutablePointer<mailstream> {
+        guard let stream = parley_stream_open(clientDescriptor, time_t(Self.readTimeout)) else {
+            throw .connection("this process has too many files open for the mail library (libetpan waits with select(), which stops at descriptor 1024)")
+        }
+        canceller.attach(stream)
+        return stream
     }
 
     /// Closes both sides (libetpan then sees the end of its stream).

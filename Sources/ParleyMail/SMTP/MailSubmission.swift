@@ -50,7 +50,7 @@ public enum MailSubmission {
         try imap.login(username: settings.username, password: settings.password)
         var outcome = Outcome(sentFolder: try keepCopy(message, imap: imap))
         if let answering, try imap.select(answering.folder).uidValidity == answering.uidValidity {
-            try imap.addSeen([answering.uid], answered: true)
+            try imap.add(.answered, to: [answering.uid])
             outcome.markedAnswered = true
         }
         return outcome

@@ -14,15 +14,17 @@ final class SMTPSession {
             bridge.close()
             throw .connection("out of memory")
         }
-        mailsmtp_set_timeout(smtp, time_t(IMAPSession.readTimeout))
-        guard let stream = parley_stream_open(bridge.clientDescriptor, time_t(IMAPSession.readTimeout)) else {
+        mailsmtp_set_timeout(smtp, time_t(MailBridge.readTimeout))
+        let stream: UnsafeMutablePointer<mailstream>
+        do {
+            stream = try bridge.openStream()
+        } catch {
             mailsmtp_free(smtp)
             bridge.close()
-            throw .connection("this process has too many files open for the mail library (libetpan waits with select(), which stops at descriptor 1024)")
+            throw error
         }
         self.smtp = smtp
         self.bridge = bridge
-        bridge.canceller.attach(stream)
         do {
             try check(mailsmtp_connect(smtp, stream), "the greeting")
             try check(mailesmtp_ehlo(smtp), "EHLO")

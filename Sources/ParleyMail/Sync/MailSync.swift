@@ -67,7 +67,7 @@ public struct MailSync {
         // 1. What was read here goes to the server first, so the refresh below does not undo it.
         let readHere = try store.seenHere(folder: folder)
         if !readHere.isEmpty {
-            try session.addSeen(readHere)
+            try session.add(.seen, to: readHere)
             try store.clearSeenHere(readHere, folder: folder)
             report.markedRead += readHere.count
         }

@@ -34,10 +34,17 @@ struct MailOptions: ParsableArguments {
     }
 }
 
+/// Where `read`, `save`, `send` and `reply` find OpenPGP keys and the pass phrase.
+struct MailKeyOptions: ParsableArguments {
+    @Option(help: "A standalone OpenPGP keyring directory.") var keyring: String?
+    @Option(help: "A file whose first line is the pass phrase of your secret key.") var passphraseFile: String?
+}
+
 extension MailOptions {
     /// `parley pgp`'s key options for this home: `--keyring` when given, else the chat account with the same
     /// address when there is one, else `HOME/pgp` (PGPOptions decides).
-    func pgpOptions(email: String, keyring: String?, passphraseFile: String?) throws -> PGPOptions {
+    func pgpOptions(email: String, keys: MailKeyOptions) throws -> PGPOptions {
+        let keyring = keys.keyring, passphraseFile = keys.passphraseFile
         var arguments = ["--home", homeURL.path]
         if ParleyClient.accounts(in: homeURL).contains(email) { arguments += ["--account", email] }
         if let keyring { arguments += ["--keyring", keyring] }

@@ -15,15 +15,14 @@ extension Parley.Mail {
                 HOME/pgp — as for `parley pgp`. The key's pass phrase: --passphrase-file, PARLEY_PGP_PASSPHRASE or a prompt.
                 """)
         @OptionGroup var options: MailOptions
-        @Option(help: "A standalone OpenPGP keyring directory.") var keyring: String?
-        @Option(help: "A file whose first line is the pass phrase of your secret key.") var passphraseFile: String?
+        @OptionGroup var keys: MailKeyOptions
         @Option(help: "Save the attachments into this directory.") var out: String?
         @Argument(help: "The message's number, as `parley mail list` shows it.") var id: Int64
 
         func run() async throws {
             let store = try options.open()
             let id = id
-            let mail = try MailOpening.open(id, store: store, keys: try options.pgpOptions(email: store.email, keyring: keyring, passphraseFile: passphraseFile))
+            let mail = try MailOpening.open(id, store: store, keys: try options.pgpOptions(email: store.email, keys: keys))
             let (lines, saved) = try Parley.PGP.ReadMail.render(mail, saveInto: out)
             Console.out(lines.joined(separator: "\n"))
             // Read here is read: the next `parley mail sync` tells the server.

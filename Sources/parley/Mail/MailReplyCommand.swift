@@ -17,8 +17,7 @@ extension Parley.Mail {
         @Flag(help: "Reply to everyone the message went to.") var all = false
         @Option(help: "Attach a file (repeat for more).") var attach: [String] = []
         @Flag(help: "Send unencrypted and unsigned when a recipient has no key.") var plain = false
-        @Option(help: "A standalone OpenPGP keyring directory.") var keyring: String?
-        @Option(help: "A file whose first line is the pass phrase of your secret key.") var passphraseFile: String?
+        @OptionGroup var keys: MailKeyOptions
         @Argument(help: "The message's number, as `parley mail list` shows it.") var id: Int64
 
         func run() async throws {
@@ -44,7 +43,7 @@ extension Parley.Mail {
             composer.attachments = try attach.map(MailOutgoing.attachment)
             let recipients = to + cc
             let (message, encrypted) = try MailOutgoing.message(composer, recipients: recipients, settings: settings, plain: plain,
-                                                                 keys: try options.pgpOptions(email: settings.email, keyring: keyring, passphraseFile: passphraseFile))
+                                                                 keys: try options.pgpOptions(email: settings.email, keys: keys))
             let answering = try MailFailure.run { () throws(MailboxError) in try store.location(of: listing) }
             let outcome = try await MailFailure.onThread({ () throws(MailboxError) in
                 try MailSubmission.send(message, recipients: recipients, settings: settings, answering: answering)

@@ -12,13 +12,12 @@ extension Parley.Mail {
         @OptionGroup var options: MailOptions
         @Option(help: "Which attachment, counting from 1 in the order `read` lists them.") var attachment: Int
         @Option(name: .shortAndLong, help: "The file to write (must not exist).") var output: String
-        @Option(help: "A standalone OpenPGP keyring directory.") var keyring: String?
-        @Option(help: "A file whose first line is the pass phrase of your secret key.") var passphraseFile: String?
+        @OptionGroup var keys: MailKeyOptions
         @Argument(help: "The message's number, as `parley mail list` shows it.") var id: Int64
 
         func run() async throws {
             let store = try options.open()
-            let mail = try MailOpening.open(id, store: store, keys: try options.pgpOptions(email: store.email, keyring: keyring, passphraseFile: passphraseFile))
+            let mail = try MailOpening.open(id, store: store, keys: try options.pgpOptions(email: store.email, keys: keys))
             let attachments = mail.blocks.compactMap { block -> MailAttachment? in
                 if case .attachment(let attachment) = block { return attachment } else { return nil }
             }

@@ -20,8 +20,7 @@ extension Parley.Mail {
         @Option(help: "The subject.") var subject: String
         @Option(help: "Attach a file (repeat for more).") var attach: [String] = []
         @Flag(help: "Send unencrypted and unsigned when a recipient has no key.") var plain = false
-        @Option(help: "A standalone OpenPGP keyring directory.") var keyring: String?
-        @Option(help: "A file whose first line is the pass phrase of your secret key.") var passphraseFile: String?
+        @OptionGroup var keys: MailKeyOptions
 
         func run() async throws {
             guard !to.isEmpty else { throw CommandFailure("give at least one --to") }
@@ -36,7 +35,7 @@ extension Parley.Mail {
             composer.cc = cc
             composer.attachments = try attach.map(MailOutgoing.attachment)
             let (message, encrypted) = try MailOutgoing.message(composer, recipients: recipients, settings: settings, plain: plain,
-                                                                 keys: try options.pgpOptions(email: settings.email, keyring: keyring, passphraseFile: passphraseFile))
+                                                                 keys: try options.pgpOptions(email: settings.email, keys: keys))
             let outcome = try await MailFailure.onThread({ () throws(MailboxError) in
                 try MailSubmission.send(message, recipients: recipients, settings: settings)
             })
