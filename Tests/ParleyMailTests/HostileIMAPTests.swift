@@ -75,4 +75,17 @@ import Testing
         #expect(why.contains("injection"))
         try expectNothingStored(store)
     }
+
+    @Test func aGreetingThatIsNotIMAPIsAClearErrorEveryTime() async throws {
+        let server = try HostileIMAPServer(.badGreeting)
+        var imap = MailServer(host: "127.0.0.1", port: server.port, security: .tls)
+        imap.trustedCertificatesFile = server.certificate
+        let settings = MailAccountSettings(email: "ann@example.org", imap: imap, username: "ann@example.org", password: "secret")
+        // Each failure tears its session down once: freeing it in the initializer too crashed the process.
+        for _ in 0..<3 {
+            await #expect(throws: MailboxError.malformedResponse(command: "the greeting")) {
+                _ = try await MailThread.run { () throws(MailboxError) in try MailCheck.login(settings) }
+            }
+        }
+    }
 }

@@ -44,15 +44,8 @@ final class IMAPSession {
         }
         self.imap = imap
         self.bridge = bridge
-        let code = mailimap_connect(imap, stream)
-        do {
-            try check(code, "the greeting")
-        } catch {
-            bridge.canceller.detach()
-            mailimap_free(imap)
-            bridge.close()
-            throw error
-        }
+        // From here `self` is whole: if this throws, deinit frees the session and closes the bridge.
+        try check(mailimap_connect(imap, stream), "the greeting")
     }
 
     deinit {

@@ -25,15 +25,9 @@ final class SMTPSession {
         }
         self.smtp = smtp
         self.bridge = bridge
-        do {
-            try check(mailsmtp_connect(smtp, stream), "the greeting")
-            try check(mailesmtp_ehlo(smtp), "EHLO")
-        } catch {
-            bridge.canceller.detach()
-            mailsmtp_free(smtp)
-            bridge.close()
-            throw error
-        }
+        // From here `self` is whole: if this throws, deinit frees the session and closes the bridge.
+        try check(mailsmtp_connect(smtp, stream), "the greeting")
+        try check(mailesmtp_ehlo(smtp), "EHLO")
     }
 
     deinit {

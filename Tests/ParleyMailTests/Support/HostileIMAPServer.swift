@@ -16,6 +16,8 @@ final class HostileIMAPServer: Sendable {
         case garbage
         /// Sends half of the announced literal and closes the connection.
         case dropMidFetch
+        /// Greets with bytes that are not an IMAP greeting.
+        case badGreeting
         /// (Plain port) answers STARTTLS with OK and an injected line in the same packet.
         case injectAfterStartTLS
     }
@@ -60,6 +62,7 @@ final class HostileIMAPServer: Sendable {
         }
 
         func channelActive(context: ChannelHandlerContext) {
+            guard behaviour != .badGreeting else { return send(context, "HELLO ((( not imap\r\n") }
             send(context, "* OK [CAPABILITY IMAP4rev1 STARTTLS AUTH=PLAIN] hostile server ready\r\n")
         }
 
@@ -113,7 +116,7 @@ final class HostileIMAPServer: Sendable {
             case .dropMidFetch:
                 send(context, "* 1 FETCH (UID 1 RFC822.SIZE 100 BODY[] {100}\r\nSubject: half\r\n\r\nonly part of")
                 context.close(promise: nil)
-            case .injectAfterStartTLS:
+            case .injectAfterStartTLS, .badGreeting:
                 send(context, "\(tag) OK done\r\n")
             }
         }
