@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOSSL
 import PostgresNIO
+import Synchronization
 
 /// The `Store` on PostgreSQL, for servers that outgrow one SQLite file: pooled connections
 /// (`PostgresClient`), the same schema and behaviour as `SQLiteStore`, and versioned migrations
@@ -55,8 +56,38 @@ public final class PostgresStore: Store {
     /// Stops the pool; calls in flight fail, later calls fail at once.
     public func close() async {
         runner.cancel()
-        await runner.value
+        // The pool's run() has been seen to outlive its cancellation while it retries a database that is gone,
+        // which kept `parley server` from ever ending on SIGTERM. Every acknowledged write is committed before its
+        // answer, so at shutdown the store waits at most `closeDeadline` for the pool, then lets the process end.
+        let runner = runner
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let once = ResumeOnce(done)
+            Task { await runner.value; once.resume() }
+            Task { try? await Task.sleep(for: Self.closeDeadline); once.resume() }
+        }
     }
+
+    /// How long `close` waits for the connection pool to stop.
+    static let closeDeadline = Duration.seconds(10)
+}
+
+/// Resumes a continuation once, whichever caller comes first.
+private final class ResumeOnce: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Void, Never>?>
+
+    init(_ continuation: CheckedContinuation<Void, Never>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    func resume() {
+        continuation.withLock { pending in
+            pending?.resume()
+            pending = nil
+        }
+    }
+}
+
+extension PostgresStore {
 
     /// Opens one unpooled connection (migrations, `--check`).
     static func openConnection(_ url: PostgresURL, logger: Logger) async throws -> PostgresConnection {
