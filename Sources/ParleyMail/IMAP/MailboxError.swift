@@ -18,6 +18,8 @@ public enum MailboxError: Error, Sendable, Equatable, CustomStringConvertible {
     case storage(String)
     /// No such account, folder or message.
     case notFound(String)
+    /// A Web Key Directory could not be asked, or its answer was unusable (docs/MAIL.md §6.2).
+    case keyLookup(String)
 
     public var description: String {
         switch self {
@@ -31,6 +33,7 @@ public enum MailboxError: Error, Sendable, Equatable, CustomStringConvertible {
         case .malformedResponse(let command): "the mail server's answer to \(command) could not be read"
         case .storage(let why): "the local mail store: \(why)"
         case .notFound(let what): what
+        case .keyLookup(let why): "the key lookup failed: \(why)"
         }
     }
 }

@@ -27,6 +27,10 @@ enum MailSchema {
                 );
                 """)
         }
+        // Keys learned from Autocrypt and Web Key Directories (docs/MAIL.md §6.3).
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: "CREATE TABLE peers (id TEXT PRIMARY KEY, state BLOB NOT NULL)")
+        }
         return migrator
     }
 }

@@ -44,8 +44,10 @@ extension MailStore {
     /// Stores whole messages and moves the folder's cursor to `syncedUID` in the same transaction, so a sync
     /// killed at any point leaves complete messages and a cursor that matches them (a batch transaction:
     /// see `writeBatch`).
-    func store(_ messages: [(message: FetchedMessage, summary: MailSummary)], folder: FolderState, syncedUID: UInt32) throws(MailboxError) {
+    func store(_ messages: [(message: FetchedMessage, summary: MailSummary)], folder: FolderState, syncedUID: UInt32,
+               learning receipts: [AutocryptReceipt] = []) throws(MailboxError) {
         try writeBatch { db in
+            try apply(receipts, gossip: false, in: db)
             for (message, summary) in messages {
                 try db.execute(sql: """
                     INSERT OR IGNORE INTO messages (folder_id, uid, size, flags, internal_date, summary, raw)

@@ -14,7 +14,11 @@ public struct MailSummary: Sendable, Codable, Equatable {
 
     /// The summary of a whole message; a message whose header cannot be read still gets one.
     public init(raw: [UInt8]) {
-        let headers = try? MailHeaders.of(eml: raw)
+        self.init(headers: try? MailHeaders.of(eml: raw), raw: raw)
+    }
+
+    /// The summary from a message's header, already read, and its bytes.
+    init(headers: MailHeaders?, raw: [UInt8]) {
         from = headers?.decoded("From")
         to = headers?.decoded("To")
         subject = headers?.decoded("Subject")

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import ParleyPGP
 
 /// An incremental, resumable sync of an account's folders into its store (docs/MAIL.md §4).
 public struct MailSync {
@@ -86,6 +87,8 @@ public struct MailSync {
         let new = try session.sizes(after: folder.syncedUID, exists: status.exists).sorted { $0.uid < $1.uid }
         guard !new.isEmpty else { return }
         progress("\(name): \(new.count) new message(s)")
+        // What senders say about their keys is learned with their messages (docs/MAIL.md §6.1), except from spam.
+        let learns = !AutocryptReceipt.ignores(folder: name)
         var index = 0
         while index < new.count {
             var batch: [(uid: UInt32, size: Int)] = []
@@ -101,16 +104,19 @@ public struct MailSync {
             var byUID: [UInt32: FetchedMessage] = [:]
             for message in fetched where message.raw != nil { byUID[message.uid] = message }
             var rows: [(message: FetchedMessage, summary: MailSummary)] = []
+            var receipts: [AutocryptReceipt] = []
             for entry in batch {
                 if entry.size > Self.largestMessage {
                     rows.append((FetchedMessage(uid: entry.uid, size: entry.size, flags: 0, internalDate: nil, raw: []),
                                  MailSummary(tooLargeWithSize: entry.size)))
                 } else if let message = byUID[entry.uid], let raw = message.raw {
-                    rows.append((message, MailSummary(raw: raw)))
+                    let headers = try? MailHeaders.of(eml: raw)
+                    rows.append((message, MailSummary(headers: headers, raw: raw)))
+                    if learns, let headers, let receipt = AutocryptReceipt.sender(headers, account: store.email) { receipts.append(receipt) }
                 }
                 // A message the server listed but did not send (expunged in between) is simply not stored.
             }
-            try store.store(rows, folder: folder, syncedUID: batch.last?.uid ?? folder.syncedUID)
+            try store.store(rows, folder: folder, syncedUID: batch.last?.uid ?? folder.syncedUID, learning: receipts)
             report.fetched += rows.count
             progress("\(name): \(min(index, new.count)) of \(new.count)")
         }

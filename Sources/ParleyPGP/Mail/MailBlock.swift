@@ -83,4 +83,13 @@ public struct Mail: Sendable {
     public var date: String? { headers["Date"] }
     /// The blocks, in message order.
     public let blocks: [MailBlock]
+    /// The raw `Autocrypt-Gossip` values of the first decrypted PGP/MIME entity's own header (never the outer
+    /// header's: gossip counts only when it came encrypted).
+    public var gossip: [String] = []
+
+    public init(headers: MailHeaders, blocks: [MailBlock], gossip: [String] = []) {
+        self.headers = headers
+        self.blocks = blocks
+        self.gossip = gossip
+    }
 }

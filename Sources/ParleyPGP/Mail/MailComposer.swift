@@ -30,6 +30,10 @@ public struct MailComposer: Sendable {
     public var references: String?
     /// The Date header and the OpenPGP creation time.
     public var date: Date
+    /// The value of our `Autocrypt:` header (docs/MAIL.md §6.1), folded by the composer; nil for none.
+    public var autocrypt: String?
+    /// `Autocrypt-Gossip:` values, written into the encrypted inner entity only.
+    public var gossip: [String] = []
 
     /// A message from `from` to `to` about `subject`, dated `date`.
     public init(from: String, to: [String], subject: String, text: String, date: Date = Date()) {
@@ -53,7 +57,7 @@ public struct MailComposer: Sendable {
         guard !everyone.isEmpty || !passwords.isEmpty else { throw PGPError.unusableKey("no recipients or passwords") }
         let innerBoundary = Self.token(&random)
         let outerBoundary = Self.token(&random)
-        let inner = mixed(boundary: innerBoundary)
+        let inner = mixed(boundary: innerBoundary, gossip: gossip)
 
         let now = UInt32(clamping: Int64(date.timeIntervalSince1970))
         var encryptor = Encryptor(now: now)
@@ -76,8 +80,9 @@ public struct MailComposer: Sendable {
     }
 
     /// The text and attachments as one multipart/mixed entity (its own Content-Type line first).
-    func mixed(boundary: String) -> String {
-        var inner = "Content-Type: multipart/mixed; boundary=\"\(boundary)\"\r\n\r\n"
+    func mixed(boundary: String, gossip: [String] = []) -> String {
+        var inner = gossip.map { Self.folded("Autocrypt-Gossip", $0) }.joined()
+        inner += "Content-Type: multipart/mixed; boundary=\"\(boundary)\"\r\n\r\n"
         inner += "--\(boundary)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: base64\r\n\r\n"
         inner += TransferEncoding.encodeBase64(Array(text.utf8))
         for file in attachments {
@@ -104,6 +109,7 @@ public struct MailComposer: Sendable {
             let earlier = references.map(Self.header).map { $0 + " " } ?? ""
             out += "References: \(earlier)<\(inReplyTo)>\r\n"
         }
+        if let autocrypt { out += Self.folded("Autocrypt", autocrypt) }
         out += "MIME-Version: 1.0\r\n"
         return out
     }
@@ -119,6 +125,27 @@ public struct MailComposer: Sendable {
     /// 24 random hex digits: a boundary that cannot occur in base64 or armor lines (they have no `=_`).
     static func token<R: RandomNumberGenerator>(_ random: inout R) -> String {
         "=_" + (0..<12).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &random)) }.joined()
+    }
+
+    /// `Name: value` folded (RFC 5322 §2.2.3) at spaces, or inside a long unbroken run (base64 `keydata`,
+    /// whose readers drop all whitespace), so no line passes 78 characters.
+    static func folded(_ name: String, _ value: String) -> String {
+        var lines: [String] = []
+        var line = name + ":"
+        for word in header(value).split(separator: " ") {
+            var word = Substring(word)
+            if line.count + 1 + word.count > 78, line.count > 1 { lines.append(line); line = "" }
+            while line.count + 1 + word.count > 78 {
+                let room = max(1, 77 - line.count)
+                line += " " + word.prefix(room)
+                word = word.dropFirst(room)
+                lines.append(line)
+                line = ""
+            }
+            line += " " + word
+        }
+        lines.append(line)
+        return lines.joined(separator: "\r\n") + "\r\n"
     }
 
     /// A header value with line breaks removed, so no value can inject header fields.

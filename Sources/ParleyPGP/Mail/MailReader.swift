@@ -9,6 +9,8 @@ import Foundation
 public struct MailReader {
     var parser: MIMEParser
     let keys: MailDecryption
+    /// The first decrypted entity's `Autocrypt-Gossip` values.
+    var gossip: [String]?
 
     /// Reads `eml` with secret `keys` (locked ones unlocked with `passphrases`, or taken from `cache`)
     /// and, for parts encrypted to a password, `passwords`; verifies signatures against `verifyWith` at
@@ -21,7 +23,7 @@ public struct MailReader {
                                                       now: now, cache: cache, decompressionLimit: limits.maxBytes))
         let root = try reader.parser.parse(eml[...], depth: 0)
         let blocks = try reader.blocks(root, depth: 0, context: Context(encrypted: false, signature: .none))
-        return Mail(headers: root.headers, blocks: blocks)
+        return Mail(headers: root.headers, blocks: blocks, gossip: reader.gossip ?? [])
     }
 
     /// Whether the content being read came out of a decryption, and the signatures over it.
@@ -76,6 +78,9 @@ public struct MailReader {
             entity = try parser.parse(data[...], depth: depth + 1)
         } catch MailError.malformed {
             return [.decryptedText(Self.displayText(String(decoding: data, as: UTF8.self)), signature: context.signature)]
+        }
+        if gossip == nil {
+            gossip = entity.headers.fields.filter { $0.name.caseInsensitiveCompare("Autocrypt-Gossip") == .orderedSame }.map(\.value)
         }
         return try blocks(entity, depth: depth + 1, context: context)
     }

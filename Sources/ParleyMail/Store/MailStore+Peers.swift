@@ -1,0 +1,89 @@
+import Crypto
+import Foundation
+import GRDB
+import ParleyPGP
+
+/// Correspondents' learned keys (docs/MAIL.md §6.3): one sealed `PeerState` per address, under an id that does
+/// not show the address.
+extension MailStore {
+    func peerID(_ address: String) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Array(address.lowercased().utf8), using: key.subkey(purpose: "mail/peer-id"))
+        return mac.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The stored state of `address`, if any.
+    public func peer(_ address: String) throws(MailboxError) -> PeerState? {
+        let id = peerID(address)
+        let sealed = try read { db in try Data.fetchOne(db, sql: "SELECT state FROM peers WHERE id = ?", arguments: [id]) }
+        return try sealed.map { sealed throws(MailboxError) in try openSealed(PeerState.self, sealed, binding: "mail/peer/\(id)") }
+    }
+
+    /// Every stored peer state.
+    public func peers() throws(MailboxError) -> [PeerState] {
+        let rows = try read { db in try Row.fetchAll(db, sql: "SELECT id, state FROM peers") }
+        var states: [PeerState] = []
+        for row in rows {
+            let id: String = row["id"]
+            states.append(try openSealed(PeerState.self, row["state"], binding: "mail/peer/\(id)"))
+        }
+        return states.sorted { $0.address < $1.address }
+    }
+
+    /// Applies `change` to `address`'s state inside the transaction `db`; writes only when it says it changed.
+    func updatePeer(_ address: String, in db: Database, _ change: (inout PeerState) -> Bool) throws {
+        let id = peerID(address)
+        let binding = "mail/peer/\(id)"
+        var state = PeerState(address: address)
+        if let sealed = try Data.fetchOne(db, sql: "SELECT state FROM peers WHERE id = ?", arguments: [id]) {
+            state = try openSealed(PeerState.self, sealed, binding: binding)
+        }
+        guard change(&state) else { return }
+        try db.execute(sql: "INSERT OR REPLACE INTO peers (id, state) VALUES (?, ?)", arguments: [id, try seal(state, binding: binding)])
+    }
+
+    /// Takes in what received messages said (senders' headers, or gossip), in one transaction.
+    public func learn(_ receipts: [AutocryptReceipt], gossip: Bool = false) throws(MailboxError) {
+        guard !receipts.isEmpty else { return }
+        try write { db in try apply(receipts, gossip: gossip, in: db) }
+    }
+
+    func apply(_ receipts: [AutocryptReceipt], gossip: Bool, in db: Database) throws {
+        for receipt in receipts {
+            try updatePeer(receipt.address, in: db) { state in
+                if gossip { return receipt.header.map { state.observeGossip($0, at: receipt.date) } ?? false }
+                return state.observe(receipt.header, at: receipt.date)
+            }
+        }
+    }
+
+    /// Keeps a Web Key Directory answer for `address` (the certificate's binary form) as of `time`.
+    public func remember(wkd certificate: Certificate, for address: String, at time: Int64) throws(MailboxError) {
+        let bytes = Data(certificate.packets.encoded)
+        try write { db in
+            try updatePeer(address, in: db) { state in
+                state.wkdKey = bytes
+                state.wkdFetched = time
+                return true
+            }
+        }
+    }
+
+    /// The learned key for `address` that `send` may use at `now` (docs/MAIL.md §6), checked again: it must still
+    /// be able to encrypt.
+    public func learnedKey(for address: String, now: Int64) throws(MailboxError) -> LearnedKey? {
+        guard let state = try peer(address) else { return nil }
+        return Self.usableKey(state, now: now)
+    }
+
+    /// Every learned key usable at `now`, by address.
+    public func learnedKeys(now: Int64) throws(MailboxError) -> [LearnedKey] {
+        try peers().compactMap { Self.usableKey($0, now: now) }
+    }
+
+    static func usableKey(_ state: PeerState, now: Int64) -> LearnedKey? {
+        guard let found = state.key(now: now),
+              let certificate = LearnedKey.usable(found.bytes, for: state.address, mustName: found.origin == .wkd, now: UInt32(clamping: now))
+        else { return nil }
+        return LearnedKey(address: state.address, origin: found.origin, certificate: certificate, since: found.since)
+    }
+}
