@@ -7,14 +7,15 @@ public enum TestCertificate {
     }
 
     /// Writes `NAME.pem` and `NAME-key.pem` (P-256) into `directory`; returns their paths.
-    public static func make(in directory: URL, name: String = "cert") throws -> (cert: String, key: String) {
+    /// `hostNames`: DNS names the certificate also holds (a test server that plays several domains).
+    public static func make(in directory: URL, name: String = "cert", hostNames: [String] = []) throws -> (cert: String, key: String) {
         let cert = directory.appendingPathComponent("\(name).pem").path
         let key = directory.appendingPathComponent("\(name)-key.pem").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.arguments = [
             "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert,
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=" + (["IP:127.0.0.1"] + hostNames.map { "DNS:\($0)" }).joined(separator: ","), "-keyout", key, "-out", cert,
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

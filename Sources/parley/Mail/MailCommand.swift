@@ -11,7 +11,7 @@ extension Parley {
                 `list` shows what is stored (offline) and `read N` shows one message decrypted and verified. \
                 See docs/MAIL.md.
                 """,
-            subcommands: [MailAccount.self, MailSyncCommand.self, MailList.self, MailRead.self, MailSend.self, MailReply.self, MailSave.self, MailWatchCommand.self]
+            subcommands: [MailAccount.self, MailSyncCommand.self, MailList.self, MailRead.self, MailSend.self, MailReply.self, MailSave.self, MailWatchCommand.self, MailKeys.self]
         )
     }
 }

@@ -53,6 +53,21 @@ extension MailOptions {
     }
 }
 
+/// The pass phrase, asked for at most once per command (`reply` needs it to read the original and to sign).
+final class PassphraseOnce {
+    private let pgp: PGPOptions
+    private var known: [UInt8]?
+
+    init(_ pgp: PGPOptions) { self.pgp = pgp }
+
+    func get() throws -> [UInt8] {
+        if let known { return known }
+        let value = try pgp.passphrase()
+        known = value
+        return value
+    }
+}
+
 /// A `MailboxError` as the command line shows it.
 enum MailFailure {
     static func run<T>(_ body: () throws(MailboxError) -> T) throws -> T {

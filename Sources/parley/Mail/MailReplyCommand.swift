@@ -17,6 +17,8 @@ extension Parley.Mail {
         @Flag(help: "Reply to everyone the message went to.") var all = false
         @Option(help: "Attach a file (repeat for more).") var attach: [String] = []
         @Flag(help: "Send unencrypted and unsigned when a recipient has no key.") var plain = false
+        @Flag(help: "Do not quote the original's text below the answer.") var noQuote = false
+        @Flag(name: .customLong("no-lookup"), help: "Do not ask recipients' Web Key Directories for their keys.") var noLookup = false
         @OptionGroup var keys: MailKeyOptions
         @Argument(help: "The message's number, as `parley mail list` shows it.") var id: Int64
 
@@ -28,28 +30,36 @@ extension Parley.Mail {
             let headers: MailHeaders
             do { headers = try MailHeaders.of(eml: raw) } catch { throw CommandFailure("cannot read message \(id)'s header: \(error)") }
             let me = settings.email.lowercased()
-            let direct = MailOutgoing.addresses(headers["Reply-To"] ?? headers["From"])
+            let direct = MailAddresses.parse(headers["Reply-To"] ?? headers["From"])
             guard !direct.isEmpty else { throw CommandFailure("message \(id) has no sender address to reply to") }
-            let others = all ? MailOutgoing.addresses(headers["To"]) + MailOutgoing.addresses(headers["Cc"]) : []
+            let others = all ? MailAddresses.parse(headers["To"]) + MailAddresses.parse(headers["Cc"]) : []
             var seen = Set<String>()
             let to = direct.filter { seen.insert($0).inserted }
             let cc = others.filter { $0 != me && seen.insert($0).inserted }
             let subject = headers.decoded("Subject") ?? ""
-            let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            let pgp = try options.pgpOptions(email: settings.email, keys: keys)
+            let passphrase = PassphraseOnce(pgp)
+            var text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            if !noQuote {
+                // An original that cannot be read (not for this key, damaged) is answered without a quote.
+                if let original = try? MailOpening.open(id, store: store, keys: pgp, passphrase: passphrase) {
+                    text = MailOutgoing.quoting(text, original: original)
+                }
+            }
             var composer = MailComposer(from: settings.email, to: to, subject: subject.lowercased().hasPrefix("re:") ? subject : "Re: \(subject)", text: text)
             composer.cc = cc
             composer.inReplyTo = headers["Message-ID"]
             composer.references = headers["References"]
             composer.attachments = try attach.map(MailOutgoing.attachment)
             let recipients = to + cc
-            let (message, encrypted) = try MailOutgoing.message(composer, recipients: recipients, settings: settings, plain: plain,
-                                                                 keys: try options.pgpOptions(email: settings.email, keys: keys))
+            let prepared = try await MailOutgoing.message(composer, recipients: recipients, store: store, settings: settings, plain: plain,
+                                                          lookup: !noLookup, keys: pgp, passphrase: passphrase)
             let answering = try MailFailure.run { () throws(MailboxError) in try store.location(of: listing) }
             let outcome = try await MailFailure.onThread({ () throws(MailboxError) in
-                try MailSubmission.send(message, recipients: recipients, settings: settings, answering: answering)
+                try MailSubmission.send(prepared.message, recipients: recipients, settings: settings, answering: answering)
             })
             if outcome.markedAnswered { try MailFailure.run { () throws(MailboxError) in try store.markAnswered(id) } }
-            MailOutgoing.report(outcome, recipients: recipients, encrypted: encrypted)
+            MailOutgoing.report(outcome, recipients: recipients, prepared: prepared)
         }
     }
 }

@@ -10,8 +10,9 @@ extension Parley.Mail {
             commandName: "send",
             abstract: "Send mail (the text from standard input): encrypted and signed when every recipient has a key.",
             discussion: """
-                Recipients' keys come from your `parley pgp` keys (`parley pgp keys import`); if one has none, nothing is \
-                sent unless you pass --plain (unencrypted, unsigned). Encrypted mail is also encrypted to your own key, so \
+                Recipients' keys come from your `parley pgp` keys (`parley pgp keys import`), else from keys learned from \
+                Autocrypt headers of mail you received, else from the recipient's Web Key Directory (asked now; \
+                --no-lookup to not ask). If one has none, nothing is sent unless you pass --plain (unencrypted, unsigned). Encrypted mail is also encrypted to your own key, so \
                 the copy kept in the Sent folder stays readable. Needs the account's submission server (--smtp at `account add`).
                 """)
         @OptionGroup var options: MailOptions
@@ -20,12 +21,13 @@ extension Parley.Mail {
         @Option(help: "The subject.") var subject: String
         @Option(help: "Attach a file (repeat for more).") var attach: [String] = []
         @Flag(help: "Send unencrypted and unsigned when a recipient has no key.") var plain = false
+        @Flag(name: .customLong("no-lookup"), help: "Do not ask recipients' Web Key Directories for their keys.") var noLookup = false
         @OptionGroup var keys: MailKeyOptions
 
         func run() async throws {
             guard !to.isEmpty else { throw CommandFailure("give at least one --to") }
             let recipients = to + cc
-            for address in recipients where !MailRecipients.isAddress(address) {
+            for address in recipients where !MailAddresses.isAddress(address) {
                 throw CommandFailure("\"\(address.prefix(80))\" is not a mail address")
             }
             let store = try options.open()
@@ -34,35 +36,12 @@ extension Parley.Mail {
             var composer = MailComposer(from: settings.email, to: to, subject: subject, text: text)
             composer.cc = cc
             composer.attachments = try attach.map(MailOutgoing.attachment)
-            let (message, encrypted) = try MailOutgoing.message(composer, recipients: recipients, settings: settings, plain: plain,
-                                                                 keys: try options.pgpOptions(email: settings.email, keys: keys))
+            let prepared = try await MailOutgoing.message(composer, recipients: recipients, store: store, settings: settings, plain: plain,
+                                                          lookup: !noLookup, keys: try options.pgpOptions(email: settings.email, keys: keys))
             let outcome = try await MailFailure.onThread({ () throws(MailboxError) in
-                try MailSubmission.send(message, recipients: recipients, settings: settings)
+                try MailSubmission.send(prepared.message, recipients: recipients, settings: settings)
             })
-            MailOutgoing.report(outcome, recipients: recipients, encrypted: encrypted)
+            MailOutgoing.report(outcome, recipients: recipients, prepared: prepared)
         }
-    }
-}
-
-/// Which certificate belongs to which mail address.
-enum MailRecipients {
-    static func isAddress(_ text: String) -> Bool {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
-        return parts.count == 2 && !parts[0].isEmpty && parts[1].contains(".")
-            && !text.contains(where: { $0.isWhitespace || $0.isNewline || "<>,;\"".contains($0) })
-    }
-
-    /// For each address (lowercased), the first certificate with a user ID naming exactly that address.
-    static func certificates(for addresses: [String], in certificates: [Certificate]) -> [String: Certificate] {
-        var found: [String: Certificate] = [:]
-        for address in addresses.map({ $0.lowercased() }) {
-            found[address] = certificates.first { certificate in
-                certificate.userIDs.contains { userID in
-                    let id = userID.string.lowercased()
-                    return id == address || id.hasSuffix("<\(address)>")
-                }
-            }
-        }
-        return found
     }
 }
