@@ -50,7 +50,8 @@ struct MailDecryption: Sendable {
     }
 
     /// Session keys from the public-key packets that a given secret key opens, added to `decryptor`;
-    /// returns the most telling failure: a wrong pass phrase, else a missing one, else no matching key.
+    /// returns the most telling failure: a wrong pass phrase, else a missing one, else a cipher Parley lacks, else
+    /// no matching key.
     private func sessionKeys(_ packets: [Packet], into decryptor: inout Decryptor) -> PGPError {
         var failure = PGPError.noMatchingKey
         for packet in packets.prefix(Decryptor.maxSessionKeyPackets * 2) where packet.tag == .publicKeyEncryptedSessionKey {
@@ -67,7 +68,12 @@ struct MailDecryption: Sendable {
                         if error == .wrongPassphrase || failure == .noMatchingKey { failure = error }
                         continue
                     }
-                    if let sessionKey = try? pkesk.decrypt(with: unlocked) { decryptor.sessionKeys.append(sessionKey) }
+                    do {
+                        decryptor.sessionKeys.append(try pkesk.decrypt(with: unlocked))
+                    } catch let error as PGPError {
+                        // The key opened the packet, but it names a cipher Parley lacks: say so, not "no key".
+                        if case .unsupported = error, failure == .noMatchingKey { failure = error }
+                    } catch {}
                 }
             }
         }

@@ -158,6 +158,7 @@ extension Decryptor {
         var sawWrong = false
         var candidates = sessionKeys
         var unlocked: [[UInt8]: UnlockedKey?] = [:]
+        var unsupported: PGPError?
         for pkesk in pkesks {
             for certificate in keys {
                 for key in certificate.allKeys where key.canEncrypt && pkesk.isFor(key) {
@@ -167,7 +168,12 @@ extension Decryptor {
                         unlocked[fingerprint] = .some(unlock(secret, sawLocked: &sawLocked, sawWrong: &sawWrong))
                     }
                     guard let secretKey = unlocked[fingerprint] ?? nil else { continue }
-                    if let sessionKey = try? pkesk.decrypt(with: secretKey, dataCipher: dataCipher) { candidates.append(sessionKey) }
+                    do {
+                        candidates.append(try pkesk.decrypt(with: secretKey, dataCipher: dataCipher))
+                    } catch let error as PGPError {
+                        // The key opened the packet, but it names a cipher Parley lacks: say so, not "no key".
+                        if case .unsupported = error, unsupported == nil { unsupported = error }
+                    } catch {}
                 }
             }
         }
@@ -197,6 +203,8 @@ extension Decryptor {
             .needsPassphrase
         } else if tooCostly {
             .unsupported("the message asks for more password key derivation than Parley does for one message (its iteration counts are too high)")
+        } else if let unsupported {
+            unsupported
         } else {
             .noMatchingKey
         }

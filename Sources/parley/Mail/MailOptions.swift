@@ -66,6 +66,15 @@ final class PassphraseOnce {
         known = value
         return value
     }
+
+    /// The pass phrase when there is a way to get one; with none (no --passphrase-file, no PARLEY_PGP_PASSPHRASE,
+    /// no terminal to ask at) nothing, so a message is still shown and each part that needs the key says how to
+    /// give its pass phrase.
+    func available() throws -> [[UInt8]] {
+        let fromEnvironment = !(ProcessInfo.processInfo.environment["PARLEY_PGP_PASSPHRASE"] ?? "").isEmpty
+        guard known != nil || pgp.passphraseFile != nil || fromEnvironment || isatty(STDIN_FILENO) == 1 else { return [] }
+        return [try get()]
+    }
 }
 
 /// A `MailboxError` as the command line shows it.

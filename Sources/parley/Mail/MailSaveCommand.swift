@@ -13,11 +13,13 @@ extension Parley.Mail {
         @Option(help: "Which attachment, counting from 1 in the order `read` lists them.") var attachment: Int
         @Option(name: .shortAndLong, help: "The file to write (must not exist).") var output: String
         @OptionGroup var keys: MailKeyOptions
+        @OptionGroup var password: MessagePasswordOptions
         @Argument(help: "The message's number, as `parley mail list` shows it.") var id: Int64
 
         func run() async throws {
             let store = try options.open()
-            let mail = try MailOpening.open(id, store: store, keys: try options.pgpOptions(email: store.email, keys: keys))
+            let mail = try MailOpening.open(id, store: store, keys: try options.pgpOptions(email: store.email, keys: keys),
+                                            passwords: try password.passwords())
             let attachments = mail.blocks.compactMap { block -> MailAttachment? in
                 if case .attachment(let attachment) = block { return attachment } else { return nil }
             }

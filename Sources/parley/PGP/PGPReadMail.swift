@@ -15,24 +15,20 @@ extension Parley.PGP {
                 Attachments are listed; with --out DIR they are saved there (decrypted), under names stripped of any path.
                 """)
         @OptionGroup var options: PGPOptions
-        @Flag(help: "For parts encrypted to a password: ask for it (or take PARLEY_PGP_PASSWORD).") var password = false
-        @Option(help: "A file whose first line is the password (implies --password).") var passwordFile: String?
+        @OptionGroup var password: MessagePasswordOptions
         @Option(help: "Save the attachments into this directory.") var out: String?
         @Argument(help: "The message file (.eml, or '-' for standard input).") var input: String
 
         func run() async throws {
             let keyring = try options.openKeyring()
             let keys = try keyring.secretKeys()
-            let usesPassword = password || passwordFile != nil
+            let usesPassword = password.given
             var passphrases: [[UInt8]] = []
             if !keys.isEmpty, Self.needsPassphrase(input) {
                 // With a message password at hand, the key pass phrase is optional: the mail may need only the password.
                 passphrases = usesPassword ? [try? options.passphrase()].compactMap { $0 } : [try options.passphrase()]
             }
-            let passwords = usesPassword
-                ? [try PGPSecrets.read(file: passwordFile, environment: "PARLEY_PGP_PASSWORD", prompt: "Password for the message: ",
-                                       advice: "pass --password-file FILE, set PARLEY_PGP_PASSWORD, or run in a terminal")]
-                : []
+            let passwords = try password.passwords()
             let eml = try PGPFailure.run { try PGPIO.read(input) }
             let mail: Mail
             do {
@@ -84,6 +80,8 @@ extension Parley.PGP {
                     lines.append("[a part in the unsupported charset \(charset) is not shown]")
                 case .error(.needsPassword):
                     lines.append("[could not read a part: \(MailError.needsPassword) (pass --password or --password-file FILE)]")
+                case .error(.needsPassphrase):
+                    lines.append("[could not read a part: \(MailError.needsPassphrase) (pass --passphrase-file FILE or set PARLEY_PGP_PASSPHRASE)]")
                 case .error(let error):
                     lines.append("[could not read a part: \(error)]")
                 }
@@ -105,7 +103,13 @@ extension Parley.PGP {
         /// Asks for the pass phrase only when the message holds something encrypted (standard input is read later).
         static func needsPassphrase(_ input: String) -> Bool {
             guard input != "-", let data = FileManager.default.contents(atPath: input) else { return true }
-            let text = String(decoding: data.prefix(64 << 20), as: UTF8.self)
+            return mayHoldEncrypted(Array(data))
+        }
+
+        /// Whether a message may hold something encrypted: an armored message, PGP/MIME, or an attached .pgp/.gpg
+        /// file (binary OpenPGP, so no armor line shows it).
+        static func mayHoldEncrypted(_ eml: [UInt8]) -> Bool {
+            let text = String(decoding: eml.prefix(64 << 20), as: UTF8.self)
             return text.contains("-----BEGIN PGP MESSAGE-----") || text.lowercased().contains("multipart/encrypted")
                 || text.contains("application/pgp-encrypted") || text.contains(".pgp") || text.contains(".gpg")
         }
