@@ -17,6 +17,9 @@ extension ParleyBinary {
         process.executableURL = productsDirectory.appendingPathComponent("parley")
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
+        // No test reaches the network: Web Key Directory lookups (docs/MAIL.md §6.2) find no host unless a test
+        // maps one to its own server.
+        env["PARLEY_WKD_ADDRESS"] = ""
         env.merge(environment) { _, new in new }
         process.environment = env
         let out = Pipe()
