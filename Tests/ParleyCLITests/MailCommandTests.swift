@@ -267,6 +267,12 @@ struct MailCommandTests {
         #expect(delivered.contains("In-Reply-To: <plan-1@example.org>"))
         #expect(delivered.contains("References: <earlier-0@example.org> <plan-1@example.org>"))
         #expect(!delivered.contains("carol@example.org") && !delivered.contains("Nine works."))
+        // Bob reads it with GnuPG: the answer, then the original quoted under who wrote it.
+        let inner = try gpg(["--decrypt"], input: try MailAutocryptTests.armored(delivered))
+        let encodedText = try #require(inner.components(separatedBy: "Content-Transfer-Encoding: base64").dropFirst().first?
+            .components(separatedBy: "--=_").first?.filter { !$0.isWhitespace })
+        let text = String(decoding: try #require(Data(base64Encoded: encodedText)), as: UTF8.self)
+        #expect(text.hasPrefix("Nine works.\n\nOn Thu, 26 Nov 2026 09:14:00 +0000, Bob <bob@example.org> wrote:\n> Shall we meet at nine?"), "\(text)")
         let flags = try dovecot.doveadm(["fetch", "-u", Self.ann, "flags", "mailbox", "INBOX", "all"])
         #expect(flags.contains("\\Answered"), "\(flags)")
 

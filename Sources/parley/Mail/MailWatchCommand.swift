@@ -18,13 +18,15 @@ extension Parley.Mail {
         @OptionGroup var options: MailOptions
         @Option(help: "The folder to watch.") var folder = "INBOX"
         @Flag(help: "Print a list line per message, without its text.") var summariesOnly = false
+        @Option(help: "Forget an unlocked key after this many seconds without use.") var keyCacheSeconds = DecryptedKeyCache.defaultTimeout
         @OptionGroup var keys: MailKeyOptions
 
         func run() async throws {
             let store = try options.open()
             let folder = folder
             let pgp = summariesOnly ? nil : try options.pgpOptions(email: store.email, keys: keys)
-            let cache = DecryptedKeyCache()
+            guard keyCacheSeconds > 0, keyCacheSeconds <= 86_400 else { throw CommandFailure("--key-cache-seconds must be between 1 and 86400") }
+            let cache = DecryptedKeyCache(timeout: keyCacheSeconds)
             Console.err("Watching \(folder) of \(store.email) (Ctrl-C to stop).")
             _ = try await MailFailure.onThread({ () throws(MailboxError) -> Int in
                 try MailWatch(store: store, folder: folder).run { listings in
