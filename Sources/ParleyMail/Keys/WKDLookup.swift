@@ -79,7 +79,7 @@ public struct WKDLookup: Sendable {
                 throw .keyLookup("\(location.host) answered the key lookup with HTTP status \(response.status)")
             }
         }
-        return .none("no Web Key Directory for \(address) could be reached (\(unreachable.joined(separator: "; ")))")
+        return .none("no Web Key Directory for \(address) could be reached: \(unreachable.joined(separator: "; "))")
     }
 
     /// The first certificate in a directory's answer (binary, or armored) that names `address` and can encrypt.

@@ -45,7 +45,8 @@ extension Parley.Mail {
             do {
                 let mail = try MailOpening.open(id, store: store, keys: keys, cache: cache)
                 let lines = try Parley.PGP.ReadMail.render(mail, saveInto: nil).lines
-                return Array(lines.drop { !$0.isEmpty }.dropFirst())
+                let notes = MailOpening.learnedSigners(mail, learned: try MailOpening.learnedOnly(store: store, keys: keys))
+                return Array(lines.drop { !$0.isEmpty }.dropFirst()) + notes
             } catch {
                 return ["(cannot show it here: \(error); try `parley mail read \(id)`)"]
             }

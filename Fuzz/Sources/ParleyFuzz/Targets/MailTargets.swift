@@ -54,7 +54,7 @@ private func mailAutocrypt(_ bytes: [UInt8]) {
     }
     if let locations = WKDLocation.candidates(for: text) {
         require(locations.count == 2 && locations[0].host == "openpgpkey." + locations[1].host, "WKD hosts are not advanced then direct")
-        let hash = locations[1].path.split(separator: "/").last?.split(separator: "?").first ?? ""
+        let hash = locations[1].path.split(separator: "?", maxSplits: 1).first?.split(separator: "/").last ?? ""
         require(hash.count == 32 && hash.allSatisfy { "ybndrfg8ejkmcpqxot1uwisza345h769".contains($0) }, "a WKD hash is not 32 z-base-32 characters")
     }
     guard let headers = try? MailHeaders.of(eml: bytes) else { return }
