@@ -93,6 +93,28 @@ struct AutocryptRulesTests {
         #expect(wkd.key(now: PeerState.wkdLifetime) == nil)
     }
 
+    @Test func oneUpdatePerAddressLeavesTheSameStateAsEveryReceiptInTurn() throws {
+        let header = try #require(AutocryptHeader(bobHeader))
+        var other = header
+        other.keydata = [7]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let receipts = (0..<Int.random(in: 1...12, using: &generator)).map { _ in
+                AutocryptReceipt(address: Bool.random(using: &generator) ? "bob@example.org" : "carol@example.org",
+                                 date: Int64.random(in: 0...5, using: &generator),
+                                 header: [nil, header, other].randomElement(using: &generator)!)
+            }
+            var start = PeerState(address: "x@example.org")
+            if Bool.random(using: &generator) { _ = start.observe(header, at: 2) }
+            for address in ["bob@example.org", "carol@example.org"] {
+                var everyOne = start, reduced = start
+                for receipt in receipts where receipt.address == address { _ = everyOne.observe(receipt.header, at: receipt.date) }
+                for receipt in MailStore.newest(receipts) where receipt.address == address { _ = reduced.observe(receipt.header, at: receipt.date) }
+                #expect(everyOne == reduced, "\(receipts.map { ($0.address, $0.date, $0.header?.keydata.count ?? 0) })")
+            }
+        }
+    }
+
     @Test func mailDatesAsMailCarriesThem() {
         let expected = 1_795_684_440.0  // 2026-11-26 09:14:00 UTC
         #expect(MailDate.parse("Thu, 26 Nov 2026 09:14:00 +0000")?.timeIntervalSince1970 == expected)

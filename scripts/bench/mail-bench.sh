@@ -15,6 +15,9 @@ dpkg-query -W -f='${Status}' isync 2>/dev/null | grep -q "install ok installed" 
     sudo=""; [[ "$(id -u)" == 0 ]] || sudo="sudo"
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends isync >/dev/null
 }
+# One message in ten comes from Bob with his Autocrypt header (the one Sequoia wrote for the tests), so a sync
+# also does Level 1's learning: parse the header, check the key, update the sealed peer state.
+autocrypt="$(awk -F'\t' '$1 == "valid" { print $3; exit }' "$(dirname "$0")/../../Tests/ParleyMailTests/Vectors/autocrypt-headers.txt")"
 work="$(mktemp -d)"
 chmod 711 "$work"
 dovecot_pid=""
@@ -68,9 +71,9 @@ service anvil {
 EOF
 
 # The mailbox: maildir files written directly (Dovecot indexes them on first access), a fixed seed.
-python3 - "$work/mail/ann@example.org/Maildir" "$count" <<'EOF'
+python3 - "$work/mail/ann@example.org/Maildir" "$count" "$autocrypt" <<'EOF'
 import base64, os, random, sys
-root, count = sys.argv[1], int(sys.argv[2])
+root, count, autocrypt = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 for sub in ("cur", "new", "tmp"):
     os.makedirs(os.path.join(root, sub), exist_ok=True)
 rng = random.Random(14)
@@ -84,7 +87,8 @@ for i in range(count):
         body = ""
         while len(body) < size:
             body += " ".join(rng.choice(words) for _ in range(12)) + "\n"
-    message = (f"From: Sender {i % 97} <s{i % 97}@example.org>\nTo: ann@example.org\nSubject: message {i}\n"
+    sender = f"From: Bob <bob@example.org>\nAutocrypt: {autocrypt}\n" if i % 10 == 0 else f"From: Sender {i % 97} <s{i % 97}@example.org>\n"
+    message = (f"{sender}To: ann@example.org\nSubject: message {i}\n"
                f"Date: Thu, 26 Nov 2026 09:00:00 +0000\nMessage-ID: <{i}@bench.invalid>\n\n{body}")
     with open(os.path.join(root, "cur", f"1700000000.M{i}P1.bench,S={len(message)}:2,"), "w") as out:
         out.write(message)

@@ -12,7 +12,10 @@ public struct AutocryptReceipt: Sendable {
 
     /// The sender's receipt, or nil when Level 1 says not to process the message: not exactly one From
     /// address, or it is the account's own.
-    public static func sender(_ headers: MailHeaders, account: String, now: Date = Date()) -> AutocryptReceipt? {
+    /// `canEncrypt` decides whether a header's key can encrypt now (the default parses and checks it; a sync
+    /// passes a memo, since one sender's many messages carry the same key).
+    public static func sender(_ headers: MailHeaders, account: String, now: Date = Date(),
+                              canEncrypt: ((AutocryptHeader) -> Bool)? = nil) -> AutocryptReceipt? {
         let from = MailAddresses.parse(headers["From"])
         guard from.count == 1, let address = from.first, address != account.lowercased() else { return nil }
         let date = effectiveDate(headers, now: now)
@@ -20,9 +23,10 @@ public struct AutocryptReceipt: Sendable {
             .compactMap { AutocryptHeader($0.value) }.filter { $0.address == address }
         // Two valid headers for the sender: Level 1 says to ignore all of them.
         let header = values.count == 1 ? values[0] : nil
-        let usable = header.flatMap { header in
-            LearnedKey.usable(header.keydata, for: address, mustName: false, now: UInt32(clamping: Int64(now.timeIntervalSince1970))) != nil ? header : nil
+        let check = canEncrypt ?? { header in
+            LearnedKey.usable(header.keydata, for: address, mustName: false, now: UInt32(clamping: Int64(now.timeIntervalSince1970))) != nil
         }
+        let usable = header.flatMap { check($0) ? $0 : nil }
         return AutocryptReceipt(address: address, date: date, header: usable)
     }
 

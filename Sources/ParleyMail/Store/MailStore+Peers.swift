@@ -18,6 +18,11 @@ extension MailStore {
         return try sealed.map { sealed throws(MailboxError) in try openSealed(PeerState.self, sealed, binding: "mail/peer/\(id)") }
     }
 
+    /// The ids of every stored peer (no state opened).
+    func peerIDs() throws(MailboxError) -> Set<String> {
+        Set(try read { db in try String.fetchAll(db, sql: "SELECT id FROM peers") })
+    }
+
     /// Every stored peer state.
     public func peers() throws(MailboxError) -> [PeerState] {
         let rows = try read { db in try Row.fetchAll(db, sql: "SELECT id, state FROM peers") }
@@ -48,12 +53,28 @@ extension MailStore {
     }
 
     func apply(_ receipts: [AutocryptReceipt], gossip: Bool, in db: Database) throws {
-        for receipt in receipts {
+        for receipt in Self.newest(receipts) {
             try updatePeer(receipt.address, in: db) { state in
                 if gossip { return receipt.header.map { state.observeGossip($0, at: receipt.date) } ?? false }
                 return state.observe(receipt.header, at: receipt.date)
             }
         }
+    }
+
+    /// Per address, the newest receipt with a header (the last of equals) and then the newest without one: applied
+    /// in that order, Level 1's rules leave the same state as applying every receipt in turn, with one update each.
+    static func newest(_ receipts: [AutocryptReceipt]) -> [AutocryptReceipt] {
+        var withHeader: [String: AutocryptReceipt] = [:], without: [String: AutocryptReceipt] = [:]
+        var order: [String] = []
+        for receipt in receipts {
+            if withHeader[receipt.address] == nil && without[receipt.address] == nil { order.append(receipt.address) }
+            if receipt.header != nil {
+                if receipt.date >= (withHeader[receipt.address]?.date ?? Int64.min) { withHeader[receipt.address] = receipt }
+            } else if receipt.date > (without[receipt.address]?.date ?? Int64.min) {
+                without[receipt.address] = receipt
+            }
+        }
+        return order.flatMap { [withHeader[$0], without[$0]].compactMap { $0 } }
     }
 
     /// Keeps a Web Key Directory answer for `address` (the certificate's binary form) as of `time`.

@@ -88,7 +88,7 @@ public struct MailSync {
         guard !new.isEmpty else { return }
         progress("\(name): \(new.count) new message(s)")
         // What senders say about their keys is learned with their messages (docs/MAIL.md §6.1), except from spam.
-        let learns = !AutocryptReceipt.ignores(folder: name)
+        let learning = AutocryptReceipt.ignores(folder: name) ? nil : try AutocryptLearning(store: store)
         var index = 0
         while index < new.count {
             var batch: [(uid: UInt32, size: Int)] = []
@@ -112,7 +112,7 @@ public struct MailSync {
                 } else if let message = byUID[entry.uid], let raw = message.raw {
                     let headers = try? MailHeaders.of(eml: raw)
                     rows.append((message, MailSummary(headers: headers, raw: raw)))
-                    if learns, let headers, let receipt = AutocryptReceipt.sender(headers, account: store.email) { receipts.append(receipt) }
+                    if let learning, let headers, let receipt = learning.receipt(headers) { receipts.append(receipt) }
                 }
                 // A message the server listed but did not send (expunged in between) is simply not stored.
             }
