@@ -7,8 +7,9 @@ import ParleyPGP
 /// not show the address.
 extension MailStore {
     func peerID(_ address: String) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Array(address.lowercased().utf8), using: key.subkey(purpose: "mail/peer-id"))
-        return mac.map { String(format: "%02x", $0) }.joined()
+        let mac = HMAC<SHA256>.authenticationCode(for: Array(address.lowercased().utf8), using: peerIDKey)
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: mac.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
 
     /// The stored state of `address`, if any.

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import GRDB
 import ParleyVault
@@ -8,6 +9,8 @@ import ParleyVault
 public final class MailStore: Sendable {
     let queue: DatabaseQueue
     let key: MainKey
+    /// The key of the peers table's ids (docs/MAIL.md §6.3), derived once.
+    let peerIDKey: SymmetricKey
     /// The account's address.
     public let email: String
 
@@ -67,6 +70,7 @@ public final class MailStore: Sendable {
     private init(directory: URL, email: String, key: MainKey) throws(MailboxError) {
         self.email = email
         self.key = key
+        peerIDKey = key.subkey(purpose: "mail/peer-id")
         let path = directory.appendingPathComponent("mail.sqlite")
         try MailFiles.prepare(path)
         do {
