@@ -29,9 +29,9 @@ import Testing
     }
 
     @Test func refusesUnsupportedSpecifiersByName() {
-        var stub = ByteReader([101, 2, 0x47, 0x4E, 0x55, 1])
+        var stub = PacketReader([101, 2, 0x47, 0x4E, 0x55, 1])
         #expect(throws: PGPError.self) { try S2K.read(from: &stub) }
-        var unknownHash = ByteReader([0, 1])
+        var unknownHash = PacketReader([0, 1])
         #expect(throws: PGPError.unsupported("hash algorithm 1")) { try S2K.read(from: &unknownHash) }
         #expect(throws: PGPError.unsupported("symmetric cipher CAST5")) { try SymmetricAlgorithm.from(3) }
         #expect(throws: PGPError.unsupported("symmetric cipher IDEA")) { try SymmetricAlgorithm.from(1) }

@@ -21,7 +21,7 @@ public struct S2K: Sendable, Equatable {
     }
 
     /// Reads a specifier; GNU's "dummy" (stub) keys and unknown types are unsupported.
-    static func read(from reader: inout ByteReader) throws -> S2K {
+    static func read(from reader: inout PacketReader) throws -> S2K {
         let type = try reader.u8()
         switch type {
         case 0:

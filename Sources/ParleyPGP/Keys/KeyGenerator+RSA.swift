@@ -46,9 +46,9 @@ extension KeyGenerator {
 /// Just enough DER to read the INTEGERs of a PKCS#1 private key.
 enum DERIntegers {
     static func sequence(_ der: [UInt8]) throws -> [[UInt8]] {
-        var reader = ByteReader(der)
+        var reader = PacketReader(der)
         guard try reader.u8() == 0x30 else { throw PGPError.malformed("RSA key is not a DER sequence") }
-        var body = ByteReader(try reader.take(length(&reader)))
+        var body = PacketReader(try reader.take(length(&reader)))
         var integers: [[UInt8]] = []
         while !body.isAtEnd {
             guard try body.u8() == 0x02 else { throw PGPError.malformed("RSA key field is not an INTEGER") }
@@ -57,7 +57,7 @@ enum DERIntegers {
         return integers
     }
 
-    private static func length(_ reader: inout ByteReader) throws -> Int {
+    private static func length(_ reader: inout PacketReader) throws -> Int {
         let first = try reader.u8()
         guard first & 0x80 != 0 else { return Int(first) }
         var value = 0

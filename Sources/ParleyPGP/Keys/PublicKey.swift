@@ -37,7 +37,7 @@ public struct PublicKey: Sendable, Equatable {
     public let material: Material
 
     /// Parses a v4 or v6 public key (or the public prefix of a secret key); `reader` stops after the material.
-    static func read(from reader: inout ByteReader) throws -> PublicKey {
+    static func read(from reader: inout PacketReader) throws -> PublicKey {
         let start = reader.offset
         let version = try reader.u8()
         guard version == 4 || version == 6 else { throw PGPError.unsupported("key packet version \(version)") }
@@ -46,7 +46,7 @@ public struct PublicKey: Sendable, Equatable {
         let material: Material
         if version == 6 {
             // v6 states the material's length, and forbids the legacy Curve25519 forms (RFC 9580 §5.5.2.3).
-            var fields = ByteReader(try reader.take(Int(reader.u32())))
+            var fields = PacketReader(try reader.take(Int(reader.u32())))
             guard algorithm != .eddsaLegacy else { throw PGPError.malformed("a v6 key with the legacy EdDSA algorithm") }
             material = try readMaterial(algorithm, from: &fields)
             if case .ecdh(.curve25519, _, _, _) = material { throw PGPError.malformed("a v6 key with legacy Curve25519 ECDH") }
@@ -58,7 +58,7 @@ public struct PublicKey: Sendable, Equatable {
     }
 
     /// The algorithm-specific public fields (RFC 9580 §5.5.5).
-    private static func readMaterial(_ algorithm: PublicKeyAlgorithm, from reader: inout ByteReader) throws -> Material {
+    private static func readMaterial(_ algorithm: PublicKeyAlgorithm, from reader: inout PacketReader) throws -> Material {
         let material: Material
         switch algorithm {
         case .ed25519:
@@ -84,7 +84,7 @@ public struct PublicKey: Sendable, Equatable {
             var point = try reader.mpi()
             if curve == .curve25519 { point = try prefixedPoint(point) }
             guard curve != .ed25519 else { throw PGPError.malformed("ECDH on the Ed25519 signing curve") }
-            var kdf = ByteReader(try reader.take(Int(reader.u8())))
+            var kdf = PacketReader(try reader.take(Int(reader.u8())))
             guard try kdf.u8() == 1 else { throw PGPError.unsupported("ECDH KDF parameters version") }
             material = .ecdh(curve: curve, point: point, kdfHash: try .from(kdf.u8()), kdfCipher: try .from(kdf.u8()))
         case .elgamal, .dsa:
@@ -95,7 +95,7 @@ public struct PublicKey: Sendable, Equatable {
 
     /// Parses a complete public key packet body.
     public init(packetBody: [UInt8]) throws {
-        var reader = ByteReader(packetBody)
+        var reader = PacketReader(packetBody)
         self = try PublicKey.read(from: &reader)
         guard reader.isAtEnd else { throw PGPError.malformed("trailing bytes after the public key") }
     }

@@ -25,16 +25,16 @@ public struct SecretKey: Sendable {
 
     /// Parses a secret key packet body (`subkey`: tag 7); unsupported protections fail with `.unsupported`.
     public init(packetBody: [UInt8], subkey: Bool = false) throws {
-        var reader = ByteReader(packetBody)
+        var reader = PacketReader(packetBody)
         publicKey = try PublicKey.read(from: &reader)
         isSubkey = subkey
         let v6 = publicKey.version == 6
         let usage = try reader.u8()
         // v6 counts the optional fields that follow the usage octet (RFC 9580 §5.5.3).
-        var fields = usage != 0 && v6 ? ByteReader(try reader.take(Int(reader.u8()))) : reader
+        var fields = usage != 0 && v6 ? PacketReader(try reader.take(Int(reader.u8()))) : reader
         func s2k() throws -> S2K {
             guard v6 else { return try S2K.read(from: &fields) }
-            var s2kReader = ByteReader(try fields.take(Int(fields.u8())))
+            var s2kReader = PacketReader(try fields.take(Int(fields.u8())))
             let s2k = try S2K.read(from: &s2kReader)
             guard s2kReader.isAtEnd else { throw PGPError.malformed("S2K length in a v6 secret key") }
             return s2k

@@ -25,7 +25,7 @@ public struct UnlockedKey: Sendable {
     init(publicKey: PublicKey, secretMPIs: [UInt8]) throws {
         self.publicKey = publicKey
         self.secretMPIs = secretMPIs
-        var reader = ByteReader(secretMPIs)
+        var reader = PacketReader(secretMPIs)
         switch publicKey.material {
         case .rsa(let n, let e):
             let d = try reader.mpi(), p = try reader.mpi(), q = try reader.mpi()

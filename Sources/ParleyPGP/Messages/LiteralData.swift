@@ -11,7 +11,7 @@ public struct LiteralData: Sendable, Equatable {
 
     /// Parses a literal data body.
     public init(packetBody: [UInt8]) throws {
-        var reader = ByteReader(packetBody)
+        var reader = PacketReader(packetBody)
         format = try reader.u8()
         filename = try reader.take(Int(reader.u8()))
         date = try reader.u32()

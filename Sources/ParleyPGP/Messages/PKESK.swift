@@ -19,7 +19,7 @@ public struct PKESK: Sendable {
 
     /// Parses a PKESK body.
     public init(packetBody: [UInt8]) throws {
-        var reader = ByteReader(packetBody)
+        var reader = PacketReader(packetBody)
         version = try reader.u8()
         switch version {
         case 3:
@@ -51,7 +51,7 @@ public struct PKESK: Sendable {
             // RFC 9580 §5.1.6 and §5.1.7: ephemeral key (32 or 56 octets), then a length and (v3 only) the cipher in
             // the clear, then the wrapped key.
             let ephemeral = try reader.take(algorithm == .x448 ? Curve448.KeyAgreement.keySize : 32)
-            var wrapped = ByteReader(try reader.take(Int(reader.u8())))
+            var wrapped = PacketReader(try reader.take(Int(reader.u8())))
             let cipher = version == 3 ? [try wrapped.u8()] : []
             fields = [ephemeral, wrapped.rest(), cipher]
         default:

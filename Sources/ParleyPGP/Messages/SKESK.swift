@@ -17,7 +17,7 @@ public struct SKESK: Sendable {
 
     /// Parses a SKESK body.
     public init(packetBody: [UInt8]) throws {
-        var reader = ByteReader(packetBody)
+        var reader = PacketReader(packetBody)
         version = try reader.u8()
         switch version {
         case 4:
@@ -28,10 +28,10 @@ public struct SKESK: Sendable {
             encryptedSessionKey = reader.rest()
         case 6:
             // A count of the fields up to the end of the nonce, then cipher, AEAD mode, S2K length and S2K, nonce.
-            var fields = ByteReader(try reader.take(Int(reader.u8())))
+            var fields = PacketReader(try reader.take(Int(reader.u8())))
             algorithm = try .from(fields.u8())
             let aead = try AEADAlgorithm.from(fields.u8())
-            var s2kReader = ByteReader(try fields.take(Int(fields.u8())))
+            var s2kReader = PacketReader(try fields.take(Int(fields.u8())))
             s2k = try S2K.read(from: &s2kReader)
             guard s2kReader.isAtEnd else { throw PGPError.malformed("S2K length in a v6 SKESK") }
             nonce = try fields.take(aead.nonceSize)

@@ -35,7 +35,7 @@ public struct Signature: Sendable, Equatable {
 
     /// Parses a signature packet body. Version 3 and unknown versions are unsupported.
     public init(packetBody: [UInt8]) throws {
-        var reader = ByteReader(packetBody)
+        var reader = PacketReader(packetBody)
         let version = try reader.u8()
         guard version == 4 || version == 6 else { throw PGPError.unsupported("signature version \(version)") }
         self.version = version
@@ -103,7 +103,7 @@ public struct Signature: Sendable, Equatable {
 
     /// Reads a subpacket area (RFC 4880 §5.2.3.1).
     static func subpackets(_ data: [UInt8]) throws -> [Subpacket] {
-        var reader = ByteReader(data)
+        var reader = PacketReader(data)
         var result: [Subpacket] = []
         while !reader.isAtEnd {
             let first = Int(try reader.u8())
