@@ -60,31 +60,13 @@ public final class PostgresStore: Store {
         // which kept `parley server` from ever ending on SIGTERM. Every acknowledged write is committed before its
         // answer, so at shutdown the store waits at most `closeDeadline` for the pool, then lets the process end.
         let runner = runner
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let once = ResumeOnce(done)
-            Task { await runner.value; once.resume() }
-            Task { try? await Task.sleep(for: Self.closeDeadline); once.resume() }
+        _ = try? await Deadline.race(Self.closeDeadline, late: { StoreError.unavailable("the connection pool did not stop") }) {
+            await runner.value
         }
     }
 
     /// How long `close` waits for the connection pool to stop.
     static let closeDeadline = Duration.seconds(10)
-}
-
-/// Resumes a continuation once, whichever caller comes first.
-private final class ResumeOnce: Sendable {
-    private let continuation: Mutex<CheckedContinuation<Void, Never>?>
-
-    init(_ continuation: CheckedContinuation<Void, Never>) {
-        self.continuation = Mutex(continuation)
-    }
-
-    func resume() {
-        continuation.withLock { pending in
-            pending?.resume()
-            pending = nil
-        }
-    }
 }
 
 extension PostgresStore {
@@ -188,16 +170,9 @@ extension PostgresStore {
     /// Runs `body`, or throws `.unavailable` after `callTimeout` (cancelling it).
     func withinCallTimeout<T: Sendable>(_ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let timeout = callTimeout
-        return try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw StoreError.unavailable("\(what) failed (the database did not answer within \(timeout))")
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw StoreError.unavailable("\(what) failed") }
-            return first
-        }
+        return try await Deadline.race(timeout, late: {
+            StoreError.unavailable("\(what) failed (the database did not answer within \(timeout))")
+        }, body)
     }
 
     /// Runs a read on one pooled connection.
