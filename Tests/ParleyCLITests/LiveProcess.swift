@@ -9,8 +9,11 @@ final class LiveProcess: Sendable {
     private let output = OutputBuffer()
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Starts `executable` (a product of this package: `parley` unless told) with `arguments`.
-    init(_ arguments: [String], environment: [String: String] = [:], executable: String = "parley") throws {
+    /// Starts `executable` (a product of this package: `parley` unless told) with `arguments`. With `killWhenPrinted`,
+    /// the reader thread kills it (SIGKILL) the moment its output contains that text — at once, not after a test's
+    /// polling, which can lag by seconds when the machine is busy.
+    init(_ arguments: [String], environment: [String: String] = [:], executable: String = "parley",
+         killWhenPrinted trigger: String? = nil) throws {
         let process = Process()
         process.executableURL = ParleyBinary.productsDirectory.appendingPathComponent(executable)
         process.arguments = arguments
@@ -23,8 +26,12 @@ final class LiveProcess: Sendable {
         try ProcessLaunch.start(process)
         let output = self.output, finished = self.finished
         // Read on a plain thread: never block the cooperative pool.
+        let pid = process.processIdentifier
         Thread {
-            PipeRead.chunks(pipe.fileHandleForReading) { output.append($0) }
+            PipeRead.chunks(pipe.fileHandleForReading) { chunk in
+                output.append(chunk)
+                if let trigger, output.text.contains(trigger) { _ = Foundation.kill(pid, SIGKILL) }
+            }
             finished.signal()
         }.start()
     }

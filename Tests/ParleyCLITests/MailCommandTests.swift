@@ -144,13 +144,13 @@ struct MailCommandTests {
     }
 
     @Test func aSyncKilledMidwayResumesWithoutLosingOrRepeatingMail() async throws {
-        // About 200 KiB each, so a batch (at most 8 MiB) holds about 40 and six batches are still to come when
-        // the first one's progress line is seen: the kill lands mid-sync, not after a sync that already finished.
         for index in 1...260 {
-            try dovecot.save("From: list@example.org\nTo: \(Self.ann)\nSubject: digest \(index)\n\n\(String(repeating: "line of text \(index)\n", count: 10_000))", user: Self.ann)
+            try dovecot.save("From: list@example.org\nTo: \(Self.ann)\nSubject: digest \(index)\n\n\(String(repeating: "line of text \(index)\n", count: 400))", user: Self.ann)
         }
         try await addAccount()
-        let sync = try LiveProcess(["mail", "sync", "--home", path("home")])
+        // Killed the moment the first batch's progress line is printed (by the reader thread, not after a poll),
+        // so two batches are still to come.
+        let sync = try LiveProcess(["mail", "sync", "--home", path("home")], killWhenPrinted: " of 260")
         _ = try await sync.waitFor("INBOX: [0-9]+ of 260")
         sync.kill()
         _ = await sync.exitStatus()
