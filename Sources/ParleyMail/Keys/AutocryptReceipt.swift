@@ -19,8 +19,7 @@ public struct AutocryptReceipt: Sendable {
         let from = MailAddresses.parse(headers["From"])
         guard from.count == 1, let address = from.first, address != account.lowercased() else { return nil }
         let date = effectiveDate(headers, now: now)
-        let values = headers.fields.filter { $0.name.count == 9 && $0.name.lowercased() == "autocrypt" }
-            .compactMap { AutocryptHeader($0.value) }.filter { $0.address == address }
+        let values = headers.values("Autocrypt").compactMap(AutocryptHeader.init).filter { $0.address == address }
         // Two valid headers for the sender: Level 1 says to ignore all of them.
         let header = values.count == 1 ? values[0] : nil
         let check = canEncrypt ?? { header in

@@ -13,6 +13,11 @@ public struct MailHeaders: Sendable, Equatable {
         fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
+    /// Every field named `name` (case-insensitive), raw, in order (`Autocrypt`, `Autocrypt-Gossip`, `Received`…).
+    public func values(_ name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+    }
+
     /// The first field named `name` with RFC 2047 encoded words decoded (Subject, From, To…).
     public func decoded(_ name: String) -> String? {
         self[name].map(EncodedWord.decode)

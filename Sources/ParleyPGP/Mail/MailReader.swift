@@ -80,7 +80,7 @@ public struct MailReader {
             return [.decryptedText(Self.displayText(String(decoding: data, as: UTF8.self)), signature: context.signature)]
         }
         if gossip == nil {
-            gossip = entity.headers.fields.filter { $0.name.caseInsensitiveCompare("Autocrypt-Gossip") == .orderedSame }.map(\.value)
+            gossip = entity.headers.values("Autocrypt-Gossip")
         }
         return try blocks(entity, depth: depth + 1, context: context)
     }

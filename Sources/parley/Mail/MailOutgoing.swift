@@ -16,9 +16,8 @@ enum MailOutgoing {
     /// recipient has a key (docs/MAIL.md §5, §6); else, only with `plain`, the same message unencrypted. Either
     /// carries our Autocrypt header when the person has a secret key for the account's address.
     static func message(_ composer: MailComposer, recipients: [String], store: MailStore, settings: MailAccountSettings,
-                        plain: Bool, lookup: Bool, keys pgp: PGPOptions, passphrase: PassphraseOnce? = nil) async throws -> Prepared {
+                        plain: Bool, lookup: Bool, keyring keys: any PGPKeyStore, passphrase: PassphraseOnce) async throws -> Prepared {
         var composer = composer
-        let keys = try pgp.openKeyring()
         let now = PGPFailure.now
         let own = try keys.secretKeys().first { $0.names(settings.email) }
         if let own {
@@ -47,7 +46,7 @@ enum MailOutgoing {
         guard let own else {
             throw CommandFailure("you have no secret key for \(settings.email) to sign with: make one with `parley pgp keys generate`")
         }
-        let secret = try (passphrase ?? PassphraseOnce(pgp)).get()
+        let secret = try passphrase.get()
         composer.signer = try PGPFailure.run { try own.unlockedSigningKey(passphrases: [secret], now: now) }
         composer.sender = own.publicCertificate
         composer.recipients = found.chosen.map(\.certificate)

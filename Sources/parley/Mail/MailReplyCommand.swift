@@ -39,11 +39,12 @@ extension Parley.Mail {
             let subject = headers.decoded("Subject") ?? ""
             let pgp = try options.pgpOptions(email: settings.email, keys: keys)
             let passphrase = PassphraseOnce(pgp)
+            let keyring = try pgp.openKeyring()
             var text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
             if !noQuote {
                 // An original that cannot be read (not for this key, damaged) is answered without a quote.
-                if let original = try? MailOpening.open(id, store: store, keys: pgp, passphrase: passphrase) {
-                    text = MailOutgoing.quoting(text, original: original)
+                if let original = try? MailOpening.open(id, store: store, keyring: keyring, passphrase: passphrase) {
+                    text = MailOutgoing.quoting(text, original: original.mail)
                 }
             }
             var composer = MailComposer(from: settings.email, to: to, subject: subject.lowercased().hasPrefix("re:") ? subject : "Re: \(subject)", text: text)
@@ -53,7 +54,7 @@ extension Parley.Mail {
             composer.attachments = try attach.map(MailOutgoing.attachment)
             let recipients = to + cc
             let prepared = try await MailOutgoing.message(composer, recipients: recipients, store: store, settings: settings, plain: plain,
-                                                          lookup: !noLookup, keys: pgp, passphrase: passphrase)
+                                                          lookup: !noLookup, keyring: keyring, passphrase: passphrase)
             let answering = try MailFailure.run { () throws(MailboxError) in try store.location(of: listing) }
             let outcome = try await MailFailure.onThread({ () throws(MailboxError) in
                 try MailSubmission.send(prepared.message, recipients: recipients, settings: settings, answering: answering)

@@ -18,8 +18,8 @@ extension Parley.Mail {
 
         func run() async throws {
             let store = try options.open()
-            let mail = try MailOpening.open(id, store: store, keys: try options.pgpOptions(email: store.email, keys: keys),
-                                            passwords: try password.passwords())
+            let mail = try MailOpening.open(id, store: store, pgp: try options.pgpOptions(email: store.email, keys: keys),
+                                            passwords: try password.passwords()).mail
             let attachments = mail.blocks.compactMap { block -> MailAttachment? in
                 if case .attachment(let attachment) = block { return attachment } else { return nil }
             }

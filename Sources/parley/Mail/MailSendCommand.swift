@@ -36,8 +36,9 @@ extension Parley.Mail {
             var composer = MailComposer(from: settings.email, to: to, subject: subject, text: text)
             composer.cc = cc
             composer.attachments = try attach.map(MailOutgoing.attachment)
+            let pgp = try options.pgpOptions(email: settings.email, keys: keys)
             let prepared = try await MailOutgoing.message(composer, recipients: recipients, store: store, settings: settings, plain: plain,
-                                                          lookup: !noLookup, keys: try options.pgpOptions(email: settings.email, keys: keys))
+                                                          lookup: !noLookup, keyring: try pgp.openKeyring(), passphrase: PassphraseOnce(pgp))
             let outcome = try await MailFailure.onThread({ () throws(MailboxError) in
                 try MailSubmission.send(prepared.message, recipients: recipients, settings: settings)
             })

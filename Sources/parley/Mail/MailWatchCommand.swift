@@ -29,11 +29,17 @@ extension Parley.Mail {
             let cache = DecryptedKeyCache(timeout: keyCacheSeconds)
             Console.err("Watching \(folder) of \(store.email) (Ctrl-C to stop).")
             _ = try await MailFailure.onThread({ () throws(MailboxError) -> Int in
-                try MailWatch(store: store, folder: folder).run { listings in
+                // The keyring is opened once for the whole watch (a vault may ask for its PIN), on this thread.
+                var keyring: (any PGPKeyStore)?
+                if let pgp {
+                    do { keyring = try pgp.openKeyring() } catch { Console.err("Showing summaries only: \(error)") }
+                }
+                let watch = MailWatch(store: store, folder: folder)
+                try watch.run { listings in
                     for listing in listings {
                         Console.out(Parley.Mail.MailList.line(listing))
-                        guard let pgp else { continue }
-                        for line in Self.text(listing.id, store: store, keys: pgp, cache: cache) { Console.out("      " + line) }
+                        guard let pgp, let keyring else { continue }
+                        for line in Self.text(listing.id, store: store, keyring: keyring, pgp: pgp, cache: cache) { Console.out("      " + line) }
                     }
                 }
             })
@@ -41,12 +47,13 @@ extension Parley.Mail {
 
         /// The message's blocks as `read` shows them (without the header lines the list line already gave), or
         /// why they cannot be shown; never stops the watch.
-        static func text(_ id: Int64, store: MailStore, keys: PGPOptions, cache: DecryptedKeyCache) -> [String] {
+        /// The pass phrase is never kept between messages (a fresh `PassphraseOnce` each): only the cache keeps
+        /// unlocked keys, and only while they are used.
+        static func text(_ id: Int64, store: MailStore, keyring: any PGPKeyStore, pgp: PGPOptions, cache: DecryptedKeyCache) -> [String] {
             do {
-                let mail = try MailOpening.open(id, store: store, keys: keys, cache: cache)
-                let lines = try Parley.PGP.ReadMail.render(mail, saveInto: nil).lines
-                let notes = MailOpening.learnedSigners(mail, learned: try MailOpening.learnedOnly(store: store, keys: keys))
-                return Array(lines.drop { !$0.isEmpty }.dropFirst()) + notes
+                let opened = try MailOpening.open(id, store: store, keyring: keyring, passphrase: PassphraseOnce(pgp), cache: cache)
+                let lines = try Parley.PGP.ReadMail.render(opened.mail, saveInto: nil).lines
+                return Array(lines.drop { !$0.isEmpty }.dropFirst()) + opened.notes
             } catch {
                 return ["(cannot show it here: \(error); try `parley mail read \(id)`)"]
             }
