@@ -21,12 +21,10 @@ public struct Profile: Sendable, Equatable, Codable {
 extension ParleyClient {
     /// Sets the display name and/or fields with their visibility; an empty value removes a field.
     public func updateProfile(displayName: String? = nil, fields: [String: (value: String, visibility: FieldVisibility)] = [:]) async throws(ClientError) {
-        var request: [String: JSONValue] = [:]
-        if let displayName { request["display_name"] = .string(displayName) }
-        if !fields.isEmpty {
-            request["fields"] = .object(fields.mapValues { ["value": .string($0.value), "visibility": .string($0.visibility.rawValue)] })
-        }
-        _ = try await call("update_profile", request)
+        let request = API.UpdateProfile.Request(displayName: displayName, profileFields: fields.mapValues {
+            API.OwnField(value: $0.value, visibility: API.Visibility(rawValue: $0.visibility.rawValue) ?? .nobody)
+        })
+        _ = try await call(API.UpdateProfile.self, request)
         if let displayName {
             keys.displayName = displayName
             try saveKeys()
@@ -37,21 +35,14 @@ extension ParleyClient {
     public func profile(of accountID: Int64? = nil) async throws(ClientError) -> Profile {
         let id: Int64
         if let accountID { id = accountID } else { id = try identity().accountID }
-        let answer = try await call("get_profile", ["account_id": .int(id)])
-        var fields: [String: String] = [:]
+        let answer = try await call(API.GetProfile.self, .init(accountID: id))
+        var fields = answer.shown
         var visibility: [String: FieldVisibility] = [:]
-        if case .object(let object)? = answer["fields"] {
-            for (name, value) in object {
-                switch value {
-                case .string(let text): fields[name] = text
-                case .object(let own):
-                    if let text = own.optionalString("value") { fields[name] = text }
-                    if let seen = own.optionalString("visibility").flatMap(FieldVisibility.init(rawValue:)) { visibility[name] = seen }
-                default: break
-                }
-            }
+        for (name, own) in answer.own {
+            fields[name] = own.value
+            visibility[name] = FieldVisibility(rawValue: own.visibility.rawValue)
         }
-        var profile = Profile(accountID: id, displayName: answer.optionalString("display_name"), fields: fields)
+        var profile = Profile(accountID: id, displayName: answer.displayName, fields: fields)
         if !visibility.isEmpty { profile.visibility = visibility }
         if id != keys.accountID { try remember(Contact(accountID: id, email: fields["email"], displayName: profile.displayName)) }
         return profile

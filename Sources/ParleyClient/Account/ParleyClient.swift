@@ -78,6 +78,21 @@ public actor ParleyClient {
         return try await connection.call(method, fields)
     }
 
+    /// Sends one typed request on the live connection and reads its typed answer.
+    func call<M: APIMethod>(_ method: M.Type, _ request: M.Request) async throws(ClientError) -> M.Response {
+        let answer = try await call(M.name, request.fields)
+        do {
+            return try M.Response(from: WireFields(answer))
+        } catch {
+            throw .badResponse("the answer to \(M.name): \(error.message)")
+        }
+    }
+
+    /// Sends one typed request that takes no fields.
+    func call<M: APIMethod>(_ method: M.Type) async throws(ClientError) -> M.Response where M.Request == NoFields {
+        try await call(method, NoFields())
+    }
+
     /// The confirmed ids, or `.notConfirmed`.
     func identity() throws(ClientError) -> (accountID: Int64, deviceID: UInt32) {
         guard let account = keys.accountID, let device = keys.deviceID else { throw .notConfirmed }

@@ -14,7 +14,7 @@ extension ParleyClient {
     /// Sets this account's picture from a JPEG or PNG and tells every direct conversation its key.
     public func setAvatar(image: URL) async throws(ClientError) {
         let (blob, pointer) = try makeAvatar(from: image)
-        _ = try await call("update_avatar", ["avatar": .base64(blob)])
+        _ = try await call(API.UpdateAvatar.self, .init(avatar: blob))
         let me = try identity().accountID
         try database.write { writer in try self.rememberAvatar(pointer, for: Self.avatarRecord(account: me), in: writer) }
         for conversation in try await conversations() where conversation.kind == "direct" {
@@ -25,20 +25,23 @@ extension ParleyClient {
     /// Sets a group's picture and tells its members the key.
     public func setGroupAvatar(image: URL, of conversationID: Int64) async throws(ClientError) {
         let (blob, pointer) = try makeAvatar(from: image)
-        _ = try await call("update_group_avatar", ["conversation_id": .int(conversationID), "avatar": .base64(blob)])
+        _ = try await call(API.UpdateGroupAvatar.self, .init(conversationID: conversationID, avatar: blob))
         try database.write { writer in try self.rememberAvatar(pointer, for: Self.avatarRecord(group: conversationID), in: writer) }
         _ = try await deliver(avatarEntry(type: "group_avatar", pointer: pointer, conversationID: conversationID))
     }
 
     /// A person's picture as JPEG bytes, or nil when they never sent this device one.
     public func avatar(of accountID: Int64) async throws(ClientError) -> [UInt8]? {
-        try await avatar(record: Self.avatarRecord(account: accountID), method: "get_avatar", fields: ["account_id": .int(accountID)])
+        try await avatar(record: Self.avatarRecord(account: accountID)) { () async throws(ClientError) in
+            try await call(API.GetAvatar.self, .init(accountID: accountID))
+        }
     }
 
     /// A group's picture as JPEG bytes, or nil when none was set.
     public func groupAvatar(of conversationID: Int64) async throws(ClientError) -> [UInt8]? {
-        try await avatar(record: Self.avatarRecord(group: conversationID), method: "get_group_avatar",
-                         fields: ["conversation_id": .int(conversationID)])
+        try await avatar(record: Self.avatarRecord(group: conversationID)) { () async throws(ClientError) in
+            try await call(API.GetGroupAvatar.self, .init(conversationID: conversationID))
+        }
     }
 
     static func avatarRecord(account: Int64) -> String { "account/\(account)" }
@@ -50,7 +53,9 @@ extension ParleyClient {
     }
 
     /// The cached or fetched blob, checked against the digest from the message, then opened.
-    private func avatar(record: String, method: String, fields: [String: JSONValue]) async throws(ClientError) -> [UInt8]? {
+    private func avatar(
+        record: String, fetch: () async throws(ClientError) -> API.Avatar
+    ) async throws(ClientError) -> [UInt8]? {
         let stored = try database.read { try $0.get(AvatarNamespace.name, record) }
         guard let stored, let pointer = try? JSONDecoder().decode(Attachment.self, from: Data(stored)) else { return nil }
         let cache = directory.appendingPathComponent("avatars", isDirectory: true)
@@ -58,7 +63,7 @@ extension ParleyClient {
         var blob = (try? Data(contentsOf: cached)).map(Array.init)
         if let bytes = blob, Array(SHA256.hash(data: bytes)) != Array(pointer.sha256) { blob = nil }   // damaged cache: fetch again
         if blob == nil {
-            let fetched = try await call(method, fields).bytes("avatar")
+            let fetched = try await fetch().avatar
             // The server may only hand out the picture whose digest the owner sent end to end.
             guard Array(SHA256.hash(data: fetched)) == Array(pointer.sha256) else { throw .attachment(.digestMismatch) }
             try? PrivateFiles.makeDirectory(cache)

@@ -111,7 +111,12 @@ enum GroupHandlers {
 
     /// A group conversation the caller is an active member of.
     static func activeGroup(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> ConversationRecord {
-        let conversation = try await ConversationAccess.activeConversation(request, caller, context)
+        try await activeGroup(try request.integer("conversation_id"), caller, context)
+    }
+
+    /// The group `id`, when the caller is an active member of it.
+    static func activeGroup(_ id: Int64, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> ConversationRecord {
+        let conversation = try await ConversationAccess.activeConversation(id: id, caller, context)
         guard conversation.kind == .group else { throw WireError(.forbidden, "this works on groups only") }
         return conversation
     }

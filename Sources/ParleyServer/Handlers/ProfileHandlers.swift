@@ -8,38 +8,33 @@ import ParleyWire
 /// ciphertext the server cannot read; a person's is served to contacts and the owner, a group's to
 /// its members.
 enum ProfileHandlers {
-    static let fields: Set<String> = ["username", "email", "phone", "location"]
-    static let maximumAvatar = 256 * 1024
 
     static func register(in router: inout RequestRouter) {
-        router.add("get_profile", requiresLogin: true) { request, environment, context throws(WireError) in
-            try await profile(request, environment.caller!, context)
+        router.add(API.GetProfile.self) { request, environment, context throws(WireError) in
+            try await profile(request, environment.account, context)
         }
-        router.add("update_profile", requiresLogin: true) { request, environment, context throws(WireError) in
-            try await update(request, environment.caller!, context)
+        router.add(API.UpdateProfile.self) { request, environment, context throws(WireError) in
+            try await update(request, environment.account, context)
+            return NoFields()
         }
-        router.add("update_avatar", requiresLogin: true) { request, environment, context throws(WireError) in
-            let blob = try request.bytes("avatar", maxBytes: maximumAvatar)
-            try await StoreCall.call(context) { try await context.store.setAvatar(.account(environment.caller!.accountID), blob: blob, now: context.clock.now()) }
-            return HandlerResult()
+        router.add(API.UpdateAvatar.self) { request, environment, context throws(WireError) in
+            try await StoreCall.call(context) { try await context.store.setAvatar(.account(environment.account.accountID), blob: request.avatar, now: context.clock.now()) }
+            return NoFields()
         }
-        router.add("get_avatar", requiresLogin: true) { request, environment, context throws(WireError) in
-            let caller = environment.caller!
-            let accountID = try request.integer("account_id")
-            guard try await relation(of: caller.accountID, to: accountID, context) != .stranger else {
+        router.add(API.GetAvatar.self) { request, environment, context throws(WireError) in
+            guard try await relation(of: environment.account.accountID, to: request.accountID, context) != .stranger else {
                 throw WireError(.notFound, "no avatar")
             }
-            return try await avatarResult(.account(accountID), context)
+            return try await avatar(.account(request.accountID), context)
         }
-        router.add("update_group_avatar", requiresLogin: true) { request, environment, context throws(WireError) in
-            let group = try await GroupHandlers.activeGroup(request, environment.caller!, context)
-            let blob = try request.bytes("avatar", maxBytes: maximumAvatar)
-            try await StoreCall.call(context) { try await context.store.setAvatar(.group(group.id), blob: blob, now: context.clock.now()) }
-            return HandlerResult()
+        router.add(API.UpdateGroupAvatar.self) { request, environment, context throws(WireError) in
+            let group = try await GroupHandlers.activeGroup(request.conversationID, environment.account, context)
+            try await StoreCall.call(context) { try await context.store.setAvatar(.group(group.id), blob: request.avatar, now: context.clock.now()) }
+            return NoFields()
         }
-        router.add("get_group_avatar", requiresLogin: true) { request, environment, context throws(WireError) in
-            let group = try await GroupHandlers.activeGroup(request, environment.caller!, context)
-            return try await avatarResult(.group(group.id), context)
+        router.add(API.GetGroupAvatar.self) { request, environment, context throws(WireError) in
+            let group = try await GroupHandlers.activeGroup(request.conversationID, environment.account, context)
+            return try await avatar(.group(group.id), context)
         }
     }
 
@@ -61,13 +56,13 @@ enum ProfileHandlers {
         return askedByOwner ? .contact : .stranger
     }
 
-    static func profile(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> HandlerResult {
-        let accountID = try request.optionalInteger("account_id") ?? caller.accountID
+    static func profile(_ request: API.GetProfile.Request, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> API.GetProfile.Response {
+        let accountID = request.accountID ?? caller.accountID
         let account = try await StoreCall.call(context) { try await context.store.account(id: accountID) }
         guard let account, account.isActive else { throw WireError(.notFound, "no such account") }
         let relation = try await relation(of: caller.accountID, to: accountID, context)
         let stored = try await StoreCall.call(context) { try await context.store.profileFields(accountID: accountID) }
-        var visible: [String: JSONValue] = [:]
+        var profile = API.GetProfile.Response(accountID: accountID, displayName: account.displayName)
         for field in stored {
             let allowed = switch field.visibility {
             case .everyone: true
@@ -75,49 +70,35 @@ enum ProfileHandlers {
             case .nobody: relation == .owner
             }
             guard allowed else { continue }
-            visible[field.name] = relation == .owner
-                ? ["value": .string(field.value), "visibility": .string(field.visibility.rawValue)]
-                : .string(field.value)
+            if relation == .owner {
+                profile.own[field.name] = API.OwnField(value: field.value, visibility: field.visibility)
+            } else {
+                profile.shown[field.name] = field.value
+            }
         }
-        return HandlerResult([
-            "account_id": .number(Double(accountID)), "display_name": .string(account.displayName), "fields": .object(visible),
-        ])
+        return profile
     }
 
-    static func update(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> HandlerResult {
+    static func update(_ request: API.UpdateProfile.Request, _ caller: Caller, _ context: ServerContext) async throws(WireError) {
         // Everything is validated before anything is written: a refused request changes nothing.
-        let displayName = try request.optionalString("display_name", maxBytes: 128).map { name throws(WireError) in
+        let displayName = try request.displayName.map { name throws(WireError) in
             try IdentityText.name(name, field: "display_name")
         }
         if let displayName, displayName.trimmingCharacters(in: .whitespaces).isEmpty {
             throw .invalid("display_name", "must not be empty")
         }
-        var updates: [ProfileField] = []
-        if case .object(let object)? = request.fields["fields"] {
-            for (name, value) in object.sorted(by: { $0.key < $1.key }) {
-                guard fields.contains(name) else { throw .invalid("fields.\(name)", "is not a profile field (\(fields.sorted().joined(separator: ", ")))") }
-                guard case .object(let entry) = value, case .string(let text)? = entry["value"], text.utf8.count <= 256,
-                    case .string(let visibilityText)? = entry["visibility"], let visibility = Visibility(rawValue: visibilityText)
-                else {
-                    throw .invalid("fields.\(name)", "must be {\"value\": string ≤ 256 bytes, \"visibility\": \"everyone\"|\"contacts\"|\"nobody\"}")
-                }
-                updates.append(ProfileField(name: name, value: text, visibility: visibility))
-            }
-        } else if request.fields["fields"] != nil {
-            throw .invalid("fields", "must be an object")
+        let updates = request.profileFields.sorted { $0.key < $1.key }.map { name, field in
+            ProfileField(name: name, value: field.value, visibility: field.visibility)
         }
         if let displayName {
             try await StoreCall.call(context) { try await context.store.setDisplayName(accountID: caller.accountID, displayName) }
         }
         try await StoreCall.call(context) { try await context.store.setProfileFields(accountID: caller.accountID, updates) }
-        return HandlerResult()
     }
 
-    static func avatarResult(_ owner: AvatarOwner, _ context: ServerContext) async throws(WireError) -> HandlerResult {
+    static func avatar(_ owner: AvatarOwner, _ context: ServerContext) async throws(WireError) -> API.Avatar {
         let avatar = try await StoreCall.call(context) { try await context.store.avatar(owner) }
         guard let avatar else { throw WireError(.notFound, "no avatar") }
-        return HandlerResult([
-            "avatar": .string(Data(avatar.blob).base64EncodedString()), "updated_at": .number(Double(avatar.updatedAt)),
-        ])
+        return API.Avatar(avatar: avatar.blob, updatedAt: avatar.updatedAt)
     }
 }

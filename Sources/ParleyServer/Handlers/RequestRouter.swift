@@ -17,6 +17,9 @@ public struct RequestEnvironment: Sendable {
     public var caller: Caller?
     /// The peer's IP address, for per-address lockouts.
     public var remoteAddress: String
+
+    /// The logged-in caller of a method that requires login (the router lets no other request reach it).
+    public var account: Caller { caller! }
 }
 
 /// Maps method names to handlers and enforces login where a method needs it.
@@ -65,6 +68,26 @@ public struct RequestRouter: Sendable {
     /// Registers `handler` for `method`.
     public mutating func add(_ method: String, requiresLogin: Bool, _ handler: @escaping Handler) {
         routes[method] = Route(requiresLogin: requiresLogin, handler: handler)
+    }
+
+    /// Registers the handler of a typed method: the request is read (and refused in words) before the handler
+    /// runs, and its typed answer written back.
+    public mutating func add<M: APIMethod>(
+        _ method: M.Type, _ handler: @escaping @Sendable (M.Request, RequestEnvironment, ServerContext) async throws(WireError) -> M.Response
+    ) {
+        add(method) { request, environment, context throws(WireError) in (try await handler(request, environment, context), nil) }
+    }
+
+    /// Registers the handler of a typed method that may log the caller in.
+    public mutating func add<M: APIMethod>(
+        _ method: M.Type,
+        loggingIn handler: @escaping @Sendable (M.Request, RequestEnvironment, ServerContext) async throws(WireError) -> (M.Response, Caller?)
+    ) {
+        add(M.name, requiresLogin: M.requiresLogin) { request, environment, context throws(WireError) in
+            let typed = try M.Request(from: WireFields(request.fields))
+            let (response, loggedIn) = try await handler(typed, environment, context)
+            return HandlerResult(response.fields, loggedIn: loggedIn)
+        }
     }
 
     /// The method names served.

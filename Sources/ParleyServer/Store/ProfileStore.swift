@@ -1,12 +1,7 @@
-/// Who may see a profile field.
-public enum Visibility: String, Sendable, CaseIterable {
-    /// Any logged-in user.
-    case everyone
-    /// People who share an active conversation with the owner.
-    case contacts
-    /// Only the owner.
-    case nobody
-}
+import ParleyWire
+
+/// Who may see a profile field: any logged-in user, contacts (docs/API.md §5.1), or the owner only.
+public typealias Visibility = API.Visibility
 
 /// One profile field with its visibility.
 public struct ProfileField: Sendable, Equatable {

@@ -1,0 +1,4 @@
+/// (not typed yet)
+extension API {
+    static let fileMethods: [any APIMethod.Type] = []
+}

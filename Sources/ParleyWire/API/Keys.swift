@@ -1,0 +1,4 @@
+/// (not typed yet)
+extension API {
+    static let keyMethods: [any APIMethod.Type] = []
+}

@@ -1,0 +1,4 @@
+/// (not typed yet)
+extension API {
+    static let sessionMethods: [any APIMethod.Type] = []
+}
