@@ -56,11 +56,11 @@ extension ParleyClient {
         var stalledSince: ContinuousClock.Instant?
         var pacer = TransferPacer()
         while offset < total {
-            let answer: [String: JSONValue]
+            let answer: API.DownloadFile.Response
             let pause = pacer.delay(now: .now)
             if pause > .zero { try? await Task.sleep(for: pause) }
             do {
-                answer = try await call("download_file", ["file_id": .int(attachment.fileID), "offset": .int(offset), "length": .int(24_576)])
+                answer = try await call(API.DownloadFile.self, .init(fileID: attachment.fileID, offset: offset, length: Int64(API.fileChunkSize)))
                 pacer.accepted()
             } catch .server(let error) where error.code == .rateLimited {
                 // Ask again after the server's retry_after (or a growing pause), at a slower pace.
@@ -79,10 +79,10 @@ extension ParleyClient {
             }
             stalledSince = nil
             // The server's size and digest must be the ones the sender announced end to end.
-            guard try answer.int("size") == total else { throw .attachment(.malformed("the server holds a file of another size")) }
-            guard try answer.bytes("sha256") == Array(attachment.sha256) else { throw .attachment(.digestMismatch) }
-            guard try answer.int("offset") == offset else { throw .badResponse("download_file answered another offset") }
-            let chunk = try answer.bytes("chunk")
+            guard answer.size == total else { throw .attachment(.malformed("the server holds a file of another size")) }
+            guard answer.sha256 == Array(attachment.sha256) else { throw .attachment(.digestMismatch) }
+            guard answer.offset == offset else { throw .badResponse("download_file answered another offset") }
+            let chunk = answer.chunk
             guard !chunk.isEmpty, offset + Int64(chunk.count) <= total else { throw .attachment(.malformed("the server sent a chunk of the wrong size")) }
             hasher.update(data: chunk)
             offset += Int64(chunk.count)

@@ -73,16 +73,15 @@ extension ParleyClient {
         var offset: Int64 = 0
         if let known = pending.fileID {
             do {
-                offset = try await call("upload_status", ["file_id": .int(known)]).int("received")
+                offset = try await call(API.UploadStatus.self, .init(fileID: known)).received
                 await options.progress?(TransferProgress(done: offset, total: total, resumedAt: offset))
             } catch .server(let error) where error.code == .notFound {
                 pending.fileID = nil   // the server dropped it (a digest mismatch, a cleanup): start again
             }
         }
         if pending.fileID == nil {
-            let start = try await call("upload_start", ["conversation_id": .int(conversationID), "size": .int(total),
-                                                        "sha256": .base64(Array(pending.sha256))])
-            pending.fileID = try start.int("file_id")
+            let start = try await call(API.UploadStart.self, .init(conversationID: conversationID, size: total, sha256: Array(pending.sha256)))
+            pending.fileID = start.fileID
             try savePendingUpload(pending, recordKey)
         }
         let fileID = pending.fileID!
@@ -102,9 +101,9 @@ extension ParleyClient {
             let pause = pacer.delay(now: .now)
             if pause > .zero { try? await Task.sleep(for: pause) }
             do {
-                let answer = try await call("upload_file", ["file_id": .int(fileID), "offset": .int(offset), "chunk": .base64(Array(chunk))])
+                let answer = try await call(API.UploadFile.self, .init(fileID: fileID, offset: offset, chunk: Array(chunk)))
                 pacer.accepted()
-                offset = try answer.int("received")
+                offset = answer.received
                 await options.progress?(TransferProgress(done: offset, total: total))
             } catch .server(let error) where error.code == .rateLimited {
                 // The same chunk again, after the server's retry_after (or a growing pause) and at a slower pace.
@@ -122,7 +121,7 @@ extension ParleyClient {
     }
 
     /// The largest piece per `upload_file` (API.md §8).
-    static let uploadPiece = 24 * 1024
+    static let uploadPiece = API.fileChunkSize
 
     /// Waits for the connection to come back, then asks the server how much of the upload it has.
     private func resumeOffset(fileID: Int64, options: AttachmentOptions) async throws(ClientError) -> Int64 {
@@ -130,7 +129,7 @@ extension ParleyClient {
         while true {
             try await awaitConnection(until: deadline)
             do {
-                return try await call("upload_status", ["file_id": .int(fileID)]).int("received")
+                return try await call(API.UploadStatus.self, .init(fileID: fileID)).received
             } catch .notConnected, .disconnected, .timeout {
                 continue
             } catch .server(let error) where error.code == .unauthenticated {

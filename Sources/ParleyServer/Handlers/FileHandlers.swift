@@ -4,64 +4,53 @@ import ParleyWire
 
 /// Chunked, resumable transfer of client-encrypted files, readable by the conversation's members.
 enum FileHandlers {
-    /// The largest chunk of ciphertext per request.
-    static let chunkSize = 24 * 1024
-
     static func register(in router: inout RequestRouter) {
-        router.add("upload_start", requiresLogin: true) { request, environment, context throws(WireError) in
-            let caller = environment.caller!
-            let conversation = try await ConversationAccess.activeConversation(request, caller, context)
-            let size = try request.integer("size", in: 1...context.configuration.maximumFileSize)
+        router.add(API.UploadStart.self) { request, environment, context throws(WireError) in
+            let caller = environment.account
+            let conversation = try await ConversationAccess.activeConversation(id: request.conversationID, caller, context)
+            let limit = context.configuration.maximumFileSize
+            guard (1...limit).contains(request.size) else { throw .invalid("size", "must be between 1 and \(limit)") }
             let quota = context.configuration.fileQuota
-            let digest = try request.bytes("sha256", count: 32)
             do {
                 let file = try await context.store.createFile(
-                    ownerID: caller.accountID, conversationID: conversation.id, size: size, sha256: digest, quota: quota, now: context.clock.now())
-                return HandlerResult(["file_id": .number(Double(file.id)), "chunk_size": .number(Double(chunkSize))])
+                    ownerID: caller.accountID, conversationID: conversation.id, size: request.size, sha256: request.sha256, quota: quota,
+                    now: context.clock.now())
+                return API.UploadStart.Response(fileID: file.id, chunkSize: Int64(API.fileChunkSize))
             } catch StoreError.conflict {
                 throw WireError(.quotaExceeded, "this upload would pass your storage quota of \(quota >> 20) MiB; delete files or send a smaller one")
             } catch {
                 throw AuthHandlers.storeFailure(error, context)
             }
         }
-        router.add("upload_file", requiresLogin: true) { request, environment, context throws(WireError) in
-            let file = try await ownFile(request, environment.caller!, context)
-            let offset = try request.integer("offset")
-            let chunk = try request.bytes("chunk", maxBytes: chunkSize)
-            guard !chunk.isEmpty else { throw .invalid("chunk", "must not be empty") }
+        router.add(API.UploadFile.self) { request, environment, context throws(WireError) in
+            let file = try await ownFile(request.fileID, environment.account, context)
+            let chunk = request.chunk
             guard !file.complete else { throw WireError(.conflict, "the upload is already complete") }
-            guard offset == file.received else {
-                throw WireError(.conflict, "resume at offset \(file.received)", details: ["received": .number(Double(file.received))])
+            guard request.offset == file.received else {
+                throw WireError(.conflict, "resume at offset \(file.received)", details: ["received": .int(file.received)])
             }
-            guard offset + Int64(chunk.count) <= file.size else { throw .invalid("chunk", "goes past the declared size") }
-            let received = try await StoreCall.call(context) { try await context.store.appendChunk(fileID: file.id, offset: offset, data: chunk) }
-            if received == file.size {
-                try await finish(file, context)
-                return HandlerResult(["received": .number(Double(received)), "complete": true])
-            }
-            return HandlerResult(["received": .number(Double(received)), "complete": false])
+            guard request.offset + Int64(chunk.count) <= file.size else { throw .invalid("chunk", "goes past the declared size") }
+            let received = try await StoreCall.call(context) { try await context.store.appendChunk(fileID: file.id, offset: request.offset, data: chunk) }
+            if received == file.size { try await finish(file, context) }
+            return API.UploadFile.Response(received: received, complete: received == file.size)
         }
-        router.add("upload_status", requiresLogin: true) { request, environment, context throws(WireError) in
-            let file = try await ownFile(request, environment.caller!, context)
-            return HandlerResult(["received": .number(Double(file.received)), "size": .number(Double(file.size)), "complete": .bool(file.complete)])
+        router.add(API.UploadStatus.self) { request, environment, context throws(WireError) in
+            let file = try await ownFile(request.fileID, environment.account, context)
+            return API.UploadStatus.Response(received: file.received, size: file.size, complete: file.complete)
         }
-        router.add("download_file", requiresLogin: true) { request, environment, context throws(WireError) in
-            let caller = environment.caller!
-            let id = try request.integer("file_id")
-            let file = try await StoreCall.call(context) { try await context.store.file(id: id) }
+        router.add(API.DownloadFile.self) { request, environment, context throws(WireError) in
+            let file = try await StoreCall.call(context) { try await context.store.file(id: request.fileID) }
             guard let file, file.complete else { throw WireError(.notFound, "no such file") }
             do {
-                _ = try await ConversationAccess.activeConversation(id: file.conversationID, caller, context)
+                _ = try await ConversationAccess.activeConversation(id: file.conversationID, environment.account, context)
             } catch {
                 throw WireError(.notFound, "no such file")
             }
-            let offset = try request.optionalInteger("offset", in: 0...file.size) ?? 0
-            let length = Int(try request.optionalInteger("length", in: 1...Int64(chunkSize)) ?? Int64(chunkSize))
+            let offset = request.offset ?? 0
+            guard offset <= file.size else { throw .invalid("offset", "must be between 0 and \(file.size)") }
+            let length = Int(request.length ?? Int64(API.fileChunkSize))
             let bytes = try await StoreCall.call(context) { try await context.store.readFile(fileID: file.id, offset: offset, length: length) }
-            return HandlerResult([
-                "chunk": .string(Data(bytes).base64EncodedString()), "offset": .number(Double(offset)),
-                "size": .number(Double(file.size)), "sha256": .string(Data(file.sha256).base64EncodedString()),
-            ])
+            return API.DownloadFile.Response(chunk: bytes, offset: offset, size: file.size, sha256: file.sha256)
         }
     }
 
@@ -83,8 +72,7 @@ enum FileHandlers {
     }
 
     /// An upload of the caller's own; other people's uploads do not exist for them.
-    static func ownFile(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> FileRecord {
-        let id = try request.integer("file_id")
+    static func ownFile(_ id: Int64, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> FileRecord {
         let file = try await StoreCall.call(context) { try await context.store.file(id: id) }
         guard let file, file.ownerID == caller.accountID else { throw WireError(.notFound, "no such upload") }
         return file
