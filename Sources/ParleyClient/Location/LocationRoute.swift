@@ -16,13 +16,13 @@ public struct LocationRoute: Sendable, Equatable, Codable {
     /// How many waypoints the server holds for it.
     public let waypointCount: Int64
 
-    init(_ fields: [String: JSONValue]) throws(ClientError) {
-        id = try fields.int("route_id")
-        ownerID = try fields.int("owner_id")
-        active = fields.bool("active")
-        startedAt = try fields.int("started_at")
-        endedAt = fields.optionalInt("ended_at")
-        waypointCount = try fields.int("waypoint_count")
+    init(_ route: API.Route) {
+        id = route.routeID
+        ownerID = route.ownerID
+        active = route.active
+        startedAt = route.startedAt
+        endedAt = route.endedAt
+        waypointCount = route.waypointCount
     }
 }
 

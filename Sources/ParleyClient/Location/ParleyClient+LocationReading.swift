@@ -13,11 +13,9 @@ extension ParleyClient {
         guard afterWaypointID >= 0 else { throw .invalidInput("the waypoint cursor must be 0 or more") }
         let me = try identity().accountID
         let owner = ownerID ?? me
-        var fields: [String: JSONValue] = ["owner_id": .int(owner), "after_waypoint_id": .int(afterWaypointID), "limit": .int(limit)]
-        if let routeID { fields["route_id"] = .int(routeID) }
-        let answer: [String: JSONValue]
+        let answer: API.GetRoute.Response
         do {
-            answer = try await call("get_route", fields)
+            answer = try await call(API.GetRoute.self, .init(ownerID: owner, routeID: routeID, afterWaypointID: afterWaypointID, limit: Int64(limit)))
         } catch .server(let error) where error.code == .notFound {
             if owner == me {
                 throw .invalidInput(routeID.map { "you have no route \($0); list yours with 'parley location routes'" }
@@ -28,17 +26,16 @@ extension ParleyClient {
             }
             throw try notFollowing(owner)
         }
-        let route = try LocationRoute(answer)
+        let route = LocationRoute(answer.route)
         guard route.ownerID == owner, routeID == nil || route.id == routeID else {
             throw .badResponse("get_route answered with another person's or another route")
         }
         let ring = try locationKeyRing(owner == me ? LocationKeyRing.ownRecord : LocationKeyRing.record(for: owner))
-        let points = try answer.objects("waypoints").map { item throws(ClientError) in
-            let id = try item.int("waypoint_id"), ts = try item.int("ts")
-            let opened = Self.openWaypoint(try item.string("data"), owner: owner, routeID: route.id, timestamp: ts, ring: ring)
-            return LocationPoint(waypointID: id, timestamp: ts, waypoint: opened.waypoint, problem: opened.problem)
+        let points = answer.waypoints.map { item in
+            let opened = Self.openWaypoint(item.data, owner: owner, routeID: route.id, timestamp: item.ts, ring: ring)
+            return LocationPoint(waypointID: item.waypointID, timestamp: item.ts, waypoint: opened.waypoint, problem: opened.problem)
         }
-        return LocationRoutePage(route: route, points: points, hasMore: answer.bool("has_more"))
+        return LocationRoutePage(route: route, points: points, hasMore: answer.hasMore)
     }
 
     /// Every waypoint of a route after `afterWaypointID`, paging until the end (at most `maximum`).

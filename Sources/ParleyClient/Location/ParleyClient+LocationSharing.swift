@@ -7,16 +7,13 @@ import ParleyWire
 /// a new key for everyone left whenever a follower is revoked.
 extension ParleyClient {
     /// Most waypoints per `post_waypoints` (the server's limit).
-    public static let locationBatchSize = 500
+    public static let locationBatchSize = API.PostWaypoints.maximumBatch
 
     /// Starts a new route; the server deactivates any other active route of this account.
     public func startLocationRoute() async throws(ClientError) -> LocationRoute {
-        let answer = try await call("start_route")
+        let answer = try await call(API.StartRoute.self)
         let me = try identity().accountID
-        return try LocationRoute([
-            "route_id": .int(try answer.int("route_id")), "owner_id": .int(me), "active": true,
-            "started_at": .int(try answer.int("started_at")), "waypoint_count": 0,
-        ])
+        return LocationRoute(API.Route(routeID: answer.routeID, ownerID: me, active: true, startedAt: answer.startedAt, waypointCount: 0))
     }
 
     /// Seals and posts waypoints, in batches, to `routeID` or else to this account's active route (a new
@@ -40,7 +37,7 @@ extension ParleyClient {
         var start = 0
         while start < waypoints.count {
             let batch = waypoints[start..<min(start + Self.locationBatchSize, waypoints.count)]
-            var entries: [JSONValue] = []
+            var entries: [API.NewWaypoint] = []
             for waypoint in batch {
                 let data: String
                 do {
@@ -48,11 +45,11 @@ extension ParleyClient {
                 } catch {
                     throw .invalidInput("cannot seal a position: \(error)")
                 }
-                entries.append(.object(["ts": .int(waypoint.timestamp), "data": .string(data)]))
+                entries.append(API.NewWaypoint(ts: waypoint.timestamp, data: data))
             }
-            let answer = try await routeCall("post_waypoints", ["route_id": .int(route), "waypoints": .array(entries)], routeID: route)
-            stored += Int(try answer.int("stored"))
-            duplicates += Int(try answer.int("duplicates"))
+            let answer = try await routeCall(API.PostWaypoints.self, .init(routeID: route, waypoints: entries), routeID: route)
+            stored += Int(answer.stored)
+            duplicates += Int(answer.duplicates)
             start += batch.count
         }
         return LocationPostResult(routeID: route, stored: stored, duplicates: duplicates, keyEpoch: epoch)
@@ -60,28 +57,24 @@ extension ParleyClient {
 
     /// Ends a route: nothing more can be posted to it; followers can still read it.
     public func deactivateLocationRoute(_ routeID: Int64) async throws(ClientError) {
-        _ = try await routeCall("deactivate_route", ["route_id": .int(routeID)], routeID: routeID)
+        _ = try await routeCall(API.DeactivateRoute.self, .init(routeID: routeID), routeID: routeID)
     }
 
     /// Deletes a route and its waypoints at the server.
     public func deleteLocationRoute(_ routeID: Int64) async throws(ClientError) {
-        _ = try await routeCall("delete_route", ["route_id": .int(routeID)], routeID: routeID)
+        _ = try await routeCall(API.DeleteRoute.self, .init(routeID: routeID), routeID: routeID)
     }
 
     /// Routes of this account (or of someone it follows), newest first.
     public func locationRoutes(of ownerID: Int64? = nil, before routeID: Int64? = nil, limit: Int = 100) async throws(ClientError) -> LocationRouteList {
         guard (1...500).contains(limit) else { throw .invalidInput("limit must be 1…500") }
-        var fields: [String: JSONValue] = ["limit": .int(limit)]
-        if let ownerID { fields["owner_id"] = .int(ownerID) }
-        if let routeID { fields["before_route_id"] = .int(routeID) }
-        let answer: [String: JSONValue]
+        let answer: API.ListRoutes.Response
         do {
-            answer = try await call("list_routes", fields)
+            answer = try await call(API.ListRoutes.self, .init(ownerID: ownerID, beforeRouteID: routeID, limit: Int64(limit)))
         } catch .server(let error) where error.code == .notFound {
             throw try notFollowing(ownerID ?? 0)
         }
-        return LocationRouteList(routes: try answer.objects("routes").map { fields throws(ClientError) in try LocationRoute(fields) },
-                                 hasMore: answer.bool("has_more"))
+        return LocationRouteList(routes: answer.routes.map(LocationRoute.init), hasMore: answer.hasMore)
     }
 
     /// Lets the account with `email` read this account's routes and sends it the current key inside an
@@ -90,7 +83,7 @@ extension ParleyClient {
         guard email.lowercased() != self.email else { throw .invalidInput("\(email) is your own account; you always see your own routes") }
         let follower: Int64
         do {
-            follower = try await call("allow_follower", ["email": .string(email.lowercased())]).int("account_id")
+            follower = try await call(API.AllowFollower.self, .email(email.lowercased())).accountID
         } catch .server(let error) where error.code == .notFound {
             throw .invalidInput("no Parley account \(email) on this server; check the address")
         }
@@ -110,7 +103,7 @@ extension ParleyClient {
         // The new key is in force before the server is asked: whatever happens next, nothing posted from
         // now on is sealed with a key the revoked person holds (at worst the others need 'share' again).
         let (key, epoch) = try rotateOwnLocationKey()
-        _ = try await call("revoke_follower", ["account_id": .int(follower)])
+        _ = try await call(API.RevokeFollower.self, .init(accountID: follower))
         var sent: [Int64] = [], notSent: [Int64] = []
         for other in followers where other != follower {
             do {
@@ -129,12 +122,12 @@ extension ParleyClient {
 
     /// Accounts allowed to read this account's routes.
     public func locationFollowers() async throws(ClientError) -> [Int64] {
-        try await call("list_followers").objects("followers").map { item throws(ClientError) in try item.int("account_id") }
+        try await call(API.ListFollowers.self).followers.map(\.accountID)
     }
 
     /// Accounts whose routes this account may read.
     public func locationFollowing() async throws(ClientError) -> [Int64] {
-        try await call("list_following").ints("owner_ids")
+        try await call(API.ListFollowing.self).ownerIDs
     }
 
     /// The account id of a contact by e-mail (asked of the server when this device does not know them).
@@ -174,9 +167,9 @@ extension ParleyClient {
     }
 
     /// A route method of the owner, with the server's refusals said in the owner's terms.
-    private func routeCall(_ method: String, _ fields: [String: JSONValue], routeID: Int64) async throws(ClientError) -> [String: JSONValue] {
+    private func routeCall<M: APIMethod>(_ method: M.Type, _ request: M.Request, routeID: Int64) async throws(ClientError) -> M.Response {
         do {
-            return try await call(method, fields)
+            return try await call(method, request)
         } catch .server(let error) where error.code == .notFound {
             throw .invalidInput("you have no route \(routeID); list yours with 'parley location routes'")
         } catch .server(let error) where error.code == .conflict {

@@ -7,8 +7,8 @@ enum LocationFollowerHandlers {
     static let maximumFollowers = 1_000
 
     static func register(in router: inout RequestRouter) {
-        router.add("allow_follower", requiresLogin: true) { request, environment, context throws(WireError) in
-            let caller = environment.caller!
+        router.add(API.AllowFollower.self) { request, environment, context throws(WireError) in
+            let caller = environment.account
             let follower = try await account(request, caller, context)
             let current = try await StoreCall.call(context) { try await context.store.followers(ownerID: caller.accountID) }
             guard current.count < maximumFollowers || current.contains(where: { $0.accountID == follower }) else {
@@ -17,36 +17,32 @@ enum LocationFollowerHandlers {
             let added = try await StoreCall.call(context) {
                 try await context.store.allowFollower(ownerID: caller.accountID, followerID: follower, now: context.clock.now())
             }
-            return HandlerResult(["account_id": .number(Double(follower)), "added": .bool(added)])
+            return API.AllowFollower.Response(accountID: follower, added: added)
         }
-        router.add("revoke_follower", requiresLogin: true) { request, environment, context throws(WireError) in
-            let caller = environment.caller!
-            let follower = try request.integer("account_id", in: 1...Int64.max)
+        router.add(API.RevokeFollower.self) { request, environment, context throws(WireError) in
             let removed = try await StoreCall.call(context) {
-                try await context.store.revokeFollower(ownerID: caller.accountID, followerID: follower)
+                try await context.store.revokeFollower(ownerID: environment.account.accountID, followerID: request.accountID)
             }
-            return HandlerResult(["removed": .bool(removed)])
+            return API.RevokeFollower.Response(removed: removed)
         }
-        router.add("list_followers", requiresLogin: true) { _, environment, context throws(WireError) in
-            let followers = try await StoreCall.call(context) { try await context.store.followers(ownerID: environment.caller!.accountID) }
-            return HandlerResult(["followers": .array(followers.map { follower in
-                .object(["account_id": .number(Double(follower.accountID)), "since": .number(Double(follower.since))])
-            })])
+        router.add(API.ListFollowers.self) { _, environment, context throws(WireError) in
+            let followers = try await StoreCall.call(context) { try await context.store.followers(ownerID: environment.account.accountID) }
+            return API.ListFollowers.Response(followers: followers.map { API.Follower(accountID: $0.accountID, since: $0.since) })
         }
-        router.add("list_following", requiresLogin: true) { _, environment, context throws(WireError) in
-            let owners = try await StoreCall.call(context) { try await context.store.following(followerID: environment.caller!.accountID) }
-            return HandlerResult(["owner_ids": .array(owners.map { .number(Double($0)) })])
+        router.add(API.ListFollowing.self) { _, environment, context throws(WireError) in
+            let owners = try await StoreCall.call(context) { try await context.store.following(followerID: environment.account.accountID) }
+            return API.ListFollowing.Response(ownerIDs: owners)
         }
     }
 
-    /// The active account named by `email` (or `account_id`), which is not the caller.
-    static func account(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> Int64 {
+    /// The active account named by e-mail or id, which is not the caller.
+    static func account(_ choice: API.AccountChoice, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> Int64 {
         let found: AccountRecord?
-        if request.fields["email"] != nil {
-            let email = try AuthHandlers.email(request)
+        switch choice {
+        case .email(let given):
+            let email = try IdentityText.email(given)
             found = try await StoreCall.call(context) { try await context.store.account(email: email) }
-        } else {
-            let id = try request.integer("account_id", in: 1...Int64.max)
+        case .accountID(let id):
             found = try await StoreCall.call(context) { try await context.store.account(id: id) }
         }
         guard let found, found.isActive else { throw WireError(.notFound, "no such account") }

@@ -3,69 +3,44 @@ import ParleyWire
 /// Location sharing (docs/API.md §12): routes of client-encrypted waypoints, readable only by the
 /// followers their owner allowed. The server never sees a position, only counts and timestamps.
 enum LocationHandlers {
-    /// Most waypoints per `post_waypoints`.
-    static let maximumBatch = 500
-    /// Longest encrypted waypoint string (bytes); a v2 waypoint needs about 150.
-    static let maximumWaypointBytes = 1024
     /// Most waypoints one route holds (about four days of one fix every 4 s).
     static let maximumWaypointsPerRoute: Int64 = 100_000
-    /// Largest timestamp: JSON numbers are exact below 2^53.
-    static let maximumTimestamp: Int64 = (1 << 53) - 1
 
     static func register(in router: inout RequestRouter) {
-        router.add("start_route", requiresLogin: true) { _, environment, context throws(WireError) in
-            let caller = environment.caller!
-            let route = try await StoreCall.call(context) { try await context.store.startRoute(ownerID: caller.accountID, now: context.clock.now()) }
-            return HandlerResult(["route_id": .number(Double(route.id)), "started_at": .number(Double(route.startedAt))])
+        router.add(API.StartRoute.self) { _, environment, context throws(WireError) in
+            let route = try await StoreCall.call(context) { try await context.store.startRoute(ownerID: environment.account.accountID, now: context.clock.now()) }
+            return API.StartRoute.Response(routeID: route.id, startedAt: route.startedAt)
         }
-        router.add("post_waypoints", requiresLogin: true) { request, environment, context throws(WireError) in
-            try await postWaypoints(request, environment.caller!, context)
+        router.add(API.PostWaypoints.self) { request, environment, context throws(WireError) in
+            try await postWaypoints(request, environment.account, context)
         }
-        router.add("deactivate_route", requiresLogin: true) { request, environment, context throws(WireError) in
-            let route = try await ownRoute(request, environment.caller!, context)
+        router.add(API.DeactivateRoute.self) { request, environment, context throws(WireError) in
+            let route = try await ownRoute(request.routeID, environment.account, context)
             try await StoreCall.call(context) { try await context.store.deactivateRoute(id: route.id, now: context.clock.now()) }
-            return HandlerResult()
+            return NoFields()
         }
-        router.add("delete_route", requiresLogin: true) { request, environment, context throws(WireError) in
-            let route = try await ownRoute(request, environment.caller!, context)
+        router.add(API.DeleteRoute.self) { request, environment, context throws(WireError) in
+            let route = try await ownRoute(request.routeID, environment.account, context)
             try await StoreCall.call(context) { try await context.store.deleteRoute(id: route.id) }
-            return HandlerResult()
+            return NoFields()
         }
-        router.add("list_routes", requiresLogin: true) { request, environment, context throws(WireError) in
-            let owner = try await readableOwner(request, environment.caller!, context)
-            let before = try request.optionalInteger("before_route_id", in: 1...Int64.max)
-            let limit = Int(try request.optionalInteger("limit", in: 1...500) ?? 100)
-            let routes = try await StoreCall.call(context) { try await context.store.routes(ownerID: owner, beforeID: before, limit: limit + 1) }
-            return HandlerResult([
-                "owner_id": .number(Double(owner)), "routes": .array(routes.prefix(limit).map(json)), "has_more": .bool(routes.count > limit),
-            ])
+        router.add(API.ListRoutes.self) { request, environment, context throws(WireError) in
+            let owner = try await readableOwner(request.ownerID, environment.account, context)
+            let limit = Int(request.limit ?? 100)
+            let routes = try await StoreCall.call(context) {
+                try await context.store.routes(ownerID: owner, beforeID: request.beforeRouteID, limit: limit + 1)
+            }
+            return API.ListRoutes.Response(ownerID: owner, routes: routes.prefix(limit).map(wire), hasMore: routes.count > limit)
         }
-        router.add("get_route", requiresLogin: true) { request, environment, context throws(WireError) in
-            try await getRoute(request, environment.caller!, context)
+        router.add(API.GetRoute.self) { request, environment, context throws(WireError) in
+            try await getRoute(request, environment.account, context)
         }
         LocationFollowerHandlers.register(in: &router)
     }
 
-    static func postWaypoints(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> HandlerResult {
-        let route = try await ownRoute(request, caller, context)
-        let items = try request.array("waypoints", maxCount: maximumBatch)
-        guard !items.isEmpty else { throw .invalid("waypoints", "must not be empty") }
-        var batch: [NewWaypoint] = []
-        batch.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() {
-            guard case .object(let fields) = item else { throw .invalid("waypoints[\(index)]", "must be an object {ts, data}") }
-            let entry = WireRequest(method: "", requestID: "", fields: fields)
-            let ts: Int64
-            let data: String
-            do {
-                ts = try entry.integer("ts", in: 0...maximumTimestamp)
-                data = try entry.string("data", maxBytes: maximumWaypointBytes)
-            } catch {
-                throw WireError(error.code, "waypoints[\(index)]: \(error.message)")
-            }
-            guard !data.isEmpty else { throw .invalid("waypoints[\(index)].data", "must not be empty") }
-            batch.append(NewWaypoint(timestamp: ts, data: data))
-        }
+    static func postWaypoints(_ request: API.PostWaypoints.Request, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> API.PostWaypoints.Response {
+        let route = try await ownRoute(request.routeID, caller, context)
+        let batch = request.waypoints.map { NewWaypoint(timestamp: $0.ts, data: $0.data) }
         let stored: [WaypointRecord]
         do {
             stored = try await context.store.appendWaypoints(
@@ -83,43 +58,37 @@ enum LocationHandlers {
                 "count": .number(Double(stored.count)), "last_waypoint_id": .number(Double(last.id)),
             ])
         }
-        return HandlerResult([
-            "stored": .number(Double(stored.count)), "duplicates": .number(Double(batch.count - stored.count)),
-            "last_waypoint_id": stored.last.map { .number(Double($0.id)) } ?? .null,
-        ])
+        return API.PostWaypoints.Response(stored: Int64(stored.count), duplicates: Int64(batch.count - stored.count), lastWaypointID: stored.last?.id)
     }
 
-    static func getRoute(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> HandlerResult {
-        let owner = try await readableOwner(request, caller, context)
-        let routeID = try request.optionalInteger("route_id", in: 1...Int64.max)
-        let afterID = try request.optionalInteger("after_waypoint_id") ?? 0
-        let limit = Int(try request.optionalInteger("limit", in: 1...Int64(maximumBatch)) ?? Int64(maximumBatch))
+    static func getRoute(_ request: API.GetRoute.Request, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> API.GetRoute.Response {
+        let owner = try await readableOwner(request.ownerID, caller, context)
+        let limit = Int(request.limit ?? Int64(API.PostWaypoints.maximumBatch))
         let route = try await StoreCall.call(context) { () async throws -> RouteRecord? in
-            if let routeID { return try await context.store.route(id: routeID) }
+            if let routeID = request.routeID { return try await context.store.route(id: routeID) }
             return try await context.store.latestRoute(ownerID: owner)
         }
         guard let route, route.ownerID == owner else { throw WireError(.notFound, "no such route") }
-        let page = try await StoreCall.call(context) { try await context.store.waypoints(routeID: route.id, afterID: afterID, limit: limit + 1) }
-        var fields = routeFields(route)
-        fields["waypoints"] = .array(page.prefix(limit).map { waypoint in
-            .object(["waypoint_id": .number(Double(waypoint.id)), "ts": .number(Double(waypoint.timestamp)), "data": .string(waypoint.data)])
-        })
-        fields["has_more"] = .bool(page.count > limit)
-        return HandlerResult(fields)
+        let page = try await StoreCall.call(context) {
+            try await context.store.waypoints(routeID: route.id, afterID: request.afterWaypointID ?? 0, limit: limit + 1)
+        }
+        return API.GetRoute.Response(
+            route: wire(route),
+            waypoints: page.prefix(limit).map { API.StoredWaypoint(waypointID: $0.id, ts: $0.timestamp, data: $0.data) },
+            hasMore: page.count > limit)
     }
 
     /// A route of the caller's own; anyone else's route does not exist for them, not even for followers.
-    static func ownRoute(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> RouteRecord {
-        let id = try request.integer("route_id", in: 1...Int64.max)
+    static func ownRoute(_ id: Int64, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> RouteRecord {
         let route = try await StoreCall.call(context) { try await context.store.route(id: id) }
         guard let route, route.ownerID == caller.accountID else { throw WireError(.notFound, "no such route") }
         return route
     }
 
-    /// `owner_id` (default: the caller) if the caller may read that person's routes; `not_found` otherwise,
+    /// `owner` (default: the caller) if the caller may read that person's routes; `not_found` otherwise,
     /// exactly as for an account that does not exist.
-    static func readableOwner(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> Int64 {
-        let owner = try request.optionalInteger("owner_id", in: 1...Int64.max) ?? caller.accountID
+    static func readableOwner(_ requested: Int64?, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> Int64 {
+        let owner = requested ?? caller.accountID
         guard owner != caller.accountID else { return owner }
         let allowed = try await StoreCall.call(context) { try await context.store.isFollower(ownerID: owner, followerID: caller.accountID) }
         guard allowed else { throw WireError(.notFound, "no such route") }
@@ -135,14 +104,8 @@ enum LocationHandlers {
         }
     }
 
-    static func routeFields(_ route: RouteRecord) -> [String: JSONValue] {
-        var fields: [String: JSONValue] = [
-            "route_id": .number(Double(route.id)), "owner_id": .number(Double(route.ownerID)), "active": .bool(route.active),
-            "started_at": .number(Double(route.startedAt)), "waypoint_count": .number(Double(route.waypointCount)),
-        ]
-        if let ended = route.endedAt { fields["ended_at"] = .number(Double(ended)) }
-        return fields
+    static func wire(_ route: RouteRecord) -> API.Route {
+        API.Route(routeID: route.id, ownerID: route.ownerID, active: route.active, startedAt: route.startedAt, endedAt: route.endedAt,
+                  waypointCount: route.waypointCount)
     }
-
-    static func json(_ route: RouteRecord) -> JSONValue { .object(routeFields(route)) }
 }

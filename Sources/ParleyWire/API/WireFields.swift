@@ -20,7 +20,10 @@ public struct WireFields: Sendable, Equatable {
         self.path = path
     }
 
-    private func named(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
+    /// The field's name as errors give it: its path in the message (`waypoints[3].data`).
+    public func name(of field: String) -> String { path.isEmpty ? field : "\(path).\(field)" }
+
+    private func named(_ field: String) -> String { name(of: field) }
 
     private func present(_ name: String) -> JSONValue? {
         switch values[name] {
