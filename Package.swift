@@ -193,7 +193,7 @@ let package = Package(
         // The full-screen chat and the terminal it draws on (raw mode, keys, layout, inert remote text).
         .target(
             name: "ParleyChatUI",
-            dependencies: ["ParleyClient", "ParleyHardwareKeys", "ParleyVault", "ParleyWire"]
+            dependencies: ["ParleyClient", "ParleyHardwareKeys", "ParleyVault"]
         ),
         // `parley demo`: the narrated tour with an embedded server and three people.
         .target(
@@ -242,7 +242,6 @@ let package = Package(
                 "ParleyQR",
                 "ParleyClient",
                 "ParleyVault",
-                "ParleyWire",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,6 +1,5 @@
 import Foundation
 import ParleyClient
-import ParleyWire
 
 /// Something the chat loop reacts to. Keys, client events, signals and background results all
 /// arrive through one stream, so the state is only ever changed by the loop, one event at a time.
@@ -191,8 +190,8 @@ public final class ChatSession {
             case .reconnecting(let attempt, _):
                 state.link = .reconnecting(attempt: attempt)
             }
-        case .notification(let name, let fields):
-            await apply(notification: name, fields: fields)
+        case .server(let event):
+            await apply(event)
         case .signedOut:
             state.link = .offline
             state.notice = ClientError.signedOut.description
@@ -207,17 +206,13 @@ public final class ChatSession {
         }
     }
 
-    private func apply(notification name: String, fields: [String: JSONValue]) async {
-        switch name {
-        case "online_users", "user_online", "user_offline":
+    private func apply(_ event: ServerEvent) async {
+        switch event {
+        case .onlineUsers, .userOnline, .userOffline:
             state.online = await client.onlineContacts
-        case "messages_read":
-            if case .number(let conversation)? = fields["conversation_id"], case .number(let account)? = fields["account_id"],
-               case .number(let upTo)? = fields["up_to"], let c = Int64(exactly: conversation), let a = Int64(exactly: account),
-               let u = Int64(exactly: upTo) {
-                state.markRead(conversation: c, account: a, upTo: u)
-            }
-        case "conversation_created", "conversation_deleted", "group_invitation", "member_added", "member_removed":
+        case .messagesRead(let read):
+            state.markRead(conversation: read.conversationID, account: read.accountID, upTo: read.upTo)
+        case .conversationCreated, .conversationDeleted, .groupInvitation, .memberAdded, .memberRemoved:
             await reload(select: state.selectedID == nil)
         default:
             break

@@ -22,7 +22,7 @@ struct AccountDeletionClientTests {
         // Bob hears it; what he already holds stays on his device; writing to her finds nobody.
         var heard = false
         for await event in bobEvents {
-            if case .notification("account_deleted", let fields) = event, fields["account_id"] == .int(annID) { heard = true; break }
+            if case .server(.accountDeleted(let deleted)) = event, deleted.accountID == annID { heard = true; break }
         }
         #expect(heard)
         #expect(try await bob.storedMessage(hello.id)?.text == "hello")

@@ -100,7 +100,7 @@ struct LocationSharingTests {
         // A waypoint announced before the stream starts is not in it.
         let events = bob.events()
         _ = try await ann.postLocation([Self.point(1, 2, at: 1_000)])
-        for await event in events { if case .notification("new_waypoints", _) = event { break } }
+        for await event in events { if case .server(.newWaypoints) = event { break } }
         let updates = bob.locationUpdates(from: annID)
         try await Task.sleep(for: .milliseconds(100))   // the subscription is in place before the post
         let batch = (0..<3).map { Self.point(10 + Double($0), 20, at: 2_000 + Int64($0)) }

@@ -49,7 +49,7 @@ private final class PresenceLog: Sendable {
     init(_ events: AsyncStream<ClientEvent>) {
         Task { [self] in
             for await event in events {
-                if case .notification(let name, _) = event { record(name) }
+                if case .server(let server) = event { record(server.name) }
             }
         }
     }

@@ -1,5 +1,8 @@
 import ParleyWire
 
+/// A notification from the server (docs/API.md §9), as `ClientEvent.server` carries it.
+public typealias ServerEvent = ParleyWire.ServerEvent
+
 /// What a client reports to its subscribers.
 public enum ClientEvent: Sendable, Equatable {
     /// A message arrived and was decrypted (or marked undecryptable), or one of ours waiting in the outbox
@@ -9,8 +12,9 @@ public enum ClientEvent: Sendable, Equatable {
     case messageUpdated(Message)
     /// The connection state changed.
     case connection(ConnectionStatus)
-    /// Group membership, invitations, renames, presence, key changes: the raw server notification.
-    case notification(event: String, fields: [String: JSONValue])
+    /// Group membership, invitations, presence, key changes, reactions…: the server's notification, after the
+    /// client acted on it (docs/API.md §9).
+    case server(ServerEvent)
     /// This device was signed out (keys rotated elsewhere).
     case signedOut
     /// A contact's identity key changed: their status dropped to unverified and a warning entry was added

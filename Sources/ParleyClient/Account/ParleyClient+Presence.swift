@@ -1,7 +1,7 @@
 extension ParleyClient {
     /// Contacts (people who share a conversation with this account) online now, as the server last
-    /// said; empty while disconnected, since nothing is known then. Changes arrive as `.notification`
-    /// events `online_users`, `user_online` and `user_offline`: read this again when one comes.
+    /// said; empty while disconnected, since nothing is known then. Changes arrive as `.server`
+    /// events `.onlineUsers`, `.userOnline` and `.userOffline`: read this again when one comes.
     public var onlineContacts: Set<Int64> { isConnected ? presence.accounts : [] }
 
     /// Whether a contact is online now (see `onlineContacts`).

@@ -150,7 +150,7 @@ extension ParleyClient {
         } catch .server(let error) where error.code == .forbidden {
             // The operator disabled the account: retrying cannot help until they enable it, so stop reconnecting.
             wantsConnection = false
-            broadcaster.yield(.notification(event: "account_disabled", fields: [:]))
+            broadcaster.yield(.server(.accountDisabled(.init(accountID: keys.accountID ?? 0))))
             throw .server(error)
         }
     }

@@ -58,11 +58,8 @@ extension ParleyClient {
         let task = Task { [weak self] in
             var cursors: [Int64: Int64] = [:]   // route id → last waypoint id yielded
             for await event in events {
-                guard case .notification("new_waypoints", let fields) = event, let self,
-                      let owner = fields.optionalInt("owner_id"), ownerID == nil || owner == ownerID,
-                      let route = fields.optionalInt("route_id"), let last = fields.optionalInt("last_waypoint_id")
-                else { continue }
-                let count = fields.optionalInt("count") ?? 1
+                guard case .server(.newWaypoints(let news)) = event, let self, ownerID == nil || news.ownerID == ownerID else { continue }
+                let (owner, route, last, count) = (news.ownerID, news.routeID, news.lastWaypointID, news.count)
                 // A batch's ids are consecutive, so a route seen for the first time starts just before it.
                 let after = cursors[route] ?? max(0, last - max(1, count))
                 guard last > after, let page = try? await self.locationRouteAll(of: owner, routeID: route, after: after, maximum: 5_000)

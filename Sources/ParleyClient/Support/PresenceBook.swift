@@ -10,19 +10,14 @@ final class PresenceBook: Sendable {
 
     /// Applies one notification; returns whether it was about presence.
     @discardableResult
-    func apply(_ event: String, _ fields: [String: JSONValue]) -> Bool {
+    func apply(_ event: ServerEvent) -> Bool {
         switch event {
-        case "online_users":
-            guard case .array(let values)? = fields["account_ids"] else { return true }
-            let accounts = Set(values.compactMap { value -> Int64? in
-                if case .number(let number) = value, let id = Int64(exactly: number) { return id }
-                return nil
-            })
-            online.withLock { $0 = accounts }
-        case "user_online":
-            if let account = fields.optionalInt("account_id") { _ = online.withLock { $0.insert(account) } }
-        case "user_offline":
-            if let account = fields.optionalInt("account_id") { _ = online.withLock { $0.remove(account) } }
+        case .onlineUsers(let users):
+            online.withLock { $0 = Set(users.accountIDs) }
+        case .userOnline(let user):
+            _ = online.withLock { $0.insert(user.accountID) }
+        case .userOffline(let user):
+            _ = online.withLock { $0.remove(user.accountID) }
         default:
             return false
         }

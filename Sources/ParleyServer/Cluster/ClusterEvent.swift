@@ -11,6 +11,9 @@ public struct ClusterEvent: Sendable, Equatable, Codable {
     public enum Action: Sendable, Equatable {
         case notify(event: String, fields: [String: JSONValue])
         case disconnect
+
+        /// Deliver `event`.
+        public static func notify(_ event: ServerEvent) -> Action { .notify(event: event.name, fields: event.fields) }
     }
 
     /// The account whose connections are meant.

@@ -13,12 +13,10 @@ enum Presence {
         let wasOnline = await context.presence.arrived(caller, onlineHere: onlineHere)
         guard let contacts = try? await context.store.contactIDs(accountID: caller.accountID) else { return }
         let online = await context.presence.online(contacts)
-        context.notifications.notify(
-            accountID: caller.accountID, deviceID: caller.deviceID, event: "online_users",
-            fields: ["account_ids": .array(contacts.filter(online.contains).map { .number(Double($0)) })])
+        context.notifications.notify(accountID: caller.accountID, deviceID: caller.deviceID, .onlineUsers(.init(accountIDs: contacts.filter(online.contains))))
         guard !wasOnline else { return }
         for contact in contacts where online.contains(contact) {
-            context.notifications.notify(accountID: contact, event: "user_online", fields: ["account_id": .number(Double(caller.accountID))])
+            context.notifications.notify(accountID: contact, .userOnline(.init(accountID: caller.accountID)))
         }
     }
 
@@ -29,7 +27,7 @@ enum Presence {
             let contacts = try? await context.store.contactIDs(accountID: caller.accountID)
         else { return }
         for contact in contacts {
-            context.notifications.notify(accountID: contact, event: "user_offline", fields: ["account_id": .number(Double(caller.accountID))])
+            context.notifications.notify(accountID: contact, .userOffline(.init(accountID: caller.accountID)))
         }
     }
 }

@@ -53,10 +53,8 @@ enum LocationHandlers {
             throw AuthHandlers.storeFailure(error, context)
         }
         if let last = stored.last {
-            try await notifyFollowers(of: caller.accountID, context, fields: [
-                "owner_id": .number(Double(caller.accountID)), "route_id": .number(Double(route.id)),
-                "count": .number(Double(stored.count)), "last_waypoint_id": .number(Double(last.id)),
-            ])
+            try await notifyFollowers(of: caller.accountID, context, .init(
+                ownerID: caller.accountID, routeID: route.id, count: Int64(stored.count), lastWaypointID: last.id))
         }
         return API.PostWaypoints.Response(stored: Int64(stored.count), duplicates: Int64(batch.count - stored.count), lastWaypointID: stored.last?.id)
     }
@@ -96,11 +94,11 @@ enum LocationHandlers {
     }
 
     /// Sends `new_waypoints` to the online devices of everyone allowed to follow `ownerID`.
-    static func notifyFollowers(of ownerID: Int64, _ context: ServerContext, fields: [String: JSONValue]) async throws(WireError) {
+    static func notifyFollowers(of ownerID: Int64, _ context: ServerContext, _ news: ServerEvent.NewWaypoints) async throws(WireError) {
         let followers = try await StoreCall.call(context) { try await context.store.followers(ownerID: ownerID) }
         let online = await context.presence.online(followers.map(\.accountID))
         for follower in followers where online.contains(follower.accountID) {
-            context.notifications.notify(accountID: follower.accountID, event: "new_waypoints", fields: fields)
+            context.notifications.notify(accountID: follower.accountID, .newWaypoints(news))
         }
     }
 

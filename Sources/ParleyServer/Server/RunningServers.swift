@@ -24,7 +24,7 @@ public enum RunningServers {
     /// The events of disabling an account: its devices hear `account_disabled`, then its connections close.
     public static func events(disabling accountID: Int64) -> [ClusterEvent] {
         [
-            ClusterEvent(accountID: accountID, action: .notify(event: "account_disabled", fields: ["account_id": .int(accountID)])),
+            ClusterEvent(accountID: accountID, action: .notify(.accountDisabled(.init(accountID: accountID)))),
             ClusterEvent(accountID: accountID, action: .disconnect),
         ]
     }

@@ -147,11 +147,10 @@ extension Parley {
 
         /// Why following must end, when the account itself was disabled or deleted (docs/OPERATIONS.md §8).
         static func accountEnded(_ event: ClientEvent, own: Int64?) -> String? {
-            guard case .notification(let name, let fields) = event else { return nil }
-            switch name {
-            case "account_disabled":
+            switch event {
+            case .server(.accountDisabled):
                 return "this account is disabled; ask the server's operator"
-            case "account_deleted" where own != nil && fields["account_id"] == .int(own!):
+            case .server(.accountDeleted(let deleted)) where deleted.accountID == own:
                 return "this account was deleted; 'parley account logout --yes' erases this device's copy"
             default:
                 return nil

@@ -19,10 +19,12 @@ struct APIRegistryTests {
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/API.md")
         let text = try String(contentsOf: docs, encoding: .utf8)
         guard let start = text.range(of: "\n## 14. Method index") else { throw CocoaError(.fileReadCorruptFile) }
-        let section = text[start.upperBound...].prefix { _ in true }
-        let end = section.range(of: "\n## ").map { section[..<$0.lowerBound] } ?? section
-        return end.split(separator: "\n").filter { $0.hasPrefix("| `") }.map { line in
+        let section = text[start.upperBound...]
+        // The methods' tables, up to the notifications' table (ServerEventTests reads that one).
+        let end = section.range(of: "\n### Notifications").map { section[..<$0.lowerBound] } ?? section
+        return try end.split(separator: "\n").filter { $0.hasPrefix("| `") }.map { line in
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count == 4 else { throw CocoaError(.fileReadCorruptFile, userInfo: [NSLocalizedDescriptionKey: "not 4 cells: \(line)"]) }
             return Row(name: fields(cells[0]).first ?? "", login: cells[1] == "yes", request: fields(cells[2]), response: fields(cells[3]))
         }
     }
