@@ -22,7 +22,7 @@ struct FuzzTarget: Sendable {
 
     /// Every target, in the order `scripts/fuzz --all` runs them.
     static let all: [FuzzTarget] =
-        wireTargets + protocolTargets + protocolDecryptTargets + sessionDecryptTargets + cryptoTargets + vaultTargets + filesTargets + pgpTargets
+        wireTargets + wireAPITargets + protocolTargets + protocolDecryptTargets + sessionDecryptTargets + cryptoTargets + vaultTargets + filesTargets + pgpTargets
         + pgpSecretKeyTargets + pgpStreamTargets
         + locationTargets + serverTargets + clientTargets + qrTargets + imageTargets + mailTargets
 }
