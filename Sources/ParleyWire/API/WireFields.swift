@@ -20,7 +20,8 @@ public struct WireFields: Sendable, Equatable {
         self.path = path
     }
 
-    private func named(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
+    /// The path of the field `name` of this object, for error messages.
+    func named(_ name: String) -> String { path.isEmpty ? name : "\(path).\(name)" }
 
     private func present(_ name: String) -> JSONValue? {
         switch values[name] {
