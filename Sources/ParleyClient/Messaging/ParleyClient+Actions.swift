@@ -4,7 +4,7 @@ import ParleyWire
 
 extension ParleyClient {
     /// The reactions a message may carry.
-    public static let reactions = ["👍", "❤️", "😂", "😮", "😢", "👎"]
+    public static let reactions = API.ReactMessage.reactions
 
     /// Toggles a reaction; returns whether it is now present.
     @discardableResult
@@ -12,7 +12,7 @@ extension ParleyClient {
         guard Self.reactions.contains(emoji) else {
             throw .invalidInput("'\(emoji)' is not a reaction; use one of \(Self.reactions.joined(separator: " "))")
         }
-        let present = try await call("react_message", ["message_id": .int(messageID), "emoji": .string(emoji)]).bool("present")
+        let present = try await call(API.ReactMessage.self, .init(messageID: messageID, emoji: emoji)).present
         let (me, _) = try identity()
         try updateMessage(messageID) { $0.setReaction(emoji, from: me, present: present) }
         return present
@@ -20,24 +20,24 @@ extension ParleyClient {
 
     /// Pins or unpins a message for everyone in the conversation.
     public func pin(_ messageID: Int64, _ pinned: Bool = true) async throws(ClientError) {
-        _ = try await call("pin_message", ["message_id": .int(messageID), "pinned": .bool(pinned)])
+        _ = try await call(API.PinMessage.self, .init(messageID: messageID, pinned: pinned))
         try updateMessage(messageID) { $0.pinned = pinned }
     }
 
     /// Deletes one of our messages for everyone (its ciphertexts are dropped on the server).
     public func delete(_ messageID: Int64) async throws(ClientError) {
-        _ = try await call("delete_message", ["message_id": .int(messageID)])
+        _ = try await call(API.DeleteMessage.self, .init(messageID: messageID))
         try updateMessage(messageID) { $0.markDeleted() }
     }
 
     /// Marks everything up to `messageID` read; the other members see it.
     public func markRead(_ messageID: Int64) async throws(ClientError) {
-        _ = try await call("mark_read", ["message_id": .int(messageID)])
+        _ = try await call(API.MarkRead.self, .init(messageID: messageID))
     }
 
     /// Marks a whole conversation read.
     public func markRead(conversation conversationID: Int64) async throws(ClientError) {
-        _ = try await call("mark_conversation_read", ["conversation_id": .int(conversationID)])
+        _ = try await call(API.MarkConversationRead.self, .init(conversationID: conversationID))
     }
 
     /// Re-reads reactions, pins and deletions of the newest `limit` stored messages (of one conversation,
@@ -53,17 +53,13 @@ extension ParleyClient {
             }
         }
         guard !ids.isEmpty else { return }
-        for state in try await call("get_message_state", ["message_ids": .array(ids.map { .int($0) })]).objects("messages") {
-            let id = try state.int("message_id")
+        for state in try await call(API.GetMessageState.self, .init(messageIDs: ids)).messages {
+            let id = state.messageID
             var reactions: [String: [Int64]] = [:]
-            for reaction in try state.objects("reactions") {
-                if let account = reaction.optionalInt("account_id"), let emoji = reaction.optionalString("emoji") {
-                    reactions[emoji, default: []].append(account)
-                }
-            }
+            for reaction in state.reactions { reactions[reaction.emoji, default: []].append(reaction.accountID) }
             guard let stored = try storedMessage(id) else { continue }
             let sorted = reactions.mapValues { $0.sorted() }
-            let deleted = state.bool("deleted"), pinned = state.bool("pinned")
+            let deleted = state.deleted, pinned = state.pinned
             if stored.reactions != sorted || stored.pinned != pinned || (deleted && !stored.deleted) {
                 try updateMessage(id) { message in
                     message.reactions = sorted
@@ -76,8 +72,8 @@ extension ParleyClient {
 
     /// Picks up deletions that happened while this device was away.
     public func syncDeletions(since: Int64) async throws(ClientError) {
-        for item in try await call("get_deleted_since", ["since": .int(since)]).objects("messages") {
-            if let id = item.optionalInt("message_id") { try updateMessage(id) { $0.markDeleted() } }
+        for item in try await call(API.GetDeletedSince.self, .init(since: since)).messages {
+            try updateMessage(item.messageID) { $0.markDeleted() }
         }
     }
 }

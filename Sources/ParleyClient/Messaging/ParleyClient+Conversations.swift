@@ -4,8 +4,7 @@ import ParleyWire
 extension ParleyClient {
     /// Opens (or finds) the direct conversation with `email`.
     public func startConversation(with email: String) async throws(ClientError) -> Conversation {
-        let answer = try await call("create_conversation", ["kind": "direct", "members": [.string(email.lowercased())]])
-        let id = try answer.int("conversation_id")
+        let id = try await call(API.CreateConversation.self, .init(kind: .direct, members: [email.lowercased()])).conversationID
         let conversation = try await refreshConversation(id)
         if let other = conversation.members.first(where: { $0 != keys.accountID }) {
             try remember(Contact(accountID: other, email: email.lowercased(), displayName: nil))
@@ -16,8 +15,7 @@ extension ParleyClient {
     /// Creates a group; the people named are invited and join when they accept.
     public func createGroup(title: String, inviting emails: [String]) async throws(ClientError) -> Conversation {
         guard !title.isEmpty, title.utf8.count <= 256 else { throw .invalidInput("a group title has 1–256 bytes") }
-        let answer = try await call("create_conversation", ["kind": "group", "members": .array(emails.map { .string($0.lowercased()) })])
-        let id = try answer.int("conversation_id")
+        let id = try await call(API.CreateConversation.self, .init(kind: .group, members: emails.map { $0.lowercased() })).conversationID
         _ = try await refreshConversation(id)
         try await setGroupTitle(title, of: id)
         return try await refreshConversation(id)
@@ -74,18 +72,18 @@ extension ParleyClient {
 
     /// Reads the server's list and merges it with what only this device knows (titles, favourites).
     func refreshConversations() async throws(ClientError) {
-        let list = try await call("list_conversations").objects("conversations")
+        let list = try await call(API.ListConversations.self).conversations
         var seen: Set<Int64> = []
         for item in list {
-            let id = try item.int("conversation_id")
+            let id = item.conversationID
             seen.insert(id)
             let old = try storedConversation(id)
             let title: String? = if let known = old?.title { known } else { try pendingTitle(id) }
             let conversation = Conversation(
-                id: id, kind: try item.string("kind"), members: try item.ints("members"), creatorID: try item.int("creator_id"),
-                title: title, unread: Int(item.optionalInt("unread") ?? 0), favourite: old?.favourite ?? false,
-                lastMessageAt: item.optionalInt("last_message_at"),
-                isRequest: item.optionalString("request") == "pending" ? true : nil)
+                id: id, kind: item.kind.rawValue, members: item.members, creatorID: item.creatorID,
+                title: title, unread: item.unread, favourite: old?.favourite ?? false,
+                lastMessageAt: item.lastMessageAt,
+                isRequest: item.request == .pending ? true : nil)
             if let old, conversation.kind == "group", !Set(old.members).isSubset(of: Set(conversation.members)) {
                 try rekeyGroup(id)   // someone left: our next message starts a chain they never get
             }

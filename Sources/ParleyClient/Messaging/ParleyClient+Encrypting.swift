@@ -7,9 +7,9 @@ extension ParleyClient {
     /// The `envelopes` of a send: one per recipient device (this account's other devices included).
     func envelopes(
         for entry: OutboxEntry, conversation: Conversation, recipients: [ProtocolAddress], me: Int64
-    ) throws(ClientError) -> [JSONValue] {
+    ) throws(ClientError) -> [API.Envelope] {
         let plaintext = entry.content.encoded()
-        var out: [JSONValue] = []
+        var out: [API.Envelope] = []
         do {
             if conversation.kind == "group" {
                 out = try groupEnvelopes(plaintext, conversationID: conversation.id, recipients: recipients)
@@ -26,15 +26,14 @@ extension ParleyClient {
         return out
     }
 
-    func envelope(_ address: ProtocolAddress, _ envelope: ClientEnvelope) -> JSONValue {
-        ["account_id": .int(Int64(address.accountId)!), "device_id": .int(address.deviceId),
-         "ciphertext": .base64(envelope.serialized)]
+    func envelope(_ address: ProtocolAddress, _ envelope: ClientEnvelope) -> API.Envelope {
+        API.Envelope(accountID: Int64(address.accountId)!, deviceID: address.deviceId, ciphertext: envelope.serialized)
     }
 
     /// One group message for everyone; devices that lack our current chain also get its distribution
     /// message over their pairwise session. A device that left the recipients (a removed member, a
     /// removed device) makes us start a new chain first, so it cannot read anything sent afterwards.
-    private func groupEnvelopes(_ plaintext: [UInt8], conversationID: Int64, recipients: [ProtocolAddress]) throws -> [JSONValue] {
+    private func groupEnvelopes(_ plaintext: [UInt8], conversationID: Int64, recipients: [ProtocolAddress]) throws -> [API.Envelope] {
         let groupID = Self.groupID(conversationID)
         let group = GroupCipher(stores: protocolStore.stores, localAddress: try localAddress())
         let targets = Set(recipients.map(\.description))
@@ -47,7 +46,7 @@ extension ParleyClient {
         let distribution = try group.currentDistribution(groupId: groupID).serialized
         let message = try group.encrypt(plaintext, groupId: groupID, random: dependencies.random).serialized
         let pairwise = SessionCipher(stores: protocolStore.stores)
-        var out: [JSONValue] = []
+        var out: [API.Envelope] = []
         for address in recipients {
             let carried = chain!.distributed.contains(address.description)
                 ? nil : try pairwise.encrypt(distribution, for: address, random: dependencies.random).serialized

@@ -31,11 +31,10 @@ extension ParleyClient {
             } catch {
                 throw ClientDatabase.clientError(error)
             }
-            _ = try await call("send_message", [
-                "conversation_id": .int(group.id), "client_message_id": .string(newClientMessageID()), "kind": "group_title",
-                "to_account_id": .int(Int64(address.accountId)!), "to_device_id": .int(address.deviceId),
-                "envelopes": [envelope(address, .pairwise(encrypted))],
-            ])
+            _ = try await call(API.SendMessage.self, .init(
+                conversationID: group.id, clientMessageID: newClientMessageID(), kind: "group_title",
+                envelopes: [envelope(address, .pairwise(encrypted))],
+                toAccountID: Int64(address.accountId)!, toDeviceID: address.deviceId))
         }
         try setTitleHolders(holders.union(newcomers), of: group.id)
     }

@@ -31,17 +31,16 @@ extension ParleyClient {
             var more = true
             while more {
                 let after = try cursor()
-                let page = try await call("get_messages", ["after_ts": .int(after), "limit": 200])
-                let items = try page.objects("messages")
+                let page = try await call(API.GetMessages.self, .init(afterTimestamp: after, limit: 200))
                 var confirm: [Int64] = []
-                for item in items {
+                for item in page.messages {
                     if let received = try receive(item) { announce(received, into: &arrived) }
-                    confirm.append(try item.int("message_id"))
+                    confirm.append(item.messageID)
                 }
                 if !confirm.isEmpty {
-                    _ = try await call("confirm_delivery", ["message_ids": .array(confirm.map { .int($0) })])
+                    _ = try await call(API.ConfirmDelivery.self, .init(messageIDs: confirm))
                 }
-                more = page.bool("has_more") && !items.isEmpty
+                more = page.hasMore && !page.messages.isEmpty
             }
         } while syncState.again
         try await settle(arrived)
@@ -51,10 +50,16 @@ extension ParleyClient {
     /// A message the server pushed in its `new_message` notification (docs/API.md §6.1): taken in as `sync`
     /// takes a fetched one — decrypted and stored in one transaction, then confirmed — except that the sync
     /// cursor stays where it is, since an earlier message may still wait on the server to be fetched.
-    func receivePushed(_ item: [String: JSONValue]) async throws(ClientError) {
+    func receivePushed(_ fields: [String: JSONValue]) async throws(ClientError) {
+        let item: API.StoredMessage
+        do {
+            item = try API.StoredMessage(from: WireFields(fields))
+        } catch {
+            throw .badResponse("the new_message notification: \(error.message)")
+        }
         var arrived: [Message] = []
         if let received = try receive(item, movingCursor: false) { announce(received, into: &arrived) }
-        _ = try await call("confirm_delivery", ["message_ids": .array([.int(try item.int("message_id"))])])
+        _ = try await call(API.ConfirmDelivery.self, .init(messageIDs: [item.messageID]))
         try await settle(arrived)
     }
 
@@ -101,12 +106,11 @@ extension ParleyClient {
     /// A message that cannot be read changes no session state (the ciphers work on copies) and is kept as
     /// "could not decrypt"; in the same transaction it joins the list of messages to ask its sending device
     /// for again (docs/CLIENT.md §2.1). A retry request is checked and saved to be answered.
-    private func receive(_ item: [String: JSONValue], movingCursor: Bool = true) throws(ClientError) -> Received? {
-        let id = try item.int("message_id"), timestamp = try item.int("timestamp")
-        let conversationID = try item.int("conversation_id"), sender = try item.int("sender_id")
-        let senderDevice = UInt32(truncatingIfNeeded: item.optionalInt("sender_device") ?? 0)
-        let ciphertext = try item.bytes("ciphertext")
-        let kind = item.optionalString("kind") ?? "text"
+    private func receive(_ item: API.StoredMessage, movingCursor: Bool = true) throws(ClientError) -> Received? {
+        let id = item.messageID, timestamp = item.timestamp
+        let conversationID = item.conversationID, sender = item.senderID, senderDevice = item.senderDevice, kind = item.kind
+        // `get_messages` answers are checked to carry it; a pushed one is taken in only when it does.
+        guard let ciphertext = item.ciphertext else { throw .badResponse("message \(id) came without its ciphertext") }
         return try database.write { writer throws(ClientError) -> Received? in
             let exists = try Self.storage { try Bool.fetchOne(writer.db, sql: "SELECT 1 FROM messages WHERE message_id = ?", arguments: [id]) ?? false }
             if movingCursor {
@@ -115,7 +119,7 @@ extension ParleyClient {
             if exists { return nil }
             var message = Message(
                 id: id, conversationID: conversationID, senderID: sender, senderDevice: senderDevice, timestamp: timestamp,
-                text: "", kind: kind, replyTo: item.optionalInt("reply_to"), forwardedFrom: nil, reactions: [:],
+                text: "", kind: kind, replyTo: item.replyTo, forwardedFrom: nil, reactions: [:],
                 pinned: false, deleted: false, deliveredTo: [], undecryptable: false)
             var filled: Message?
             if case .retryRequest(let request)? = try? ClientEnvelope(serialized: ciphertext) {

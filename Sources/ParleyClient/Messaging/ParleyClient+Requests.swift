@@ -29,11 +29,10 @@ extension ParleyClient {
     /// Message requests waiting for your answer, newest first. Their starters become known contacts (name and
     /// e-mail), so their messages show who wrote them.
     public func messageRequests() async throws(ClientError) -> [MessageRequest] {
-        let requests = try await call("list_requests").objects("requests").map { item throws(ClientError) in
+        let requests = try await call(API.ListRequests.self).requests.map { item in
             MessageRequest(
-                conversationID: try item.int("conversation_id"), accountID: try item.int("account_id"),
-                email: try item.string("email"), displayName: try item.string("display_name"),
-                lastMessageAt: item.optionalInt("last_message_at"))
+                conversationID: item.conversationID, accountID: item.accountID, email: item.email, displayName: item.displayName,
+                lastMessageAt: item.lastMessageAt)
         }
         for request in requests {
             try remember(Contact(accountID: request.accountID, email: request.email, displayName: request.displayName))
@@ -43,14 +42,14 @@ extension ParleyClient {
 
     /// Accepts a message request: the starter becomes a contact (profile, presence, read marks).
     public func acceptRequest(_ conversationID: Int64) async throws(ClientError) {
-        _ = try await call("accept_request", ["conversation_id": .int(conversationID)])
+        _ = try await call(API.AcceptRequest.self, .init(conversationID: conversationID))
         try await refreshConversations()
     }
 
     /// Declines a message request: the conversation leaves your list and what its starter sends next never
     /// reaches you. The starter is not told. (Writing to them later opens it again.)
     public func declineRequest(_ conversationID: Int64) async throws(ClientError) {
-        _ = try await call("decline_request", ["conversation_id": .int(conversationID)])
+        _ = try await call(API.DeclineRequest.self, .init(conversationID: conversationID))
         try await refreshConversations()
     }
 
@@ -58,20 +57,19 @@ extension ParleyClient {
     /// ends both ways; a request from them is declined. They are not told. The answer is the same whether or
     /// not such an account exists.
     public func block(_ person: Person) async throws(ClientError) {
-        _ = try await call("block_account", person.fields)
+        _ = try await call(API.BlockAccount.self, person.ref)
         try await refreshConversations()
     }
 
     /// Takes someone off your block list.
     public func unblock(_ person: Person) async throws(ClientError) {
-        _ = try await call("unblock_account", person.fields)
+        _ = try await call(API.UnblockAccount.self, person.ref)
     }
 
     /// Your block list, in the order you blocked them.
     public func blockedAccounts() async throws(ClientError) -> [BlockedAccount] {
-        try await call("list_blocked").objects("blocked").map { item throws(ClientError) in
-            let id = try item.int("account_id")
-            return BlockedAccount(accountID: id, displayName: try item.string("display_name"), email: try contact(id)?.email)
+        try await call(API.ListBlocked.self).blocked.map { item throws(ClientError) in
+            BlockedAccount(accountID: item.accountID, displayName: item.displayName, email: try contact(item.accountID)?.email)
         }
     }
 
@@ -80,10 +78,10 @@ extension ParleyClient {
         case email(String)
         case account(Int64)
 
-        var fields: [String: JSONValue] {
+        var ref: API.AccountChoice {
             switch self {
-            case .email(let email): ["email": .string(email.lowercased())]
-            case .account(let id): ["account_id": .int(id)]
+            case .email(let email): .email(email.lowercased())
+            case .account(let id): .accountID(id)
             }
         }
     }

@@ -155,11 +155,10 @@ extension ParleyClient {
     /// returns the server's id of the message.
     @discardableResult
     private func sendDirected(_ envelope: ClientEnvelope, kind: String, conversationID: Int64, to address: ProtocolAddress) async throws(ClientError) -> Int64? {
-        try await call("send_message", [
-            "conversation_id": .int(conversationID), "client_message_id": .string(newClientMessageID()), "kind": .string(kind),
-            "to_account_id": .int(Int64(address.accountId)!), "to_device_id": .int(address.deviceId),
-            "envelopes": [self.envelope(address, envelope)],
-        ]).optionalInt("message_id")
+        try await call(API.SendMessage.self, .init(
+            conversationID: conversationID, clientMessageID: newClientMessageID(), kind: kind,
+            envelopes: [self.envelope(address, envelope)],
+            toAccountID: Int64(address.accountId)!, toDeviceID: address.deviceId)).messageID
     }
 
     /// The original message a re-send of ours stands for, if `id` is one.

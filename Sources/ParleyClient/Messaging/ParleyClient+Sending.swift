@@ -94,19 +94,19 @@ extension ParleyClient {
             try await acceptRequest(conversation.id)
             conversation = try await conversationInfo(entry.conversationID)
         }
-        var answer: [String: JSONValue]?
+        var answer: API.SendMessage.Response?
         var sentTo: [ProtocolAddress] = []
         for _ in 0..<4 where answer == nil {
             let recipients = try await recipientDevices(of: conversation.members, me: me, myDevice: myDevice)
-            var fields: [String: JSONValue] = [
-                "conversation_id": .int(entry.conversationID), "client_message_id": .string(entry.content.id),
-                "kind": .string(entry.kind),
-                "envelopes": .array(try envelopes(for: entry, conversation: conversation, recipients: recipients, me: me)),
-            ]
-            if let reply = entry.content.replyTo { fields["reply_to"] = .int(reply) }
-            if let source = entry.forwardOf { fields["message_id"] = .int(source) }
+            let request = API.SendMessage.Request(
+                conversationID: entry.conversationID, clientMessageID: entry.content.id, kind: entry.kind, replyTo: entry.content.replyTo,
+                envelopes: try envelopes(for: entry, conversation: conversation, recipients: recipients, me: me))
             do {
-                answer = try await call(entry.forwardOf == nil ? "send_message" : "forward_message", fields)
+                if let source = entry.forwardOf {
+                    answer = try await call(API.ForwardMessage.self, .init(messageID: source, message: request))
+                } else {
+                    answer = try await call(API.SendMessage.self, request)
+                }
                 sentTo = recipients
             } catch .server(let error) where error.code == .staleDevices {
                 // Members may have joined or left since we last looked: re-read them too.
@@ -117,8 +117,8 @@ extension ParleyClient {
         guard let answer else { throw .invalidInput("the conversation's devices kept changing; try again") }
         if conversation.kind == "group" { try markDistributed(conversationID: conversation.id, to: sentTo) }
         let message = Message(
-            id: try answer.int("message_id"), conversationID: entry.conversationID, senderID: me, senderDevice: myDevice,
-            timestamp: try answer.int("timestamp"), text: entry.content.text ?? "", kind: entry.kind,
+            id: answer.messageID, conversationID: entry.conversationID, senderID: me, senderDevice: myDevice,
+            timestamp: answer.timestamp, text: entry.content.text ?? "", kind: entry.kind,
             replyTo: entry.content.replyTo, forwardedFrom: entry.content.forward, reactions: [:], pinned: false,
             deleted: false, deliveredTo: [], undecryptable: false,
             attachment: entry.content.type == "file" ? entry.content.file : nil)

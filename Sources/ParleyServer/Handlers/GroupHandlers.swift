@@ -7,15 +7,15 @@ import ParleyWire
 /// Either person may delete a direct conversation.
 enum GroupHandlers {
     static func register(in router: inout RequestRouter) {
-        router.add("add_member", requiresLogin: true) { request, environment, context throws(WireError) in
-            let caller = environment.caller!
-            let group = try await activeGroup(request, caller, context)
-            let email = try AuthHandlers.email(request)
+        router.add(API.AddMember.self) { request, environment, context throws(WireError) in
+            let caller = environment.account
+            let group = try await activeGroup(request.conversationID, caller, context)
+            let email = try IdentityText.email(request.email)
             let invitee = try await StoreCall.call(context) { try await context.store.account(email: email) }
             guard let invitee, invitee.isActive else { throw WireError(.notFound, "no account with this e-mail") }
             let status = try await StoreCall.call(context) { try await context.store.memberStatus(conversationID: group.id, accountID: invitee.id) }
             guard status != .active else { throw WireError(.conflict, "already a member") }
-            let invited = HandlerResult(["account_id": .number(Double(invitee.id)), "status": "invited"])
+            let invited = API.AddMember.Response(accountID: invitee.id, status: "invited")
             // Inviting again answers as the first time; so does inviting someone who blocked you, which reaches
             // no one (docs/API.md §5.1): the two cannot be told apart.
             guard status != .invited else { return invited }
@@ -28,38 +28,40 @@ enum GroupHandlers {
             ])
             return invited
         }
-        router.add("list_invitations", requiresLogin: true) { _, environment, context throws(WireError) in
-            let invitations = try await StoreCall.call(context) { try await context.store.invitations(accountID: environment.caller!.accountID) }
-            return HandlerResult(["invitations": .array(invitations.map { conversation in
-                ["conversation_id": .number(Double(conversation.id)), "creator_id": .number(Double(conversation.creatorID))]
-            })])
+        router.add(API.ListInvitations.self) { _, environment, context throws(WireError) in
+            let invitations = try await StoreCall.call(context) { try await context.store.invitations(accountID: environment.account.accountID) }
+            return API.ListInvitations.Response(invitations: invitations.map { conversation in
+                API.Invitation(conversationID: conversation.id, creatorID: conversation.creatorID)
+            })
         }
-        router.add("accept_invitation", requiresLogin: true) { request, environment, context throws(WireError) in
-            try await answerInvitation(request, environment.caller!, context, accept: true)
+        router.add(API.AcceptInvitation.self) { request, environment, context throws(WireError) in
+            try await answerInvitation(request.conversationID, environment.account, context, accept: true)
+            return NoFields()
         }
-        router.add("decline_invitation", requiresLogin: true) { request, environment, context throws(WireError) in
-            try await answerInvitation(request, environment.caller!, context, accept: false)
+        router.add(API.DeclineInvitation.self) { request, environment, context throws(WireError) in
+            try await answerInvitation(request.conversationID, environment.account, context, accept: false)
+            return NoFields()
         }
-        router.add("remove_member", requiresLogin: true) { request, environment, context throws(WireError) in
-            let caller = environment.caller!
-            let group = try await activeGroup(request, caller, context)
+        router.add(API.RemoveMember.self) { request, environment, context throws(WireError) in
+            let caller = environment.account
+            let group = try await activeGroup(request.conversationID, caller, context)
             guard group.creatorID == caller.accountID else { throw WireError(.forbidden, "only the group's creator removes members") }
-            let accountID = try request.integer("account_id")
+            let accountID = request.accountID
             guard accountID != caller.accountID else { throw .invalid("account_id", "is you; use leave_group") }
             let status = try await StoreCall.call(context) { try await context.store.memberStatus(conversationID: group.id, accountID: accountID) }
             guard status == .active || status == .invited else { throw WireError(.notFound, "not a member of this group") }
             try await changeMembership(group.id, accountID, to: .removed, event: "member_removed", context)
-            return HandlerResult()
+            return NoFields()
         }
-        router.add("leave_group", requiresLogin: true) { request, environment, context throws(WireError) in
-            let caller = environment.caller!
-            let group = try await activeGroup(request, caller, context)
+        router.add(API.LeaveGroup.self) { request, environment, context throws(WireError) in
+            let caller = environment.account
+            let group = try await activeGroup(request.conversationID, caller, context)
             try await changeMembership(group.id, caller.accountID, to: .left, event: "member_removed", context)
-            return HandlerResult()
+            return NoFields()
         }
-        router.add("delete_conversation", requiresLogin: true) { request, environment, context throws(WireError) in
-            let caller = environment.caller!
-            let conversation = try await ConversationAccess.activeConversation(request, caller, context)
+        router.add(API.DeleteConversation.self) { request, environment, context throws(WireError) in
+            let caller = environment.account
+            let conversation = try await ConversationAccess.activeConversation(id: request.conversationID, caller, context)
             guard conversation.kind == .direct || conversation.creatorID == caller.accountID else {
                 throw WireError(.forbidden, "only the group's creator deletes it; use leave_group")
             }
@@ -68,12 +70,11 @@ enum GroupHandlers {
             for member in members {
                 context.notifications.notify(accountID: member, event: "conversation_deleted", fields: ["conversation_id": .number(Double(conversation.id))])
             }
-            return HandlerResult()
+            return NoFields()
         }
     }
 
-    static func answerInvitation(_ request: WireRequest, _ caller: Caller, _ context: ServerContext, accept: Bool) async throws(WireError) -> HandlerResult {
-        let conversationID = try request.integer("conversation_id")
+    static func answerInvitation(_ conversationID: Int64, _ caller: Caller, _ context: ServerContext, accept: Bool) async throws(WireError) {
         let status = try await StoreCall.call(context) { try await context.store.memberStatus(conversationID: conversationID, accountID: caller.accountID) }
         guard status == .invited else { throw WireError(.notFound, "no invitation to this conversation") }
         if accept {
@@ -86,7 +87,6 @@ enum GroupHandlers {
         } else {
             try await StoreCall.call(context) { try await context.store.deleteMember(conversationID: conversationID, accountID: caller.accountID) }
         }
-        return HandlerResult()
     }
 
     /// Changes a member's status and tells everyone who was in the group, the member included.
@@ -107,11 +107,6 @@ enum GroupHandlers {
         for member in try await StoreCall.call(context, { try await context.store.activeMemberIDs(conversationID: conversationID) }) {
             context.notifications.notify(accountID: member, event: event, fields: fields)
         }
-    }
-
-    /// A group conversation the caller is an active member of.
-    static func activeGroup(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> ConversationRecord {
-        try await activeGroup(try request.integer("conversation_id"), caller, context)
     }
 
     /// The group `id`, when the caller is an active member of it.

@@ -9,61 +9,57 @@ import ParleyWire
 /// sends next; blocking also declines, withholds the blocked person's messages everywhere and ends presence
 /// both ways. The starter is never told: their messages simply stay undelivered.
 enum MessageRequests {
-    /// How many accounts one block list holds.
-    static let maximumBlocked = 10_000
-
     static func register(in router: inout RequestRouter) {
-        router.add("list_requests", requiresLogin: true) { _, environment, context throws(WireError) in
-            let requests = try await StoreCall.call(context) { try await context.store.requests(accountID: environment.caller!.accountID) }
-            return HandlerResult(["requests": .array(requests.map(json))])
+        router.add(API.ListRequests.self) { _, environment, context throws(WireError) in
+            let requests = try await StoreCall.call(context) { try await context.store.requests(accountID: environment.account.accountID) }
+            return API.ListRequests.Response(requests: requests.map(messageRequest))
         }
-        router.add("accept_request", requiresLogin: true) { request, environment, context throws(WireError) in
-            let caller = environment.caller!
-            let conversationID = try request.integer("conversation_id")
-            guard try await acceptIfOwed(conversationID, caller, context) else {
+        router.add(API.AcceptRequest.self) { request, environment, context throws(WireError) in
+            guard try await acceptIfOwed(request.conversationID, environment.account, context) else {
                 throw WireError(.notFound, "no message request in this conversation")
             }
-            return HandlerResult()
+            return NoFields()
         }
-        router.add("decline_request", requiresLogin: true) { request, environment, context throws(WireError) in
-            let caller = environment.caller!
-            let conversationID = try request.integer("conversation_id")
+        router.add(API.DeclineRequest.self) { request, environment, context throws(WireError) in
+            let caller = environment.account
+            let conversationID = request.conversationID
             let owed = try await StoreCall.call(context) { try await context.store.requestState(conversationID: conversationID, accountID: caller.accountID) }
             guard owed == .pending else { throw WireError(.notFound, "no message request in this conversation") }
             try await StoreCall.call(context) {
                 try await context.store.setRequestState(conversationID: conversationID, accountID: caller.accountID, .declined)
             }
-            return HandlerResult()
+            return NoFields()
         }
-        router.add("block_account", requiresLogin: true) { request, environment, context throws(WireError) in
-            let caller = environment.caller!
+        router.add(API.BlockAccount.self) { request, environment, context throws(WireError) in
+            let caller = environment.account
+            let limit = API.BlockAccount.maximumBlocked
             // The same answer whether or not the account exists: a block list is no way to probe for accounts.
-            guard let blocked = try await named(request, caller, context) else { return HandlerResult() }
+            guard let blocked = try await named(request, caller, context) else { return NoFields() }
             let added = try await StoreCall.call(context) {
-                try await context.store.block(blocked, by: caller.accountID, limit: maximumBlocked, now: context.clock.now())
+                try await context.store.block(blocked, by: caller.accountID, limit: limit, now: context.clock.now())
             }
             guard added else {
-                throw WireError(.quotaExceeded, "your block list is full (\(maximumBlocked) people); unblock someone first")
+                throw WireError(.quotaExceeded, "your block list is full (\(limit) people); unblock someone first")
             }
             // Presence ends both ways, now rather than at the next connect.
             context.notifications.notify(accountID: caller.accountID, event: "user_offline", fields: ["account_id": .number(Double(blocked))])
             context.notifications.notify(accountID: blocked, event: "user_offline", fields: ["account_id": .number(Double(caller.accountID))])
-            return HandlerResult()
+            return NoFields()
         }
-        router.add("unblock_account", requiresLogin: true) { request, environment, context throws(WireError) in
-            let caller = environment.caller!
-            guard let blocked = try await named(request, caller, context) else { return HandlerResult() }
+        router.add(API.UnblockAccount.self) { request, environment, context throws(WireError) in
+            let caller = environment.account
+            guard let blocked = try await named(request, caller, context) else { return NoFields() }
             try await StoreCall.call(context) { try await context.store.unblock(blocked, by: caller.accountID) }
-            return HandlerResult()
+            return NoFields()
         }
-        router.add("list_blocked", requiresLogin: true) { _, environment, context throws(WireError) in
-            let ids = try await StoreCall.call(context) { try await context.store.blockedIDs(by: environment.caller!.accountID) }
-            var blocked: [JSONValue] = []
+        router.add(API.ListBlocked.self) { _, environment, context throws(WireError) in
+            let ids = try await StoreCall.call(context) { try await context.store.blockedIDs(by: environment.account.accountID) }
+            var blocked: [API.BlockedAccount] = []
             for id in ids {
                 guard let account = try await StoreCall.call(context, { try await context.store.account(id: id) }) else { continue }
-                blocked.append(["account_id": .number(Double(id)), "display_name": .string(account.displayName)])
+                blocked.append(API.BlockedAccount(accountID: id, displayName: account.displayName))
             }
-            return HandlerResult(["blocked": .array(blocked)])
+            return API.ListBlocked.Response(blocked: blocked)
         }
     }
 
@@ -100,13 +96,13 @@ enum MessageRequests {
     }
 
     /// The account a block request names by `account_id` or `email`; nil when there is none (or it is not active).
-    static func named(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> Int64? {
+    static func named(_ person: API.AccountChoice, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> Int64? {
         let account: AccountRecord?
-        if request.fields["email"] != nil {
-            let email = try AuthHandlers.email(request)
+        switch person {
+        case .email(let given):
+            let email = try IdentityText.email(given)
             account = try await StoreCall.call(context) { try await context.store.account(email: email) }
-        } else {
-            let id = try request.integer("account_id")
+        case .accountID(let id):
             account = try await StoreCall.call(context) { try await context.store.account(id: id) }
         }
         guard let account, account.isActive else { return nil }
@@ -114,15 +110,9 @@ enum MessageRequests {
         return account.id
     }
 
-    static func json(_ request: RequestRecord) -> JSONValue {
-        var object: [String: JSONValue] = [
-            "conversation_id": .number(Double(request.conversation.id)),
-            "account_id": .number(Double(request.requesterID)),
-            "email": .string(request.requesterEmail),
-            "display_name": .string(request.requesterName),
-            "created_at": .number(Double(request.conversation.createdAt)),
-        ]
-        if let last = request.lastMessageAt { object["last_message_at"] = .number(Double(last)) }
-        return .object(object)
+    static func messageRequest(_ request: RequestRecord) -> API.MessageRequest {
+        API.MessageRequest(
+            conversationID: request.conversation.id, accountID: request.requesterID, email: request.requesterEmail,
+            displayName: request.requesterName, createdAt: request.conversation.createdAt, lastMessageAt: request.lastMessageAt)
     }
 }

@@ -1,9 +1,7 @@
-/// One ciphertext addressed to one device.
-public struct Envelope: Sendable, Equatable {
-    public var accountID: Int64
-    public var deviceID: UInt32
-    public var ciphertext: [UInt8]
-}
+import ParleyWire
+
+/// One ciphertext addressed to one device, stored as `send_message` brings it.
+public typealias Envelope = API.Envelope
 
 /// A message to store, as `send_message` submits it.
 public struct NewMessage: Sendable, Equatable {
