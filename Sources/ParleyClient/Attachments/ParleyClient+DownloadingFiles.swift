@@ -14,7 +14,10 @@ extension ParleyClient {
             throw .invalidInput("message \(messageID) is not in this device's history")
         }
         guard let attachment = message.attachment else { throw .attachment(.noAttachment(messageID: messageID)) }
-        let temporary = destination.deletingLastPathComponent()
+        // A device or named pipe (`/dev/null`, a FIFO) is written into, never replaced: its bytes wait in this
+        // account's own directory until they checked out.
+        let inPlace = Self.isDeviceOrPipe(destination)
+        let temporary = (inPlace ? directory : destination.deletingLastPathComponent())
             .appendingPathComponent(".\(destination.lastPathComponent).parley-\(newClientMessageID().prefix(12))")
         guard FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600]),
               let output = try? FileHandle(forWritingTo: temporary)
@@ -32,12 +35,40 @@ extension ParleyClient {
         } catch {
             throw .attachment(.output("cannot write \(temporary.path)"))
         }
+        if inPlace {
+            try Self.copy(temporary, into: destination)
+            return attachment
+        }
         // rename(2) replaces the target atomically: readers see the old file or the whole new one.
         guard rename(temporary.path, destination.path) == 0 else {
             throw .attachment(.output("cannot move the file into place at \(destination.path)"))
         }
         moved = true
         return attachment
+    }
+
+    /// Whether `url` names an existing device or named pipe, which a download writes into instead of replacing.
+    static func isDeviceOrPipe(_ url: URL) -> Bool {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return false }
+        let kind = info.st_mode & S_IFMT
+        return kind != S_IFREG && kind != S_IFDIR
+    }
+
+    /// Copies the checked plaintext at `source` into the device or pipe `destination`.
+    private static func copy(_ source: URL, into destination: URL) throws(ClientError) {
+        guard let input = try? FileHandle(forReadingFrom: source), let output = FileHandle(forWritingAtPath: destination.path) else {
+            throw .attachment(.output("cannot write to \(destination.path)"))
+        }
+        defer {
+            try? input.close()
+            try? output.close()
+        }
+        do {
+            while let chunk = try input.read(upToCount: 1 << 18), !chunk.isEmpty { try output.write(contentsOf: chunk) }
+        } catch {
+            throw .attachment(.output("cannot write to \(destination.path)"))
+        }
     }
 
     /// Streams the encrypted file from the server through the opener into `output`.

@@ -46,9 +46,7 @@ extension Parley {
 
         func run() async throws {
             let target = URL(fileURLWithPath: (output as NSString).expandingTildeInPath)
-            guard force || !FileManager.default.fileExists(atPath: target.path) else {
-                throw CommandFailure("\(target.path) exists; pass --force to replace it")
-            }
+            try OutputPlace.check(target.path, force: force)
             let attachment = try await options.withClient(reconnect: true) { client in
                 var transfer = AttachmentOptions()
                 transfer.progress = { report in

@@ -44,9 +44,7 @@ extension Parley.File {
 
         func run() async throws {
             let output = output ?? (hardware ? "private_key.phk" : "private_key.ecp1")
-            for path in [output, publicOutput] where FileManager.default.fileExists(atPath: path) && !force {
-                throw FileIO.Failure(description: "\(path) already exists: choose another path or pass --force to replace it")
-            }
+            for path in [output, publicOutput] { try OutputPlace.check(path, force: force) }
             if hardware { return try makeHardwareKey(output: output) }
             let identity = try FileKeyFile.generate(kind.stanzaKind)
             let password = try SecretInput.password(prompt: "New password for the private key: ", fromStandardInput: passwordStdin)

@@ -34,9 +34,7 @@ extension Parley.File {
         }
 
         func run() async throws {
-            if output != "-", FileManager.default.fileExists(atPath: output), !force {
-                throw FileIO.Failure(description: "\(output) already exists: choose another path or pass --force to replace it")
-            }
+            if output != "-" { try OutputPlace.check(output, force: force) }
             let source = try StreamInput.stream(input)
             defer { source.close() }
             let prefix = try source.input.readPrefix(FileFormat.prefixLength)

@@ -29,13 +29,13 @@ enum PGPIO {
     /// for standard output the bytes go to a private, unlinked temporary file first and are copied out
     /// only after success, so unauthenticated plaintext never reaches a pipe.
     static func withOutput<T>(_ path: String, replace: Bool, mode: Int, _ body: (PGPOutput) throws -> T) throws -> T {
-        guard path == "-" else {
-            if !replace, FileManager.default.fileExists(atPath: path) {
-                throw CommandFailure("\(path) already exists: choose another path or pass --force to replace it")
-            }
-            return try PGPFailure.run { try PGPFiles.atomically(path, replace: replace, mode: mode, body) }
-        }
-        return try PGPFailure.run { try PrivateSpool.releasing(body) }
+        if path == "-" { return try PGPFailure.run { try PrivateSpool.releasing(to: .standardOutput, body) } }
+        try OutputPlace.check(path, force: replace)
+        guard OutputPlace(path) == .device else { return try PGPFailure.run { try PGPFiles.atomically(path, replace: replace, mode: mode, body) } }
+        // A device or named pipe is written in place, and like standard output only once the message checked out.
+        guard let device = FileHandle(forWritingAtPath: path) else { throw CommandFailure("\(path): cannot be written (check its permissions)") }
+        defer { try? device.close() }
+        return try PGPFailure.run { try PrivateSpool.releasing(to: device, body) }
     }
 
     /// A short algorithm name for listings.

@@ -28,11 +28,11 @@ final class PrivateSpool {
 
     deinit { close(descriptor) }
 
-    /// Copies everything written so far to standard output.
-    func release() throws {
+    /// Copies everything written so far to `destination` (standard output, or a device or pipe named by `-o`).
+    func release(to destination: FileHandle = .standardOutput) throws {
         guard lseek(descriptor, 0, SEEK_SET) == 0 else { throw CommandFailure("lost the temporary output: could not rewind it") }
         let input = PGPFileInput(FileHandle(fileDescriptor: descriptor, closeOnDealloc: false))
-        let standardOutput = PGPFileOutput(FileHandle.standardOutput)
+        let standardOutput = PGPFileOutput(destination)
         do {
             while true {
                 let chunk = try input.read(upTo: PrivateSpool.copyChunk)
@@ -45,10 +45,10 @@ final class PrivateSpool {
     }
 
     /// Runs `body` writing into a new spool, then releases it to standard output only when `body` returned.
-    static func releasing<T>(_ body: (PGPOutput) throws -> T) throws -> T {
+    static func releasing<T>(to destination: FileHandle = .standardOutput, _ body: (PGPOutput) throws -> T) throws -> T {
         let spool = try PrivateSpool()
         let result = try body(spool.output)
-        try spool.release()
+        try spool.release(to: destination)
         return result
     }
 

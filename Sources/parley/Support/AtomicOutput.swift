@@ -8,6 +8,8 @@ import Darwin
 
 /// A streamed output that appears at its path only when complete: written to a temporary file in
 /// the same directory and moved into place by `commit`, never replacing a file without `--force`.
+/// A path that is not a regular file — `/dev/null`, a terminal, a named pipe — is written directly: it is a
+/// place bytes go, not a file to replace (renaming over it would have put a regular file where the device was).
 final class AtomicOutput {
     /// Where the bytes go while the output is open.
     let stream: ByteOutput
@@ -15,6 +17,8 @@ final class AtomicOutput {
     private let temporary: String?
     private let descriptor: Int32
     private let force: Bool
+    /// Whether `path` is a device or pipe written in place (closed by `commit`, never renamed).
+    private var direct = false
 
     /// Opens `path` for writing (`-` is standard output, written directly).
     init(path: String, force: Bool, mode: mode_t = 0o644) throws {
@@ -23,10 +27,13 @@ final class AtomicOutput {
         if path == "-" {
             descriptor = STDOUT_FILENO
             temporary = nil
+        } else if OutputPlace(path) == .device {
+            descriptor = open(path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw FileIO.Failure(description: "\(path): cannot be written (check its permissions)") }
+            temporary = nil
+            direct = true
         } else {
-            if FileManager.default.fileExists(atPath: path), !force {
-                throw FileIO.Failure(description: "\(path) already exists: choose another path or pass --force to replace it")
-            }
+            try OutputPlace.check(path, force: force)
             let url = URL(fileURLWithPath: path)
             let temp = url.deletingLastPathComponent()
                 .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial").path
@@ -41,6 +48,10 @@ final class AtomicOutput {
 
     /// Moves the finished file into place. Without `force`, `link` fails if the path appeared meanwhile.
     func commit() throws {
+        if direct {
+            guard close(descriptor) == 0 else { throw FileIO.Failure(description: "\(path): could not be written completely") }
+            return
+        }
         guard let temporary else { return }
         guard fsync(descriptor) == 0, close(descriptor) == 0 else {
             unlink(temporary)
@@ -66,6 +77,7 @@ final class AtomicOutput {
 
     /// Removes the temporary file: nothing of a failed run stays on disk.
     func discard() {
+        if direct { close(descriptor) }
         guard let temporary else { return }
         close(descriptor)
         unlink(temporary)
