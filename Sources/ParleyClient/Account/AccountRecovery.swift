@@ -16,7 +16,7 @@ public enum AccountRecovery {
     ) async throws(ClientError) {
         let email = email.trimmingCharacters(in: .whitespaces).lowercased()
         try await withConnection(server, dependencies) { connection throws(ClientError) in
-            _ = try await connection.call("recovery_start", ["email": .string(email)])
+            _ = try await connection.call(API.RecoveryStart.self, .init(email: email))
         }
     }
 
@@ -32,11 +32,11 @@ public enum AccountRecovery {
             throw .invalidInput("\(email) already has an account in this home; use it, or pick another --home")
         }
         let answer = try await withConnection(server, dependencies) { connection throws(ClientError) in
-            try await connection.call("recovery_finish", ["email": .string(email), "code": .string(code.trimmingCharacters(in: .whitespaces))])
+            try await connection.call(API.RecoveryFinish.self, .init(email: email, code: code.trimmingCharacters(in: .whitespaces)))
         }
-        let accountID = try answer.int("account_id")
-        let identityKey = try answer.bytes("identity_key")
-        let envelope = try answer.bytes("key_envelope")
+        let accountID = answer.accountID
+        let identityKey = answer.identityKey
+        let envelope = answer.keyEnvelope
         let secret: [UInt8]
         do throws(KeyEnvelopeError) {
             secret = try KeyEnvelope(bytes: envelope).open(password: password)
@@ -52,7 +52,7 @@ public enum AccountRecovery {
             throw .badResponse("the key backup does not match the account's identity key")
         }
         let client = try ParleyClient.create(
-            home: home, email: email, displayName: (try? answer.string("display_name")) ?? email, server: server, pin: pin,
+            home: home, email: email, displayName: answer.displayName, server: server, pin: pin,
             deviceName: deviceName, seeds: seeds, dependencies: dependencies)
         do {
             _ = try await client.addThisDevice(accountID: accountID, pairID: nil, token: nil)

@@ -1,3 +1,5 @@
+import ParleyWire
+
 extension ParleyClient {
     /// Deletes the account on the server for good, then erases this device's local data for it.
     ///
@@ -7,7 +9,7 @@ extension ParleyClient {
     /// disconnected and keep only what they stored, until they are logged out. The client cannot be used
     /// afterwards.
     public func deleteAccount() async throws(ClientError) {
-        _ = try await call("delete_account", ["confirm": .string(email)])
+        _ = try await call(API.DeleteAccount.self, .init(confirm: email))
         await disconnect()
         try eraseLocalData()
         broadcaster.yield(.signedOut)

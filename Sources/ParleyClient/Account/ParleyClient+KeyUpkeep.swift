@@ -7,13 +7,13 @@ extension ParleyClient {
     /// dropping old signed prekeys after their grace period.
     func keyUpkeep() async throws(ClientError) {
         try pruneDaily()
-        let count = try await call("get_prekey_count").int("count")
+        let count = try await call(API.GetPreKeyCount.self).count
         let now = UInt64(dependencies.clock.now() / 1000)
         let signed: [SignedPreKeyRecord]
         do { signed = try protocolStore.allSignedPreKeys() } catch { throw ClientDatabase.clientError(error) }
         let rotate = PreKeyPolicy.needsRotation(signed, now: now)
         guard rotate || PreKeyPolicy.needsReplenishing(remaining: Int(count)) else { return }
-        var fields: [String: JSONValue] = [:]
+        var request = API.EnsurePreKeys.Request()
         if PreKeyPolicy.needsReplenishing(remaining: Int(count)) {
             let batch = PreKeyPolicy.oneTimePreKeys(firstId: keys.nextPreKeyID, random: dependencies.random)
             keys.nextPreKeyID = batch.last!.id &+ 1
@@ -22,12 +22,14 @@ extension ParleyClient {
                 for record in batch { try store.storePreKey(record) }
                 try writer.put(Namespace.account, "keys", updated)
             }
-            fields["one_time_prekeys"] = .array(batch.map { ["id": .int($0.id), "key": .base64($0.keyPair.publicKey)] })
+            request.oneTime = batch.map { API.OneTimePreKey(id: $0.id, key: $0.keyPair.publicKey) }
         }
         if rotate {
-            fields.merge(try freshPreKeyFields(includeOneTime: false)) { _, new in new }
+            let fresh = try freshPreKeys(includeOneTime: false)
+            request.signed = fresh.signed
+            request.pq = fresh.pq
         }
-        _ = try await call("ensure_prekeys", fields)
+        _ = try await call(API.EnsurePreKeys.self, request)
         for id in PreKeyPolicy.expiredSignedPreKeys(signed, now: now) {
             do { try protocolStore.removeSignedPreKey(id: id) } catch { throw ClientDatabase.clientError(error) }
         }
@@ -61,8 +63,8 @@ extension ParleyClient {
     /// Re-reads this account's devices so copies go to every other device of ours.
     func refreshOwnDevices() async throws(ClientError) {
         let (account, _) = try identity()
-        let devices = try await call("list_devices").objects("devices").compactMap { $0.optionalInt("device_id") }
-        try setDevices(devices.map { UInt32(truncatingIfNeeded: $0) }, of: account)
+        let devices = try await call(API.ListDevices.self).devices.map(\.deviceID)
+        try setDevices(devices, of: account)
     }
 
     /// The devices we believe `account` has.

@@ -19,22 +19,18 @@ extension ParleyClient {
         } catch {
             throw .invalidInput("cannot protect the keys with this password: \(error)")
         }
-        var fields = try freshPreKeyFields(includeOneTime: true)
-        fields["email"] = .string(email)
-        fields["display_name"] = .string(keys.displayName)
-        fields["identity_key"] = .base64(keys.identity.publicKey)
-        fields["auth_key"] = .base64(Array(keys.authKey.publicKey.rawRepresentation))
-        fields["key_envelope"] = .base64(envelope.bytes)
-        fields["device_name"] = .string(keys.deviceName)
-        if let invite { fields["invite"] = .string(invite) }
-        try await withTemporaryConnection { () async throws(ClientError) in try await self.sendRegistration(fields) }
+        let request = API.Register.Request(
+            email: email, displayName: keys.displayName, identityKey: keys.identity.publicKey,
+            authKey: Array(keys.authKey.publicKey.rawRepresentation), keyEnvelope: envelope.bytes, deviceName: keys.deviceName,
+            preKeys: try freshPreKeys(includeOneTime: true), invite: invite)
+        try await withTemporaryConnection { () async throws(ClientError) in try await self.sendRegistration(request) }
         try database.write { try $0.put(Namespace.account, "envelope", envelope.bytes) }
     }
 
-    private func sendRegistration(_ fields: [String: JSONValue]) async throws(ClientError) {
-        var fields = fields
+    private func sendRegistration(_ request: API.Register.Request) async throws(ClientError) {
+        var request = request
         do {
-            _ = try await call("register", fields)
+            _ = try await call(API.Register.self, request)
         } catch .server(let error) where error.code == .proofOfWorkRequired {
             guard case .string(let text)? = error.details["pow_challenge"], let challenge = Data(base64Encoded: text),
                   case .number(let difficulty)? = error.details["pow_difficulty"]
@@ -43,9 +39,8 @@ extension ParleyClient {
             do { nonce = try ProofOfWork.solve(challenge: challenge, difficulty: Int(difficulty)) } catch {
                 throw .badResponse("unsolvable proof of work")
             }
-            fields["pow_challenge"] = .string(text)
-            fields["pow_nonce"] = .int(nonce)
-            _ = try await call("register", fields)
+            request.proofOfWork = API.ProofOfWorkAnswer(challenge: Array(challenge), nonce: nonce)
+            _ = try await call(API.Register.self, request)
         }
     }
 
@@ -78,10 +73,10 @@ extension ParleyClient {
     /// Confirms registration with the e-mailed code; the device gets its ids.
     public func confirm(code: String) async throws(ClientError) {
         let answer = try await withTemporaryConnection { () async throws(ClientError) in
-            try await self.call("register_confirm", ["email": .string(self.email), "code": .string(code)])
+            try await self.call(API.RegisterConfirm.self, .init(email: self.email, code: code))
         }
-        keys.accountID = try answer.int("account_id")
-        keys.deviceID = UInt32(truncatingIfNeeded: try answer.int("device_id"))
+        keys.accountID = answer.accountID
+        keys.deviceID = answer.deviceID
         try saveKeys()
     }
 
@@ -99,9 +94,9 @@ extension ParleyClient {
         }
     }
 
-    /// The prekey fields of `register` / `ensure_prekeys`: a new signed and PQ prekey, and optionally a
-    /// batch of one-time prekeys. The private halves are stored before anything is sent.
-    func freshPreKeyFields(includeOneTime: Bool) throws(ClientError) -> [String: JSONValue] {
+    /// The prekeys of `register` / `rotate_keys` / `add_device` / `ensure_prekeys`: a new signed and PQ prekey, and
+    /// optionally a batch of one-time prekeys. The private halves are stored before anything is sent.
+    func freshPreKeys(includeOneTime: Bool) throws(ClientError) -> API.PreKeys {
         let now = UInt64(dependencies.clock.now() / 1000)
         let identity = keys.identity
         let random = dependencies.random
@@ -117,31 +112,23 @@ extension ParleyClient {
             for record in oneTime { try store.storePreKey(record) }
             try writer.put(Namespace.account, "keys", updated)
         }
-        var fields: [String: JSONValue] = [
-            "spk_id": .int(signed.id), "spk": .base64(signed.keyPair.publicKey), "spk_signature": .base64(signed.signature),
-            "pqspk_id": .int(pq.id), "pqspk": .base64(pq.publicKey), "pqspk_signature": .base64(pq.signature),
-        ]
-        if includeOneTime {
-            fields["one_time_prekeys"] = .array(oneTime.map { ["id": .int($0.id), "key": .base64($0.keyPair.publicKey)] })
-        }
-        return fields
+        return API.PreKeys(
+            signed: API.SignedPreKey(id: signed.id, publicKey: signed.keyPair.publicKey, signature: signed.signature),
+            pq: API.SignedPreKey(id: pq.id, publicKey: pq.publicKey, signature: pq.signature),
+            oneTime: oneTime.map { API.OneTimePreKey(id: $0.id, key: $0.keyPair.publicKey) })
     }
 
     /// Logs the open connection in with the auth key's signature over the server's nonce.
     func login() async throws(ClientError) {
         let (_, device) = try identity()
-        let start = try await call("login_start", ["email": .string(email), "device_id": .int(device)])
-        let nonce = try start.bytes("nonce")
+        let nonce = try await call(API.LoginStart.self, .init(email: email, deviceID: device)).nonce
         let message = LoginChallenge.message(nonce: nonce, email: email, deviceID: device)
         let signature: Data
         do { signature = try keys.authKey.signature(for: message) } catch { throw .storage("cannot sign the login") }
         do {
-            _ = try await call("login_finish", [
-                "email": .string(email), "device_id": .int(device), "nonce": .base64(nonce),
-                "signature": .base64(Array(signature)),
-                // New messages' envelopes in their notifications (docs/API.md §6.1): no fetch before reading them.
-                "push_envelopes": .bool(true),
-            ])
+            // New messages' envelopes in their notifications (docs/API.md §6.1): no fetch before reading them.
+            _ = try await call(API.LoginFinish.self, .init(
+                email: email, deviceID: device, nonce: nonce, signature: Array(signature), pushEnvelopes: true))
         } catch .server(let error) where error.code == .authenticationFailed && error.details["retry_after"] == nil {
             // Our auth key is no longer the account's: another device rotated the keys (or removed this
             // device). A lockout (`retry_after`) is only a pause: the reconnect loop tries again later.
@@ -162,7 +149,7 @@ extension ParleyClient {
         do { envelope = try KeyEnvelope.seal(keys.envelopeSecret, password: password, iterations: iterations) } catch {
             throw .invalidInput("cannot protect the keys with this password: \(error)")
         }
-        _ = try await call("change_password", ["key_envelope": .base64(envelope.bytes)])
+        _ = try await call(API.ChangePassword.self, .init(keyEnvelope: envelope.bytes))
         try database.write { try $0.put(Namespace.account, "envelope", envelope.bytes) }
     }
 

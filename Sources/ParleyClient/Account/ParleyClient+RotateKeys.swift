@@ -17,10 +17,9 @@ extension ParleyClient {
         keys.identitySeed = dependencies.random.bytes(32)
         keys.authSeed = dependencies.random.bytes(32)
         do {
-            var fields = try freshPreKeyFields(includeOneTime: true)
-            fields["identity_key"] = .base64(keys.identity.publicKey)
-            fields["auth_key"] = .base64(Array(keys.authKey.publicKey.rawRepresentation))
-            _ = try await call("rotate_keys", fields)
+            let preKeys = try freshPreKeys(includeOneTime: true)
+            _ = try await call(API.RotateKeys.self, .init(
+                identityKey: keys.identity.publicKey, authKey: Array(keys.authKey.publicKey.rawRepresentation), preKeys: preKeys))
         } catch {
             keys = previous
             try? saveKeys()
@@ -42,6 +41,6 @@ extension ParleyClient {
         }
         protocolStore = VaultProtocolStore(database: database, identity: keys.identity)
         if let me = keys.accountID, let device = keys.deviceID { try setDevices([device], of: me) }
-        _ = try? await call("change_password", ["key_envelope": .base64(envelope.bytes)])
+        _ = try? await call(API.ChangePassword.self, .init(keyEnvelope: envelope.bytes))
     }
 }

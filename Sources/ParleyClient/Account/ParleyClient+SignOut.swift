@@ -1,5 +1,6 @@
 import Foundation
 import ParleyVault
+import ParleyWire
 
 extension ParleyClient {
     /// Signs this device out of the account for good and erases its local data.
@@ -9,7 +10,7 @@ extension ParleyClient {
     /// History kept only on this device is gone afterwards; the account and its other devices stay. The client
     /// cannot be used after this call.
     public func signOut() async throws(ClientError) {
-        _ = try await call("sign_out")
+        _ = try await call(API.SignOut.self)
         await disconnect()
         try eraseLocalData()
         broadcaster.yield(.signedOut)

@@ -74,7 +74,7 @@ public actor ParleyClient {
         guard let connection, connection.isOpen else { throw .notConnected }
         // A fresh connection is not ours until the login on it finished: a send that slipped in between
         // would be refused as unauthenticated (and must wait in the outbox instead).
-        if awaitingLogin, method != "login_start", method != "login_finish" { throw .notConnected }
+        if awaitingLogin, method != API.LoginStart.name, method != API.LoginFinish.name { throw .notConnected }
         return try await connection.call(method, fields)
     }
 

@@ -49,13 +49,13 @@ extension ParleyClient {
     /// States the protocol version this client speaks (docs/API.md §1). A server that speaks another refuses in
     /// words naming both (`unsupported_protocol`); a server from before `hello` existed speaks version 1.
     static func hello(on connection: WireConnection) async throws(ClientError) {
-        let answer: [String: JSONValue]
+        let answer: API.Hello.Response
         do {
-            answer = try await connection.call("hello", ["protocol": .int(WireProtocol.version), "client": "ParleyClient"])
+            answer = try await connection.call(API.Hello.self, .init(protocolVersion: Int64(WireProtocol.version), client: "ParleyClient"))
         } catch .server(let error) where error.code == .unknownMethod {
             return
         }
-        guard let version = answer.optionalInt("protocol") else { throw .badResponse("the hello answer names no protocol version") }
+        let version = answer.protocolVersion
         guard version == Int64(WireProtocol.version) else { throw .protocolMismatch(server: Int(clamping: version)) }
     }
 
@@ -139,7 +139,7 @@ extension ParleyClient {
     /// Checks the connection answers (after a resume); reconnects if it does not.
     public func healthCheck() async -> Bool {
         do {
-            _ = try await call("ping")
+            _ = try await call(API.Ping.self)
             return true
         } catch {
             let generation = connectionGeneration

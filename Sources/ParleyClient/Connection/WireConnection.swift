@@ -60,7 +60,7 @@ final class WireConnection: Sendable {
             }
             let connection = WireConnection(channel: channel, pending: pending, diagnosis: diagnosis)
             // A TLS failure (a pin mismatch included) surfaces on the first request, so make one now.
-            if tls != nil { _ = try await connection.call("ping", [:]) }
+            if tls != nil { _ = try await connection.call(API.Ping.self, NoFields()) }
             return connection
         } catch let error as ClientError {
             if tls?.pinFailed() == true { throw .pinMismatch }

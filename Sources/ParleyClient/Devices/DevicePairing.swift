@@ -43,18 +43,12 @@ public actor DevicePairing {
         let (connection, _) = try await WireConnection.connect(toAnyNodeOf: server, group: dependencies.eventLoopGroup)
         let ephemeral = Curve25519.KeyAgreement.PrivateKey()
         do throws(ClientError) {
-            let answer = try await connection.call("pairing_start", [
-                "email": .string(email), "device_name": .string(deviceName),
-                "ephemeral_key": .base64(Array(ephemeral.publicKey.rawRepresentation)),
-            ])
-            let pairID = try answer.int("pair_id")
-            guard let id = UInt32(exactly: pairID) else { throw ClientError.badResponse("pair_id out of range") }
-            let token = try answer.bytes("token")
-            let lifetime = answer.optionalInt("expires_in") ?? 900
+            let answer = try await connection.call(API.PairingStart.self, .init(
+                email: email, deviceName: deviceName, ephemeralKey: Array(ephemeral.publicKey.rawRepresentation)))
             return DevicePairing(
-                code: PairingCode.generate(pairID: id, random: dependencies.random), email: email,
-                expiresAt: Date(timeIntervalSince1970: TimeInterval(dependencies.clock.now() / 1000 + lifetime)),
-                server: server, deviceName: deviceName, token: token, ephemeral: ephemeral, connection: connection,
+                code: PairingCode.generate(pairID: answer.pairID, random: dependencies.random), email: email,
+                expiresAt: Date(timeIntervalSince1970: TimeInterval(dependencies.clock.now() / 1000 + answer.expiresIn)),
+                server: server, deviceName: deviceName, token: answer.token, ephemeral: ephemeral, connection: connection,
                 dependencies: dependencies)
         } catch {
             await connection.close()
@@ -100,7 +94,7 @@ public actor DevicePairing {
         progress(.added(deviceID: added))
         let archive = try await receiveHistory(channel: channel, timeout: historyTimeout, progress: progress)
         if let archive { try await client.importHistory(archive) }
-        _ = try? await call("pairing_finish", ["pair_id": .int(code.pairID), "token": .base64(token)])
+        _ = try? await call(API.PairingFinish.self, ticket)
         return client
     }
 
@@ -108,13 +102,16 @@ public actor DevicePairing {
     private func waitForKeys(timeout: Duration) async throws(ClientError) -> (key: [UInt8], box: [UInt8]) {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            guard !Task.isCancelled else { throw .timeout("pairing_wait: cancelled") }
-            guard let status = try await wait(["after_state": "waiting", "wait_ms": 20_000]) else { continue }
-            if status.optionalString("state") != "waiting" {
-                return (try status.bytes("ephemeral_key"), try status.bytes("keys"))
+            guard !Task.isCancelled else { throw .timeout("\(API.PairingWait.name): cancelled") }
+            guard let status = try await wait(afterState: .waiting, waitMilliseconds: 20_000) else { continue }
+            if status.state != .waiting {
+                guard let key = status.ephemeralKey, let box = status.keys else {
+                    throw .badResponse("the answer to \(API.PairingWait.name): a pairing past 'waiting' without its keys")
+                }
+                return (key, box)
             }
         }
-        throw .timeout("pairing_wait: no signed-in device authorized the code")
+        throw .timeout("\(API.PairingWait.name): no signed-in device authorized the code")
     }
 
     /// Waits for the history to be complete and reads it; nil when the other device sent none in time.
@@ -124,15 +121,14 @@ public actor DevicePairing {
         let deadline = ContinuousClock.now + timeout
         var bytes: [UInt8] = [], seq = 0
         while ContinuousClock.now < deadline {
-            guard !Task.isCancelled else { throw .timeout("pairing_wait: cancelled") }
-            guard let status = try await wait(["after_chunks": .int(seq), "wait_ms": 5_000]) else { continue }
-            let available = Int(status.optionalInt("history_chunks") ?? 0)
+            guard !Task.isCancelled else { throw .timeout("\(API.PairingWait.name): cancelled") }
+            guard let status = try await wait(afterChunks: Int64(seq), waitMilliseconds: 5_000) else { continue }
+            let available = Int(status.historyChunks)
             while seq < available {
-                let answer = try await call(
-                    "pairing_history_get", ["pair_id": .int(code.pairID), "token": .base64(token), "seq": .int(seq)])
-                let last = answer.bool("last")
+                let answer = try await call(API.PairingHistoryGet.self, .init(ticket: ticket, seq: Int64(seq)))
+                let last = answer.last
                 do {
-                    bytes += try channel.openChunk(try answer.bytes("chunk"), index: UInt32(seq), last: last)
+                    bytes += try channel.openChunk(answer.chunk, index: UInt32(seq), last: last)
                 } catch {
                     throw .invalidInput("pairing history: \(error)")
                 }
@@ -164,13 +160,21 @@ public actor DevicePairing {
         }
     }
 
+    /// One typed request on the pairing connection (see `call(_:_:)`).
+    private func call<M: APIMethod>(_ method: M.Type, _ request: M.Request) async throws(ClientError) -> M.Response {
+        try M.response(from: try await call(M.name, request.fields))
+    }
+
+    /// The pairing's id and token, which admit this device to it.
+    private var ticket: API.PairingTicket { API.PairingTicket(pairID: code.pairID, token: token) }
+
     /// `pairing_wait`; a connection the server closed mid-wait (its login timeout) is an empty answer.
-    private func wait(_ fields: [String: JSONValue]) async throws(ClientError) -> [String: JSONValue]? {
-        var fields = fields
-        fields["pair_id"] = .int(code.pairID)
-        fields["token"] = .base64(token)
+    private func wait(
+        afterState: API.PairingState? = nil, afterChunks: Int64? = nil, waitMilliseconds: Int64
+    ) async throws(ClientError) -> API.PairingWait.Response? {
         do {
-            return try await call("pairing_wait", fields)
+            return try await call(API.PairingWait.self, .init(
+                ticket: ticket, afterState: afterState, afterChunks: afterChunks, waitMilliseconds: waitMilliseconds))
         } catch .disconnected, .notConnected {
             try? await Task.sleep(for: .milliseconds(200))
             return nil

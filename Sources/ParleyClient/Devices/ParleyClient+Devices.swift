@@ -21,11 +21,10 @@ extension ParleyClient {
     /// This account's devices, oldest first.
     public func devices() async throws(ClientError) -> [DeviceInfo] {
         let thisDevice = keys.deviceID
-        return try await call("list_devices").objects("devices").map { item throws(ClientError) in
-            let id = UInt32(truncatingIfNeeded: try item.int("device_id"))
-            return DeviceInfo(
-                id: id, name: item.optionalString("name") ?? "", createdAt: item.optionalInt("created_at") ?? 0,
-                lastSeen: item.optionalInt("last_seen") ?? 0, isThisDevice: id == thisDevice)
+        return try await call(API.ListDevices.self).devices.map { item in
+            DeviceInfo(
+                id: item.deviceID, name: item.name, createdAt: item.createdAt, lastSeen: item.lastSeen,
+                isThisDevice: item.deviceID == thisDevice)
         }
     }
 
@@ -33,7 +32,7 @@ extension ParleyClient {
     /// every sender (this device included) stops encrypting to it.
     public func removeDevice(_ id: UInt32) async throws(ClientError) {
         guard id != keys.deviceID else { throw .invalidInput("this is the device you are using; remove it from another device") }
-        _ = try await call("remove_device", ["device_id": .int(id)])
+        _ = try await call(API.RemoveDevice.self, .init(deviceID: id))
         try await refreshOwnDevices()
     }
 
@@ -45,36 +44,32 @@ extension ParleyClient {
     /// replaced (fresh nonce) up to three times. Once `add_device` was sent, it is never repeated: a lost answer
     /// might mean the device exists, and a second one must not be made.
     func addThisDevice(accountID: Int64, pairID: UInt32?, token: [UInt8]?) async throws(ClientError) -> UInt32 {
-        var fields = try freshPreKeyFields(includeOneTime: true)
-        fields["email"] = .string(email)
-        fields["name"] = .string(keys.deviceName)
-        if let pairID, let token {
-            fields["pair_id"] = .int(pairID)
-            fields["token"] = .base64(token)
-        }
+        let preKeys = try freshPreKeys(includeOneTime: true)
+        var pairing: API.PairingTicket?
+        if let pairID, let token { pairing = API.PairingTicket(pairID: pairID, token: token) }
         var attempt = 0
         while true {
             attempt += 1
             var sent = false
             do throws(ClientError) {
                 try await openConnection()
-                let nonce = try (await call("login_start", ["email": .string(email), "device_id": 0])).bytes("nonce")
-                let message = Array("Parley-add-device-v1".utf8) + nonce + Array(email.utf8) + Array(keys.deviceName.utf8)
+                let nonce = try await call(API.LoginStart.self, .init(email: email, deviceID: 0)).nonce
+                let message = API.AddDevice.signedMessage(nonce: nonce, email: email, name: keys.deviceName)
                 let signature: Data
                 do { signature = try keys.authKey.signature(for: message) } catch { throw ClientError.storage("cannot sign") }
-                fields["nonce"] = .base64(nonce)
-                fields["signature"] = .base64(Array(signature))
+                let request = API.AddDevice.Request(
+                    email: email, name: keys.deviceName, nonce: nonce, signature: Array(signature), pairing: pairing, preKeys: preKeys)
                 sent = true
-                let answer: [String: JSONValue]
+                let answer: API.AddDevice.Response
                 do throws(ClientError) {
-                    answer = try await call("add_device", fields)
+                    answer = try await call(API.AddDevice.self, request)
                 } catch .notConnected {
                     sent = false  // `call` refused before writing anything
                     throw .notConnected
                 }
-                guard try answer.int("account_id") == accountID else { throw ClientError.badResponse("add_device answered for another account") }
-                let device = UInt32(truncatingIfNeeded: try answer.int("device_id"))
-                let createdAt = try answer.int("created_at")
+                guard answer.accountID == accountID else { throw ClientError.badResponse("add_device answered for another account") }
+                let device = answer.deviceID
+                let createdAt = answer.createdAt
                 keys.accountID = accountID
                 keys.deviceID = device
                 try saveKeys()
@@ -84,7 +79,7 @@ extension ParleyClient {
                 return device
             } catch {
                 await closeConnection()
-                let dropped = error == .notConnected || error == .disconnected || error == .timeout("login_start")
+                let dropped = error == .notConnected || error == .disconnected || error == .timeout(API.LoginStart.name)
                 guard !sent, dropped, attempt < 3 else { throw error }
             }
         }
@@ -100,12 +95,12 @@ extension ParleyClient {
         let code: PairingCode
         do { code = try PairingCode(parsing: codeText) } catch { throw .invalidInput("\(error)") }
         let (accountID, _) = try identity()
-        let lookup = try await call("pairing_lookup", ["pair_id": .int(code.pairID)])
-        guard lookup.optionalString("state") == "waiting" else {
+        let lookup = try await call(API.PairingLookup.self, .init(pairID: code.pairID))
+        guard lookup.state == .waiting else {
             throw .invalidInput("this code was already used; start pairing again on the new device")
         }
-        let name = try lookup.string("device_name")
-        let newDeviceKey = try lookup.bytes("ephemeral_key")
+        let name = lookup.deviceName
+        let newDeviceKey = lookup.ephemeralKey
         let ephemeral = Curve25519.KeyAgreement.PrivateKey()
         let channel: PairingChannel
         do {
@@ -118,10 +113,9 @@ extension ParleyClient {
         let payload = PairingKeys(
             accountID: accountID, email: email, displayName: keys.displayName, identitySeed: keys.identitySeed,
             authSeed: keys.authSeed)
-        _ = try await call("authorize_device", [
-            "pair_id": .int(code.pairID), "ephemeral_key": .base64(Array(ephemeral.publicKey.rawRepresentation)),
-            "keys": .base64(channel.sealKeys(payload.encoded(), random: dependencies.random)),
-        ])
+        _ = try await call(API.AuthorizeDevice.self, .init(
+            pairID: code.pairID, ephemeralKey: Array(ephemeral.publicKey.rawRepresentation),
+            keys: channel.sealKeys(payload.encoded(), random: dependencies.random)))
         progress(.sealed(deviceName: name))
         let deviceID = try await waitUntilJoined(code.pairID, timeout: timeout)
         progress(.joined(deviceID: deviceID))
@@ -147,12 +141,12 @@ extension ParleyClient {
     private func waitUntilJoined(_ pairID: UInt32, timeout: Duration) async throws(ClientError) -> UInt32 {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            guard !Task.isCancelled else { throw .timeout("pairing_lookup: cancelled") }
-            let lookup = try await call("pairing_lookup", ["pair_id": .int(pairID)])
-            if let device = lookup.optionalInt("device_id") { return UInt32(truncatingIfNeeded: device) }
+            guard !Task.isCancelled else { throw .timeout("\(API.PairingLookup.name): cancelled") }
+            let lookup = try await call(API.PairingLookup.self, .init(pairID: pairID))
+            if let device = lookup.deviceID { return device }
             try? await Task.sleep(for: .milliseconds(300))
         }
-        throw .timeout("pairing_lookup: the new device did not add itself")
+        throw .timeout("\(API.PairingLookup.name): the new device did not add itself")
     }
 
     private func sendHistory(
@@ -166,7 +160,7 @@ extension ParleyClient {
             let last = seq == count - 1
             let sealed = channel.sealChunk(piece, index: UInt32(seq), last: last, random: dependencies.random)
             do {
-                _ = try await call("pairing_history_put", ["pair_id": .int(pairID), "seq": .int(seq), "chunk": .base64(sealed), "last": .bool(last)])
+                _ = try await call(API.PairingHistoryPut.self, .init(pairID: pairID, seq: Int64(seq), chunk: sealed, last: last))
             } catch .server(let error) where error.code == .conflict {
                 // A retry after a lost answer: continue where the server is.
                 guard case .number(let stored)? = error.details["stored"], Int(stored) > seq else { throw .server(error) }

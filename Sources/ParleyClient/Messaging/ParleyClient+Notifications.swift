@@ -50,8 +50,8 @@ extension ParleyClient {
                 // decrypts. The new key is learnt now, so the warning appears when the change happens (§9).
                 let account = changed.accountID
                 if account != keys.accountID {
-                    let answer = try await call("get_key_bundle", ["account_id": .int(account)])
-                    let devices = try answer.objects("devices").compactMap { $0.optionalInt("device_id") }.map { UInt32(truncatingIfNeeded: $0) }
+                    let answer = try await call(API.GetKeyBundle.self, .init(accountID: account))
+                    let devices = answer.devices.map(\.deviceID)
                     try startSessions(from: answer, account: account, renewing: Set(devices))
                 }
             default:

@@ -146,7 +146,7 @@ extension ParleyClient {
         let last = try database.read { try $0.get(Namespace.renewed, address.description) }
             .flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
         if let last, now - last < Self.sessionRenewalInterval, try hasSession(Int64(address.accountId)!, address.deviceId) { return }
-        let answer = try await call("get_key_bundle", ["account_id": .int(Int64(address.accountId)!)])
+        let answer = try await call(API.GetKeyBundle.self, .init(accountID: Int64(address.accountId)!))
         try startSessions(from: answer, account: Int64(address.accountId)!, renewing: [address.deviceId])
         try database.write { try $0.put(Namespace.renewed, address.description, Array(String(now).utf8)) }
     }

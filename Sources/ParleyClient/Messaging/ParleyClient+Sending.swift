@@ -169,14 +169,14 @@ extension ParleyClient {
     /// Fetches `account`'s prekey bundles and starts a session with each device that has none.
     @discardableResult
     func fetchBundles(of account: Int64) async throws(ClientError) -> [UInt32] {
-        let answer = try await call("get_key_bundle", ["account_id": .int(account)])
+        let answer = try await call(API.GetKeyBundle.self, .init(accountID: account))
         return try startSessions(from: answer, account: account)
     }
 
     /// Fetches the bundles of the account with `email` (starting sessions) and returns its account id.
     func fetchBundles(email: String) async throws(ClientError) -> Int64 {
-        let answer = try await call("get_key_bundle", ["email": .string(email)])
-        let account = try answer.int("account_id")
+        let answer = try await call(API.GetKeyBundle.self, .init(email: email))
+        let account = answer.accountID
         try startSessions(from: answer, account: account)
         return account
     }
@@ -184,24 +184,22 @@ extension ParleyClient {
     /// Starts a session with each of `account`'s devices in `answer` that has none (or whose session was made
     /// under a retired identity of ours), and a fresh one with each device in `renewing` (the old one is archived).
     @discardableResult
-    func startSessions(from answer: [String: JSONValue], account: Int64, renewing: Set<UInt32> = []) throws(ClientError) -> [UInt32] {
-        let identityKey = try answer.bytes("identity_key")
+    func startSessions(from answer: API.GetKeyBundle.Response, account: Int64, renewing: Set<UInt32> = []) throws(ClientError) -> [UInt32] {
+        let identityKey = answer.identityKey
         var devices: [UInt32] = []
         let cipher = SessionCipher(stores: protocolStore.stores)
-        for device in try answer.objects("devices") {
-            let id = UInt32(truncatingIfNeeded: try device.int("device_id"))
+        for device in answer.devices {
+            let id = device.deviceID
             devices.append(id)
             let address = try! ProtocolAddress(accountId: String(account), deviceId: id)
             let needed: Bool
             if renewing.contains(id) { needed = true } else { needed = try !hasSession(account, id) }
             guard needed, !(account == keys.accountID && id == keys.deviceID) else { continue }
             let bundle = PreKeyBundle(
-                identityKey: identityKey, signedPreKeyId: UInt32(truncatingIfNeeded: try device.int("spk_id")),
-                signedPreKey: try device.bytes("spk"), signedPreKeySignature: try device.bytes("spk_signature"),
-                oneTimePreKeyId: device.optionalInt("opk_id").map { UInt32(truncatingIfNeeded: $0) },
-                oneTimePreKey: device["opk"] == nil ? nil : try device.bytes("opk"),
-                pqPreKeyId: UInt32(truncatingIfNeeded: try device.int("pqspk_id")), pqPreKey: try device.bytes("pqspk"),
-                pqPreKeySignature: try device.bytes("pqspk_signature"))
+                identityKey: identityKey, signedPreKeyId: device.signed.id,
+                signedPreKey: device.signed.publicKey, signedPreKeySignature: device.signed.signature,
+                oneTimePreKeyId: device.oneTime?.id, oneTimePreKey: device.oneTime?.key,
+                pqPreKeyId: device.pq.id, pqPreKey: device.pq.publicKey, pqPreKeySignature: device.pq.signature)
             do {
                 try cipher.startSession(with: address, bundle: bundle, random: dependencies.random)
             } catch ProtocolError.untrustedIdentity {

@@ -6,10 +6,10 @@ import ParleyWire
 /// people concerned and closes the account's connections.
 enum AccountDeletion {
     static func register(in router: inout RequestRouter) {
-        router.add("delete_account", requiresLogin: true) { request, environment, context throws(WireError) in
-            let caller = environment.caller!
+        router.add(API.DeleteAccount.self) { request, environment, context throws(WireError) in
+            let caller = environment.account
             // A typed confirmation in the request itself: no stray or replayed call deletes an account by accident.
-            let confirm = try request.string("confirm", maxBytes: 254)
+            let confirm = request.confirm
             let account = try await StoreCall.call(context) { try await context.store.account(id: caller.accountID) }
             guard let account else { throw WireError(.notFound, "this account no longer exists") }
             guard (try? IdentityText.email(confirm)) == account.email else {
@@ -19,7 +19,7 @@ enum AccountDeletion {
             guard let deleted else { throw WireError(.notFound, "this account no longer exists") }
             // The caller's own connection closes once this answer is written (a disconnect drains).
             events(for: deleted).forEach(context.notifications.share)
-            return HandlerResult(["deleted": .bool(true)])
+            return API.DeleteAccount.Response(deleted: true)
         }
     }
 

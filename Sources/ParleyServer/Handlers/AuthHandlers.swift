@@ -10,18 +10,18 @@ enum AuthHandlers {
     static let nonceLifetime: Int64 = 60 * 1000
 
     static func register(in router: inout RequestRouter) {
-        router.add("register", requiresLogin: false) { request, environment, context throws(WireError) in
+        router.add(API.Register.self) { request, environment, context throws(WireError) in
             try await Registration.register(request, environment, context)
         }
-        router.add("register_confirm", requiresLogin: false) { request, _, context throws(WireError) in
+        router.add(API.RegisterConfirm.self) { request, _, context throws(WireError) in
             try await Registration.confirm(request, context)
         }
-        router.add("login_start", requiresLogin: false) { request, environment, context throws(WireError) in
+        router.add(API.LoginStart.self) { request, environment, context throws(WireError) in
             try await Login.start(request, environment, context)
         }
-        router.add("login_finish", requiresLogin: false) { request, environment, context throws(WireError) in
+        router.add(API.LoginFinish.self, loggingIn: { request, environment, context throws(WireError) in
             try await Login.finish(request, environment, context)
-        }
+        })
     }
 
     /// The e-mail address field in its one spelling (`IdentityText.email`).

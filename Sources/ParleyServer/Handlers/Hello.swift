@@ -3,15 +3,14 @@ import ParleyWire
 /// `hello`: the client states the protocol version it speaks when it connects (docs/API.md §1); a mismatch is
 /// refused in words that name both versions, so neither side misreads the other.
 enum Hello {
-    static func answer(_ request: WireRequest) throws(WireError) -> HandlerResult {
-        let version = try request.integer("protocol", in: 1...1_000_000)
-        _ = try request.optionalString("client", maxBytes: 64)
+    static func answer(_ request: API.Hello.Request) throws(WireError) -> API.Hello.Response {
+        let version = request.protocolVersion
         guard version == Int64(WireProtocol.version) else {
             let newer = version > Int64(WireProtocol.version) ? "the client is newer: update the server" : "the client is older: update it"
             throw WireError(
                 .unsupportedProtocol,
                 "this server speaks Parley protocol \(WireProtocol.version) and the client protocol \(version); \(newer)")
         }
-        return HandlerResult(["protocol": .number(Double(WireProtocol.version))])
+        return API.Hello.Response(protocolVersion: Int64(WireProtocol.version))
     }
 }

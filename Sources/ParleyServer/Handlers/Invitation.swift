@@ -9,19 +9,18 @@ import ParleyWire
 enum Invitation {
     static let refused = "this invite code cannot be used: it may be mistyped, expired, used up or revoked; ask the server's operator for a new one"
 
-    /// The id of the usable invite the request gives, when the server takes new accounts by invitation; nil on
+    /// The id of the usable invite the request gives (`typed`), when the server takes new accounts by invitation; nil on
     /// an open server. Throws on a closed server, and when the invite is missing or unusable.
-    static func required(_ request: WireRequest, _ context: ServerContext, now: Int64) async throws(WireError) -> Int64? {
+    static func required(_ typed: String?, _ context: ServerContext, now: Int64) async throws(WireError) -> Int64? {
         switch context.configuration.registration {
         case .open:
             return nil
         case .closed:
             throw WireError(.forbidden, "this server is not taking new accounts; ask its operator")
         case .invite:
-            guard request.fields["invite"] != nil else {
+            guard let typed else {
                 throw WireError(.forbidden, "this server takes new accounts by invitation: ask its operator for an invite code and give it with the registration")
             }
-            let typed = try request.string("invite", maxBytes: 64)
             guard let code = InviteCode.normalised(typed) else { throw WireError(.forbidden, refused) }
             let usable = try await StoreCall.call(context) { try await context.store.usableInvite(codeHash: InviteCode.hash(ofNormalised: code), now: now) }
             guard let usable else { throw WireError(.forbidden, refused) }

@@ -5,10 +5,10 @@ import ParleyWire
 
 /// Challenge–response login; failures are counted by `LoginLockouts`.
 enum Login {
-    static func start(_ request: WireRequest, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> HandlerResult {
-        let email = try AuthHandlers.email(request)
+    static func start(_ request: API.LoginStart.Request, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> API.LoginStart.Response {
+        let email = try IdentityText.email(request.email)
         // Device 0 asks for a nonce to sign `add_device` with (docs/API.md §13).
-        let deviceID = UInt32(try request.integer("device_id", in: 0...Int64(UInt32.max)))
+        let deviceID = request.deviceID
         let now = context.clock.now()
         let nonce = context.random.bytes(LoginChallenge.nonceLength)
         do {
@@ -33,16 +33,18 @@ enum Login {
         guard account.disabledAt == nil else { throw WireError(.forbidden, "this account is disabled; ask the server's operator") }
     }
 
-    static func nonceResult(_ nonce: [UInt8]) -> HandlerResult {
-        HandlerResult(["nonce": .base64(nonce), "expires_in": .int(AuthHandlers.nonceLifetime / 1000)])
+    static func nonceResult(_ nonce: [UInt8]) -> API.LoginStart.Response {
+        API.LoginStart.Response(nonce: nonce, expiresIn: AuthHandlers.nonceLifetime / 1000)
     }
 
-    static func finish(_ request: WireRequest, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> HandlerResult {
-        let email = try AuthHandlers.email(request)
-        let deviceID = UInt32(try request.integer("device_id", in: 1...Int64(UInt32.max)))
-        let nonce = try request.bytes("nonce", count: LoginChallenge.nonceLength)
-        let signature = try request.bytes("signature", count: 64)
-        let pushesEnvelopes = try request.fields["push_envelopes"] == nil ? false : request.bool("push_envelopes")
+    static func finish(
+        _ request: API.LoginFinish.Request, _ environment: RequestEnvironment, _ context: ServerContext
+    ) async throws(WireError) -> (API.AccountDevice, Caller?) {
+        let email = try IdentityText.email(request.email)
+        let deviceID = request.deviceID
+        let nonce = request.nonce
+        let signature = request.signature
+        let pushesEnvelopes = request.pushEnvelopes ?? false
         let now = context.clock.now()
         do {
             try await LoginLockouts.refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
@@ -66,9 +68,8 @@ enum Login {
             try await LoginLockouts.clearAfterSuccess(email: email, environment: environment, context: context)
             // Said only to whoever proved they hold the account's key: others learn nothing of its state.
             try refuseIfDisabled(account)
-            return HandlerResult(
-                ["account_id": .number(Double(account.id)), "device_id": .number(Double(deviceID))],
-                loggedIn: Caller(accountID: account.id, deviceID: deviceID, pushesEnvelopes: pushesEnvelopes))
+            return (API.AccountDevice(accountID: account.id, deviceID: deviceID),
+                    Caller(accountID: account.id, deviceID: deviceID, pushesEnvelopes: pushesEnvelopes))
         } catch let error as WireError {
             throw error
         } catch {

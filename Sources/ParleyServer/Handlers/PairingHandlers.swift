@@ -8,54 +8,46 @@ import ParleyWire
 enum PairingHandlers {
     static let lifetime: Int64 = 15 * 60 * 1000
     static let maximumOpenPerEmail = 5
-    static let maximumKeysBox = 64 * 1024
-    static let maximumChunk = 256 * 1024
-    static let maximumHistoryBytes = 32 * 1024 * 1024
+    static let maximumHistoryBytes = API.maximumPairingHistoryBytes
 
     static func register(in router: inout RequestRouter) {
-        router.add("pairing_start", requiresLogin: false) { request, _, context throws(WireError) in try await create(request, context) }
-        router.add("pairing_wait", requiresLogin: false) { request, _, context throws(WireError) in try await status(request, context) }
-        router.add("pairing_lookup", requiresLogin: true) { request, environment, context throws(WireError) in
-            let pairing = try await ownPairing(request, environment.caller!, context)
-            var fields: [String: JSONValue] = [
-                "device_name": .string(pairing.deviceName), "state": .string(pairing.state.rawValue),
-                "ephemeral_key": .base64(pairing.newDeviceKey),
-            ]
-            if let device = pairing.deviceID { fields["device_id"] = .number(Double(device)) }
-            return HandlerResult(fields)
+        router.add(API.PairingStart.self) { request, _, context throws(WireError) in try await create(request, context) }
+        router.add(API.PairingWait.self) { request, _, context throws(WireError) in try await status(request, context) }
+        router.add(API.PairingLookup.self) { request, environment, context throws(WireError) in
+            let pairing = try await ownPairing(request.pairID, environment.account, context)
+            return API.PairingLookup.Response(
+                deviceName: pairing.deviceName, state: pairing.state, ephemeralKey: pairing.newDeviceKey, deviceID: pairing.deviceID)
         }
-        router.add("authorize_device", requiresLogin: true) { request, environment, context throws(WireError) in
-            let pairing = try await ownPairing(request, environment.caller!, context)
-            let key = try request.bytes("ephemeral_key", count: 32)
-            let keys = try request.bytes("keys", maxBytes: maximumKeysBox)
+        router.add(API.AuthorizeDevice.self) { request, environment, context throws(WireError) in
+            let pairing = try await ownPairing(request.pairID, environment.account, context)
             let sealed = try await StoreCall.call(context) {
-                try await context.store.sealPairing(id: pairing.id, authorizingKey: key, keysBox: keys, now: context.clock.now())
+                try await context.store.sealPairing(id: pairing.id, authorizingKey: request.ephemeralKey, keysBox: request.keys, now: context.clock.now())
             }
             guard sealed else { throw WireError(.conflict, "this pairing was already authorized") }
-            return HandlerResult()
+            return NoFields()
         }
-        router.add("pairing_history_put", requiresLogin: true) { request, environment, context throws(WireError) in
-            try await putHistory(request, environment.caller!, context)
+        router.add(API.PairingHistoryPut.self) { request, environment, context throws(WireError) in
+            try await putHistory(request, environment.account, context)
         }
-        router.add("pairing_history_get", requiresLogin: false) { request, _, context throws(WireError) in
-            let pairing = try await admitted(request, context)
-            let seq = Int(try request.integer("seq", in: 0...Int64(maximumHistoryBytes)))
+        router.add(API.PairingHistoryGet.self) { request, _, context throws(WireError) in
+            let pairing = try await admitted(request.ticket, context)
+            let seq = Int(request.seq)
             guard let (chunk, last) = try await StoreCall.call(context, { try await context.store.pairingChunk(id: pairing.id, seq: seq, now: context.clock.now()) }) else {
                 throw WireError(.notFound, "history chunk \(seq) has not arrived")
             }
-            return HandlerResult(["chunk": .base64(chunk), "last": .bool(last)])
+            return API.PairingHistoryGet.Response(chunk: chunk, last: last)
         }
-        router.add("pairing_finish", requiresLogin: false) { request, _, context throws(WireError) in
+        router.add(API.PairingFinish.self) { request, _, context throws(WireError) in
             let pairing = try await admitted(request, context)
             try await StoreCall.call(context) { try await context.store.deletePairing(id: pairing.id) }
-            return HandlerResult()
+            return NoFields()
         }
     }
 
-    static func create(_ request: WireRequest, _ context: ServerContext) async throws(WireError) -> HandlerResult {
-        let email = try AuthHandlers.email(request)
-        let name = try DeviceHandlers.deviceName(request, field: "device_name")
-        let key = try request.bytes("ephemeral_key", count: 32)
+    static func create(_ request: API.PairingStart.Request, _ context: ServerContext) async throws(WireError) -> API.PairingStart.Response {
+        let email = try IdentityText.email(request.email)
+        let name = try DeviceHandlers.deviceName(request.deviceName, field: "device_name")
+        let key = request.ephemeralKey
         let token = context.random.bytes(32)
         let now = context.clock.now()
         // A random id: collisions with a live pairing are retried, never shared.
@@ -68,9 +60,7 @@ enum PairingHandlers {
                 guard try await context.store.createPairing(record, now: now, maximumOpen: maximumOpenPerEmail) else {
                     throw WireError(.rateLimited, "too many open pairings for this account; finish one or wait 15 minutes")
                 }
-                return HandlerResult([
-                    "pair_id": .number(Double(id)), "token": .base64(token), "expires_in": .number(Double(lifetime / 1000)),
-                ])
+                return API.PairingStart.Response(pairID: id, token: token, expiresIn: lifetime / 1000)
             } catch StoreError.conflict {
                 continue
             } catch let error as WireError {
@@ -84,11 +74,11 @@ enum PairingHandlers {
 
     /// `pairing_wait`: the pairing's state, answered when it moved past `after_state` / `after_chunks`
     /// or after `wait_ms` (≤ 25 s, under the login timeout of the unauthenticated connection asking).
-    static func status(_ request: WireRequest, _ context: ServerContext) async throws(WireError) -> HandlerResult {
-        var pairing = try await admitted(request, context)
-        let afterState = try request.optionalString("after_state", maxBytes: 16)
-        let afterChunks = try request.optionalInteger("after_chunks", in: 0...Int64(maximumHistoryBytes))
-        let wait = try request.optionalInteger("wait_ms", in: 0...25_000) ?? 0
+    static func status(_ request: API.PairingWait.Request, _ context: ServerContext) async throws(WireError) -> API.PairingWait.Response {
+        var pairing = try await admitted(request.ticket, context)
+        let afterState = request.afterState
+        let afterChunks = request.afterChunks
+        let wait = request.waitMilliseconds ?? 0
         let deadline = ContinuousClock.now + .milliseconds(wait)
         func moved(_ pairing: PairingRecord) -> Bool {
             if let afterState, pairing.state.rawValue != afterState { return true }
@@ -98,28 +88,28 @@ enum PairingHandlers {
         // Polling the store (not a node's memory) lets any node answer, whichever node was written to.
         while !moved(pairing), ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(100))
-            pairing = try await admitted(request, context)
+            pairing = try await admitted(request.ticket, context)
         }
-        var fields: [String: JSONValue] = ["state": .string(pairing.state.rawValue), "history_chunks": .int(pairing.chunkCount)]
+        var answer = API.PairingWait.Response(state: pairing.state, historyChunks: Int64(pairing.chunkCount))
         if let key = pairing.authorizingKey, let keys = pairing.keysBox {
-            fields["ephemeral_key"] = .base64(key)
-            fields["keys"] = .base64(keys)
+            answer.ephemeralKey = key
+            answer.keys = keys
         }
-        return HandlerResult(fields)
+        return answer
     }
 
-    static func putHistory(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> HandlerResult {
-        let pairing = try await ownPairing(request, caller, context)
-        let seq = Int(try request.integer("seq", in: 0...Int64(maximumHistoryBytes)))
-        let chunk = try request.bytes("chunk", maxBytes: maximumChunk)
-        let last = try request.bool("last")
+    static func putHistory(
+        _ request: API.PairingHistoryPut.Request, _ caller: Caller, _ context: ServerContext
+    ) async throws(WireError) -> API.PairingHistoryPut.Response {
+        let pairing = try await ownPairing(request.pairID, caller, context)
+        let seq = Int(request.seq)
         guard pairing.keysBox != nil else { throw WireError(.conflict, "authorize the pairing before sending history") }
         let outcome = try await StoreCall.call(context) {
             try await context.store.appendPairingChunk(
-                id: pairing.id, seq: seq, chunk: chunk, last: last, maximumBytes: maximumHistoryBytes, now: context.clock.now())
+                id: pairing.id, seq: seq, chunk: request.chunk, last: request.last, maximumBytes: maximumHistoryBytes, now: context.clock.now())
         }
         switch outcome {
-        case .stored(let count): return HandlerResult(["stored": .number(Double(count))])
+        case .stored(let count): return API.PairingHistoryPut.Response(stored: Int64(count))
         case .outOfOrder(let stored):
             throw WireError(.conflict, "send chunk \(stored) next", details: ["stored": .number(Double(stored))])
         case .tooLarge: throw WireError(.quotaExceeded, "a pairing's history is limited to 32 MiB")
@@ -128,20 +118,17 @@ enum PairingHandlers {
         }
     }
 
-    /// The pairing the request names, when its token matches (constant time); `not_found` otherwise.
-    static func admitted(_ request: WireRequest, _ context: ServerContext) async throws(WireError) -> PairingRecord {
-        let id = try pairID(request)
-        let token = try request.bytes("token", count: 32)
-        let pairing = try await StoreCall.call(context) { try await context.store.pairing(id: id, now: context.clock.now()) }
-        guard let pairing, ConstantTime.equals(Array(SHA256.hash(data: token)), pairing.tokenHash) else {
+    /// The pairing the ticket names, when its token matches (constant time); `not_found` otherwise.
+    static func admitted(_ ticket: API.PairingTicket, _ context: ServerContext) async throws(WireError) -> PairingRecord {
+        let pairing = try await StoreCall.call(context) { try await context.store.pairing(id: ticket.pairID, now: context.clock.now()) }
+        guard let pairing, ConstantTime.equals(Array(SHA256.hash(data: ticket.token)), pairing.tokenHash) else {
             throw WireError(.notFound, "no such pairing (it may have expired)")
         }
         return pairing
     }
 
-    /// The pairing the request names, when it was opened for the caller's own account.
-    static func ownPairing(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> PairingRecord {
-        let id = try pairID(request)
+    /// The pairing `id`, when it was opened for the caller's own account.
+    static func ownPairing(_ id: UInt32, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> PairingRecord {
         let (pairing, account) = try await StoreCall.call(context) {
             (try await context.store.pairing(id: id, now: context.clock.now()), try await context.store.account(id: caller.accountID))
         }
@@ -149,9 +136,5 @@ enum PairingHandlers {
             throw WireError(.notFound, "no such pairing for this account (check the code, or it may have expired)")
         }
         return pairing
-    }
-
-    static func pairID(_ request: WireRequest) throws(WireError) -> UInt32 {
-        UInt32(try request.integer("pair_id", in: 0...Int64(UInt32.max)))
     }
 }

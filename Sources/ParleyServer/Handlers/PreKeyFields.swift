@@ -2,57 +2,32 @@ import Foundation
 import Crypto
 import ParleyWire
 
-/// Reads and checks the prekey fields of `register` (and later `ensure_prekeys`).
+/// Checks uploaded prekeys (`register`, `rotate_keys`, `add_device`, `ensure_prekeys`): their shape is read by
+/// `API.PreKeys`; the signatures need the identity key, which only the handler knows.
 enum PreKeyFields {
-    static let maximumOneTimePreKeys = 100
-    static let mlkem768PublicKeyLength = 1184
-
-    static func parse(_ request: WireRequest, identityKey: [UInt8]) throws(WireError) -> PreKeyUpload {
-        let upload = try parseOptional(request, identityKey: identityKey, required: true)
+    /// The prekeys of `register`, `rotate_keys` and `add_device`, when both signatures verify with `identityKey`.
+    static func verified(_ keys: API.PreKeys, identityKey: [UInt8]) throws(WireError) -> PreKeyUpload {
+        let upload = try verified(signed: keys.signed, pq: keys.pq, oneTime: keys.oneTime, identityKey: identityKey)
         return PreKeyUpload(signedPreKey: upload.signed!, pqPreKey: upload.pq!, oneTimePreKeys: upload.oneTime)
     }
 
-    /// The prekey fields of `ensure_prekeys`, where the signed keys are optional.
-    static func parseOptional(
-        _ request: WireRequest, identityKey: [UInt8], required: Bool = false
+    /// The prekeys of `ensure_prekeys`, where the signed keys are optional.
+    static func verified(
+        signed: API.SignedPreKey?, pq: API.SignedPreKey?, oneTime: [API.OneTimePreKey], identityKey: [UInt8]
     ) throws(WireError) -> (signed: PreKeyUpload.Signed?, pq: PreKeyUpload.Signed?, oneTime: [(id: UInt32, publicKey: [UInt8])]) {
         guard let verifier = try? Curve25519.Signing.PublicKey(rawRepresentation: identityKey) else {
             throw .invalid("identity_key", "is not an Ed25519 public key")
         }
-        var signed: PreKeyUpload.Signed?
-        if required || request.fields["spk"] != nil {
-            let key = PreKeyUpload.Signed(
-                id: UInt32(try request.integer("spk_id", in: 0...Int64(UInt32.max - 1))),
-                publicKey: try request.bytes("spk", count: 32),
-                signature: try request.bytes("spk_signature", count: 64))
-            guard verifier.isValidSignature(key.signature, for: [0x05] + key.publicKey) else {
-                throw .invalid("spk_signature", "does not verify with the identity key")
-            }
-            signed = key
+        if let signed, !verifier.isValidSignature(signed.signature, for: [0x05] + signed.publicKey) {
+            throw .invalid("spk_signature", "does not verify with the identity key")
         }
-        var pq: PreKeyUpload.Signed?
-        if required || request.fields["pqspk"] != nil {
-            let key = PreKeyUpload.Signed(
-                id: UInt32(try request.integer("pqspk_id", in: 0...Int64(UInt32.max - 1))),
-                publicKey: try request.bytes("pqspk", count: mlkem768PublicKeyLength),
-                signature: try request.bytes("pqspk_signature", count: 64))
-            guard verifier.isValidSignature(key.signature, for: [0x0A] + key.publicKey) else {
-                throw .invalid("pqspk_signature", "does not verify with the identity key")
-            }
-            pq = key
+        if let pq, !verifier.isValidSignature(pq.signature, for: [0x0A] + pq.publicKey) {
+            throw .invalid("pqspk_signature", "does not verify with the identity key")
         }
-        var oneTime: [(id: UInt32, publicKey: [UInt8])] = []
-        var seen = Set<UInt32>()
-        for (index, item) in try request.array("one_time_prekeys", maxCount: maximumOneTimePreKeys).enumerated() {
-            guard case .object(let object) = item, case .number(let idValue)? = object["id"],
-                let id = UInt32(exactly: idValue), id != UInt32.max,
-                case .string(let keyText)? = object["key"], let key = Data(base64Encoded: keyText).map(Array.init), key.count == 32
-            else {
-                throw .invalid("one_time_prekeys[\(index)]", "must be {\"id\": u32, \"key\": base64 of 32 bytes}")
-            }
-            guard seen.insert(id).inserted else { throw .invalid("one_time_prekeys[\(index)]", "repeats id \(id)") }
-            oneTime.append((id, key))
-        }
-        return (signed, pq, oneTime)
+        return (signed.map(upload), pq.map(upload), oneTime.map { ($0.id, $0.key) })
+    }
+
+    private static func upload(_ key: API.SignedPreKey) -> PreKeyUpload.Signed {
+        PreKeyUpload.Signed(id: key.id, publicKey: key.publicKey, signature: key.signature)
     }
 }

@@ -11,10 +11,10 @@ import ParleyWire
 /// knows the address: offline guessing of the password needs the mailbox first.
 enum Recovery {
     static func register(in router: inout RequestRouter) {
-        router.add("recovery_start", requiresLogin: false) { request, environment, context throws(WireError) in
+        router.add(API.RecoveryStart.self) { request, environment, context throws(WireError) in
             try await start(request, environment, context)
         }
-        router.add("recovery_finish", requiresLogin: false) { request, environment, context throws(WireError) in
+        router.add(API.RecoveryFinish.self) { request, environment, context throws(WireError) in
             try await finish(request, environment, context)
         }
     }
@@ -25,10 +25,10 @@ enum Recovery {
     }
 
     /// Sends a code when the account exists, is active and keeps a key envelope; answers the same either way.
-    static func start(_ request: WireRequest, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> HandlerResult {
-        let email = try AuthHandlers.email(request)
+    static func start(_ request: API.RecoveryStart.Request, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> API.CodeSent {
+        let email = try IdentityText.email(request.email)
         let now = context.clock.now()
-        let answer = HandlerResult(["status": "code_sent", "expires_in": .int(AuthHandlers.codeLifetime / 1000)])
+        let answer = API.CodeSent(status: "code_sent", expiresIn: AuthHandlers.codeLifetime / 1000)
         do {
             try await LoginLockouts.refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
             guard let account = try await context.store.account(email: email), account.isActive, account.keyEnvelope != nil else {
@@ -61,9 +61,11 @@ enum Recovery {
     /// The code stays good until a device joins with the keys (`add_device`): a person who mistypes the
     /// password tries again with the same code. (Handing the envelope out twice gives nothing a first copy
     /// did not: guessing the password offline needs only one.)
-    static func finish(_ request: WireRequest, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> HandlerResult {
-        let email = try AuthHandlers.email(request)
-        let code = try request.string("code", maxBytes: 16)
+    static func finish(
+        _ request: API.RecoveryFinish.Request, _ environment: RequestEnvironment, _ context: ServerContext
+    ) async throws(WireError) -> API.RecoveryFinish.Response {
+        let email = try IdentityText.email(request.email)
+        let code = request.code
         let now = context.clock.now()
         do {
             try await LoginLockouts.refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
@@ -74,10 +76,8 @@ enum Recovery {
             }
             try await CodeCheck.verify(pending, email: email, hash: codeHash(email: email, code: code), again: "ask for a new one",
                                        context: context, now: now)
-            return HandlerResult([
-                "account_id": .int(account.id), "display_name": .string(account.displayName),
-                "identity_key": .base64(account.identityKey), "key_envelope": .base64(envelope),
-            ])
+            return API.RecoveryFinish.Response(
+                accountID: account.id, displayName: account.displayName, identityKey: account.identityKey, keyEnvelope: envelope)
         } catch let error as WireError {
             throw error
         } catch {

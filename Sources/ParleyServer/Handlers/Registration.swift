@@ -5,21 +5,21 @@ import ParleyWire
 
 /// Account creation: `register` sends a code, `register_confirm` activates the account.
 enum Registration {
-    static func register(_ request: WireRequest, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> HandlerResult {
-        let email = try AuthHandlers.email(request)
-        let displayName = try IdentityText.name(try request.string("display_name", maxBytes: 128), field: "display_name")
+    static func register(_ request: API.Register.Request, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> API.CodeSent {
+        let email = try IdentityText.email(request.email)
+        let displayName = try IdentityText.name(request.displayName, field: "display_name")
         guard !displayName.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw .invalid("display_name", "must not be empty")
         }
-        let identityKey = try request.bytes("identity_key", count: 32)
-        let authKey = try request.bytes("auth_key", count: 32)
-        let keyEnvelope = try request.optionalBytes("key_envelope", maxBytes: 64 * 1024)
-        let deviceName = try request.optionalString("device_name", maxBytes: 64) ?? "device 1"
-        let preKeys = try PreKeyFields.parse(request, identityKey: identityKey)
+        let identityKey = request.identityKey
+        let authKey = request.authKey
+        let keyEnvelope = request.keyEnvelope
+        let deviceName = request.deviceName ?? "device 1"
+        let preKeys = try PreKeyFields.verified(request.preKeys, identityKey: identityKey)
         let now = context.clock.now()
-        let invite = try await Invitation.required(request, context, now: now)
+        let invite = try await Invitation.required(request.invite, context, now: now)
 
-        try await requireProofOfWorkIfSurging(request, context, now: now)
+        try await requireProofOfWorkIfSurging(request.proofOfWork, context, now: now)
 
         let code = verificationCode(context.random)
         let account = NewAccount(
@@ -56,12 +56,12 @@ enum Registration {
             context.logger.error("verification e-mail delivery failed", metadata: ["email": "\(email)"])
             throw WireError(.internal, "the verification e-mail could not be sent; try again later")
         }
-        return HandlerResult(["status": "verification_sent", "expires_in": .number(Double(AuthHandlers.codeLifetime / 1000))])
+        return API.CodeSent(status: "verification_sent", expiresIn: AuthHandlers.codeLifetime / 1000)
     }
 
-    static func confirm(_ request: WireRequest, _ context: ServerContext) async throws(WireError) -> HandlerResult {
-        let email = try AuthHandlers.email(request)
-        let code = try request.string("code", maxBytes: 16)
+    static func confirm(_ request: API.RegisterConfirm.Request, _ context: ServerContext) async throws(WireError) -> API.AccountDevice {
+        let email = try IdentityText.email(request.email)
+        let code = request.code
         let now = context.clock.now()
         let hash = codeHash(email: email, code: code)
         do {
@@ -77,7 +77,7 @@ enum Registration {
             guard let account = try await context.store.account(email: email) else {
                 throw WireError(.internal, "the account vanished during confirmation; register again")
             }
-            return HandlerResult(["account_id": .number(Double(account.id)), "device_id": 1])
+            return API.AccountDevice(accountID: account.id, deviceID: 1)
         } catch let error as WireError {
             guard error.code == .authenticationFailed else { throw error }
             throw WireError(error.code, error.message + noCodeHint, details: error.details)
@@ -105,7 +105,7 @@ enum Registration {
     }
 
     /// During a surge, `register` must carry a solved challenge; otherwise it gets one.
-    static func requireProofOfWorkIfSurging(_ request: WireRequest, _ context: ServerContext, now: Int64) async throws(WireError) {
+    static func requireProofOfWorkIfSurging(_ answer: API.ProofOfWorkAnswer?, _ context: ServerContext, now: Int64) async throws(WireError) {
         let recent: Int
         do {
             recent = try await context.store.registrationCount(since: now - 60_000)
@@ -114,12 +114,8 @@ enum Registration {
         }
         guard recent >= context.configuration.registrationSurgeThreshold else { return }
         let difficulty = context.configuration.proofOfWorkDifficulty
-        if request.fields["pow_challenge"] != nil {
-            let challenge = try request.bytes("pow_challenge", count: 32)
-            let nonce = try request.integer("pow_nonce", in: 0...Int64.max)
-            if context.proofOfWork.redeem(challenge: challenge, nonce: UInt64(nonce), difficulty: difficulty, now: now) {
-                return
-            }
+        if let answer, context.proofOfWork.redeem(challenge: answer.challenge, nonce: answer.nonce, difficulty: difficulty, now: now) {
+            return
         }
         let challenge = context.proofOfWork.issue(now: now)
         throw WireError(

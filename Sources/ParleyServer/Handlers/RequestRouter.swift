@@ -39,13 +39,10 @@ public struct RequestRouter: Sendable {
     /// The router with every method this server implements.
     public static var standard: RequestRouter {
         var router = RequestRouter()
-        router.add("hello", requiresLogin: false) { request, _, _ throws(WireError) in try Hello.answer(request) }
-        router.add("ping", requiresLogin: false) { _, _, context in HandlerResult(["time": .number(Double(context.clock.now()))]) }
-        router.add("whoami", requiresLogin: true) { _, environment, _ in
-            HandlerResult([
-                "account_id": .number(Double(environment.caller?.accountID ?? 0)),
-                "device_id": .number(Double(environment.caller?.deviceID ?? 0)),
-            ])
+        router.add(API.Hello.self) { request, _, _ throws(WireError) in try Hello.answer(request) }
+        router.add(API.Ping.self) { _, _, context in API.Ping.Response(time: context.clock.now()) }
+        router.add(API.WhoAmI.self) { _, environment, _ in
+            API.AccountDevice(accountID: environment.account.accountID, deviceID: environment.account.deviceID)
         }
         AuthHandlers.register(in: &router)
         Recovery.register(in: &router)

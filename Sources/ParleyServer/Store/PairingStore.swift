@@ -1,3 +1,5 @@
+import ParleyWire
+
 /// Open device pairings (docs/API.md §13): what the new device published, the sealed keys, and the
 /// history chunks, all ciphertext or public. Kept in the database so any node can serve them.
 public protocol PairingStore: Sendable {
@@ -22,17 +24,9 @@ public protocol PairingStore: Sendable {
     func deletePairing(id: UInt32) async throws
 }
 
-/// How far a pairing has come.
-public enum PairingState: String, Sendable {
-    /// Created; waiting for a signed-in device.
-    case waiting
-    /// The keys box is stored.
-    case sealed
-    /// The new device added itself.
-    case joined
-    /// The last history chunk arrived.
-    case ready
-}
+/// How far a pairing has come: waiting for a signed-in device, sealed (keys box stored), joined (the new device
+/// added itself), ready (the last history chunk arrived).
+public typealias PairingState = API.PairingState
 
 /// One open pairing.
 public struct PairingRecord: Sendable, Equatable {

@@ -32,8 +32,10 @@ public struct WireFields: Sendable, Equatable {
         }
     }
 
+    /// A required field's value; null is there, and is refused by the accessor as the wrong type ("must be a
+    /// number, not null"), as the server always answered.
     private func required(_ name: String) throws(WireError) -> JSONValue {
-        guard let value = present(name) else { throw .missing(named(name)) }
+        guard let value = values[name] else { throw .missing(named(name)) }
         return value
     }
 
