@@ -48,11 +48,11 @@ struct LocationSharingTests {
         let refusal = await Self.failure { () async throws(ClientError) in try await carol.locationRoute(of: annID) }
         #expect(refusal?.contains("does not share their location with you") == true)
         // And had she got the ciphertext elsewhere, none of her keys opens it; the old waypoint still does.
-        let raw = try await ann.call("get_route", ["route_id": .int(first.routeID)]).objects("waypoints")
+        let raw = try await ann.call(API.GetRoute.self, .init(routeID: first.routeID)).waypoints
         let ring = try await carol.locationKeyRing(LocationKeyRing.record(for: annID))
         #expect(ring.entries.map(\.epoch) == [1])
-        let opened = try raw.map { item in
-            ParleyClient.openWaypoint(try item.string("data"), owner: annID, routeID: first.routeID, timestamp: try item.int("ts"), ring: ring)
+        let opened = raw.map { item in
+            ParleyClient.openWaypoint(item.data, owner: annID, routeID: first.routeID, timestamp: item.ts, ring: ring)
         }
         #expect(opened.count == 2 && opened[0].waypoint == before)
         #expect(opened[1].waypoint == nil && opened[1].problem?.contains("none of the 1 location key") == true)
@@ -194,9 +194,7 @@ struct LocationSharingTests {
             (7_006, "gZa6zSEooB/lAAwRBzMAAA==EBESExQVFhcYGRobHB0eHw=="),
             (7_007, "v9:AAAA"),
         ]
-        _ = try await ann.call("post_waypoints", ["route_id": .int(posted.routeID), "waypoints": .array(forged.map {
-            .object(["ts": .int($0.ts), "data": .string($0.data)])
-        })])
+        _ = try await ann.call(API.PostWaypoints.self, .init(routeID: posted.routeID, waypoints: forged.map { API.NewWaypoint(ts: $0.ts, data: $0.data) }))
         let page = try await bob.locationRoute(of: annID)
         #expect(page.waypoints == [good] && page.failures == forged.count)
         let problems = page.points.dropFirst().map { $0.problem ?? "" }
@@ -236,7 +234,7 @@ struct LocationSharingTests {
         #expect(try await bob.locationKeyEpochs(of: annID) == [0])
         let refused = await Self.failure { () async throws(ClientError) in try await bob.locationRoute(of: annID) }
         #expect(refused?.contains("does not share their location with you") == true)
-        _ = try await ann.call("allow_follower", ["email": "bob@example.org"])   // allowed, but no key message
+        _ = try await ann.call(API.AllowFollower.self, .email("bob@example.org"))   // allowed, but no key message
         #expect(try await bob.locationRoute(of: annID).waypoints == [point])
         let bad = await Self.failure { () async throws(ClientError) in try await bob.rememberLocationLink("parley://location?v=3&owner=1&key=x") }
         #expect(bad?.contains("unsupported version 3") == true)

@@ -69,23 +69,13 @@ public actor ParleyClient {
     /// The 32-byte Ed25519 identity key (IK) other people verify.
     public var identityKey: [UInt8] { keys.identity.publicKey }
 
-    /// Sends one request on the live connection.
-    func call(_ method: String, _ fields: [String: JSONValue] = [:]) async throws(ClientError) -> [String: JSONValue] {
+    /// Sends one typed request on the live connection and reads its typed answer.
+    func call<M: APIMethod>(_ method: M.Type, _ request: M.Request) async throws(ClientError) -> M.Response {
         guard let connection, connection.isOpen else { throw .notConnected }
         // A fresh connection is not ours until the login on it finished: a send that slipped in between
         // would be refused as unauthenticated (and must wait in the outbox instead).
-        if awaitingLogin, method != API.LoginStart.name, method != API.LoginFinish.name { throw .notConnected }
-        return try await connection.call(method, fields)
-    }
-
-    /// Sends one typed request on the live connection and reads its typed answer.
-    func call<M: APIMethod>(_ method: M.Type, _ request: M.Request) async throws(ClientError) -> M.Response {
-        let answer = try await call(M.name, request.fields)
-        do {
-            return try M.Response(from: WireFields(answer))
-        } catch {
-            throw .badResponse("the answer to \(M.name): \(error.message)")
-        }
+        if awaitingLogin, M.self != API.LoginStart.self, M.self != API.LoginFinish.self { throw .notConnected }
+        return try await connection.call(method, request)
     }
 
     /// Sends one typed request that takes no fields.

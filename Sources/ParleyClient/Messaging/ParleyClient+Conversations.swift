@@ -127,10 +127,9 @@ extension ParleyClient {
     /// Reads someone's profile (name, and e-mail when they show it) and remembers it.
     @discardableResult
     public func learnProfile(_ accountID: Int64) async throws(ClientError) -> Contact {
-        let profile = try await call("get_profile", ["account_id": .int(accountID)])
-        var email: String?
-        if case .object(let fields)? = profile["fields"] { email = fields.optionalString("email") }
-        try remember(Contact(accountID: accountID, email: email, displayName: profile.optionalString("display_name")))
+        let profile = try await call(API.GetProfile.self, .init(accountID: accountID))
+        let email = profile.shown["email"] ?? profile.own["email"]?.value
+        try remember(Contact(accountID: accountID, email: email, displayName: profile.displayName))
         return try contact(accountID) ?? Contact(accountID: accountID, email: email, displayName: nil)
     }
 

@@ -118,7 +118,7 @@ struct ConnectionHandler {
             return .failure(requestID: failure.requestID, error: failure.error)
         case .success(let request):
             // A new device pairing never logs in: its first pairing request moves it to the pairing allowance.
-            let pairingNow = caller == nil && state.seat == .stranger && request.method.hasPrefix("pairing_")
+            let pairingNow = caller == nil && state.seat == .stranger && API.newDeviceMethods.contains(request.method)
             if pairingNow {
                 if let refusal = budget.move(address: remoteAddress, from: .stranger, to: .pairing) {
                     return .failure(requestID: request.requestID, error: WireError(.rateLimited, refusal.message))

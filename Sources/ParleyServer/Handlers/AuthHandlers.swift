@@ -24,11 +24,6 @@ enum AuthHandlers {
         })
     }
 
-    /// The e-mail address field in its one spelling (`IdentityText.email`).
-    static func email(_ request: WireRequest) throws(WireError) -> String {
-        try IdentityText.email(try request.string("email", maxBytes: 254))
-    }
-
     /// Maps a store failure to a response without leaking details.
     static func storeFailure(_ error: any Error, _ context: ServerContext) -> WireError {
         if case StoreError.conflict(let what)? = error as? StoreError {

@@ -119,11 +119,6 @@ enum GroupHandlers {
 
 /// The one membership check: a conversation the caller is not an active member of does not exist for them.
 enum ConversationAccess {
-    static func activeConversation(_ request: WireRequest, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> ConversationRecord {
-        let id = try request.integer("conversation_id")
-        return try await activeConversation(id: id, caller, context)
-    }
-
     static func activeConversation(id: Int64, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> ConversationRecord {
         let (conversation, status) = try await StoreCall.call(context) { () async throws -> (ConversationRecord?, MemberStatus?) in
             (try await context.store.conversation(id: id), try await context.store.memberStatus(conversationID: id, accountID: caller.accountID))

@@ -24,7 +24,7 @@ public struct RequestEnvironment: Sendable {
 
 /// Maps method names to handlers and enforces login where a method needs it.
 public struct RequestRouter: Sendable {
-    public typealias Handler = @Sendable (WireRequest, RequestEnvironment, ServerContext) async throws(WireError) -> HandlerResult
+    typealias Handler = @Sendable (WireRequest, RequestEnvironment, ServerContext) async throws(WireError) -> HandlerResult
 
     struct Route: Sendable {
         let requiresLogin: Bool
@@ -63,7 +63,7 @@ public struct RequestRouter: Sendable {
     }
 
     /// Registers `handler` for `method`.
-    public mutating func add(_ method: String, requiresLogin: Bool, _ handler: @escaping Handler) {
+    private mutating func add(_ method: String, requiresLogin: Bool, _ handler: @escaping Handler) {
         routes[method] = Route(requiresLogin: requiresLogin, handler: handler)
     }
 

@@ -1,4 +1,4 @@
-/// Every method of the API, by area. The server must serve exactly these (RequestRouter checks it at start),
+/// Every method of the API, by area. The server serves exactly these (RouterRegistryTests checks it),
 /// and a test checks that docs/API.md's method index lists the same names and fields.
 extension API {
     /// Every method, in docs/API.md's order.

@@ -6,6 +6,10 @@ extension API {
         PairingHistoryPut.self, PairingHistoryGet.self, PairingFinish.self,
     ]
 
+    /// The methods a new device uses before it has an account's keys: it never logs in, so the server moves its
+    /// connection to the pairing allowance on the first of them.
+    public static let newDeviceMethods: Set<String> = [PairingStart.name, PairingWait.name, PairingHistoryGet.name, PairingFinish.name]
+
     /// The sealed keys box `authorize_device` stores is at most this long.
     public static let maximumPairingKeysBytes = 64 * 1024
     /// One history chunk is at most this long.
