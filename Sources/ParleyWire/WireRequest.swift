@@ -1,7 +1,7 @@
 /// One request line: `{"type": METHOD, "request_id": STRING, ...fields}`.
 ///
-/// Parsing checks only the envelope; each handler reads its own fields through the typed
-/// accessors, which throw `missing_field` / `invalid_field` naming the field.
+/// Parsing checks only the envelope; the method's typed request (ParleyWire/API) reads the fields, throwing
+/// `missing_field` / `invalid_field` naming the field.
 public struct WireRequest: Sendable, Equatable {
     /// The longest `request_id` accepted.
     public static let maximumRequestIDLength = 128
@@ -12,6 +12,9 @@ public struct WireRequest: Sendable, Equatable {
     public let requestID: String
     /// Every field of the object, including `type` and `request_id`.
     public let fields: [String: JSONValue]
+
+    /// The request's fields, for reading them with limits (a method's typed request reads itself from these).
+    public var body: WireFields { WireFields(fields) }
 
     /// Creates a request from its parts (clients build requests this way).
     public init(method: String, requestID: String, fields: [String: JSONValue] = [:]) {

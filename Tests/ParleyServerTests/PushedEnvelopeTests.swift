@@ -95,11 +95,13 @@ struct PushedEnvelopeTests {
         final class Connection: Sendable {}
         let connection = Connection()
         let stream = hub.subscribe(accountID: 7, deviceID: 1, connection: ObjectIdentifier(connection), pushesEnvelopes: true, disconnect: {})
-        let ciphertext = String(repeating: "A", count: ConnectionLimits().pushedEnvelopeLimit)
-        let fitting = EnvelopeAllowance.bytesPerConnection / ciphertext.utf8.count
-        for id in 0..<(fitting + 4) {
-            hub.notify(accountID: 7, deviceID: 1, event: "new_message", fields: ["message_id": .number(Double(id)), "ciphertext": .string(ciphertext)])
+        // The allowance counts the ciphertext as it waits: base64 text, 4 characters for 3 bytes.
+        let ciphertext = [UInt8](repeating: 0x41, count: ConnectionLimits().pushedEnvelopeLimit / 4 * 3)
+        let fitting = EnvelopeAllowance.bytesPerConnection / ConnectionLimits().pushedEnvelopeLimit
+        func push(_ id: Int64) -> ServerEvent {
+            .newMessage(.init(messageID: id, conversationID: 1, senderID: 8, senderDevice: 1, timestamp: id, kind: "text", ciphertext: ciphertext))
         }
+        for id in 0..<(fitting + 4) { hub.notify(accountID: 7, deviceID: 1, push(Int64(id))) }
         var iterator = stream.makeAsyncIterator()
         var waiting: [NotificationHub.Queued] = []
         for _ in 0..<(fitting + 4) { waiting.append(try #require(await iterator.next())) }
@@ -110,7 +112,7 @@ struct PushedEnvelopeTests {
         #expect(pushed == Array(repeating: true, count: fitting) + Array(repeating: false, count: 4))
         // Once written, the allowance is back: the next push carries its envelope again.
         waiting.forEach { $0.written() }
-        hub.notify(accountID: 7, deviceID: 1, event: "new_message", fields: ["message_id": 99, "ciphertext": .string(ciphertext)])
+        hub.notify(accountID: 7, deviceID: 1, push(99))
         let next = try #require(await iterator.next())
         guard case .notification(_, let fields) = next.message else { Issue.record("not a notification"); return }
         #expect(fields["ciphertext"] != nil)

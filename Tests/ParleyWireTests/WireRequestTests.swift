@@ -13,8 +13,8 @@ struct WireRequestTests {
         let request = try parse(#"{"type":"login_start","request_id":"r1","email":"a@b.c","device_id":3}"#).get()
         #expect(request.method == "login_start")
         #expect(request.requestID == "r1")
-        #expect(try request.string("email") == "a@b.c")
-        #expect(try request.integer("device_id") == 3)
+        #expect(try request.body.string("email") == "a@b.c")
+        #expect(try request.body.integer("device_id") == 3)
     }
 
     @Test("garbage, non-objects and broken envelopes get precise codes", arguments: [
@@ -64,15 +64,15 @@ struct WireRequestTests {
     @Test("typed field accessors name the field that is missing or mistyped")
     func fieldErrors() throws {
         let request = try parse(#"{"type":"t","request_id":"r","n":"7","b":"xyz!","f":1.5,"big":-1,"s":"hi","k":"AAEC"}"#).get()
-        #expect(throws: WireError.missing("absent")) { try request.string("absent") }
-        #expect(throws: WireError.invalid("n", "must be a number, not string")) { try request.integer("n") }
-        #expect(throws: WireError.invalid("f", "must be a whole number")) { try request.integer("f") }
-        #expect(throws: WireError.self) { try request.integer("big") }
-        #expect(throws: WireError.invalid("b", "must be standard base64")) { try request.bytes("b", maxBytes: 10) }
-        #expect(throws: WireError.self) { try request.string("s", maxBytes: 1) }
-        #expect(try request.bytes("k", maxBytes: 3) == [0, 1, 2])
-        #expect(throws: WireError.invalid("k", "must be exactly 4 bytes")) { try request.bytes("k", count: 4) }
-        #expect(try request.optionalString("absent") == nil)
+        #expect(throws: WireError.missing("absent")) { try request.body.string("absent") }
+        #expect(throws: WireError.invalid("n", "must be a number, not string")) { try request.body.integer("n") }
+        #expect(throws: WireError.invalid("f", "must be a whole number")) { try request.body.integer("f") }
+        #expect(throws: WireError.self) { try request.body.integer("big") }
+        #expect(throws: WireError.invalid("b", "must be standard base64")) { try request.body.bytes("b", maxBytes: 10) }
+        #expect(throws: WireError.self) { try request.body.string("s", maxBytes: 1) }
+        #expect(try request.body.bytes("k", maxBytes: 3) == [0, 1, 2])
+        #expect(throws: WireError.invalid("k", "must be exactly 4 bytes")) { try request.body.bytes("k", count: 4) }
+        #expect(try request.body.optionalString("absent") == nil)
     }
 
     @Test("a request encodes to a line that parses back to the same request")
@@ -118,6 +118,6 @@ struct WireMessageTests {
     @Test("a literal backslash-u0000 in text is not a NUL and passes")
     func escapedBackslashIsText() throws {
         let request = try WireRequest.parse(line: Array(#"{"type":"send","request_id":"r","text":"see \\u0000 in C"}"#.utf8)).get()
-        #expect(try request.string("text") == #"see \u0000 in C"#)
+        #expect(try request.body.string("text") == #"see \u0000 in C"#)
     }
 }

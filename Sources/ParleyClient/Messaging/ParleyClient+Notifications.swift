@@ -22,7 +22,7 @@ extension ParleyClient {
                 // A pushed envelope is taken in directly; a plain hint (an old server, a long envelope, a busy
                 // connection, another node) means fetching.
                 // A push that cannot be taken in (malformed, or the store refused) is fetched like any other.
-                if news.ciphertext != nil, (try? await receivePushed(fields)) != nil { break }
+                if news.ciphertext != nil, (try? await receivePushed(news)) != nil { break }
                 try await sync()
             case .messageReacted(let reaction):
                 try updateMessage(reaction.messageID) { $0.setReaction(reaction.emoji, from: reaction.accountID, present: reaction.present) }

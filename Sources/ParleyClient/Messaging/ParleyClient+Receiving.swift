@@ -50,13 +50,7 @@ extension ParleyClient {
     /// A message the server pushed in its `new_message` notification (docs/API.md §6.1): taken in as `sync`
     /// takes a fetched one — decrypted and stored in one transaction, then confirmed — except that the sync
     /// cursor stays where it is, since an earlier message may still wait on the server to be fetched.
-    func receivePushed(_ fields: [String: JSONValue]) async throws(ClientError) {
-        let item: API.StoredMessage
-        do {
-            item = try API.StoredMessage(from: WireFields(fields))
-        } catch {
-            throw .badResponse("the new_message notification: \(error.message)")
-        }
+    func receivePushed(_ item: ServerEvent.NewMessage) async throws(ClientError) {
         var arrived: [Message] = []
         if let received = try receive(item, movingCursor: false) { announce(received, into: &arrived) }
         _ = try await call(API.ConfirmDelivery.self, .init(messageIDs: [item.messageID]))

@@ -71,18 +71,9 @@ public final class NotificationHub: Sendable {
 
     /// Sends `event` to every connected device of `accountID`, or only to `deviceID`, skipping `except`,
     /// on this node and (through the relay) on every other node of a cluster.
-    public func notify(
-        accountID: Int64, deviceID: UInt32? = nil, except: (Int64, UInt32)? = nil,
-        event: String, fields: [String: JSONValue]
-    ) {
-        let exceptDevice = except.flatMap { $0.0 == accountID ? $0.1 : nil }
-        share(ClusterEvent(accountID: accountID, deviceID: deviceID, exceptDevice: exceptDevice, action: .notify(event: event, fields: fields)))
-    }
-
-    /// Sends `event` to every connected device of `accountID`, or only to `deviceID`, skipping `except`,
-    /// on this node and (through the relay) on every other node of a cluster.
     public func notify(accountID: Int64, deviceID: UInt32? = nil, except: (Int64, UInt32)? = nil, _ event: ServerEvent) {
-        notify(accountID: accountID, deviceID: deviceID, except: except, event: event.name, fields: event.fields)
+        let exceptDevice = except.flatMap { $0.0 == accountID ? $0.1 : nil }
+        share(ClusterEvent(accountID: accountID, deviceID: deviceID, exceptDevice: exceptDevice, action: .notify(event)))
     }
 
     /// Closes every connection of the account's device (or of all its devices, except one), on every node.

@@ -26,26 +26,25 @@ enum AccountDeletion {
     /// What a deletion tells: the other person of each direct conversation that went, the remaining members
     /// of each group it left, every contact (`account_deleted`); then every connection of the account closes.
     static func events(for deleted: DeletedAccount) -> [ClusterEvent] {
-        let id = JSONValue.int(deleted.accountID)
+        let id = deleted.accountID
         var events: [ClusterEvent] = []
         for conversation in deleted.directConversations {
             for member in conversation.members {
                 events.append(ClusterEvent(accountID: member, action: .notify(
-                    event: "conversation_deleted", fields: ["conversation_id": .int(conversation.id), "reason": .string("account_deleted")])))
+                    .conversationDeleted(.init(conversationID: conversation.id, reason: "account_deleted")))))
             }
         }
         for group in deleted.groups {
             for member in group.members {
                 events.append(ClusterEvent(accountID: member, action: .notify(
-                    event: "member_removed",
-                    fields: ["conversation_id": .int(group.id), "account_id": id, "reason": .string("account_deleted")])))
+                    .memberRemoved(.init(conversationID: group.id, accountID: id, reason: "account_deleted")))))
             }
         }
         var told = Set<Int64>()
         for contact in deleted.contacts + deleted.directConversations.flatMap(\.members) where told.insert(contact).inserted {
-            events.append(ClusterEvent(accountID: contact, action: .notify(event: "account_deleted", fields: ["account_id": id])))
+            events.append(ClusterEvent(accountID: contact, action: .notify(.accountDeleted(.init(accountID: id)))))
         }
-        events.append(ClusterEvent(accountID: deleted.accountID, action: .notify(event: "account_deleted", fields: ["account_id": id])))
+        events.append(ClusterEvent(accountID: deleted.accountID, action: .notify(.accountDeleted(.init(accountID: id)))))
         events.append(ClusterEvent(accountID: deleted.accountID, action: .disconnect))
         return events
     }

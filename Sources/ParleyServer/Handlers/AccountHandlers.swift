@@ -43,7 +43,7 @@ enum AccountHandlers {
             guard device != nil else { throw WireError(.notFound, "no such device") }
             try await StoreCall.call(context) { try await context.store.removeDevice(accountID: caller.accountID, deviceID: deviceID) }
             context.notifications.disconnect(accountID: caller.accountID, deviceID: deviceID)
-            context.notifications.notify(accountID: caller.accountID, event: "device_removed", fields: ["device_id": .int(deviceID)])
+            context.notifications.notify(accountID: caller.accountID, .deviceRemoved(.init(deviceID: deviceID)))
             return NoFields()
         }
         router.add(API.SignOut.self) { _, environment, context throws(WireError) in
@@ -52,7 +52,7 @@ enum AccountHandlers {
             let caller = environment.account
             try await StoreCall.call(context) { try await context.store.removeDevice(accountID: caller.accountID, deviceID: caller.deviceID) }
             context.notifications.disconnect(accountID: caller.accountID, deviceID: caller.deviceID)  // after this answer
-            context.notifications.notify(accountID: caller.accountID, event: "device_removed", fields: ["device_id": .int(caller.deviceID)])
+            context.notifications.notify(accountID: caller.accountID, .deviceRemoved(.init(deviceID: caller.deviceID)))
             return NoFields()
         }
     }
@@ -70,7 +70,7 @@ enum AccountHandlers {
         context.notifications.disconnect(accountID: caller.accountID, except: caller.deviceID)
         let contacts = try await StoreCall.call(context) { try await context.store.contactIDs(accountID: caller.accountID) }
         for contact in contacts {
-            context.notifications.notify(accountID: contact, event: "keys_updated", fields: ["account_id": .number(Double(caller.accountID))])
+            context.notifications.notify(accountID: contact, .keysUpdated(.init(accountID: caller.accountID)))
         }
     }
 }

@@ -48,11 +48,13 @@ enum ConversationHandlers {
             try await context.store.createConversation(kind: kind, creatorID: caller.accountID, memberIDs: memberIDs, request: owed, now: now)
         }
         if created {
-            let event = kind == .direct ? (owed == nil ? "conversation_created" : "message_request") : "group_invitation"
+            let started = ServerEvent.ConversationStarted(conversationID: conversation.id, creatorID: caller.accountID)
+            let event: ServerEvent = switch kind {
+            case .direct: owed == nil ? .conversationCreated(started) : .messageRequest(started)
+            case .group: .groupInvitation(.init(conversationID: conversation.id, creatorID: caller.accountID))
+            }
             for member in memberIDs where owed != .declined {
-                context.notifications.notify(
-                    accountID: member, event: event,
-                    fields: ["conversation_id": .number(Double(conversation.id)), "creator_id": .number(Double(caller.accountID))])
+                context.notifications.notify(accountID: member, event)
             }
         } else if kind == .direct {
             // Opening a conversation someone else started with you answers their request: you chose to write.

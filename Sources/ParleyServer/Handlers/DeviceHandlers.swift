@@ -61,9 +61,7 @@ enum DeviceHandlers {
             let device = try await context.store.addDevice(accountID: account.id, name: name, preKeys: preKeys, pairingID: pairing?.pairID, now: now)
             // A recovery's code is spent once a device has joined with the keys it unlocked.
             if pairing == nil { try await context.store.deleteVerification(email: email) }
-            context.notifications.notify(
-                accountID: account.id, event: "device_added",
-                fields: ["device_id": .int(device.deviceID), "name": .string(device.name)])
+            context.notifications.notify(accountID: account.id, .deviceAdded(.init(deviceID: device.deviceID, name: device.name)))
             return (API.AddDevice.Response(accountID: account.id, deviceID: device.deviceID, createdAt: device.createdAt),
                     Caller(accountID: account.id, deviceID: device.deviceID))
         } catch let error as WireError {

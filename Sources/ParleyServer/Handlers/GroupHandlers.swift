@@ -23,9 +23,7 @@ enum GroupHandlers {
             try await StoreCall.call(context) {
                 try await context.store.setMemberStatus(conversationID: group.id, accountID: invitee.id, status: .invited, now: context.clock.now())
             }
-            context.notifications.notify(accountID: invitee.id, event: "group_invitation", fields: [
-                "conversation_id": .number(Double(group.id)), "invited_by": .number(Double(caller.accountID)),
-            ])
+            context.notifications.notify(accountID: invitee.id, .groupInvitation(.init(conversationID: group.id, invitedBy: caller.accountID)))
             return invited
         }
         router.add(API.ListInvitations.self) { _, environment, context throws(WireError) in
@@ -50,13 +48,13 @@ enum GroupHandlers {
             guard accountID != caller.accountID else { throw .invalid("account_id", "is you; use leave_group") }
             let status = try await StoreCall.call(context) { try await context.store.memberStatus(conversationID: group.id, accountID: accountID) }
             guard status == .active || status == .invited else { throw WireError(.notFound, "not a member of this group") }
-            try await changeMembership(group.id, accountID, to: .removed, event: "member_removed", context)
+            try await changeMembership(group.id, accountID, to: .removed, context)
             return NoFields()
         }
         router.add(API.LeaveGroup.self) { request, environment, context throws(WireError) in
             let caller = environment.account
             let group = try await activeGroup(request.conversationID, caller, context)
-            try await changeMembership(group.id, caller.accountID, to: .left, event: "member_removed", context)
+            try await changeMembership(group.id, caller.accountID, to: .left, context)
             return NoFields()
         }
         router.add(API.DeleteConversation.self) { request, environment, context throws(WireError) in
@@ -68,7 +66,7 @@ enum GroupHandlers {
             let members = try await StoreCall.call(context) { try await context.store.activeMemberIDs(conversationID: conversation.id) }
             try await StoreCall.call(context) { try await context.store.deleteConversation(conversationID: conversation.id, now: context.clock.now()) }
             for member in members {
-                context.notifications.notify(accountID: member, event: "conversation_deleted", fields: ["conversation_id": .number(Double(conversation.id))])
+                context.notifications.notify(accountID: member, .conversationDeleted(.init(conversationID: conversation.id)))
             }
             return NoFields()
         }
@@ -81,31 +79,27 @@ enum GroupHandlers {
             try await StoreCall.call(context) {
                 try await context.store.setMemberStatus(conversationID: conversationID, accountID: caller.accountID, status: .active, now: context.clock.now())
             }
-            try await notifyMembers(conversationID, context, event: "member_added", fields: [
-                "conversation_id": .number(Double(conversationID)), "account_id": .number(Double(caller.accountID)),
-            ])
+            try await notifyMembers(conversationID, context, .memberAdded(.init(conversationID: conversationID, accountID: caller.accountID)))
         } else {
             try await StoreCall.call(context) { try await context.store.deleteMember(conversationID: conversationID, accountID: caller.accountID) }
         }
     }
 
     /// Changes a member's status and tells everyone who was in the group, the member included.
-    static func changeMembership(_ conversationID: Int64, _ accountID: Int64, to status: MemberStatus, event: String, _ context: ServerContext) async throws(WireError) {
+    static func changeMembership(_ conversationID: Int64, _ accountID: Int64, to status: MemberStatus, _ context: ServerContext) async throws(WireError) {
         let before = try await StoreCall.call(context) { try await context.store.activeMemberIDs(conversationID: conversationID) }
         try await StoreCall.call(context) {
             try await context.store.setMemberStatus(conversationID: conversationID, accountID: accountID, status: status, now: context.clock.now())
         }
         for member in Set(before + [accountID]) {
-            context.notifications.notify(accountID: member, event: event, fields: [
-                "conversation_id": .number(Double(conversationID)), "account_id": .number(Double(accountID)),
-                "reason": .string(status.rawValue),
-            ])
+            context.notifications.notify(accountID: member, .memberRemoved(.init(conversationID: conversationID, accountID: accountID, reason: status.rawValue)))
         }
     }
 
-    static func notifyMembers(_ conversationID: Int64, _ context: ServerContext, event: String, fields: [String: JSONValue]) async throws(WireError) {
+    /// Tells every active member of the conversation.
+    static func notifyMembers(_ conversationID: Int64, _ context: ServerContext, _ event: ServerEvent) async throws(WireError) {
         for member in try await StoreCall.call(context, { try await context.store.activeMemberIDs(conversationID: conversationID) }) {
-            context.notifications.notify(accountID: member, event: event, fields: fields)
+            context.notifications.notify(accountID: member, event)
         }
     }
 

@@ -22,10 +22,8 @@ enum MessageActionHandlers {
             let present = try await StoreCall.call(context) {
                 try await context.store.toggleReaction(messageID: message.id, accountID: caller.accountID, emoji: emoji, now: context.clock.now())
             }
-            try await GroupHandlers.notifyMembers(message.conversationID, context, event: "message_reacted", fields: [
-                "message_id": .number(Double(message.id)), "conversation_id": .number(Double(message.conversationID)),
-                "account_id": .number(Double(caller.accountID)), "emoji": .string(emoji), "present": .bool(present),
-            ])
+            try await GroupHandlers.notifyMembers(message.conversationID, context, .messageReacted(.init(
+                conversationID: message.conversationID, messageID: message.id, accountID: caller.accountID, emoji: emoji, present: present)))
             return API.ReactMessage.Response(present: present)
         }
         router.add(API.PinMessage.self) { request, environment, context throws(WireError) in
@@ -35,10 +33,8 @@ enum MessageActionHandlers {
             try await StoreCall.call(context) {
                 try await context.store.setPinned(messageID: message.id, by: pinned ? caller.accountID : nil, now: context.clock.now())
             }
-            try await GroupHandlers.notifyMembers(message.conversationID, context, event: pinned ? "message_pinned" : "message_unpinned", fields: [
-                "message_id": .number(Double(message.id)), "conversation_id": .number(Double(message.conversationID)),
-                "account_id": .number(Double(caller.accountID)),
-            ])
+            let change = ServerEvent.PinChange(conversationID: message.conversationID, messageID: message.id, accountID: caller.accountID)
+            try await GroupHandlers.notifyMembers(message.conversationID, context, pinned ? .messagePinned(change) : .messageUnpinned(change))
             return NoFields()
         }
         router.add(API.GetPinnedMessages.self) { request, environment, context throws(WireError) in
@@ -51,9 +47,8 @@ enum MessageActionHandlers {
             let message = try await accessibleMessage(request.messageID, caller, context)
             guard message.senderID == caller.accountID else { throw WireError(.forbidden, "only the sender deletes a message") }
             try await StoreCall.call(context) { try await context.store.softDelete(messageID: message.id, now: context.clock.now()) }
-            try await GroupHandlers.notifyMembers(message.conversationID, context, event: "message_deleted", fields: [
-                "message_id": .number(Double(message.id)), "conversation_id": .number(Double(message.conversationID)),
-            ])
+            try await GroupHandlers.notifyMembers(message.conversationID, context, .messageDeleted(.init(
+                conversationID: message.conversationID, messageID: message.id)))
             return NoFields()
         }
         router.add(API.GetMessageState.self) { request, environment, context throws(WireError) in
@@ -87,10 +82,8 @@ enum MessageActionHandlers {
         // Someone who has not accepted a request reads without read marks reaching the sender.
         let owed = try await StoreCall.call(context) { try await context.store.requestState(conversationID: conversationID, accountID: caller.accountID) }
         guard owed == nil else { return API.ReadMark(upTo: mark) }
-        try await GroupHandlers.notifyMembers(conversationID, context, event: "messages_read", fields: [
-            "conversation_id": .number(Double(conversationID)), "account_id": .number(Double(caller.accountID)),
-            "up_to": .number(Double(mark)),
-        ])
+        try await GroupHandlers.notifyMembers(conversationID, context, .messagesRead(.init(
+            conversationID: conversationID, accountID: caller.accountID, upTo: mark)))
         return API.ReadMark(upTo: mark)
     }
 

@@ -60,18 +60,15 @@ enum MessageHandlers {
             // One notification per device, each with that device's own envelope when it is short (pushed; docs/API.md
             // §6.1): a connected device then has the ciphertext without a `get_messages` round trip. Whoever the
             // message is withheld from hears nothing.
-            var fields = self.fields(DeliverableMessage(
-                id: stored.id, conversationID: conversationID, senderID: caller.accountID, senderDevice: caller.deviceID,
-                timestamp: stored.timestamp, kind: kind, replyTo: replyTo, ciphertext: []))
-            fields.removeValue(forKey: NotificationHub.pushedField)
+            let hint = ServerEvent.NewMessage(
+                messageID: stored.id, conversationID: conversationID, senderID: caller.accountID, senderDevice: caller.deviceID,
+                timestamp: stored.timestamp, kind: kind, replyTo: replyTo, ciphertext: nil)
             for envelope in envelopes where !stored.withheld.contains(envelope.accountID)
                 && !(envelope.accountID == caller.accountID && envelope.deviceID == caller.deviceID)
             {
-                var pushed = fields
-                if envelope.ciphertext.count <= context.configuration.limits.pushedEnvelopeLimit {
-                    pushed[NotificationHub.pushedField] = .string(Data(envelope.ciphertext).base64EncodedString())
-                }
-                context.notifications.notify(accountID: envelope.accountID, deviceID: envelope.deviceID, event: "new_message", fields: pushed)
+                var pushed = hint
+                if envelope.ciphertext.count <= context.configuration.limits.pushedEnvelopeLimit { pushed.ciphertext = envelope.ciphertext }
+                context.notifications.notify(accountID: envelope.accountID, deviceID: envelope.deviceID, .newMessage(pushed))
             }
         }
         return API.SendMessage.Response(messageID: stored.id, timestamp: stored.timestamp)
@@ -116,9 +113,6 @@ enum MessageHandlers {
             timestamp: message.timestamp, kind: message.kind, replyTo: message.replyTo, ciphertext: message.ciphertext)
     }
 
-    /// A message as a `new_message` notification carries it (`ciphertext` included, the sender takes it out).
-    static func fields(_ message: DeliverableMessage) -> [String: JSONValue] { storedMessage(message).fields }
-
     static func confirm(_ request: API.ConfirmDelivery.Request, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> API.ConfirmDelivery.Response {
         let ids = request.messageIDs
         let confirmed = try await StoreCall.call(context) {
@@ -127,9 +121,7 @@ enum MessageHandlers {
         ServerMetrics.delivered(confirmed.count)
         for (messageID, senderID) in confirmed where senderID != caller.accountID {
             context.notifications.notify(
-                accountID: senderID, event: "message_delivered",
-                fields: ["message_id": .number(Double(messageID)), "account_id": .number(Double(caller.accountID)),
-                         "device_id": .number(Double(caller.deviceID))])
+                accountID: senderID, .messageDelivered(.init(messageID: messageID, accountID: caller.accountID, deviceID: caller.deviceID)))
         }
         return API.ConfirmDelivery.Response(confirmed: confirmed.count)
     }

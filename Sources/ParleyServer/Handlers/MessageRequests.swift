@@ -42,8 +42,8 @@ enum MessageRequests {
                 throw WireError(.quotaExceeded, "your block list is full (\(limit) people); unblock someone first")
             }
             // Presence ends both ways, now rather than at the next connect.
-            context.notifications.notify(accountID: caller.accountID, event: "user_offline", fields: ["account_id": .number(Double(blocked))])
-            context.notifications.notify(accountID: blocked, event: "user_offline", fields: ["account_id": .number(Double(caller.accountID))])
+            context.notifications.notify(accountID: caller.accountID, .userOffline(.init(accountID: blocked)))
+            context.notifications.notify(accountID: blocked, .userOffline(.init(accountID: caller.accountID)))
             return NoFields()
         }
         router.add(API.UnblockAccount.self) { request, environment, context throws(WireError) in
@@ -82,14 +82,12 @@ enum MessageRequests {
             .filter { $0 != caller.accountID }
         let online = await context.presence.online(others + [caller.accountID])
         for other in others {
-            context.notifications.notify(accountID: other, event: "request_accepted", fields: [
-                "conversation_id": .number(Double(conversationID)), "account_id": .number(Double(caller.accountID)),
-            ])
+            context.notifications.notify(accountID: other, .requestAccepted(.init(conversationID: conversationID, accountID: caller.accountID)))
             if online.contains(other) {
-                context.notifications.notify(accountID: caller.accountID, event: "user_online", fields: ["account_id": .number(Double(other))])
+                context.notifications.notify(accountID: caller.accountID, .userOnline(.init(accountID: other)))
             }
             if online.contains(caller.accountID) {
-                context.notifications.notify(accountID: other, event: "user_online", fields: ["account_id": .number(Double(caller.accountID))])
+                context.notifications.notify(accountID: other, .userOnline(.init(accountID: caller.accountID)))
             }
         }
         return true

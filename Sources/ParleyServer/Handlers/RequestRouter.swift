@@ -81,7 +81,7 @@ public struct RequestRouter: Sendable {
         loggingIn handler: @escaping @Sendable (M.Request, RequestEnvironment, ServerContext) async throws(WireError) -> (M.Response, Caller?)
     ) {
         add(M.name, requiresLogin: M.requiresLogin) { request, environment, context throws(WireError) in
-            let typed = try M.Request(from: WireFields(request.fields))
+            let typed = try M.Request(from: request.body)
             let (response, loggedIn) = try await handler(typed, environment, context)
             return HandlerResult(response.fields, loggedIn: loggedIn)
         }

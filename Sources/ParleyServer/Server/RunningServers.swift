@@ -29,6 +29,14 @@ public enum RunningServers {
         ]
     }
 
+    /// The events of removing a device: its connections close, the account's other devices hear `device_removed`.
+    public static func events(removingDevice deviceID: UInt32, of accountID: Int64) -> [ClusterEvent] {
+        [
+            ClusterEvent(accountID: accountID, deviceID: deviceID, action: .disconnect),
+            ClusterEvent(accountID: accountID, action: .notify(.deviceRemoved(.init(deviceID: deviceID)))),
+        ]
+    }
+
     /// The events of an account's deletion (its contacts told, its connections closed).
     public static func events(deleting deleted: DeletedAccount) -> [ClusterEvent] { AccountDeletion.events(for: deleted) }
 

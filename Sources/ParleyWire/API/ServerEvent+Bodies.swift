@@ -108,49 +108,9 @@ extension ServerEvent {
         public static let fieldNames = ["conversation_id", "creator_id?", "invited_by?"]
     }
 
-    /// A message arrived for this device: a hint to fetch it, or the envelope itself when it was pushed (§6.1).
-    public struct NewMessage: WireBody {
-        public var conversationID: Int64
-        public var messageID: Int64
-        public var timestamp: Int64
-        public var senderID: Int64
-        public var senderDevice: UInt32
-        public var kind: String
-        public var replyTo: Int64?
-        /// This device's envelope, when the server pushed it.
-        public var ciphertext: [UInt8]?
-        public init(conversationID: Int64, messageID: Int64, timestamp: Int64, senderID: Int64, senderDevice: UInt32, kind: String,
-                    replyTo: Int64? = nil, ciphertext: [UInt8]? = nil) {
-            self.conversationID = conversationID
-            self.messageID = messageID
-            self.timestamp = timestamp
-            self.senderID = senderID
-            self.senderDevice = senderDevice
-            self.kind = kind
-            self.replyTo = replyTo
-            self.ciphertext = ciphertext
-        }
-        public init(from fields: WireFields) throws(WireError) {
-            conversationID = try fields.integer("conversation_id")
-            messageID = try fields.integer("message_id")
-            timestamp = try fields.integer("timestamp")
-            senderID = try fields.integer("sender_id")
-            senderDevice = try fields.device("sender_device")
-            kind = try fields.string("kind", maxBytes: 64)
-            replyTo = try fields.optionalInteger("reply_to")
-            ciphertext = try fields.optionalBytes("ciphertext", maxBytes: 1 << 20)
-        }
-        public var fields: [String: JSONValue] {
-            var out: [String: JSONValue] = [
-                "conversation_id": .int(conversationID), "message_id": .int(messageID), "timestamp": .int(timestamp),
-                "sender_id": .int(senderID), "sender_device": .int(senderDevice), "kind": .string(kind),
-            ]
-            out.set("reply_to", replyTo.map(JSONValue.int))
-            out.set("ciphertext", ciphertext.map(JSONValue.base64))
-            return out
-        }
-        public static let fieldNames = ["conversation_id", "message_id", "timestamp", "sender_id", "sender_device", "kind", "reply_to?", "ciphertext?"]
-    }
+    /// A message arrived for this device: a hint to fetch it, or — pushed (docs/API.md §6.1) — with exactly the
+    /// fields `get_messages` lists for it, its envelope included.
+    public typealias NewMessage = API.StoredMessage
 
     /// A recipient device confirmed one of the caller's messages.
     public struct MessageDelivered: WireBody {

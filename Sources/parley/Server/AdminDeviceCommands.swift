@@ -51,10 +51,7 @@ extension Parley.Server.Admin.Devices {
                     throw CommandFailure("\(record.email) has no device \(device) ('parley server admin devices list \(record.email)')")
                 }
                 try await store.removeDevice(accountID: record.id, deviceID: device)
-                return (record, await database.tell([
-                    ClusterEvent(accountID: record.id, deviceID: device, action: .disconnect),
-                    ClusterEvent(accountID: record.id, action: .notify(event: "device_removed", fields: ["device_id": .int(device)])),
-                ], store: store))
+                return (record, await database.tell(RunningServers.events(removingDevice: device, of: record.id), store: store))
             }
             Console.out("Removed device \(device) of \(record.email); \(AdminText.closed(reach)).")
         }

@@ -7,7 +7,7 @@ import Testing
 struct ServerEventTests {
     /// One of every event, with every optional field present.
     static let examples: [ServerEvent] = [
-        .newMessage(.init(conversationID: 12, messageID: 9041, timestamp: 1_800_000_000_123, senderID: 7, senderDevice: 2, kind: "text",
+        .newMessage(.init(messageID: 9041, conversationID: 12, senderID: 7, senderDevice: 2, timestamp: 1_800_000_000_123, kind: "text",
                           replyTo: 9040, ciphertext: [1, 2, 3])),
         .messageDelivered(.init(messageID: 9041, accountID: 8, deviceID: 1)),
         .messagesRead(.init(conversationID: 12, accountID: 8, upTo: 9041)),
