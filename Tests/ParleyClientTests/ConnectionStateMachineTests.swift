@@ -155,22 +155,42 @@ struct ConnectionStateMachineTests {
         #expect(machine.state == .idle)
     }
 
-    @Test("losing the socket mid-step fails that step; subscribers hear of it once they heard connected")
+    @Test("a socket lost mid-step fails that step when its owner reports back, even if the step's answer came first")
     func lostMidStep() {
         var opening = Machine()
         _ = opening.connectRequested(reconnect: true)
-        #expect(opening.lost(generation: 1) == [])
+        #expect(opening.lost(generation: 1) == [], "the open under way decides")
+        #expect(opening.opened(generation: 1) == [.close], "a hello answered just before the close does not make a login")
         #expect(opening.state == .idle)
+
+        var loggingIn = Self.ready()
+        _ = loggingIn.lost(generation: 1)
+        _ = loggingIn.reconnectTimerFired()
+        _ = loggingIn.opened(generation: 2)
+        #expect(loggingIn.lost(generation: 2) == [])
+        #expect(loggingIn.loginFailed(generation: 2, .socketGone) == [.close, .scheduleReconnect(attempt: 1)])
+
+        var loginRaced = Machine()
+        _ = loginRaced.connectRequested(reconnect: false)
+        _ = loginRaced.opened(generation: 1)
+        _ = loginRaced.lost(generation: 1)
+        #expect(loginRaced.loggedIn(generation: 1) == [.close, .open(generation: 2)], "a user's login reopens once")
+        _ = loginRaced.opened(generation: 2)
+        #expect(loginRaced.loggedIn(generation: 2) == [.setUp], "the fresh socket is not marked lost")
 
         var settingUp = Self.ready()
         _ = settingUp.lost(generation: 1)
         _ = settingUp.reconnectTimerFired()
         _ = settingUp.opened(generation: 2)
-        #expect(settingUp.lost(generation: 2) == [.scheduleReconnect(attempt: 1)])
+        _ = settingUp.loggedIn(generation: 2)
+        #expect(settingUp.lost(generation: 2) == [])
+        #expect(settingUp.setUp(generation: 2) == [.reportDisconnected, .close, .scheduleReconnect(attempt: 1)],
+                "subscribers heard connected during the setup, so they hear of the loss")
         _ = settingUp.reconnectTimerFired()
         _ = settingUp.opened(generation: 3)
         _ = settingUp.loggedIn(generation: 3)
-        #expect(settingUp.lost(generation: 3) == [.reportDisconnected, .scheduleReconnect(attempt: 2)])
+        _ = settingUp.lost(generation: 3)
+        #expect(settingUp.setupFailed(generation: 3, .transient) == [.reportDisconnected, .close, .scheduleReconnect(attempt: 2)])
 
         var anonymous = Machine()
         _ = anonymous.anonymousRequested()
@@ -199,7 +219,10 @@ struct ConnectionStateMachineTests {
         case 6: return (.none, machine.loginFailed(generation: generation, failure))
         case 7: return (.none, machine.setUp(generation: generation))
         case 8: return (.none, machine.setupFailed(generation: generation, failure))
-        case 9: return (current ? .socketEnded : .none, machine.lost(generation: generation))
+        case 9:
+            // Only a connection in use is gone with its socket; during a step the client still holds it, and closes it.
+            let inUse = switch machine.state { case .ready, .anonymous: true; default: false }
+            return (current && inUse ? .socketEnded : .none, machine.lost(generation: generation))
         default:
             let waiting = if case .waiting = machine.state { true } else { false }
             return (waiting ? .timerFired : .none, machine.reconnectTimerFired())

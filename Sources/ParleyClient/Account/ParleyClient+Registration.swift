@@ -132,13 +132,9 @@ extension ParleyClient {
         } catch .server(let error) where error.code == .authenticationFailed && error.details["retry_after"] == nil {
             // Our auth key is no longer the account's: another device rotated the keys (or removed this
             // device). A lockout (`retry_after`) is only a pause: the reconnect loop tries again later.
-            broadcaster.yield(.signedOut)
+            // (The connection's lifecycle stops for good and tells subscribers; so it does for `forbidden`, a
+            // disabled account, where retrying cannot help until the operator enables it.)
             throw .signedOut
-        } catch .server(let error) where error.code == .forbidden {
-            // The operator disabled the account: retrying cannot help until they enable it, so stop reconnecting.
-            wantsConnection = false
-            broadcaster.yield(.server(.accountDisabled(.init(accountID: keys.accountID ?? 0))))
-            throw .server(error)
         }
     }
 

@@ -24,15 +24,14 @@ public actor ParleyClient {
     let processLock: AccountLock
     var keys: AccountKeys
     var connection: WireConnection?
-    var connectionGeneration = 0
-    /// Set while `establish` logs in on a new connection; other requests wait (`notConnected`) meanwhile.
-    var awaitingLogin = false
+    /// Where the connection stands, and what to do when something happens to it.
+    var lifecycle = ConnectionStateMachine()
     /// Which of the server's nodes to try first: the one that answered last.
     var nodeIndex = 0
     let broadcaster = EventBroadcaster<ClientEvent>()
     let presence = PresenceBook()
-    var wantsConnection = false
-    var reconnectTask: Task<Void, Never>?
+    /// The wait before the next reconnect attempt, while there is one.
+    var reconnectTimer: Task<Void, Never>?
     var syncState = SyncState()
     let reconnectPolicy: ReconnectPolicy
     let logger = Logger(label: "parley.client")
@@ -62,7 +61,7 @@ public actor ParleyClient {
     /// The display name given at registration.
     public var displayName: String { keys.displayName }
     /// Whether the client is connected and logged in.
-    public var isConnected: Bool { (connection?.isOpen ?? false) && !awaitingLogin }
+    public var isConnected: Bool { lifecycle.isConnected && connection?.isOpen == true }
     /// Whether the vault key was dropped (autolock or `lock()`): unlock with the PIN.
     public nonisolated var isLocked: Bool { lock.isLocked }
 
@@ -71,10 +70,9 @@ public actor ParleyClient {
 
     /// Sends one typed request on the live connection and reads its typed answer.
     func call<M: APIMethod>(_ method: M.Type, _ request: M.Request) async throws(ClientError) -> M.Response {
-        guard let connection, connection.isOpen else { throw .notConnected }
         // A fresh connection is not ours until the login on it finished: a send that slipped in between
         // would be refused as unauthenticated (and must wait in the outbox instead).
-        if awaitingLogin, M.self != API.LoginStart.self, M.self != API.LoginFinish.self { throw .notConnected }
+        guard let connection, connection.isOpen, lifecycle.mayCall(M.name) else { throw .notConnected }
         return try await connection.call(method, request)
     }
 

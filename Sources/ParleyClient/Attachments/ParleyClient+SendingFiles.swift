@@ -141,8 +141,11 @@ extension ParleyClient {
     /// Returns once connected; throws `notConnected` when reconnecting is off or the deadline passes.
     func awaitConnection(until deadline: ContinuousClock.Instant) async throws(ClientError) {
         while !isConnected {
-            guard wantsConnection, ContinuousClock.now < deadline else { throw .notConnected }
-            if reconnectTask == nil { connectionLost(generation: connectionGeneration) }
+            guard lifecycle.reconnects, ContinuousClock.now < deadline else { throw .notConnected }
+            // A socket that died without saying so yet (a request timed out on it): count it lost now.
+            if let generation = lifecycle.generation, case .ready = lifecycle.state, connection?.isOpen != true {
+                await socketClosed(generation: generation)
+            }
             try? await Task.sleep(for: .milliseconds(50))
         }
     }

@@ -81,6 +81,9 @@ struct ConnectionStateMachine: Sendable, Equatable {
     /// Whether a lost connection is opened again by itself.
     private(set) var reconnects = false
     private var lastGeneration = 0
+    /// The current socket closed while a step (open, login, setup) was under way on it. The step's owner is still
+    /// waiting for it and decides: the step fails even if its last answer arrived before the close did.
+    private var closedMidStep = false
 
     /// The current socket's generation, if there is a socket.
     var generation: Int? {
@@ -161,6 +164,7 @@ struct ConnectionStateMachine: Sendable, Equatable {
     /// Socket `generation` opened and its hello was answered.
     mutating func opened(generation: Int) -> [Action] {
         guard case .opening(generation, let origin) = state else { return [] }
+        if closedMidStep { return failed(origin, close: true) }
         if origin == .anonymous {
             state = .anonymous(generation: generation)
             return []
@@ -178,6 +182,7 @@ struct ConnectionStateMachine: Sendable, Equatable {
     /// The login on socket `generation` succeeded.
     mutating func loggedIn(generation: Int) -> [Action] {
         guard case .loggingIn(generation, let origin) = state else { return [] }
+        if closedMidStep { return loginFailed(generation: generation, .socketGone) }
         state = .settingUp(generation: generation, origin: origin)
         return [.setUp]
     }
@@ -199,7 +204,9 @@ struct ConnectionStateMachine: Sendable, Equatable {
 
     /// The setup after login on socket `generation` finished.
     mutating func setUp(generation: Int) -> [Action] {
-        guard case .settingUp(generation, _) = state else { return [] }
+        guard case .settingUp(generation, let origin) = state else { return [] }
+        // Subscribers heard `connected` during the setup: they hear of the loss too.
+        if closedMidStep { return [.reportDisconnected] + failed(origin, close: true) }
         state = .ready(generation: generation)
         return []
     }
@@ -210,7 +217,9 @@ struct ConnectionStateMachine: Sendable, Equatable {
         switch failure {
         case .signedOut: return stop(.signedOut)
         case .disabled: return stop(.disabled)
-        case .socketGone, .transient: return failed(origin, close: true)
+        case .socketGone, .transient:
+            let report: [Action] = closedMidStep ? [.reportDisconnected] : []
+            return report + failed(origin, close: true)
         }
     }
 
@@ -223,10 +232,11 @@ struct ConnectionStateMachine: Sendable, Equatable {
         case .anonymous:
             state = .idle
             return [.reportDisconnected]
-        case .opening(_, let origin), .loggingIn(_, let origin), .settingUp(_, let origin):
-            // The step under way fails with it; subscribers saw `connected` only once the setup started.
-            let report: [Action] = if case .settingUp = state { [.reportDisconnected] } else { [] }
-            return report + failed(origin, close: false)
+        case .opening, .loggingIn, .settingUp:
+            // The step under way fails on its own (its request fails, or its end is refused below), and its owner,
+            // who waits for it, hears why.
+            closedMidStep = true
+            return []
         case .idle, .waiting, .stopped:
             return []
         }
@@ -241,6 +251,7 @@ struct ConnectionStateMachine: Sendable, Equatable {
     // MARK: Transitions
 
     private mutating func open(_ origin: Origin) -> Action {
+        closedMidStep = false
         lastGeneration += 1
         state = .opening(generation: lastGeneration, origin: origin)
         return .open(generation: lastGeneration)

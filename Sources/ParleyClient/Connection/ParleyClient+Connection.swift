@@ -1,49 +1,51 @@
 import Foundation
 import ParleyWire
 
+/// The connection's lifecycle, driven by `ConnectionStateMachine`: the machine decides (open, log in, set up,
+/// close, wait, reconnect, stop) and this file carries out what it decides, telling it what happened.
 extension ParleyClient {
     /// Connects, logs in, tops up keys, sends what waits in the outbox and catches up on messages.
     /// When `reconnect` is set, a lost connection is retried with backoff (1 s → 30 s) until `disconnect()`.
     /// With `catchUp` false the first sync is left to the caller (who wants what `sync()` returns).
     public func connect(reconnect: Bool = true, catchUp: Bool = true) async throws(ClientError) {
         _ = try identity()
-        wantsConnection = reconnect
-        try await establish(catchUp: catchUp)
+        try await carryOut(lifecycle.connectRequested(reconnect: reconnect), catchUp: catchUp)
     }
 
     /// Closes the connection and stops reconnecting.
     public func disconnect() async {
-        wantsConnection = false
-        reconnectTask?.cancel()
-        reconnectTask = nil
         await closeConnection()
     }
 
-    /// Opens the socket (no login): registration uses this.
+    /// Opens a socket without logging in (registration, adding a device), unless one is open.
     func openConnection() async throws(ClientError) {
-        if let connection, connection.isOpen { return }
-        let notifications = NotificationPump(client: self)
-        connectionGeneration += 1
-        let generation = connectionGeneration
-        // A server of several nodes: start with the node that answered last, then try the others in turn.
-        do throws(ClientError) {
-            let (opened, node) = try await WireConnection.connect(
-                toAnyNodeOf: keys.server, startingAt: nodeIndex, group: dependencies.eventLoopGroup,
-                onNotification: { event, fields in notifications.push(event, fields) },
-                onClose: { Task { await self.connectionLost(generation: generation) } })
-            do throws(ClientError) {
-                try await Self.hello(on: opened)
-            } catch {
-                await opened.close()
-                throw error
-            }
-            connection = opened
-            nodeIndex = node
+        try await carryOut(lifecycle.anonymousRequested())
+    }
+
+    /// Closes whatever connection there is and stops reconnecting.
+    func closeConnection() async {
+        try? await carryOut(lifecycle.disconnectRequested())
+    }
+
+    /// Checks the connection answers (after a resume); reconnects if it does not.
+    public func healthCheck() async -> Bool {
+        do {
+            _ = try await call(API.Ping.self)
+            return true
         } catch {
-            // Next time start with the node after the one that was tried first.
-            nodeIndex = (nodeIndex + 1) % keys.server.endpoints.count
-            throw error
+            guard let generation = lifecycle.generation else { return false }
+            // The socket may still look open: close it, and treat it as lost now rather than when it says so.
+            let dead = connection
+            connection = nil
+            await dead?.close()
+            try? await carryOut(lifecycle.lost(generation: generation))
+            return false
         }
+    }
+
+    /// The node the client is connected to, or last was.
+    public var currentNode: ServerEndpoint {
+        keys.server.endpoints[nodeIndex % keys.server.endpoints.count]
     }
 
     /// States the protocol version this client speaks (docs/API.md §1). A server that speaks another refuses in
@@ -59,34 +61,82 @@ extension ParleyClient {
         guard version == Int64(WireProtocol.version) else { throw .protocolMismatch(server: Int(clamping: version)) }
     }
 
-    /// The node the client is connected to, or last was.
-    public var currentNode: ServerEndpoint {
-        keys.server.endpoints[nodeIndex % keys.server.endpoints.count]
-    }
+    // MARK: Carrying out the machine's actions
 
-    func closeConnection() async {
-        let old = connection
-        connection = nil
-        connectionGeneration += 1   // a close we asked for is not a loss to recover from
-        await old?.close()
-    }
-
-    /// One full connect: socket, login, upkeep, outbox, sync.
-    private func establish(catchUp: Bool = true) async throws(ClientError) {
-        try await openConnection()
-        awaitingLogin = true
-        defer { awaitingLogin = false }
-        do {
-            do {
-                try await login()
-            } catch .disconnected, .notConnected {
-                // A socket opened earlier (registration, pairing) that the server closed at its login
-                // timeout: open a fresh one and log in there.
-                await closeConnection()
-                try await openConnection()
-                try await login()
+    /// Carries out `actions` in order. A step that fails (open, login, setup) tells the machine, carries out what
+    /// it answers, and throws to whoever waits for the step: the user's `connect()`, or the reconnect timer.
+    private func carryOut(_ actions: [ConnectionStateMachine.Action], catchUp: Bool = true) async throws(ClientError) {
+        for action in actions {
+            switch action {
+            case .open(let generation): try await open(generation, catchUp: catchUp)
+            case .logIn: try await logIn(catchUp: catchUp)
+            case .setUp: try await setUp(catchUp: catchUp)
+            case .close:
+                let old = connection
+                connection = nil
+                await old?.close()
+            case .reportDisconnected: broadcaster.yield(.connection(.disconnected))
+            case .scheduleReconnect(let attempt): scheduleReconnect(attempt)
+            case .cancelReconnect:
+                reconnectTimer?.cancel()
+                reconnectTimer = nil
+            case .reportStopped(.signedOut): broadcaster.yield(.signedOut)
+            case .reportStopped(.disabled): broadcaster.yield(.server(.accountDisabled(.init(accountID: keys.accountID ?? 0))))
             }
-            awaitingLogin = false
+        }
+    }
+
+    /// Opens socket `generation` on one of the server's nodes and says hello.
+    private func open(_ generation: Int, catchUp: Bool) async throws(ClientError) {
+        let notifications = NotificationPump(client: self)
+        do throws(ClientError) {
+            // A server of several nodes: start with the node that answered last, then try the others in turn.
+            let (opened, node) = try await WireConnection.connect(
+                toAnyNodeOf: keys.server, startingAt: nodeIndex, group: dependencies.eventLoopGroup,
+                onNotification: { event, fields in notifications.push(event, fields) },
+                onClose: { Task { await self.socketClosed(generation: generation) } })
+            do throws(ClientError) {
+                try await Self.hello(on: opened)
+            } catch {
+                await opened.close()
+                throw error
+            }
+            guard lifecycle.generation == generation else {
+                await opened.close()   // disconnected meanwhile
+                throw .notConnected
+            }
+            connection = opened
+            nodeIndex = node
+        } catch {
+            // Next time start with the node after the one that was tried first.
+            nodeIndex = (nodeIndex + 1) % keys.server.endpoints.count
+            try? await carryOut(lifecycle.openFailed(generation: generation))
+            throw error
+        }
+        try await carryOut(lifecycle.opened(generation: generation), catchUp: catchUp)
+    }
+
+    /// Logs in on the open socket.
+    private func logIn(catchUp: Bool) async throws(ClientError) {
+        guard let generation = lifecycle.generation else { throw .notConnected }
+        do {
+            try await login()
+        } catch {
+            let next = lifecycle.loginFailed(generation: generation, Self.failure(error))
+            // A socket the server had closed (at its login timeout) is replaced once; that attempt decides.
+            if next.contains(where: { if case .open = $0 { true } else { false } }) {
+                return try await carryOut(next, catchUp: catchUp)
+            }
+            try? await carryOut(next)
+            throw error
+        }
+        try await carryOut(lifecycle.loggedIn(generation: generation), catchUp: catchUp)
+    }
+
+    /// After login: keys, own devices, the outbox, and (with `catchUp`) the messages, marks and titles missed.
+    private func setUp(catchUp: Bool) async throws(ClientError) {
+        guard let generation = lifecycle.generation else { throw .notConnected }
+        do {
             try await keyUpkeep()
             try await refreshOwnDevices()
             broadcaster.yield(.connection(.connected))
@@ -99,55 +149,48 @@ extension ParleyClient {
                 try await shareTitlesWithNewMembers()
             }
         } catch {
-            if case .signedOut = error { wantsConnection = false }
-            await closeConnection()
+            try? await carryOut(lifecycle.setupFailed(generation: generation, Self.failure(error)))
             throw error
         }
+        let next = lifecycle.setUp(generation: generation)
+        try? await carryOut(next)
+        // The socket went while the setup ran: the setup did not reach the server in full.
+        if !next.isEmpty { throw .disconnected }
     }
 
-    /// The socket closed: tell subscribers, and start reconnecting if wanted.
-    func connectionLost(generation: Int) {
-        // Only the current connection's loss matters; an older one was replaced or closed on purpose.
-        guard generation == connectionGeneration else { return }
-        broadcaster.yield(.connection(.disconnected))
-        connection = nil
-        guard wantsConnection, reconnectTask == nil else { return }
-        reconnectTask = Task { await self.reconnectLoop() }
+    /// How a step's error counts for the machine.
+    private static func failure(_ error: ClientError) -> ConnectionStateMachine.Failure {
+        switch error {
+        case .signedOut: .signedOut
+        case .server(let error) where error.code == .forbidden: .disabled
+        case .disconnected, .notConnected: .socketGone
+        default: .transient
+        }
     }
 
-    private func reconnectLoop() async {
-        var attempt = 0
-        defer { reconnectTask = nil }
-        while wantsConnection, !Task.isCancelled {
-            let delay = reconnectPolicy.delay(attempt: attempt, jitter: Double.random(in: 0...1))
-            broadcaster.yield(.connection(.reconnecting(attempt: attempt + 1, delaySeconds: delay)))
+    /// Socket `generation` closed.
+    func socketClosed(generation: Int) async {
+        guard lifecycle.generation == generation else { return }
+        let next = lifecycle.lost(generation: generation)
+        if lifecycle.generation == nil { connection = nil }
+        try? await carryOut(next)
+    }
+
+    /// Waits the policy's delay for reconnect attempt `attempt`, then tries.
+    private func scheduleReconnect(_ attempt: Int) {
+        let delay = reconnectPolicy.delay(attempt: attempt, jitter: Double.random(in: 0...1))
+        broadcaster.yield(.connection(.reconnecting(attempt: attempt + 1, delaySeconds: delay)))
+        reconnectTimer = Task { [weak self] in
             try? await Task.sleep(for: .seconds(delay))
-            guard wantsConnection, !Task.isCancelled else { return }
-            do {
-                try await establish()
-                return
-            } catch .signedOut {
-                return
-            } catch .server(let error) where error.code == .forbidden {
-                return  // the account is disabled (`login`)
-            } catch {
-                attempt += 1
-            }
+            guard !Task.isCancelled else { return }
+            await self?.reconnectTimerFired()
         }
     }
 
-    /// Checks the connection answers (after a resume); reconnects if it does not.
-    public func healthCheck() async -> Bool {
-        do {
-            _ = try await call(API.Ping.self)
-            return true
-        } catch {
-            let generation = connectionGeneration
-            await closeConnection()
-            connectionGeneration = generation
-            connectionLost(generation: generation)
-            return false
-        }
+    private func reconnectTimerFired() async {
+        reconnectTimer = nil
+        // A failed attempt already told the machine, which scheduled the next.
+        try? await carryOut(lifecycle.reconnectTimerFired())
     }
 }
 
