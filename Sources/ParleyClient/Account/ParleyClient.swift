@@ -35,6 +35,8 @@ public actor ParleyClient {
     var syncState = SyncState()
     let reconnectPolicy: ReconnectPolicy
     let logger = Logger(label: "parley.client")
+    /// Messages accepted for sending and not yet acknowledged.
+    let outbox: Outbox
 
     init(email: String, directory: URL, keys: AccountKeys, database: ClientDatabase, lock: AutoLock, processLock: AccountLock,
          dependencies: any Dependencies, reconnectPolicy: ReconnectPolicy) {
@@ -47,6 +49,7 @@ public actor ParleyClient {
         self.dependencies = dependencies
         self.reconnectPolicy = reconnectPolicy
         protocolStore = VaultProtocolStore(database: database, identity: keys.identity)
+        outbox = Outbox(dependencies: AccountStorage(database: database))
     }
 
     /// A stream of everything that happens to this account from now on.

@@ -28,7 +28,7 @@ extension ParleyClient {
 
     /// Messages waiting to be sent.
     public func pendingCount() throws(ClientError) -> Int {
-        try database.read { reader in try Int.fetchOne(reader.db, sql: "SELECT COUNT(*) FROM outbox") ?? 0 }
+        try outbox.count()
     }
 
     func newClientMessageID() -> String {
@@ -38,11 +38,7 @@ extension ParleyClient {
     func enqueue(_ entry: OutboxEntry) async throws(ClientError) -> SendOutcome {
         let id = entry.content.id
         if let conversation = try storedConversation(entry.conversationID) { try ensureSendable(conversation) }
-        let body = Array(try! JSONEncoder().encode(entry))
-        try database.write { writer in
-            try writer.db.execute(sql: "INSERT INTO outbox (client_message_id, created, body) VALUES (?, ?, ?)",
-                                  arguments: [id, entry.created, Data(try writer.seal(body, binding: "outbox/\(id)"))])
-        }
+        try outbox.add(entry)
         guard isConnected else { return .queued(clientMessageID: id) }
         do {
             return .sent(try await deliver(entry))
@@ -53,21 +49,14 @@ extension ParleyClient {
             return .queued(clientMessageID: id)
         } catch {
             // Refused for good (not a member, too large…): it must not be retried forever.
-            try? database.write { try $0.db.execute(sql: "DELETE FROM outbox WHERE client_message_id = ?", arguments: [id]) }
+            try? outbox.remove(id)
             throw error
         }
     }
 
     /// Sends everything in the outbox, oldest first; stops at the first connection problem.
     func flushOutbox() async throws(ClientError) {
-        let entries: [OutboxEntry] = try database.read { reader in
-            try Row.fetchAll(reader.db, sql: "SELECT client_message_id, body FROM outbox ORDER BY created, client_message_id")
-                .compactMap { row in
-                    let id: String = row["client_message_id"]
-                    return try? JSONDecoder().decode(OutboxEntry.self, from: Data(reader.open(Array(row["body"] as Data), binding: "outbox/\(id)")))
-                }
-        }
-        for entry in entries {
+        for entry in try outbox.pending() {
             do {
                 // Whoever shows the conversation (the chat's own pane) sees the queued message go out.
                 broadcaster.yield(.message(try await deliver(entry)))
@@ -79,7 +68,7 @@ extension ParleyClient {
                 continue   // kept: it goes out once the user accepts the contact's new key
             } catch {
                 logger.warning("dropping an outbox message the server refused", metadata: ["error": "\(error)"])
-                try database.write { try $0.db.execute(sql: "DELETE FROM outbox WHERE client_message_id = ?", arguments: [entry.content.id]) }
+                try outbox.remove(entry.content.id)
             }
         }
     }
@@ -125,7 +114,7 @@ extension ParleyClient {
         try database.write { writer in
             try self.storeMessage(message, in: writer)
             try self.recordSent(message.id, conversationID: entry.conversationID, content: entry.content, in: writer)
-            try writer.db.execute(sql: "DELETE FROM outbox WHERE client_message_id = ?", arguments: [entry.content.id])
+            try Outbox.remove(entry.content.id, in: writer)
         }
         return message
     }
