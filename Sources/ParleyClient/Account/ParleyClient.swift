@@ -37,6 +37,8 @@ public actor ParleyClient {
     let logger = Logger(label: "parley.client")
     /// Messages accepted for sending and not yet acknowledged.
     let outbox: Outbox
+    /// This device's decrypted history and its search index.
+    let history: MessageHistory
 
     init(email: String, directory: URL, keys: AccountKeys, database: ClientDatabase, lock: AutoLock, processLock: AccountLock,
          dependencies: any Dependencies, reconnectPolicy: ReconnectPolicy) {
@@ -49,7 +51,9 @@ public actor ParleyClient {
         self.dependencies = dependencies
         self.reconnectPolicy = reconnectPolicy
         protocolStore = VaultProtocolStore(database: database, identity: keys.identity)
-        outbox = Outbox(dependencies: AccountStorage(database: database))
+        let storage = AccountStorage(database: database)
+        outbox = Outbox(dependencies: storage)
+        history = MessageHistory(dependencies: storage)
     }
 
     /// A stream of everything that happens to this account from now on.

@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+@testable import ParleyClient
+import ParleyTestSupport
+import ParleyVault
+import Testing
+
+/// The history as a component: sealed messages and a blind search index, no server, no client actor.
+@Suite("Message history")
+struct MessageHistoryTests {
+    let scratch: TemporaryDirectory
+    let database: ClientDatabase
+    let history: MessageHistory
+
+    init() throws {
+        scratch = try TemporaryDirectory("parley-history")
+        let lock = AutoLock(key: MainKey.generate(), idleTimeout: 300, clock: SystemVaultClock())
+        database = try ClientDatabase(path: scratch.url.appendingPathComponent("client.sqlite"), lock: lock)
+        history = MessageHistory(dependencies: AccountStorage(database: database))
+    }
+
+    static func message(_ id: Int64, _ text: String, at timestamp: Int64, in conversation: Int64 = 1, kind: String = "text") -> Message {
+        Message(id: id, conversationID: conversation, senderID: 2, senderDevice: 1, timestamp: timestamp, text: text, kind: kind,
+                replyTo: nil, forwardedFrom: nil, reactions: [:], pinned: false, deleted: false, deliveredTo: [], undecryptable: false,
+                attachment: nil)
+    }
+
+    @Test("a conversation's newest messages come back oldest first, limited, without hidden control messages")
+    func conversationPages() throws {
+        for (id, text) in [(1, "one"), (2, "two"), (3, "three"), (4, "four")] { try history.store(Self.message(Int64(id), text, at: Int64(id) * 10)) }
+        try history.store(Self.message(5, "", at: 50, kind: RetryRequest.kind))
+        try history.store(Self.message(6, "elsewhere", at: 60, in: 2))
+        #expect(try history.messages(in: 1, limit: 3).map(\.text) == ["two", "three", "four"])
+        #expect(try history.message(5)?.kind == RetryRequest.kind, "a hidden message is kept, only not listed")
+        #expect(try history.message(99) == nil)
+    }
+
+    @Test("search finds messages holding every word, folded, newest first; a deleted message is no longer found")
+    func search() throws {
+        try history.store(Self.message(1, "Café at noon?", at: 10))
+        try history.store(Self.message(2, "noon is fine, the CAFE on 5th", at: 20))
+        try history.store(Self.message(3, "lunch elsewhere", at: 30, in: 2))
+        #expect(try history.search("cafe noon", in: nil, limit: 10).map(\.id) == [2, 1])
+        #expect(try history.search("lunch", in: 1, limit: 10).isEmpty, "another conversation's message")
+        #expect(try history.search("a", in: nil, limit: 10).isEmpty, "one-letter words are not indexed")
+        var gone = try #require(try history.message(2))
+        gone.markDeleted()
+        try history.store(gone)
+        #expect(try history.search("cafe", in: nil, limit: 10).map(\.id) == [1])
+    }
+
+    @Test("nothing readable is stored: not the text, not a word of the index; a row moved under another id does not open")
+    func sealed() throws {
+        try history.store(Self.message(1, "meet at the north gate", at: 10))
+        let file = try Data(contentsOf: scratch.url.appendingPathComponent("client.sqlite"))
+        #expect(file.range(of: Data("north".utf8)) == nil, "a word is readable in the database file")
+        try database.write { try $0.db.execute(sql: "UPDATE messages SET message_id = 7 WHERE message_id = 1") }
+        #expect(throws: ClientError.self) { try history.message(7) }
+    }
+}
