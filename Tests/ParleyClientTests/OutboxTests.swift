@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import ParleyClient
+import ParleyCrypto
 import ParleyTestSupport
 import ParleyVault
 import Testing
@@ -16,7 +17,7 @@ struct OutboxTests {
         scratch = try TemporaryDirectory("parley-outbox")
         let lock = AutoLock(key: MainKey.generate(), idleTimeout: 300, clock: SystemVaultClock())
         database = try ClientDatabase(path: scratch.url.appendingPathComponent("client.sqlite"), lock: lock)
-        outbox = Outbox(dependencies: AccountStorage(database: database))
+        outbox = Outbox(dependencies: AccountStorage(database: database, directory: scratch.url, random: SystemRandomSource()))
     }
 
     static func entry(_ id: String, text: String, created: Int64) -> OutboxEntry {

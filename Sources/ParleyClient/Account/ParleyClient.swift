@@ -39,6 +39,8 @@ public actor ParleyClient {
     let outbox: Outbox
     /// This device's decrypted history and its search index.
     let history: MessageHistory
+    /// Pictures of people and groups: their keys, the cached blobs, making a new one.
+    let avatars: AvatarBook
 
     init(email: String, directory: URL, keys: AccountKeys, database: ClientDatabase, lock: AutoLock, processLock: AccountLock,
          dependencies: any Dependencies, reconnectPolicy: ReconnectPolicy) {
@@ -51,9 +53,10 @@ public actor ParleyClient {
         self.dependencies = dependencies
         self.reconnectPolicy = reconnectPolicy
         protocolStore = VaultProtocolStore(database: database, identity: keys.identity)
-        let storage = AccountStorage(database: database)
+        let storage = AccountStorage(database: database, directory: directory, random: dependencies.random)
         outbox = Outbox(dependencies: storage)
         history = MessageHistory(dependencies: storage)
+        avatars = AvatarBook(dependencies: storage)
     }
 
     /// A stream of everything that happens to this account from now on.

@@ -1,14 +1,6 @@
 import Foundation
 import GRDB
 
-/// Gives the account's sealed local database.
-protocol HasDatabase { var database: ClientDatabase { get } }
-
-/// The account's local parts the client's components are made of (the Proton pattern: each component names
-/// the `Has…` protocols it uses; this container has them).
-struct AccountStorage: HasDatabase, Sendable {
-    let database: ClientDatabase
-}
 
 /// The messages accepted for sending and not yet acknowledged by the server: one sealed row each, keyed by the
 /// client message id (which makes a resend after a lost acknowledgement harmless), so a crash, a dropped

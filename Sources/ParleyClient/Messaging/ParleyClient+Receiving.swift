@@ -165,8 +165,8 @@ extension ParleyClient {
         message.forwardedFrom = content.forward
         message.attachment = content.type == "file" ? content.file : nil
         if let pointer = content.file, content.type == "avatar" || content.type == "group_avatar" {
-            let record = content.type == "avatar" ? Self.avatarRecord(account: message.senderID) : Self.avatarRecord(group: message.conversationID)
-            try rememberAvatar(pointer, for: record, in: writer)
+            let record = content.type == "avatar" ? AvatarBook.record(account: message.senderID) : AvatarBook.record(group: message.conversationID)
+            try AvatarBook.remember(pointer, for: record, in: writer)
             message.kind = content.type
         }
         if content.type == LocationKeyContent.type {
