@@ -29,7 +29,7 @@ enum GroupHandlers {
         router.add(API.ListInvitations.self) { _, environment, context throws(WireError) in
             let invitations = try await StoreCall.call(context) { try await context.store.invitations(accountID: environment.account.accountID) }
             return API.ListInvitations.Response(invitations: invitations.map { conversation in
-                API.Invitation(conversationID: conversation.id, creatorID: conversation.creatorID)
+                API.ConversationStart(conversationID: conversation.id, creatorID: conversation.creatorID)
             })
         }
         router.add(API.AcceptInvitation.self) { request, environment, context throws(WireError) in

@@ -1,3 +1,5 @@
+import ParleyWire
+
 /// An account row as the server keeps it: public keys and metadata, never a secret.
 public struct AccountRecord: Sendable, Equatable {
     /// The server's numeric id for the account.
@@ -34,17 +36,8 @@ public struct DeviceRecord: Sendable, Equatable {
 
 /// The public prekeys a device uploads so others can start sessions with it.
 public struct PreKeyUpload: Sendable, Equatable {
-    /// A signed prekey (X25519) or post-quantum prekey (ML-KEM-768) with its signature.
-    public struct Signed: Sendable, Equatable {
-        public var id: UInt32
-        public var publicKey: [UInt8]
-        public var signature: [UInt8]
-        public init(id: UInt32, publicKey: [UInt8], signature: [UInt8]) {
-            self.id = id
-            self.publicKey = publicKey
-            self.signature = signature
-        }
-    }
+    /// A signed prekey (X25519) or post-quantum prekey (ML-KEM-768) with its signature, as the wire carries it.
+    public typealias Signed = API.SignedPreKey
 
     /// The current signed prekey.
     public var signedPreKey: Signed

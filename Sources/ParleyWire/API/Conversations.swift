@@ -180,8 +180,9 @@ extension API {
         }
     }
 
-    /// A group the caller is invited to.
-    public struct Invitation: WireBody {
+    /// A conversation and who created it: an invitation `list_invitations` lists, and the body of the
+    /// `conversation_created` and `message_request` notifications.
+    public struct ConversationStart: WireBody {
         public var conversationID: Int64
         public var creatorID: Int64
         public init(conversationID: Int64, creatorID: Int64) {
@@ -203,8 +204,8 @@ extension API {
         public typealias Request = NoFields
 
         public struct Response: WireBody {
-            public var invitations: [Invitation]
-            public init(invitations: [Invitation]) { self.invitations = invitations }
+            public var invitations: [ConversationStart]
+            public init(invitations: [ConversationStart]) { self.invitations = invitations }
             public init(from fields: WireFields) throws(WireError) { invitations = try fields.list("invitations", maxCount: .max) }
             public var fields: [String: JSONValue] { ["invitations": .list(invitations)] }
             public static let fieldNames = ["invitations"]

@@ -10,20 +10,7 @@ extension ServerEvent {
     }
 
     /// A direct conversation started by `creatorID` (as a contact's conversation or as a message request).
-    public struct ConversationStarted: WireBody {
-        public var conversationID: Int64
-        public var creatorID: Int64
-        public init(conversationID: Int64, creatorID: Int64) {
-            self.conversationID = conversationID
-            self.creatorID = creatorID
-        }
-        public init(from fields: WireFields) throws(WireError) {
-            conversationID = try fields.integer("conversation_id")
-            creatorID = try fields.integer("creator_id")
-        }
-        public var fields: [String: JSONValue] { ["conversation_id": .int(conversationID), "creator_id": .int(creatorID)] }
-        public static let fieldNames = ["conversation_id", "creator_id"]
-    }
+    public typealias ConversationStarted = API.ConversationStart
 
     /// Someone joined a group, or accepted a message request.
     public struct Member: WireBody {
