@@ -58,7 +58,15 @@ struct IdentityTextTests {
             let answer = try await socket.call("register", fields)
             #expect(answer.errorCode == "invalid_field")
             #expect(answer.errorMessage?.contains("control characters") == true, "\(answer)")
+            // The first device's name is held to the same rule as a device added later.
+            var device = TestAccount("ann@example.org").registerFields
+            device["device_name"] = name
+            let refused = try await socket.call("register", device)
+            #expect(refused.errorCode == "invalid_field" && refused.errorMessage?.contains("device_name") == true, "\(refused)")
         }
+        var blank = TestAccount("ann@example.org").registerFields
+        blank["device_name"] = "   "
+        #expect(try await socket.call("register", blank).errorCode == "invalid_field")
         let ann = TestAccount("ann@example.org")
         try await server.createAccount(ann, on: socket)
         _ = try await server.login(ann, on: socket)

@@ -14,7 +14,9 @@ enum Registration {
         let identityKey = request.identityKey
         let authKey = request.authKey
         let keyEnvelope = request.keyEnvelope
-        let deviceName = request.deviceName ?? "device 1"
+        // The same rule as a device added later (pairing, recovery): one line, no terminal controls.
+        let deviceName = try request.deviceName.map { name throws(WireError) in try DeviceHandlers.deviceName(name, field: "device_name") }
+            ?? "device 1"
         let preKeys = try PreKeyFields.verified(request.preKeys, identityKey: identityKey)
         let now = context.clock.now()
         let invite = try await Invitation.required(request.invite, context, now: now)
