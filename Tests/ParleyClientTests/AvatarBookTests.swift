@@ -17,7 +17,7 @@ struct AvatarBookTests {
         scratch = try TemporaryDirectory("parley-avatars")
         let lock = AutoLock(key: MainKey.generate(), idleTimeout: 300, clock: SystemVaultClock())
         database = try ClientDatabase(path: scratch.url.appendingPathComponent("client.sqlite"), lock: lock)
-        book = AvatarBook(dependencies: AccountStorage(database: database, directory: scratch.url, random: SystemRandomSource()))
+        book = AvatarBook(dependencies: AccountContext(database: database, directory: scratch.url))
     }
 
     /// A picture from the image tests' vectors, made into an avatar and its key remembered as bob's.

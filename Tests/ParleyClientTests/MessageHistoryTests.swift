@@ -17,7 +17,7 @@ struct MessageHistoryTests {
         scratch = try TemporaryDirectory("parley-history")
         let lock = AutoLock(key: MainKey.generate(), idleTimeout: 300, clock: SystemVaultClock())
         database = try ClientDatabase(path: scratch.url.appendingPathComponent("client.sqlite"), lock: lock)
-        history = MessageHistory(dependencies: AccountStorage(database: database, directory: scratch.url, random: SystemRandomSource()))
+        history = MessageHistory(dependencies: AccountContext(database: database, directory: scratch.url))
     }
 
     static func message(_ id: Int64, _ text: String, at timestamp: Int64, in conversation: Int64 = 1, kind: String = "text") -> Message {

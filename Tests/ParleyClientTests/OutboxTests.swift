@@ -17,7 +17,7 @@ struct OutboxTests {
         scratch = try TemporaryDirectory("parley-outbox")
         let lock = AutoLock(key: MainKey.generate(), idleTimeout: 300, clock: SystemVaultClock())
         database = try ClientDatabase(path: scratch.url.appendingPathComponent("client.sqlite"), lock: lock)
-        outbox = Outbox(dependencies: AccountStorage(database: database, directory: scratch.url, random: SystemRandomSource()))
+        outbox = Outbox(dependencies: AccountContext(database: database, directory: scratch.url))
     }
 
     static func entry(_ id: String, text: String, created: Int64) -> OutboxEntry {

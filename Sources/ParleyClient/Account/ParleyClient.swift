@@ -41,6 +41,12 @@ public actor ParleyClient {
     let history: MessageHistory
     /// Pictures of people and groups: their keys, the cached blobs, making a new one.
     let avatars: AvatarBook
+    /// Encrypting and uploading files, resuming after a crash or a lost connection.
+    let uploader: FileUploader
+    /// Downloading, checking and saving received files.
+    let downloader: FileDownloader
+    /// The components' way to the server (through this actor's connection).
+    let serverLink = ServerLink()
 
     init(email: String, directory: URL, keys: AccountKeys, database: ClientDatabase, lock: AutoLock, processLock: AccountLock,
          dependencies: any Dependencies, reconnectPolicy: ReconnectPolicy) {
@@ -53,10 +59,14 @@ public actor ParleyClient {
         self.dependencies = dependencies
         self.reconnectPolicy = reconnectPolicy
         protocolStore = VaultProtocolStore(database: database, identity: keys.identity)
-        let storage = AccountStorage(database: database, directory: directory, random: dependencies.random)
-        outbox = Outbox(dependencies: storage)
-        history = MessageHistory(dependencies: storage)
-        avatars = AvatarBook(dependencies: storage)
+        let context = AccountContext(database: database, directory: directory, random: dependencies.random,
+                                     clock: dependencies.clock, server: serverLink)
+        outbox = Outbox(dependencies: context)
+        history = MessageHistory(dependencies: context)
+        avatars = AvatarBook(dependencies: context)
+        uploader = FileUploader(dependencies: context)
+        downloader = FileDownloader(dependencies: context)
+        serverLink.attach(self)
     }
 
     /// A stream of everything that happens to this account from now on.

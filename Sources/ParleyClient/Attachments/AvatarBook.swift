@@ -50,7 +50,7 @@ struct AvatarBook: Sendable {
     /// Reads, shrinks and re-encodes the picture at `url`, then encrypts it under a fresh key: the blob for the
     /// server and the pointer (key, digest, size) for the message that announces it.
     func make(from url: URL) throws(ClientError) -> (blob: [UInt8], pointer: Attachment) {
-        let size = try ParleyClient.regularFileSize(url)
+        let size = try LocalFile.regularFileSize(url)
         guard size <= Self.maximumInput else { throw .attachment(.tooLarge(size: size, limit: Self.maximumInput)) }
         guard let bytes = try? Data(contentsOf: url) else { throw .attachment(.unreadable("cannot read \(url.lastPathComponent)")) }
         let jpeg: [UInt8], width: Int, height: Int

@@ -35,23 +35,29 @@ struct PendingUpload: Codable, Sendable {
     }
 }
 
-extension ParleyClient {
-    func loadPendingUpload(_ recordKey: String) throws(ClientError) -> PendingUpload? {
-        let bytes = try database.read { try $0.get(PendingUpload.namespace, recordKey) }
+/// The records of unfinished uploads, each beside its encrypted copy in the account directory.
+struct PendingUploads: Sendable {
+    typealias Dependencies = HasDatabase & HasAccountDirectory & Sendable
+    let dependencies: any Dependencies
+
+    /// The upload recorded under `recordKey`, if its encrypted copy is still there, whole.
+    func load(_ recordKey: String) throws(ClientError) -> PendingUpload? {
+        let bytes = try dependencies.database.read { try $0.get(PendingUpload.namespace, recordKey) }
         guard let bytes, let pending = try? JSONDecoder().decode(PendingUpload.self, from: Data(bytes)) else { return nil }
-        // The encrypted copy must still be there, whole; otherwise start over.
-        let path = pending.ciphertextPath(in: directory)
+        let path = pending.ciphertextPath(in: dependencies.directory)
         let size = (try? FileManager.default.attributesOfItem(atPath: path.path))?[.size] as? NSNumber
         return size?.int64Value == pending.ciphertextSize ? pending : nil
     }
 
-    func savePendingUpload(_ pending: PendingUpload, _ recordKey: String) throws(ClientError) {
+    /// Records `pending` under `recordKey` (sealed, like every record).
+    func save(_ pending: PendingUpload, _ recordKey: String) throws(ClientError) {
         let bytes = Array(try! JSONEncoder().encode(pending))
-        try database.write { try $0.put(PendingUpload.namespace, recordKey, bytes) }
+        try dependencies.database.write { try $0.put(PendingUpload.namespace, recordKey, bytes) }
     }
 
-    func discardPendingUpload(_ pending: PendingUpload, _ recordKey: String) {
-        try? database.write { try $0.delete(PendingUpload.namespace, recordKey) }
-        try? FileManager.default.removeItem(at: pending.ciphertextPath(in: directory))
+    /// Forgets the record and removes the encrypted copy.
+    func discard(_ pending: PendingUpload, _ recordKey: String) {
+        try? dependencies.database.write { try $0.delete(PendingUpload.namespace, recordKey) }
+        try? FileManager.default.removeItem(at: pending.ciphertextPath(in: dependencies.directory))
     }
 }

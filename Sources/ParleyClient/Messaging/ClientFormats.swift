@@ -1,3 +1,6 @@
+import Foundation
+import ParleyCrypto
+
 /// The client's stored formats (docs/CLIENT.md §2–3) as bytes in, bytes out: for format checkers and
 /// fuzzers, which cannot reach the internal types (release builds have no `@testable`).
 public enum ClientFormats {
@@ -14,5 +17,12 @@ public enum ClientFormats {
     /// Decodes message content (JSON) and encodes it again in the canonical form (sorted keys).
     public static func reencodedContent(_ bytes: [UInt8]) throws(ClientError) -> [UInt8] {
         try MessageContent.decode(bytes).encoded()
+    }
+}
+
+extension RandomSource {
+    /// A fresh client message id: 16 random bytes in hex, which makes a resend after a lost answer harmless.
+    func clientMessageID() -> String {
+        bytes(16).map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -32,7 +32,7 @@ extension ParleyClient {
     }
 
     func newClientMessageID() -> String {
-        dependencies.random.bytes(16).map { String(format: "%02x", $0) }.joined()
+        dependencies.random.clientMessageID()
     }
 
     func enqueue(_ entry: OutboxEntry) async throws(ClientError) -> SendOutcome {

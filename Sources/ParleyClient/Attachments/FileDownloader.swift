@@ -2,23 +2,22 @@ import Crypto
 import Foundation
 import ParleyWire
 
-extension ParleyClient {
-    /// Downloads the file of message `messageID`, checks the digest the sender put in the message and every
-    /// chunk's authentication, and only then moves it to `destination` (replacing what is there).
-    ///
-    /// Memory stays at about one chunk; the plaintext goes to a temporary file beside `destination`, which is
-    /// removed on any failure, so a tampered or truncated download never leaves a partial file.
-    @discardableResult
-    public func download(messageID: Int64, to destination: URL, options: AttachmentOptions = AttachmentOptions()) async throws(ClientError) -> Attachment {
-        guard let message = try storedMessage(messageID), !message.deleted else {
-            throw .invalidInput("message \(messageID) is not in this device's history")
-        }
-        guard let attachment = message.attachment else { throw .attachment(.noAttachment(messageID: messageID)) }
-        // A device or named pipe (`/dev/null`, a FIFO) is written into, never replaced: its bytes wait in this
-        // account's own directory until they checked out.
-        let inPlace = Self.isDeviceOrPipe(destination)
-        let temporary = (inPlace ? directory : destination.deletingLastPathComponent())
-            .appendingPathComponent(".\(destination.lastPathComponent).parley-\(newClientMessageID().prefix(12))")
+/// Saving a received file: streams the encrypted file from the server through the opener, checks the digest the
+/// sender put in the message and every chunk's authentication, and only then puts the plaintext in place.
+///
+/// Memory stays at about one chunk; the plaintext goes to a temporary file beside the destination (in the account
+/// directory for a device or a pipe), removed on any failure, so a tampered or truncated download never leaves a
+/// partial file.
+struct FileDownloader: Sendable {
+    typealias Dependencies = HasServer & HasAccountDirectory & HasRandom & Sendable
+    let dependencies: any Dependencies
+
+    /// Downloads `attachment` into `destination`: a regular file is replaced atomically; a device or named pipe
+    /// (`/dev/null`, a FIFO) is written into, never replaced.
+    func download(_ attachment: Attachment, to destination: URL, options: AttachmentOptions) async throws(ClientError) {
+        let inPlace = LocalFile.isDeviceOrPipe(destination)
+        let temporary = (inPlace ? dependencies.directory : destination.deletingLastPathComponent())
+            .appendingPathComponent(".\(destination.lastPathComponent).parley-\(dependencies.random.clientMessageID().prefix(12))")
         guard FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600]),
               let output = try? FileHandle(forWritingTo: temporary)
         else { throw .attachment(.output("cannot create a file in \(destination.deletingLastPathComponent().path)")) }
@@ -36,43 +35,19 @@ extension ParleyClient {
             throw .attachment(.output("cannot write \(temporary.path)"))
         }
         if inPlace {
-            try Self.copy(temporary, into: destination)
-            return attachment
+            try LocalFile.copy(temporary, into: destination)
+            return
         }
         // rename(2) replaces the target atomically: readers see the old file or the whole new one.
         guard rename(temporary.path, destination.path) == 0 else {
             throw .attachment(.output("cannot move the file into place at \(destination.path)"))
         }
         moved = true
-        return attachment
-    }
-
-    /// Whether `url` names an existing device or named pipe, which a download writes into instead of replacing.
-    static func isDeviceOrPipe(_ url: URL) -> Bool {
-        var info = stat()
-        guard stat(url.path, &info) == 0 else { return false }
-        let kind = info.st_mode & S_IFMT
-        return kind != S_IFREG && kind != S_IFDIR
-    }
-
-    /// Copies the checked plaintext at `source` into the device or pipe `destination`.
-    private static func copy(_ source: URL, into destination: URL) throws(ClientError) {
-        guard let input = try? FileHandle(forReadingFrom: source), let output = FileHandle(forWritingAtPath: destination.path) else {
-            throw .attachment(.output("cannot write to \(destination.path)"))
-        }
-        defer {
-            try? input.close()
-            try? output.close()
-        }
-        do {
-            while let chunk = try input.read(upToCount: 1 << 18), !chunk.isEmpty { try output.write(contentsOf: chunk) }
-        } catch {
-            throw .attachment(.output("cannot write to \(destination.path)"))
-        }
     }
 
     /// Streams the encrypted file from the server through the opener into `output`.
     private func fetch(_ attachment: Attachment, into output: FileHandle, options: AttachmentOptions) async throws(ClientError) {
+        let server = dependencies.server
         let total = AttachmentFormat.ciphertextSize(plaintextSize: attachment.size)
         var opener: AttachmentOpener
         do { opener = try AttachmentOpener(key: Array(attachment.key), plaintextSize: attachment.size, ciphertextSize: total) } catch {
@@ -91,7 +66,7 @@ extension ParleyClient {
             let pause = pacer.delay(now: .now)
             if pause > .zero { try? await Task.sleep(for: pause) }
             do {
-                answer = try await call(API.DownloadFile.self, .init(fileID: attachment.fileID, offset: offset, length: Int64(API.fileChunkSize)))
+                answer = try await server.call(API.DownloadFile.self, .init(fileID: attachment.fileID, offset: offset, length: Int64(API.fileChunkSize)))
                 pacer.accepted()
             } catch .server(let error) where error.code == .rateLimited {
                 // Ask again after the server's retry_after (or a growing pause), at a slower pace.
@@ -100,12 +75,12 @@ extension ParleyClient {
             } catch .notConnected, .disconnected, .timeout {
                 // Resume at our own offset once the connection is back.
                 stalledSince = stalledSince ?? .now
-                try await awaitConnection(until: stalledSince! + options.reconnectWait)
+                try await server.awaitConnection(until: stalledSince! + options.reconnectWait)
                 await options.progress?(TransferProgress(done: offset, total: total, resumedAt: offset))
                 continue
             } catch .server(let error) where error.code == .unauthenticated {
                 stalledSince = stalledSince ?? .now
-                try await pauseUntilLoggedIn(deadline: stalledSince! + options.reconnectWait)
+                try await server.pauseForLogin(until: stalledSince! + options.reconnectWait)
                 continue
             }
             stalledSince = nil

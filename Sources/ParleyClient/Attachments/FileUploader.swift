@@ -2,58 +2,67 @@ import Foundation
 import ParleyImage
 import ParleyWire
 
-extension ParleyClient {
-    /// Encrypts `file` with a fresh key, uploads it in chunks (resuming after a dropped connection), then
-    /// sends a message carrying its id, key, digest, size, name, type and, for images, a thumbnail.
-    ///
-    /// A file over `options.maximumSize` is refused before anything is uploaded. Needs a connection to
-    /// start; an interruption later waits up to `options.reconnectWait` for the client to reconnect.
-    public func send(file: URL, to conversationID: Int64, options: AttachmentOptions = AttachmentOptions()) async throws(ClientError) -> SendOutcome {
-        let size = try Self.regularFileSize(file)
+/// Sending a file's bytes: labels it, makes a preview, encrypts it under a fresh key into the account directory,
+/// and uploads it in chunks, resuming after a crash or a dropped connection at the server's offset. It returns the
+/// file message's content; sending that message (the ratchets) is the client's.
+struct FileUploader: Sendable {
+    typealias Dependencies = HasServer & HasDatabase & HasAccountDirectory & HasRandom & Sendable
+    let dependencies: any Dependencies
+
+    /// The largest piece per `upload_file` (API.md §8).
+    static let piece = API.fileChunkSize
+
+    /// The size of `file`, refused before anything is encrypted or uploaded when it is over `options.maximumSize`.
+    static func checkedSize(of file: URL, options: AttachmentOptions) throws(ClientError) -> Int64 {
+        let size = try LocalFile.regularFileSize(file)
         guard size <= options.maximumSize else { throw .attachment(.tooLarge(size: size, limit: options.maximumSize)) }
-        guard isConnected else { throw .notConnected }
+        return size
+    }
+
+    /// Encrypts (or finds the encrypted copy of an earlier attempt) and uploads `file` of `size` bytes for a
+    /// message to `conversationID`; returns the file message's content, its client message id kept across attempts.
+    func upload(_ file: URL, size: Int64, to conversationID: Int64, options: AttachmentOptions) async throws(ClientError) -> MessageContent {
+        let uploads = PendingUploads(dependencies: dependencies)
         let recordKey = PendingUpload.recordKey(file: file, size: size, conversationID: conversationID)
         var pending: PendingUpload
-        if let saved = try loadPendingUpload(recordKey) {
+        if let saved = try uploads.load(recordKey) {
             pending = saved
         } else {
             pending = try seal(file, size: size, options: options)
-            try savePendingUpload(pending, recordKey)
+            try uploads.save(pending, recordKey)
         }
         let fileID: Int64
         do {
-            fileID = try await upload(&pending, recordKey: recordKey, conversationID: conversationID, options: options)
+            fileID = try await send(&pending, recordKey: recordKey, conversationID: conversationID, options: options)
         } catch {
             // A connection problem keeps the encrypted copy and the record: sending again resumes.
             switch error {
             case .notConnected, .disconnected, .timeout, .attachment(.serverBusy): break
-            default: discardPendingUpload(pending, recordKey)
+            default: uploads.discard(pending, recordKey)
             }
             throw error
         }
         let attachment = Attachment(
             fileID: fileID, key: pending.key, sha256: pending.sha256, size: size, name: pending.name, mimeType: pending.mimeType,
             thumbnail: pending.thumbnail, width: pending.width, height: pending.height)
-        let content = MessageContent(id: pending.id, type: "file", text: options.caption, file: attachment)
-        discardPendingUpload(pending, recordKey)
-        return try await enqueue(OutboxEntry(conversationID: conversationID, content: content,
-                                             kind: attachment.isImage ? "image" : "file", forwardOf: nil, created: dependencies.clock.now()))
+        uploads.discard(pending, recordKey)
+        return MessageContent(id: pending.id, type: "file", text: options.caption, file: attachment)
     }
 
     /// Labels, previews and encrypts `file` under a fresh key into the account directory.
     private func seal(_ file: URL, size: Int64, options: AttachmentOptions) throws(ClientError) -> PendingUpload {
         let name = options.name ?? file.lastPathComponent
-        let mimeType = MimeType.detect(prefix: Self.prefix(of: file, count: 4096), fileName: name)
+        let mimeType = MimeType.detect(prefix: LocalFile.prefix(of: file, count: 4096), fileName: name)
         let thumbnail = Self.thumbnail(of: file, size: size, side: options.thumbnailSide)
         let key = dependencies.random.bytes(AttachmentFormat.keyLength)
         var pending = PendingUpload(
-            id: newClientMessageID(), key: Data(key), sha256: Data(), ciphertextSize: 0, plaintextSize: size, name: name,
+            id: dependencies.random.clientMessageID(), key: Data(key), sha256: Data(), ciphertextSize: 0, plaintextSize: size, name: name,
             mimeType: mimeType, thumbnail: thumbnail.map { Data($0.jpeg) }, width: thumbnail?.sourceWidth, height: thumbnail?.sourceHeight)
         // Checked before anything is encrypted or uploaded, with a placeholder digest of the right length.
         let probe = Attachment(fileID: 0, key: pending.key, sha256: Data(count: 32), size: size, name: name, mimeType: mimeType,
                                thumbnail: pending.thumbnail, width: pending.width, height: pending.height)
         guard probe.isValid else { throw .invalidInput("the file name must be 1–255 bytes without control characters") }
-        let target = pending.ciphertextPath(in: directory)
+        let target = pending.ciphertextPath(in: dependencies.directory)
         do {
             let sealed = try AttachmentSealer.seal(file, plaintextSize: size, key: key,
                                                    salt: dependencies.random.bytes(AttachmentFormat.saltLength), to: target)
@@ -67,25 +76,26 @@ extension ParleyClient {
     }
 
     /// Uploads the encrypted copy, starting or resuming; returns the server's file id.
-    private func upload(_ pending: inout PendingUpload, recordKey: String, conversationID: Int64,
-                        options: AttachmentOptions) async throws(ClientError) -> Int64 {
+    private func send(_ pending: inout PendingUpload, recordKey: String, conversationID: Int64,
+                      options: AttachmentOptions) async throws(ClientError) -> Int64 {
+        let server = dependencies.server
         let total = pending.ciphertextSize
         var offset: Int64 = 0
         if let known = pending.fileID {
             do {
-                offset = try await call(API.UploadStatus.self, .init(fileID: known)).received
+                offset = try await server.call(API.UploadStatus.self, .init(fileID: known)).received
                 await options.progress?(TransferProgress(done: offset, total: total, resumedAt: offset))
             } catch .server(let error) where error.code == .notFound {
                 pending.fileID = nil   // the server dropped it (a digest mismatch, a cleanup): start again
             }
         }
         if pending.fileID == nil {
-            let start = try await call(API.UploadStart.self, .init(conversationID: conversationID, size: total, sha256: Array(pending.sha256)))
+            let start = try await server.call(API.UploadStart.self, .init(conversationID: conversationID, size: total, sha256: Array(pending.sha256)))
             pending.fileID = start.fileID
-            try savePendingUpload(pending, recordKey)
+            try PendingUploads(dependencies: dependencies).save(pending, recordKey)
         }
         let fileID = pending.fileID!
-        guard let input = try? FileHandle(forReadingFrom: pending.ciphertextPath(in: directory)) else {
+        guard let input = try? FileHandle(forReadingFrom: pending.ciphertextPath(in: dependencies.directory)) else {
             throw .attachment(.unreadable("the encrypted copy vanished"))
         }
         defer { try? input.close() }
@@ -94,14 +104,14 @@ extension ParleyClient {
             let chunk: Data
             do {
                 try input.seek(toOffset: UInt64(offset))
-                chunk = try input.read(upToCount: Int(min(Int64(Self.uploadPiece), total - offset))) ?? Data()
+                chunk = try input.read(upToCount: Int(min(Int64(Self.piece), total - offset))) ?? Data()
             } catch {
                 throw .attachment(.unreadable("reading the encrypted copy failed"))
             }
             let pause = pacer.delay(now: .now)
             if pause > .zero { try? await Task.sleep(for: pause) }
             do {
-                let answer = try await call(API.UploadFile.self, .init(fileID: fileID, offset: offset, chunk: Array(chunk)))
+                let answer = try await server.call(API.UploadFile.self, .init(fileID: fileID, offset: offset, chunk: Array(chunk)))
                 pacer.accepted()
                 offset = answer.received
                 await options.progress?(TransferProgress(done: offset, total: total))
@@ -120,63 +130,25 @@ extension ParleyClient {
         return fileID
     }
 
-    /// The largest piece per `upload_file` (API.md §8).
-    static let uploadPiece = API.fileChunkSize
-
     /// Waits for the connection to come back, then asks the server how much of the upload it has.
     private func resumeOffset(fileID: Int64, options: AttachmentOptions) async throws(ClientError) -> Int64 {
         let deadline = ContinuousClock.now + options.reconnectWait
         while true {
-            try await awaitConnection(until: deadline)
+            try await dependencies.server.awaitConnection(until: deadline)
             do {
-                return try await call(API.UploadStatus.self, .init(fileID: fileID)).received
+                return try await dependencies.server.call(API.UploadStatus.self, .init(fileID: fileID)).received
             } catch .notConnected, .disconnected, .timeout {
                 continue
             } catch .server(let error) where error.code == .unauthenticated {
-                try await pauseUntilLoggedIn(deadline: deadline)
+                try await dependencies.server.pauseForLogin(until: deadline)
             }
         }
-    }
-
-    /// Returns once connected; throws `notConnected` when reconnecting is off or the deadline passes.
-    func awaitConnection(until deadline: ContinuousClock.Instant) async throws(ClientError) {
-        while !isConnected {
-            guard lifecycle.reconnects, ContinuousClock.now < deadline else { throw .notConnected }
-            // A socket that died without saying so yet (a request timed out on it): count it lost now.
-            if let generation = lifecycle.generation, case .ready = lifecycle.state, connection?.isOpen != true {
-                await socketClosed(generation: generation)
-            }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-    }
-
-    /// The socket is back but the login is still under way: wait a moment (up to `deadline`).
-    func pauseUntilLoggedIn(deadline: ContinuousClock.Instant) async throws(ClientError) {
-        guard ContinuousClock.now < deadline else { throw .notConnected }
-        try? await Task.sleep(for: .milliseconds(50))
-    }
-
-    /// The size of a regular file, or a clear error.
-    static func regularFileSize(_ url: URL) throws(ClientError) -> Int64 {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
-            throw .attachment(.unreadable("\(url.path) does not exist or cannot be read"))
-        }
-        guard attributes[.type] as? FileAttributeType == .typeRegular, let size = attributes[.size] as? NSNumber else {
-            throw .attachment(.unreadable("\(url.path) is not a regular file"))
-        }
-        return size.int64Value
-    }
-
-    static func prefix(of url: URL, count: Int) -> [UInt8] {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return [] }
-        defer { try? handle.close() }
-        return Array((try? handle.read(upToCount: count)) ?? Data())
     }
 
     /// A thumbnail for JPEG and PNG files up to 32 MiB; nil for anything else or an image that does not decode
     /// (the file is still sent, just without a preview).
     static func thumbnail(of url: URL, size: Int64, side: Int) -> Thumbnail? {
-        guard size <= 32 << 20, ImageCodec.format(of: prefix(of: url, count: 8)) != nil,
+        guard size <= 32 << 20, ImageCodec.format(of: LocalFile.prefix(of: url, count: 8)) != nil,
               let bytes = try? Data(contentsOf: url), let thumbnail = try? Thumbnail.make(from: Array(bytes), maxSide: side),
               thumbnail.jpeg.count <= Attachment.maximumThumbnail
         else { return nil }

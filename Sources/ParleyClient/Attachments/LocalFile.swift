@@ -1,0 +1,46 @@
+import Foundation
+
+/// Questions about files on this device that sending and saving attachments ask.
+enum LocalFile {
+    /// The size of a regular file, or a clear error.
+    static func regularFileSize(_ url: URL) throws(ClientError) -> Int64 {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
+            throw .attachment(.unreadable("\(url.path) does not exist or cannot be read"))
+        }
+        guard attributes[.type] as? FileAttributeType == .typeRegular, let size = attributes[.size] as? NSNumber else {
+            throw .attachment(.unreadable("\(url.path) is not a regular file"))
+        }
+        return size.int64Value
+    }
+
+    /// Up to `count` bytes from the start of `url` (empty when it cannot be read).
+    static func prefix(of url: URL, count: Int) -> [UInt8] {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return [] }
+        defer { try? handle.close() }
+        return Array((try? handle.read(upToCount: count)) ?? Data())
+    }
+
+    /// Whether `url` names an existing device or named pipe, which a download writes into instead of replacing.
+    static func isDeviceOrPipe(_ url: URL) -> Bool {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return false }
+        let kind = info.st_mode & S_IFMT
+        return kind != S_IFREG && kind != S_IFDIR
+    }
+
+    /// Copies the file at `source` into the device or pipe `destination`.
+    static func copy(_ source: URL, into destination: URL) throws(ClientError) {
+        guard let input = try? FileHandle(forReadingFrom: source), let output = FileHandle(forWritingAtPath: destination.path) else {
+            throw .attachment(.output("cannot write to \(destination.path)"))
+        }
+        defer {
+            try? input.close()
+            try? output.close()
+        }
+        do {
+            while let chunk = try input.read(upToCount: 1 << 18), !chunk.isEmpty { try output.write(contentsOf: chunk) }
+        } catch {
+            throw .attachment(.output("cannot write to \(destination.path)"))
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+@testable import ParleyClient
+import ParleyCrypto
+import ParleyTestSupport
+import ParleyVault
+import ParleyWire
+import Testing
+
+/// Files as components: the uploader and the downloader on a scripted server, without the client actor — resuming,
+/// and a server that drops, lies or flips bits.
+@Suite("File transfer components")
+struct FileTransferTests {
+    let scratch: TemporaryDirectory
+    let database: ClientDatabase
+    let server = ScriptedFileServer()
+    let context: AccountContext
+    let plaintext: [UInt8]
+    let file: URL
+
+    init() throws {
+        scratch = try TemporaryDirectory("parley-transfer")
+        let lock = AutoLock(key: MainKey.generate(), idleTimeout: 300, clock: SystemVaultClock())
+        database = try ClientDatabase(path: scratch.url.appendingPathComponent("client.sqlite"), lock: lock)
+        context = AccountContext(database: database, directory: scratch.url, server: server)
+        // Three and a bit upload pieces, so resuming mid-way is possible.
+        plaintext = SystemRandomSource().bytes(3 * API.fileChunkSize + 1234)
+        file = scratch.url.appendingPathComponent("report.bin")
+        try Data(plaintext).write(to: file)
+    }
+
+    func upload(via dependencies: some FileUploader.Dependencies) async throws(ClientError) -> MessageContent {
+        try await FileUploader(dependencies: dependencies).upload(file, size: Int64(plaintext.count), to: 1, options: AttachmentOptions())
+    }
+
+    func downloaded(_ attachment: ClientAttachment, name: String = "out.bin") async throws(ClientError) -> URL {
+        let target = scratch.url.appendingPathComponent(name)
+        try await FileDownloader(dependencies: context).download(attachment, to: target, options: AttachmentOptions())
+        return target
+    }
+
+    @Test("a file goes up in pieces and comes back byte for byte; no encrypted copy or record is left")
+    func roundTrip() async throws {
+        let content = try await upload(via: context)
+        let attachment = try #require(content.file)
+        #expect(content.type == "file" && attachment.size == Int64(plaintext.count) && attachment.name == "report.bin")
+        #expect(server.state.withLock { $0.calls.filter { $0 == "upload_file" }.count } == 4)
+        // What the server holds is ciphertext, never the plaintext.
+        let stored = try #require(server.state.withLock { $0.files[attachment.fileID]?.bytes })
+        #expect(stored.count > plaintext.count && !stored.starts(with: plaintext.prefix(64)))
+        let back = try await downloaded(attachment)
+        #expect(try Data(contentsOf: back) == Data(plaintext))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.hasPrefix("upload-") }.isEmpty)
+        #expect(try database.read { try $0.all(PendingUpload.namespace) }.isEmpty)
+    }
+
+    @Test("a connection lost mid-upload resumes at the server's offset, with the same key")
+    func resumesAtTheServersOffset() async throws {
+        server.state.withLock { $0.dropAt = Int64(API.fileChunkSize * 2) }
+        let content = try await upload(via: context)
+        let calls = server.state.withLock { $0.calls }
+        #expect(calls.filter { $0 == "upload_start" }.count == 1, "resumed, not started again: \(calls)")
+        #expect(calls.contains("upload_status"))
+        let back = try await downloaded(try #require(content.file))
+        #expect(try Data(contentsOf: back) == Data(plaintext))
+    }
+
+    @Test("without a server the upload fails 'not connected' and keeps its encrypted copy; the next attempt reuses it")
+    func aFailedAttemptIsResumedLater() async throws {
+        let offline = AccountContext(database: database, directory: scratch.url)   // a link to no client
+        await #expect(throws: ClientError.notConnected) { try await upload(via: offline) }
+        let pending = try #require(try PendingUploads(dependencies: context).load(
+            PendingUpload.recordKey(file: file, size: Int64(plaintext.count), conversationID: 1)))
+        let content = try await upload(via: context)
+        #expect(content.id == pending.id && content.file?.key == pending.key, "the same message id and key")
+    }
+
+    @Test("a bit flipped by the server, a lying size, digest or offset: refused, and no file is left behind")
+    func hostileDownloads() async throws {
+        let attachment = try #require(try await upload(via: context).file)
+        let cases: [(String, @Sendable (inout API.DownloadFile.Response) -> Void, ClientError)] = [
+            ("flip", { if $0.offset == 0 { $0.chunk[100] ^= 1 } }, .attachment(.cannotDecrypt)),
+            ("flip-last", { if $0.offset + Int64($0.chunk.count) == $0.size { $0.chunk[$0.chunk.count - 1] ^= 1 } }, .attachment(.digestMismatch)),
+            ("size", { $0.size -= 1 }, .attachment(.malformed("the server holds a file of another size"))),
+            ("digest", { $0.sha256[0] ^= 1 }, .attachment(.digestMismatch)),
+            ("offset", { $0.offset += 1 }, .badResponse("download_file answered another offset")),
+            ("empty", { $0.chunk = [] }, .attachment(.malformed("the server sent a chunk of the wrong size"))),
+        ]
+        for (name, tamper, expected) in cases {
+            server.state.withLock { $0.tamper = tamper }
+            await #expect(throws: expected, "\(name)") { _ = try await downloaded(attachment, name: name) }
+            let left = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter { $0.contains(name) }
+            #expect(left.isEmpty, "\(name) left \(left)")
+        }
+    }
+
+    @Test("a download into a named pipe writes into it and leaves it a pipe")
+    func downloadIntoAPipe() async throws {
+        let attachment = try #require(try await upload(via: context).file)
+        let pipe = scratch.url.appendingPathComponent("pipe")
+        #expect(mkfifo(pipe.path, 0o600) == 0)
+        let reader = Task.detached { FileHandle(forReadingAtPath: pipe.path)?.readDataToEndOfFile() }
+        try await FileDownloader(dependencies: context).download(attachment, to: pipe, options: AttachmentOptions())
+        let received = await reader.value
+        #expect(received == Data(plaintext))
+        #expect(LocalFile.isDeviceOrPipe(pipe))
+    }
+
+    @Test("a file over the limit is refused before anything is encrypted")
+    func oversizeRefusedFirst() throws {
+        var options = AttachmentOptions()
+        options.maximumSize = 1000
+        #expect(throws: ClientError.attachment(.tooLarge(size: Int64(plaintext.count), limit: 1000))) {
+            try FileUploader.checkedSize(of: file, options: options)
+        }
+        #expect(throws: ClientError.self) { try FileUploader.checkedSize(of: scratch.url, options: AttachmentOptions()) }
+    }
+}

@@ -1,0 +1,72 @@
+import Crypto
+import Foundation
+@testable import ParleyClient
+import ParleyWire
+import Synchronization
+
+/// A server of files in memory that speaks the typed file methods to the client's transfer components, and can be
+/// told to misbehave (drop the connection, flip a bit, lie about sizes and offsets) the way a hostile or unlucky
+/// server would. It stands in for the real server only in tests of the components themselves; the real server
+/// carries files in AttachmentTests and the CLI's file tests.
+final class ScriptedFileServer: ServerCalling {
+    struct State {
+        var files: [Int64: (bytes: [UInt8], size: Int64, sha256: [UInt8])] = [:]
+        var nextID: Int64 = 7
+        /// Calls to answer `disconnected` instead, counted down.
+        var dropsLeft = 0
+        /// Drop once the upload has this many bytes (then clears).
+        var dropAt: Int64?
+        var calls: [String] = []
+        /// What to do to each `download_file` answer.
+        var tamper: (@Sendable (inout API.DownloadFile.Response) -> Void)?
+    }
+
+    let state = Mutex(State())
+
+    func call<M: APIMethod>(_ method: M.Type, _ request: M.Request) async throws(ClientError) -> M.Response {
+        try state.withLock { (state: inout State) throws(ClientError) -> M.Response in
+            state.calls.append(M.name)
+            if state.dropsLeft > 0 {
+                state.dropsLeft -= 1
+                throw .disconnected
+            }
+            switch request {
+            case let start as API.UploadStart.Request:
+                let id = state.nextID
+                state.nextID += 1
+                state.files[id] = ([], start.size, start.sha256)
+                return API.UploadStart.Response(fileID: id, chunkSize: Int64(API.fileChunkSize)) as! M.Response
+            case let piece as API.UploadFile.Request:
+                guard var file = state.files[piece.fileID] else { throw .server(WireError(.notFound, "no such upload")) }
+                if let at = state.dropAt, Int64(file.bytes.count) >= at {
+                    state.dropAt = nil
+                    throw .disconnected
+                }
+                guard piece.offset == Int64(file.bytes.count) else {
+                    throw .server(WireError(.conflict, "offset", details: ["received": .int(Int64(file.bytes.count))]))
+                }
+                file.bytes += piece.chunk
+                state.files[piece.fileID] = file
+                return API.UploadFile.Response(received: Int64(file.bytes.count), complete: Int64(file.bytes.count) == file.size) as! M.Response
+            case let status as API.UploadStatus.Request:
+                guard let file = state.files[status.fileID] else { throw .server(WireError(.notFound, "no such upload")) }
+                let received = Int64(file.bytes.count)
+                return API.UploadStatus.Response(received: received, size: file.size, complete: received == file.size) as! M.Response
+            case let download as API.DownloadFile.Request:
+                guard let file = state.files[download.fileID] else { throw .server(WireError(.notFound, "no such file")) }
+                let start = Int(download.offset ?? 0)
+                let end = min(file.bytes.count, start + Int(download.length ?? Int64(API.fileChunkSize)))
+                var answer = API.DownloadFile.Response(chunk: Array(file.bytes[start..<end]), offset: Int64(start), size: file.size, sha256: file.sha256)
+                state.tamper?(&answer)
+                return answer as! M.Response
+            default:
+                throw .server(WireError(.unknownMethod, M.name))
+            }
+        }
+    }
+
+    func awaitConnection(until deadline: ContinuousClock.Instant) async throws(ClientError) {}
+}
+
+/// The client's attachment type, named apart from Swift Testing's `Attachment`.
+typealias ClientAttachment = Attachment
