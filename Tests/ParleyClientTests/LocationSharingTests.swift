@@ -49,10 +49,10 @@ struct LocationSharingTests {
         #expect(refusal?.contains("does not share their location with you") == true)
         // And had she got the ciphertext elsewhere, none of her keys opens it; the old waypoint still does.
         let raw = try await ann.call(API.GetRoute.self, .init(routeID: first.routeID)).waypoints
-        let ring = try await carol.locationKeyRing(LocationKeyRing.record(for: annID))
+        let ring = try await carol.locationKeys.ring(LocationKeyRing.record(for: annID))
         #expect(ring.entries.map(\.epoch) == [1])
         let opened = raw.map { item in
-            ParleyClient.openWaypoint(item.data, owner: annID, routeID: first.routeID, timestamp: item.ts, ring: ring)
+            LocationFollowing.openWaypoint(item.data, owner: annID, routeID: first.routeID, timestamp: item.ts, ring: ring)
         }
         #expect(opened.count == 2 && opened[0].waypoint == before)
         #expect(opened[1].waypoint == nil && opened[1].problem?.contains("none of the 1 location key") == true)
@@ -185,7 +185,7 @@ struct LocationSharingTests {
         let good = Self.point(48.85, 2.35, at: 7_000)
         let posted = try await ann.postLocation([good])
         let route = UInt64(posted.routeID), owner = UInt64(annID)
-        let annKey = try await ann.ownLocationKey().key
+        let annKey = try await ann.locationKeys.own().key
         let forged: [(ts: Int64, data: String)] = [
             (7_001, try WaypointV2.seal(Self.point(1, 1, at: 7_001), owner: owner, routeID: route, key: .random())),
             (7_002, try WaypointV2.seal(Self.point(1, 1, at: 7_002), owner: owner, routeID: route + 1, key: annKey)),
@@ -228,7 +228,7 @@ struct LocationSharingTests {
         let annID = try #require(await ann.accountID)
         let point = Self.point(-33.86, 151.2, at: 9_000)
         _ = try await ann.postLocation([point])
-        let key = try await ann.ownLocationKey().key
+        let key = try await ann.locationKeys.own().key
         let link = ParleyLocationLink(owner: UInt64(annID), key: key).link
         #expect(try await bob.rememberLocationLink(link) == annID)
         #expect(try await bob.locationKeyEpochs(of: annID) == [0])

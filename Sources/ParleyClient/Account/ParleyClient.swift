@@ -45,8 +45,16 @@ public actor ParleyClient {
     let uploader: FileUploader
     /// Downloading, checking and saving received files.
     let downloader: FileDownloader
-    /// The components' way to the server (through this actor's connection).
-    let serverLink = ServerLink()
+    /// This account's location keys and those of the people it follows.
+    let locationKeys: LocationKeys
+    /// Posting routes, sharing them and revoking followers.
+    let sharing: LocationSharing
+    /// Reading the routes of people who share with this account.
+    let following: LocationFollowing
+    /// This account's Berry Picker Tracker key and the tracker links it follows.
+    let trackerKeys: TrackerKeys
+    /// The components' way to the server and back to this actor.
+    let link = AccountLink()
 
     init(email: String, directory: URL, keys: AccountKeys, database: ClientDatabase, lock: AutoLock, processLock: AccountLock,
          dependencies: any Dependencies, reconnectPolicy: ReconnectPolicy) {
@@ -60,13 +68,17 @@ public actor ParleyClient {
         self.reconnectPolicy = reconnectPolicy
         protocolStore = VaultProtocolStore(database: database, identity: keys.identity)
         let context = AccountContext(database: database, directory: directory, random: dependencies.random,
-                                     clock: dependencies.clock, server: serverLink)
+                                     clock: dependencies.clock, email: email, link: link)
         outbox = Outbox(dependencies: context)
         history = MessageHistory(dependencies: context)
         avatars = AvatarBook(dependencies: context)
         uploader = FileUploader(dependencies: context)
         downloader = FileDownloader(dependencies: context)
-        serverLink.attach(self)
+        locationKeys = LocationKeys(dependencies: context)
+        sharing = LocationSharing(dependencies: context)
+        following = LocationFollowing(dependencies: context)
+        trackerKeys = TrackerKeys(dependencies: context)
+        link.attach(self)
     }
 
     /// A stream of everything that happens to this account from now on.

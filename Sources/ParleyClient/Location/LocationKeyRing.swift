@@ -49,68 +49,95 @@ struct LocationKeyRing: Codable, Sendable, Equatable {
     }
 }
 
-extension ParleyClient {
-    /// The stored ring of `record`, empty when there is none.
-    func locationKeyRing(_ record: String) throws(ClientError) -> LocationKeyRing {
-        guard let bytes = try database.read({ try $0.get(LocationKeyRing.namespace, record) }) else { return LocationKeyRing() }
+/// The location keys this device holds (docs/CLIENT.md §11): the account's own ring, which seals what it posts, and a
+/// ring per person it follows, filled by `location_key` messages and `parley://location` links. Each ring is a
+/// sealed record.
+struct LocationKeys: Sendable {
+    typealias Dependencies = HasDatabase & HasRandom & HasClock & Sendable
+    let dependencies: any Dependencies
+
+    /// The ring stored as `record` (empty when there is none).
+    func ring(_ record: String) throws(ClientError) -> LocationKeyRing {
+        try dependencies.database.read { try Self.ring(record, in: $0) }
+    }
+
+    /// The ring stored as `record`, read within a transaction.
+    static func ring(_ record: String, in reader: ClientDatabase.Reader) throws -> LocationKeyRing {
+        guard let bytes = try reader.get(LocationKeyRing.namespace, record) else { return LocationKeyRing() }
         guard let ring = try? JSONDecoder().decode(LocationKeyRing.self, from: Data(bytes)) else {
-            throw .storage("the stored location keys of \(record) are unreadable")
+            throw ClientError.storage("the stored location keys of \(record) are unreadable")
         }
         return ring
     }
 
-    /// Stores `ring` as `record` inside `writer`'s transaction.
-    func saveLocationKeyRing(_ ring: LocationKeyRing, _ record: String, in writer: ClientDatabase.Writer) throws {
+    /// Keeps `ring` as `record`.
+    static func save(_ ring: LocationKeyRing, _ record: String, in writer: ClientDatabase.Writer) throws {
         try writer.put(LocationKeyRing.namespace, record, Array(try JSONEncoder().encode(ring)))
     }
 
-    /// This account's current sharing key, made (epoch 1) the first time it is needed.
-    func ownLocationKey() throws(ClientError) -> (key: LocationKey, epoch: Int64) {
-        let entry: LocationKeyRing.Entry = try database.write { writer in
-            var ring = try self.locationKeyRing(LocationKeyRing.ownRecord)
+    /// This account's current key, made (epoch 1) the first time it is needed.
+    func own() throws(ClientError) -> (key: LocationKey, epoch: Int64) {
+        let entry: LocationKeyRing.Entry = try dependencies.database.write { writer in
+            var ring = try Self.ring(LocationKeyRing.ownRecord, in: writer.reader)
             if let current = ring.current { return current }
-            _ = ring.add(try self.newLocationKey(), epoch: 1, now: self.dependencies.clock.now())
-            try self.saveLocationKeyRing(ring, LocationKeyRing.ownRecord, in: writer)
+            _ = ring.add(try self.newKey(), epoch: 1, now: self.dependencies.clock.now())
+            try Self.save(ring, LocationKeyRing.ownRecord, in: writer)
             return ring.current!
         }
-        return (try Self.locationKey(entry), entry.epoch)
+        return (try Self.key(entry), entry.epoch)
     }
 
-    /// A new own key one epoch above the current one (after revoking a follower); the old keys stay.
-    func rotateOwnLocationKey() throws(ClientError) -> (key: LocationKey, epoch: Int64) {
-        let entry: LocationKeyRing.Entry = try database.write { writer in
-            var ring = try self.locationKeyRing(LocationKeyRing.ownRecord)
-            _ = ring.add(try self.newLocationKey(), epoch: (ring.current?.epoch ?? 0) + 1, now: self.dependencies.clock.now())
-            try self.saveLocationKeyRing(ring, LocationKeyRing.ownRecord, in: writer)
+    /// A new own key, one epoch after the current one; what is posted from now on is sealed with it.
+    func rotateOwn() throws(ClientError) -> (key: LocationKey, epoch: Int64) {
+        let entry: LocationKeyRing.Entry = try dependencies.database.write { writer in
+            var ring = try Self.ring(LocationKeyRing.ownRecord, in: writer.reader)
+            _ = ring.add(try self.newKey(), epoch: (ring.current?.epoch ?? 0) + 1, now: self.dependencies.clock.now())
+            try Self.save(ring, LocationKeyRing.ownRecord, in: writer)
             return ring.current!
         }
-        return (try Self.locationKey(entry), entry.epoch)
+        return (try Self.key(entry), entry.epoch)
     }
 
-    private static func locationKey(_ entry: LocationKeyRing.Entry) throws(ClientError) -> LocationKey {
-        do { return try LocationKey(bytes: entry.key) } catch { throw .storage("a stored location key is damaged") }
+    /// Adds `key` to the ring of `record` (within the caller's transaction); false when it was already there.
+    @discardableResult
+    func add(_ key: LocationKey, epoch: Int64, to record: String, in writer: ClientDatabase.Writer) throws -> Bool {
+        var ring = try Self.ring(record, in: writer.reader)
+        guard ring.add(key, epoch: epoch, now: dependencies.clock.now()) else { return false }
+        try Self.save(ring, record, in: writer)
+        return true
     }
 
-    /// 32 bytes from the client's random source (so tests with a seeded source stay reproducible).
-    private func newLocationKey() throws(ClientError) -> LocationKey {
-        do { return try LocationKey(bytes: dependencies.random.bytes(32)) } catch { throw .storage("cannot make a location key: \(error)") }
+    /// Keeps the key of a `parley://location` link for its owner (epoch 0: older than any key that arrives
+    /// end-to-end); returns the owner's account id. `me` is this account, whose own link is refused.
+    func remember(link text: String, me: Int64?) throws(ClientError) -> Int64 {
+        let link: ParleyLocationLink
+        do { link = try ParleyLocationLink(parsing: text) } catch { throw .invalidInput("\(error)") }
+        guard let owner = Int64(exactly: link.owner), owner > 0 else { throw .invalidInput("the link's owner is not an account id") }
+        guard owner != me else { throw .invalidInput("this link is your own; you always see your own routes") }
+        _ = try dependencies.database.write { try self.add(link.key, epoch: 0, to: LocationKeyRing.record(for: owner), in: $0) }
+        return owner
     }
 
-    /// Takes in a `location_key` message: the key joins the ring of its sender (our own ring when another
-    /// device of this account sent it). A malformed key changes nothing; the message then says why.
-    func receiveLocationKey(_ content: LocationKeyContent?, into message: inout Message, in writer: ClientDatabase.Writer) throws {
+    /// Takes in a received `location_key` message: its key joins the sender's ring (the own ring when `fromMe`),
+    /// or the message says visibly that the key was not valid, so the follower can ask again.
+    func receive(_ content: LocationKeyContent?, into message: inout Message, fromMe: Bool, in writer: ClientDatabase.Writer) throws {
         message.kind = LocationKeyContent.type
         message.text = ""
         switch content?.checked() ?? .failure(LocationKeyContentError("no key")) {
         case .failure(let why):
-            // Visible, so the sharer's follower knows a key did not arrive (and can ask again).
             message.kind = LocationKeyContent.invalidKind
             message.text = "(ignored a location key that was not valid: \(why))"
         case .success(let (key, epoch)):
-            let record = message.senderID == keys.accountID ? LocationKeyRing.ownRecord : LocationKeyRing.record(for: message.senderID)
-            var ring = try locationKeyRing(record)
-            if ring.add(key, epoch: epoch, now: dependencies.clock.now()) { try saveLocationKeyRing(ring, record, in: writer) }
+            try add(key, epoch: epoch, to: fromMe ? LocationKeyRing.ownRecord : LocationKeyRing.record(for: message.senderID), in: writer)
         }
+    }
+
+    private static func key(_ entry: LocationKeyRing.Entry) throws(ClientError) -> LocationKey {
+        do { return try LocationKey(bytes: entry.key) } catch { throw .storage("a stored location key is damaged") }
+    }
+
+    private func newKey() throws(ClientError) -> LocationKey {
+        do { return try LocationKey(bytes: dependencies.random.bytes(32)) } catch { throw .storage("cannot make a location key: \(error)") }
     }
 }
 

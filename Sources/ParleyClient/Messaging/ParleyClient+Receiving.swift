@@ -170,7 +170,7 @@ extension ParleyClient {
             message.kind = content.type
         }
         if content.type == LocationKeyContent.type {
-            try receiveLocationKey(content.location, into: &message, in: writer)
+            try locationKeys.receive(content.location, into: &message, fromMe: message.senderID == keys.accountID, in: writer)
         }
         if content.type == "group_title" {
             // Only the creator names a group (as the server enforces for its own copy); anyone else's title is

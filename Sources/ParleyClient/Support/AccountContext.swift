@@ -7,22 +7,40 @@ protocol HasDatabase { var database: ClientDatabase { get } }
 protocol HasAccountDirectory { var directory: URL { get } }
 /// Gives the account's way to the server.
 protocol HasServer { var server: any ServerCalling { get } }
+/// Gives what only the account's actor does (sending through the ratchets) and who is who.
+protocol HasAccount {
+    var account: any AccountCalling { get }
+    /// This account's e-mail address.
+    var email: String { get }
+}
 
 /// What the client's components are made of (the Proton pattern: each component names the `Has…` protocols it
 /// uses; this container has them all, and a test builds one for a component alone).
-struct AccountContext: HasDatabase, HasAccountDirectory, HasRandom, HasClock, HasServer, Sendable {
+struct AccountContext: HasDatabase, HasAccountDirectory, HasRandom, HasClock, HasServer, HasAccount, Sendable {
     let database: ClientDatabase
     let directory: URL
     let random: any RandomSource
     let clock: any WallClock
     let server: any ServerCalling
+    let account: any AccountCalling
+    let email: String
 
+    /// A context; `link` (unattached by default: every call fails `notConnected`) is both the way to the server and
+    /// to the account's actor.
     init(database: ClientDatabase, directory: URL, random: any RandomSource = SystemRandomSource(),
-         clock: any WallClock = SystemWallClock(), server: any ServerCalling = ServerLink()) {
+         clock: any WallClock = SystemWallClock(), email: String = "", link: AccountLink = AccountLink()) {
+        self.init(database: database, directory: directory, random: random, clock: clock, email: email, server: link, account: link)
+    }
+
+    /// A context with its own server (a test's scripted one).
+    init(database: ClientDatabase, directory: URL, random: any RandomSource = SystemRandomSource(),
+         clock: any WallClock = SystemWallClock(), email: String = "", server: any ServerCalling, account: any AccountCalling = AccountLink()) {
         self.database = database
         self.directory = directory
         self.random = random
         self.clock = clock
         self.server = server
+        self.account = account
+        self.email = email
     }
 }

@@ -1,0 +1,99 @@
+import Synchronization
+import ParleyWire
+
+/// A component's way to the server: typed calls on the account's one connection, whose lifecycle (login,
+/// reconnects) stays with the client that owns it.
+protocol ServerCalling: Sendable {
+    /// Sends one typed request and reads its typed answer; `notConnected` without a logged-in connection.
+    func call<M: APIMethod>(_ method: M.Type, _ request: M.Request) async throws(ClientError) -> M.Response
+    /// Returns once connected and logged in; throws `notConnected` when reconnecting is off or `deadline` passes.
+    func awaitConnection(until deadline: ContinuousClock.Instant) async throws(ClientError)
+}
+
+/// What a component asks of the account's actor: what steps the ratchets (sending now, opening a conversation,
+/// fetching someone's keys) and who is who.
+protocol AccountCalling: Sendable {
+    /// This account's id, or `notConfirmed`.
+    func confirmedAccountID() async throws(ClientError) -> Int64
+    /// Opens (or finds) the direct conversation with `email`.
+    func startConversation(with email: String) async throws(ClientError) -> Conversation
+    /// The direct conversation with `account`: a known one, else started by the e-mail this device knows.
+    func directConversationID(with account: Int64) async throws(ClientError) -> Int64?
+    /// Encrypts and sends `content` to a conversation now (never queued), and records it.
+    func deliverNow(_ content: MessageContent, kind: String, to conversationID: Int64) async throws(ClientError)
+    /// The account id of `email`: a contact with a known key, else asked of the server with their keys.
+    func resolveContact(_ email: String) async throws(ClientError) -> Int64
+    /// How the user knows a contact: e-mail, else name, else the account id.
+    func contactName(_ accountID: Int64) async throws(ClientError) -> String
+}
+
+/// The `ServerCalling` and `AccountCalling` the client's components hold: it reaches the client weakly, so a component never keeps
+/// the account (and its process lock) alive; before `attach` or after the client is gone, calls fail
+/// `notConnected`.
+final class AccountLink: ServerCalling, AccountCalling {
+    private let client = Mutex<Reference?>(nil)
+
+    private struct Reference { weak var client: ParleyClient? }
+
+    /// A link that reaches nothing until `attach`.
+    init() {}
+
+    /// Points the link at its client (once the client is fully made).
+    func attach(_ target: ParleyClient) {
+        client.withLock { $0 = Reference(client: target) }
+    }
+
+    private var target: ParleyClient? { client.withLock { $0?.client } }
+
+    func call<M: APIMethod>(_ method: M.Type, _ request: M.Request) async throws(ClientError) -> M.Response {
+        try await reached().call(method, request)
+    }
+
+    func awaitConnection(until deadline: ContinuousClock.Instant) async throws(ClientError) {
+        try await reached().awaitConnection(until: deadline)
+    }
+
+    func confirmedAccountID() async throws(ClientError) -> Int64 {
+        try await reached().identity().accountID
+    }
+
+    func startConversation(with email: String) async throws(ClientError) -> Conversation {
+        try await reached().startConversation(with: email)
+    }
+
+    func directConversationID(with account: Int64) async throws(ClientError) -> Int64? {
+        try await reached().directConversationID(with: account)
+    }
+
+    func deliverNow(_ content: MessageContent, kind: String, to conversationID: Int64) async throws(ClientError) {
+        try await reached().deliverNow(content, kind: kind, to: conversationID)
+    }
+
+    func resolveContact(_ email: String) async throws(ClientError) -> Int64 {
+        try await reached().resolveContact(email)
+    }
+
+    func contactName(_ accountID: Int64) async throws(ClientError) -> String {
+        try await reached().contactName(accountID)
+    }
+
+    /// The client, or `notConnected` once it is gone.
+    private func reached() throws(ClientError) -> ParleyClient {
+        guard let target else { throw .notConnected }
+        return target
+    }
+}
+
+extension ServerCalling {
+    /// Sends one typed request that takes no fields.
+    func call<M: APIMethod>(_ method: M.Type) async throws(ClientError) -> M.Response where M.Request == NoFields {
+        try await call(method, NoFields())
+    }
+
+    /// The socket is back but the login on it is still under way: waits a moment, or throws `notConnected` once
+    /// `deadline` has passed.
+    func pauseForLogin(until deadline: ContinuousClock.Instant) async throws(ClientError) {
+        guard ContinuousClock.now < deadline else { throw .notConnected }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+}
