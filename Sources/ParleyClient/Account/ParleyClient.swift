@@ -53,6 +53,8 @@ public actor ParleyClient {
     let following: LocationFollowing
     /// This account's Berry Picker Tracker key and the tracker links it follows.
     let trackerKeys: TrackerKeys
+    /// OpenPGP keys kept in the vault for `parley pgp`.
+    let pgpVault: PGPKeyVault
     /// The components' way to the server and back to this actor.
     let link = AccountLink()
 
@@ -78,6 +80,7 @@ public actor ParleyClient {
         sharing = LocationSharing(dependencies: context)
         following = LocationFollowing(dependencies: context)
         trackerKeys = TrackerKeys(dependencies: context)
+        pgpVault = PGPKeyVault(dependencies: context)
         link.attach(self)
     }
 

@@ -1,21 +1,12 @@
-/// OpenPGP keys kept in the account's vault for `parley pgp` (docs/CLIENT.md §5, namespace `pgp_key`).
-///
-/// The client stores them as opaque bytes under the MainKey, one record per fingerprint; what they
-/// mean is ParleyPGP's business. Secret keys arrive still protected by their pass phrase, so the
-/// vault adds a second layer rather than replacing the first.
 extension ParleyClient {
-    /// The `records` namespace.
-    static let pgpKeyNamespace = "pgp_key"
-
-    /// Every stored key: its fingerprint (upper-case hex) and its bytes, sorted by fingerprint.
+    /// Every OpenPGP key kept in this account's vault: its fingerprint (upper-case hex) and its bytes, sorted by
+    /// fingerprint (`PGPKeyVault`).
     public nonisolated func pgpKeys() throws(ClientError) -> [(fingerprint: String, bytes: [UInt8])] {
-        try database.read { try $0.all(Self.pgpKeyNamespace) }
-            .map { (fingerprint: $0.key, bytes: $0.value) }
-            .sorted { $0.fingerprint < $1.fingerprint }
+        try pgpVault.all()
     }
 
-    /// Stores `bytes` as the key `fingerprint`, replacing what was stored under it.
+    /// Keeps `bytes` in the vault as the OpenPGP key `fingerprint`, replacing what was stored under it.
     public nonisolated func storePGPKey(fingerprint: String, bytes: [UInt8]) throws(ClientError) {
-        try database.write { try $0.put(Self.pgpKeyNamespace, fingerprint, bytes) }
+        try pgpVault.store(fingerprint: fingerprint, bytes: bytes)
     }
 }
