@@ -55,6 +55,8 @@ public actor ParleyClient {
     let trackerKeys: TrackerKeys
     /// OpenPGP keys kept in the vault for `parley pgp`.
     let pgpVault: PGPKeyVault
+    /// What the components are made of: storage, clocks, randomness and the link back here.
+    let context: AccountContext
     /// The components' way to the server and back to this actor.
     let link = AccountLink()
 
@@ -71,6 +73,7 @@ public actor ParleyClient {
         protocolStore = VaultProtocolStore(database: database, identity: keys.identity)
         let context = AccountContext(database: database, directory: directory, random: dependencies.random,
                                      clock: dependencies.clock, email: email, link: link)
+        self.context = context
         outbox = Outbox(dependencies: context)
         history = MessageHistory(dependencies: context)
         avatars = AvatarBook(dependencies: context)

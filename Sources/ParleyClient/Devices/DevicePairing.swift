@@ -93,7 +93,7 @@ public actor DevicePairing {
         let added = try await client.addThisDevice(accountID: keys.accountID, pairID: code.pairID, token: token)
         progress(.added(deviceID: added))
         let archive = try await receiveHistory(channel: channel, timeout: historyTimeout, progress: progress)
-        if let archive { try await client.importHistory(archive) }
+        if let archive { try client.history.importArchive(archive) }
         _ = try? await call(API.PairingFinish.self, ticket)
         return client
     }

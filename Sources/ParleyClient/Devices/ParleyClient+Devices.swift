@@ -95,37 +95,10 @@ extension ParleyClient {
         let code: PairingCode
         do { code = try PairingCode(parsing: codeText) } catch { throw .invalidInput("\(error)") }
         let (accountID, _) = try identity()
-        let lookup = try await call(API.PairingLookup.self, .init(pairID: code.pairID))
-        guard lookup.state == .waiting else {
-            throw .invalidInput("this code was already used; start pairing again on the new device")
-        }
-        let name = lookup.deviceName
-        let newDeviceKey = lookup.ephemeralKey
-        let ephemeral = Curve25519.KeyAgreement.PrivateKey()
-        let channel: PairingChannel
-        do {
-            channel = try PairingChannel(
-                code: code, ownPrivate: ephemeral, newDevicePublic: newDeviceKey,
-                authorizingPublic: Array(ephemeral.publicKey.rawRepresentation), role: .authorizingDevice)
-        } catch {
-            throw .invalidInput("\(error)")
-        }
         let payload = PairingKeys(
             accountID: accountID, email: email, displayName: keys.displayName, identitySeed: keys.identitySeed,
             authSeed: keys.authSeed)
-        _ = try await call(API.AuthorizeDevice.self, .init(
-            pairID: code.pairID, ephemeralKey: Array(ephemeral.publicKey.rawRepresentation),
-            keys: channel.sealKeys(payload.encoded(), random: dependencies.random)))
-        progress(.sealed(deviceName: name))
-        let deviceID = try await waitUntilJoined(code.pairID, timeout: timeout)
-        progress(.joined(deviceID: deviceID))
-        try await refreshOwnDevices()
-        // Everything received before the new device existed is in the archive; after, it gets its own copy.
-        _ = try? await sync()
-        _ = try? await conversations()
-        let archive = try exportHistory()
-        try await sendHistory(archive.encoded(), channel: channel, pairID: code.pairID, progress: progress)
-        return (name, deviceID)
+        return try await DeviceAuthorizer(dependencies: context).authorize(code, keys: payload, timeout: timeout, progress: progress)
     }
 
     /// Steps of `authorizeDevice`.
@@ -138,38 +111,10 @@ extension ParleyClient {
         case history(sent: Int, of: Int)
     }
 
-    private func waitUntilJoined(_ pairID: UInt32, timeout: Duration) async throws(ClientError) -> UInt32 {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            guard !Task.isCancelled else { throw .timeout("\(API.PairingLookup.name): cancelled") }
-            let lookup = try await call(API.PairingLookup.self, .init(pairID: pairID))
-            if let device = lookup.deviceID { return device }
-            try? await Task.sleep(for: .milliseconds(300))
-        }
-        throw .timeout("\(API.PairingLookup.name): the new device did not add itself")
-    }
-
-    private func sendHistory(
-        _ bytes: [UInt8], channel: PairingChannel, pairID: UInt32, progress: @Sendable (AuthorizeProgress) -> Void
-    ) async throws(ClientError) {
-        let size = HistoryArchive.chunkSize
-        let count = max(1, (bytes.count + size - 1) / size)
-        var seq = 0
-        while seq < count {
-            let piece = Array(bytes[min(seq * size, bytes.count)..<min((seq + 1) * size, bytes.count)])
-            let last = seq == count - 1
-            let sealed = channel.sealChunk(piece, index: UInt32(seq), last: last, random: dependencies.random)
-            do {
-                _ = try await call(API.PairingHistoryPut.self, .init(pairID: pairID, seq: Int64(seq), chunk: sealed, last: last))
-            } catch .server(let error) where error.code == .conflict {
-                // A retry after a lost answer: continue where the server is.
-                guard case .number(let stored)? = error.details["stored"], Int(stored) > seq else { throw .server(error) }
-                seq = Int(stored)
-                progress(.history(sent: seq, of: count))
-                continue
-            }
-            seq += 1
-            progress(.history(sent: seq, of: count))
-        }
+    /// Refreshes this account's devices and catches up on messages and conversations (before a history archive).
+    func catchUpForNewDevice() async throws(ClientError) {
+        try await refreshOwnDevices()
+        _ = try? await sync()
+        _ = try? await conversations()
     }
 }

@@ -25,6 +25,9 @@ protocol AccountCalling: Sendable {
     func resolveContact(_ email: String) async throws(ClientError) -> Int64
     /// How the user knows a contact: e-mail, else name, else the account id.
     func contactName(_ accountID: Int64) async throws(ClientError) -> String
+    /// Refreshes this account's devices and catches up on messages and conversations, so that an archive made
+    /// next holds everything received before a new device existed.
+    func catchUpForNewDevice() async throws(ClientError)
 }
 
 /// The `ServerCalling` and `AccountCalling` the client's components hold: it reaches the client weakly, so a component never keeps
@@ -75,6 +78,10 @@ final class AccountLink: ServerCalling, AccountCalling {
 
     func contactName(_ accountID: Int64) async throws(ClientError) -> String {
         try await reached().contactName(accountID)
+    }
+
+    func catchUpForNewDevice() async throws(ClientError) {
+        try await reached().catchUpForNewDevice()
     }
 
     /// The client, or `notConnected` once it is gone.
