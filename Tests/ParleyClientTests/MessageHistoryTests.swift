@@ -58,4 +58,41 @@ struct MessageHistoryTests {
         try database.write { try $0.db.execute(sql: "UPDATE messages SET message_id = 7 WHERE message_id = 1") }
         #expect(throws: ClientError.self) { try history.message(7) }
     }
+
+    @Test("an archive moves history and the records that give it meaning; a hostile one plants no sessions, prekeys or cursor")
+    func archiveRoundTripAndHostileRecords() throws {
+        try history.store(Self.message(1, "before pairing", at: 10))
+        try database.write { writer in
+            try writer.put(Namespace.conversation, "1", Array("conversation".utf8))
+            try writer.put(Namespace.session, "2.1", Array("this device's session".utf8))
+            try writer.put(Namespace.state, "title/1", Array("Lunch".utf8))
+            try writer.put(Namespace.state, "cursor", Array("41".utf8))
+        }
+        let archive = try history.exportArchive()
+        #expect(Set(archive.records.map(\.namespace)) == [Namespace.conversation, Namespace.state])
+        #expect(!archive.records.contains { $0.key == "cursor" }, "a per-device cursor does not travel")
+
+        let other = try TemporaryDirectory("parley-history-new")
+        let newDatabase = try ClientDatabase(path: other.url.appendingPathComponent("client.sqlite"),
+                                             lock: AutoLock(key: MainKey.generate(), idleTimeout: 300, clock: SystemVaultClock()))
+        let newHistory = MessageHistory(dependencies: AccountContext(database: newDatabase, directory: other.url))
+        var hostile = try HistoryArchive.decode(archive.encoded())
+        hostile.records += [
+            .init(namespace: Namespace.session, key: "2.1", value: Data("planted session".utf8)),
+            .init(namespace: Namespace.preKey, key: "1", value: Data("planted prekey".utf8)),
+            .init(namespace: Namespace.state, key: "cursor", value: Data("0".utf8)),
+            .init(namespace: Namespace.account, key: "keys", value: Data("planted keys".utf8)),
+        ]
+        try newHistory.importArchive(hostile)
+        #expect(try newHistory.message(1)?.text == "before pairing")
+        func stored(_ namespace: String, _ key: String) throws -> [UInt8]? { try newDatabase.read { try $0.get(namespace, key) } }
+        #expect(try stored(Namespace.conversation, "1") == Array("conversation".utf8))
+        #expect(try stored(Namespace.state, "title/1") == Array("Lunch".utf8))
+        #expect(try stored(Namespace.session, "2.1") == nil)
+        #expect(try stored(Namespace.preKey, "1") == nil)
+        #expect(try stored(Namespace.state, "cursor") == nil)
+        #expect(try stored(Namespace.account, "keys") == nil)
+        #expect(throws: ClientError.self) { try HistoryArchive.decode(Array("{\"v\":2,\"records\":[],\"messages\":[],\"omittedMessages\":0}".utf8)) }
+        #expect(throws: ClientError.self) { try HistoryArchive.decode(Array(archive.encoded().dropLast(3))) }
+    }
 }
