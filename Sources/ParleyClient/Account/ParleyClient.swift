@@ -53,6 +53,10 @@ public actor ParleyClient {
     let following: LocationFollowing
     /// This account's Berry Picker Tracker key and the tracker links it follows.
     let trackerKeys: TrackerKeys
+    /// The conversations this device knows.
+    let conversationBook: ConversationBook
+    /// The people this device knows.
+    let contactBook: ContactBook
     /// OpenPGP keys kept in the vault for `parley pgp`.
     let pgpVault: PGPKeyVault
     /// What the components are made of: storage, clocks, randomness and the link back here.
@@ -84,6 +88,8 @@ public actor ParleyClient {
         following = LocationFollowing(dependencies: context)
         trackerKeys = TrackerKeys(dependencies: context)
         pgpVault = PGPKeyVault(dependencies: context)
+        conversationBook = ConversationBook(dependencies: context)
+        contactBook = ContactBook(dependencies: context)
         link.attach(self)
     }
 

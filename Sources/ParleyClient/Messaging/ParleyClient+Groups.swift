@@ -51,12 +51,7 @@ extension ParleyClient {
     /// history on this device.
     public func deleteConversation(_ conversationID: Int64) async throws(ClientError) {
         _ = try await call(API.DeleteConversation.self, .init(conversationID: conversationID))
-        try database.write { writer in
-            try writer.db.execute(sql: "DELETE FROM search_terms WHERE message_id IN (SELECT message_id FROM messages WHERE conversation_id = ?)",
-                                  arguments: [conversationID])
-            try writer.db.execute(sql: "DELETE FROM messages WHERE conversation_id = ?", arguments: [conversationID])
-            try writer.delete(Namespace.conversation, String(conversationID))
-        }
+        try conversationBook.forget(conversationID)
         try await refreshConversations()
     }
 }

@@ -178,7 +178,7 @@ extension ParleyClient {
             let creator = try writer.reader.get(Namespace.conversation, String(message.conversationID))
                 .flatMap { try? JSONDecoder().decode(Conversation.self, from: Data($0)) }?.creatorID
             if creator == nil || creator == message.senderID {
-                try setTitle(content.text, of: message.conversationID, in: writer)
+                try ConversationBook.setTitle(content.text, of: message.conversationID, in: writer)
                 message.kind = "group_title"
             } else {
                 message.kind = "text"

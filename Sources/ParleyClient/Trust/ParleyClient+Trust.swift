@@ -136,9 +136,7 @@ extension ParleyClient {
     func resolveContact(_ email: String) async throws(ClientError) -> Int64 {
         let wanted = email.lowercased()
         guard wanted != self.email else { throw .invalidInput("\(email) is your own account; give a contact's e-mail") }
-        let known = try database.read { try $0.all(Namespace.contact) }
-            .compactMap { try? JSONDecoder().decode(Contact.self, from: Data($0.value)) }
-            .first { $0.email?.lowercased() == wanted }
+        let known = try contactBook.all().first { $0.email?.lowercased() == wanted }
         if let known, try currentKey(of: known.accountID) != nil { return known.accountID }
         guard isConnected else {
             throw .invalidInput("\(email) is not among this device's contacts with a known key; connect to the server to look them up")
@@ -150,8 +148,7 @@ extension ParleyClient {
 
     /// How the user knows a contact, for messages and errors: e-mail, else name, else the account id.
     func contactName(_ accountID: Int64) throws(ClientError) -> String {
-        let contact = try contact(accountID)
-        return contact?.email ?? contact?.displayName ?? "account \(accountID)"
+        try contactBook.name(accountID)
     }
 
     static func fingerprint(_ key: [UInt8], id: String) throws(ClientError) -> Fingerprint {

@@ -1,0 +1,106 @@
+import Foundation
+import ParleyWire
+
+/// The conversations this device knows (namespace `conversation`): the server's list merged with what only this
+/// device keeps (titles, favourites). Reading the server's list and storing it are two steps, so the account's
+/// actor can start a new sender-key chain for a group someone left before the new member list is stored.
+struct ConversationBook: Sendable {
+    typealias Dependencies = HasServer & HasDatabase & Sendable
+    let dependencies: any Dependencies
+
+    /// What the server's list changes here.
+    struct Update: Sendable {
+        /// Conversations new or different from what is stored.
+        var changed: [Conversation] = []
+        /// Groups someone left since this device last looked: the next message must start a chain they never get.
+        var shrunkGroups: [Int64] = []
+        /// Conversations the server no longer lists.
+        var gone: [Int64] = []
+    }
+
+    /// Reads the server's list and compares it with what is stored; nothing is stored yet.
+    func fetchUpdate() async throws(ClientError) -> Update {
+        let list = try await dependencies.server.call(API.ListConversations.self).conversations
+        var update = Update()
+        var seen: Set<Int64> = []
+        for item in list {
+            let id = item.conversationID
+            seen.insert(id)
+            let old = try stored(id)
+            let title: String? = if let known = old?.title { known } else { try pendingTitle(id) }
+            let conversation = Conversation(
+                id: id, kind: item.kind.rawValue, members: item.members, creatorID: item.creatorID,
+                title: title, unread: item.unread, favourite: old?.favourite ?? false,
+                lastMessageAt: item.lastMessageAt,
+                isRequest: item.request == .pending ? true : nil)
+            if let old, conversation.kind == "group", !Set(old.members).isSubset(of: Set(conversation.members)) {
+                update.shrunkGroups.append(id)
+            }
+            if conversation != old { update.changed.append(conversation) }
+        }
+        update.gone = try dependencies.database.read { try $0.all(Namespace.conversation).map(\.key) }
+            .compactMap(Int64.init).filter { !seen.contains($0) }
+        return update
+    }
+
+    /// Stores an update, in one transaction.
+    func apply(_ update: Update) throws(ClientError) {
+        try dependencies.database.write { writer in
+            for conversation in update.changed {
+                try writer.put(Namespace.conversation, String(conversation.id), Array(try JSONEncoder().encode(conversation)))
+            }
+            for id in update.gone { try writer.delete(Namespace.conversation, String(id)) }
+        }
+    }
+
+    /// Every stored conversation, most recent first.
+    func all() throws(ClientError) -> [Conversation] {
+        try dependencies.database.read { reader in
+            try reader.all(Namespace.conversation).map { try JSONDecoder().decode(Conversation.self, from: Data($0.value)) }
+        }.sorted { ($0.lastMessageAt ?? 0, $0.id) > ($1.lastMessageAt ?? 0, $1.id) }
+    }
+
+    /// One stored conversation.
+    func stored(_ id: Int64) throws(ClientError) -> Conversation? {
+        try dependencies.database.read { try $0.get(Namespace.conversation, String(id)) }
+            .flatMap { try? JSONDecoder().decode(Conversation.self, from: Data($0)) }
+    }
+
+    /// Stores `conversation` as it is.
+    func save(_ conversation: Conversation) throws(ClientError) {
+        let bytes = Array(try! JSONEncoder().encode(conversation))
+        try dependencies.database.write { try $0.put(Namespace.conversation, String(conversation.id), bytes) }
+    }
+
+    /// Marks a conversation favourite (kept on this device only).
+    func setFavourite(_ favourite: Bool, conversationID: Int64) throws(ClientError) {
+        guard var conversation = try stored(conversationID) else { throw .invalidInput("no conversation \(conversationID)") }
+        conversation.favourite = favourite
+        try save(conversation)
+    }
+
+    /// Sets a group's title within `writer`'s transaction; a conversation not listed yet keeps it until it shows up.
+    static func setTitle(_ title: String?, of conversationID: Int64, in writer: ClientDatabase.Writer) throws {
+        guard let bytes = try writer.reader.get(Namespace.conversation, String(conversationID)),
+              var conversation = try? JSONDecoder().decode(Conversation.self, from: Data(bytes)) else {
+            try writer.put(Namespace.state, "title/\(conversationID)", Array((title ?? "").utf8))
+            return
+        }
+        conversation.title = title
+        try writer.put(Namespace.conversation, String(conversationID), Array(try JSONEncoder().encode(conversation)))
+    }
+
+    /// Removes a conversation and its history from this device.
+    func forget(_ conversationID: Int64) throws(ClientError) {
+        try dependencies.database.write { writer in
+            try writer.db.execute(sql: "DELETE FROM search_terms WHERE message_id IN (SELECT message_id FROM messages WHERE conversation_id = ?)",
+                                  arguments: [conversationID])
+            try writer.db.execute(sql: "DELETE FROM messages WHERE conversation_id = ?", arguments: [conversationID])
+            try writer.delete(Namespace.conversation, String(conversationID))
+        }
+    }
+
+    private func pendingTitle(_ id: Int64) throws(ClientError) -> String? {
+        try dependencies.database.read { try $0.get(Namespace.state, "title/\(id)") }.map { String(decoding: $0, as: UTF8.self) }
+    }
+}

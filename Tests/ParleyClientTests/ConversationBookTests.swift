@@ -1,0 +1,67 @@
+import Foundation
+@testable import ParleyClient
+import ParleyCrypto
+import ParleyTestSupport
+import ParleyVault
+import ParleyWire
+import Testing
+
+/// The conversation list as a component: the server's list merged with what only this device keeps, a group
+/// someone left reported before its new member list is stored.
+@Suite("Conversation book")
+struct ConversationBookTests {
+    let scratch: TemporaryDirectory
+    let database: ClientDatabase
+    let server = ListingServer()
+    let book: ConversationBook
+
+    init() throws {
+        scratch = try TemporaryDirectory("parley-conversations")
+        let lock = AutoLock(key: MainKey.generate(), idleTimeout: 300, clock: SystemVaultClock())
+        database = try ClientDatabase(path: scratch.url.appendingPathComponent("client.sqlite"), lock: lock)
+        book = ConversationBook(dependencies: AccountContext(database: database, directory: scratch.url, server: server))
+    }
+
+    func list(_ items: API.ConversationSummary...) { server.listed.withLock { $0 = items } }
+
+    func group(_ id: Int64, _ members: [Int64], last: Int64? = nil) -> API.ConversationSummary {
+        .init(conversationID: id, kind: .group, creatorID: 1, members: members, unread: 0, createdAt: 1, lastMessageAt: last)
+    }
+
+    func refresh() async throws -> ConversationBook.Update {
+        let update = try await book.fetchUpdate()
+        try book.apply(update)
+        return update
+    }
+
+    @Test("a group someone left is reported, and nothing is stored before apply")
+    func shrunkGroupReportedBeforeStored() async throws {
+        list(group(5, [1, 2, 3]))
+        #expect(try await refresh().shrunkGroups.isEmpty, "a group seen for the first time is not a shrink")
+        list(group(5, [1, 2]))
+        let update = try await book.fetchUpdate()
+        #expect(update.shrunkGroups == [5])
+        #expect(try book.stored(5)?.members == [1, 2, 3], "fetching alone stores nothing")
+        try book.apply(update)
+        #expect(try book.stored(5)?.members == [1, 2])
+        list(group(5, [1, 2, 4]))
+        #expect(try await refresh().shrunkGroups.isEmpty, "someone joining is not a shrink")
+    }
+
+    @Test("titles and favourites survive a refresh; a title that came first waits for its group; gone ones are dropped")
+    func localFieldsKept() async throws {
+        try database.write { try ConversationBook.setTitle("Lunch", of: 7, in: $0) }
+        list(group(5, [1, 2], last: 10), group(7, [1, 3], last: 20))
+        _ = try await refresh()
+        #expect(try book.stored(7)?.title == "Lunch", "the title received before the group was listed")
+        try book.setFavourite(true, conversationID: 5)
+        try database.write { try ConversationBook.setTitle("Team", of: 5, in: $0) }
+        _ = try await refresh()
+        #expect(try book.stored(5)?.favourite == true && book.stored(5)?.title == "Team")
+        #expect(try book.all().map(\.id) == [7, 5], "most recent first")
+        list(group(7, [1, 3], last: 20))
+        #expect(try await refresh().gone == [5])
+        #expect(try book.stored(5) == nil)
+        #expect(throws: ClientError.invalidInput("no conversation 5")) { try book.setFavourite(true, conversationID: 5) }
+    }
+}
