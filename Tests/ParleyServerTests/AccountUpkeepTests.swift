@@ -18,6 +18,27 @@ struct AccountUpkeepTests {
         try await people.server.stop()
     }
 
+    @Test("register keeps only a well-formed ECP1 envelope: garbage, a bare magic, a cut or a forged iteration count is refused and nothing is registered")
+    func registerChecksTheEnvelope() async throws {
+        let server = try await TestServer.start()
+        let socket = try server.connect()
+        let sealed = try KeyEnvelope.seal(Array("identity seed".utf8), password: "pass phrase", iterations: 210_000).bytes
+        var forged = sealed
+        forged[20...23] = [0xFF, 0xFF, 0xFF, 0xFF]   // iterations beyond what any client seals or opens
+        for (bytes, why) in [(Array("plain".utf8), "garbage"), (KeyEnvelope.magic, "magic only"), (Array(sealed.prefix(40)), "cut"),
+                             (forged, "forged iterations")] {
+            var fields = TestAccount("ann@example.org").registerFields
+            fields["key_envelope"] = Data(bytes).base64EncodedString()
+            let answer = try await socket.call("register", fields)
+            #expect(answer.errorCode == "invalid_field" && answer.errorMessage?.contains("key_envelope") == true, "\(why): \(answer)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: server.directory.appendingPathComponent("dev-codes.log").path), "nothing was registered")
+        var fields = TestAccount("ann@example.org").registerFields
+        fields["key_envelope"] = Data(sealed).base64EncodedString()
+        #expect(try await socket.call("register", fields).ok, "a sealed envelope registers")
+        try await server.stop()
+    }
+
     @Test("usernames are unique, validated and shown as a profile field")
     func username() async throws {
         let people = try await TwoPeople.start()

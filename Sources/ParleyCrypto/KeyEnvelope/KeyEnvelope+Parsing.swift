@@ -13,6 +13,12 @@ extension KeyEnvelope {
         let tag: [UInt8]
     }
 
+    /// Whether `bytes` have the structure of an envelope `seal` makes (magic, lengths, iteration bounds), without a
+    /// password: what a server that stores envelopes for recovery can check before it keeps one.
+    public static func isWellFormed(_ bytes: [UInt8]) -> Bool {
+        (try? KeyEnvelope(bytes: bytes).parse()) != nil
+    }
+
     /// Splits the bytes into fields, refusing anything `seal` could not have produced.
     func parse() throws(KeyEnvelopeError) -> Parts {
         var reader = ByteReader(bytes)

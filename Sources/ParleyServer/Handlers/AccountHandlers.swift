@@ -8,10 +8,7 @@ enum AccountHandlers {
     static func register(in router: inout RequestRouter) {
         router.add(API.ChangePassword.self) { request, environment, context throws(WireError) in
             // The server never sees a password: only the client's new ECP1 envelope, if it keeps one here.
-            let envelope = request.keyEnvelope
-            if let envelope, [UInt8](envelope.prefix(4)) != ParleyCrypto.KeyEnvelope.magic {
-                throw .invalid("key_envelope", "must be an ECP1 key envelope")
-            }
+            let envelope = try Registration.keyEnvelope(request.keyEnvelope)
             try await StoreCall.call(context) { try await context.store.setKeyEnvelope(accountID: environment.account.accountID, envelope) }
             return NoFields()
         }

@@ -5,6 +5,14 @@ import ParleyWire
 
 /// Account creation: `register` sends a code, `register_confirm` activates the account.
 enum Registration {
+    /// A key envelope the server keeps for recovery: it cannot open one (it never sees a password), but it keeps only
+    /// what has an ECP1 envelope's structure, so a client that sent garbage hears so now rather than at recovery.
+    static func keyEnvelope(_ bytes: [UInt8]?) throws(WireError) -> [UInt8]? {
+        guard let bytes else { return nil }
+        guard ParleyCrypto.KeyEnvelope.isWellFormed(bytes) else { throw .invalid("key_envelope", "must be an ECP1 key envelope") }
+        return bytes
+    }
+
     static func register(_ request: API.Register.Request, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> API.CodeSent {
         let email = try IdentityText.email(request.email)
         let displayName = try IdentityText.name(request.displayName, field: "display_name")
@@ -13,7 +21,7 @@ enum Registration {
         }
         let identityKey = request.identityKey
         let authKey = request.authKey
-        let keyEnvelope = request.keyEnvelope
+        let keyEnvelope = try keyEnvelope(request.keyEnvelope)
         // The same rule as a device added later (pairing, recovery): one line, no terminal controls.
         let deviceName = try request.deviceName.map { name throws(WireError) in try DeviceHandlers.deviceName(name, field: "device_name") }
             ?? "device 1"
