@@ -53,13 +53,8 @@ enum MessageRequests {
             return NoFields()
         }
         router.add(API.ListBlocked.self) { _, environment, context throws(WireError) in
-            let ids = try await StoreCall.call(context) { try await context.store.blockedIDs(by: environment.account.accountID) }
-            var blocked: [API.BlockedAccount] = []
-            for id in ids {
-                guard let account = try await StoreCall.call(context, { try await context.store.account(id: id) }) else { continue }
-                blocked.append(API.BlockedAccount(accountID: id, displayName: account.displayName))
-            }
-            return API.ListBlocked.Response(blocked: blocked)
+            let entries = try await StoreCall.call(context) { try await context.store.blockedAccounts(by: environment.account.accountID) }
+            return API.ListBlocked.Response(blocked: entries.map { API.BlockedAccount(accountID: $0.accountID, displayName: $0.displayName) })
         }
     }
 

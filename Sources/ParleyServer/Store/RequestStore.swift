@@ -35,9 +35,21 @@ public protocol RequestStore: Sendable {
     /// Removes `blocked` from the list (declined requests stay declined).
     func unblock(_ blocked: Int64, by blocker: Int64) async throws
 
-    /// The accounts `blocker` has blocked, in the order they were blocked.
-    func blockedIDs(by blocker: Int64) async throws -> [Int64]
+    /// The accounts `blocker` has blocked that still exist, with their display names, in the order they were
+    /// blocked: one query however long the list (up to `API.BlockAccount.maximumBlocked`).
+    func blockedAccounts(by blocker: Int64) async throws -> [BlockedEntry]
 
     /// Whether `blocker` has blocked `blocked`.
     func hasBlocked(_ blocker: Int64, _ blocked: Int64) async throws -> Bool
+}
+
+/// One account on a block list, as `list_blocked` shows it.
+public struct BlockedEntry: Sendable, Equatable {
+    public var accountID: Int64
+    public var displayName: String
+
+    public init(accountID: Int64, displayName: String) {
+        self.accountID = accountID
+        self.displayName = displayName
+    }
 }

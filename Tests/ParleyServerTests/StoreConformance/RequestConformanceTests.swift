@@ -61,7 +61,7 @@ struct RequestConformanceTests {
 
             #expect(try await store.block(ann, by: bob, limit: 2, now: 20))
             #expect(try await store.block(ann, by: bob, limit: 2, now: 21))   // again: no second row
-            #expect(try await store.blockedIDs(by: bob) == [ann])
+            #expect(try await store.blockedAccounts(by: bob).map(\.accountID) == [ann])
             #expect(try await store.hasBlocked(bob, ann))
             #expect(try await !store.hasBlocked(ann, bob))
             #expect(try await store.requestState(conversationID: direct.id, accountID: bob) == .declined)
@@ -72,11 +72,11 @@ struct RequestConformanceTests {
             #expect(try await store.requestState(conversationID: accepted.id, accountID: bob) == nil)   // accepted stays accepted
             let dave = try await Sample.activeAccount(store, "dave@example.org")
             #expect(try await !store.block(dave, by: bob, limit: 2, now: 23))
-            #expect(try await store.blockedIDs(by: bob) == [ann, carol])
+            #expect(try await store.blockedAccounts(by: bob) == [BlockedEntry(accountID: ann, displayName: "ann"), BlockedEntry(accountID: carol, displayName: "carol")])
 
             try await store.unblock(carol, by: bob)
             try await store.unblock(dave, by: bob)   // not listed: nothing happens
-            #expect(try await store.blockedIDs(by: bob) == [ann])
+            #expect(try await store.blockedAccounts(by: bob).map(\.accountID) == [ann])
             #expect(try await store.contactIDs(accountID: bob) == [carol])
         }
     }

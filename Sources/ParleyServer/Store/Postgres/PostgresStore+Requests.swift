@@ -65,10 +65,13 @@ extension PostgresStore {
         }
     }
 
-    public func blockedIDs(by blocker: Int64) async throws -> [Int64] {
+    public func blockedAccounts(by blocker: Int64) async throws -> [BlockedEntry] {
         try await read { db, log in
-            try await db.column(
-                "SELECT blocked_id FROM blocks WHERE blocker_id = \(blocker) ORDER BY created_at, blocked_id", log, as: Int64.self)
+            try await db.rows("""
+                SELECT b.blocked_id, a.display_name FROM blocks b JOIN accounts a ON a.id = b.blocked_id
+                WHERE b.blocker_id = \(blocker) ORDER BY b.created_at, b.blocked_id
+                """, log)
+                .map { BlockedEntry(accountID: try $0.get("blocked_id"), displayName: try $0.get("display_name")) }
         }
     }
 

@@ -65,9 +65,13 @@ extension SQLiteStore {
         }
     }
 
-    public func blockedIDs(by blocker: Int64) async throws -> [Int64] {
+    public func blockedAccounts(by blocker: Int64) async throws -> [BlockedEntry] {
         try await read { db in
-            try Int64.fetchAll(db, sql: "SELECT blocked_id FROM blocks WHERE blocker_id = ? ORDER BY created_at, blocked_id", arguments: [blocker])
+            try Row.fetchAll(db, sql: """
+                SELECT b.blocked_id, a.display_name FROM blocks b JOIN accounts a ON a.id = b.blocked_id
+                WHERE b.blocker_id = ? ORDER BY b.created_at, b.blocked_id
+                """, arguments: [blocker])
+                .map { BlockedEntry(accountID: $0["blocked_id"], displayName: $0["display_name"]) }
         }
     }
 
