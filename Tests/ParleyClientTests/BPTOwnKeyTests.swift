@@ -9,36 +9,36 @@ import Testing
     @Test func oneIdentityAtATimeReplacedOnlyByARotationOfTheOneSeen() async throws {
         let harness = try await ClientHarness.start()
         let ann = try await harness.person("ann")
-        #expect(try ann.bptOwnKey() == nil)
-        #expect(throws: ClientError.self) { try ann.storeNewBPTKey(userID: "aaaaaaaaaaaa", server: "http://t", name: nil, replacing: "other") }
+        #expect(try ann.tracker.ownKey() == nil)
+        #expect(throws: ClientError.self) { try ann.tracker.makeKey(userID: "aaaaaaaaaaaa", server: "http://t", name: nil, replacing: "other") }
 
-        let first = try ann.storeNewBPTKey(userID: "aaaaaaaaaaaa", server: "http://t", name: "Ann", replacing: nil)
+        let first = try ann.tracker.makeKey(userID: "aaaaaaaaaaaa", server: "http://t", name: "Ann", replacing: nil)
         #expect(first.key.byteCount == 16 && first.routeID == nil)
-        #expect(try ann.bptOwnKey() == first)
+        #expect(try ann.tracker.ownKey() == first)
         #expect(try BPTShareLink(parsing: first.link.link).userID == "aaaaaaaaaaaa")
         // A second create, or a rotation of an identity no longer there, changes nothing.
-        #expect(throws: ClientError.self) { try ann.storeNewBPTKey(userID: "bbbbbbbbbbbb", server: "http://t", name: nil, replacing: nil) }
-        #expect(throws: ClientError.self) { try ann.storeNewBPTKey(userID: "bbbbbbbbbbbb", server: "http://t", name: nil, replacing: "zzzzzzzzzzzz") }
-        #expect(try ann.bptOwnKey() == first)
+        #expect(throws: ClientError.self) { try ann.tracker.makeKey(userID: "bbbbbbbbbbbb", server: "http://t", name: nil, replacing: nil) }
+        #expect(throws: ClientError.self) { try ann.tracker.makeKey(userID: "bbbbbbbbbbbb", server: "http://t", name: nil, replacing: "zzzzzzzzzzzz") }
+        #expect(try ann.tracker.ownKey() == first)
         // Ids the server should never have sent are refused before anything is stored.
         for bad in ["", "a b", "a\r\nb", String(repeating: "x", count: 129)] {
-            #expect(throws: ClientError.self) { try ann.storeNewBPTKey(userID: bad, server: "http://t", name: nil, replacing: "aaaaaaaaaaaa") }
+            #expect(throws: ClientError.self) { try ann.tracker.makeKey(userID: bad, server: "http://t", name: nil, replacing: "aaaaaaaaaaaa") }
         }
-        #expect(try ann.bptOwnKey() == first)
+        #expect(try ann.tracker.ownKey() == first)
 
-        try ann.setBPTRoute("rrrrrrrrrrrr", userID: "aaaaaaaaaaaa")
-        #expect(try ann.bptOwnKey()?.routeID == "rrrrrrrrrrrr")
-        let second = try ann.storeNewBPTKey(userID: "bbbbbbbbbbbb", server: "http://t", name: "Ann", replacing: "aaaaaaaaaaaa")
+        try ann.tracker.setRoute("rrrrrrrrrrrr", userID: "aaaaaaaaaaaa")
+        #expect(try ann.tracker.ownKey()?.routeID == "rrrrrrrrrrrr")
+        let second = try ann.tracker.makeKey(userID: "bbbbbbbbbbbb", server: "http://t", name: "Ann", replacing: "aaaaaaaaaaaa")
         #expect(second.key.base64 != first.key.base64 && second.routeID == nil)
         // A route for the rotated-away identity is not pinned on the new one.
-        #expect(throws: ClientError.self) { try ann.setBPTRoute("ssssssssssss", userID: "aaaaaaaaaaaa") }
-        #expect(try ann.bptOwnKey() == second)
+        #expect(throws: ClientError.self) { try ann.tracker.setRoute("ssssssssssss", userID: "aaaaaaaaaaaa") }
+        #expect(try ann.tracker.ownKey() == second)
 
-        #expect(try ann.forgetBPTKey())
-        #expect(try ann.bptOwnKey() == nil && !(try ann.forgetBPTKey()))
+        #expect(try ann.tracker.forgetKey())
+        #expect(try ann.tracker.ownKey() == nil && !(try ann.tracker.forgetKey()))
 
         // Sealed in the vault: the key is nowhere in the account's files.
-        let kept = try ann.storeNewBPTKey(userID: "cccccccccccc", server: "http://t", name: nil, replacing: nil)
+        let kept = try ann.tracker.makeKey(userID: "cccccccccccc", server: "http://t", name: nil, replacing: nil)
         let raw = Data(try #require(Data(base64Encoded: kept.key.base64)))
         for file in try FileManager.default.subpathsOfDirectory(atPath: ann.directory.path) {
             guard let data = FileManager.default.contents(atPath: ann.directory.appendingPathComponent(file).path) else { continue }

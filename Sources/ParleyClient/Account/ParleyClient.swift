@@ -47,18 +47,18 @@ public actor ParleyClient {
     let downloader: FileDownloader
     /// This account's location keys and those of the people it follows.
     let locationKeys: LocationKeys
-    /// Posting routes, sharing them and revoking followers.
-    let sharing: LocationSharing
-    /// Reading the routes of people who share with this account.
-    let following: LocationFollowing
-    /// This account's Berry Picker Tracker key and the tracker links it follows.
-    let trackerKeys: TrackerKeys
+    /// Sharing this account's position: routes, posting, followers and their keys (docs/CLIENT.md §11).
+    public nonisolated let location: LocationSharing
+    /// Reading the routes of people who share theirs with this account, and the keys held for them.
+    public nonisolated let following: LocationFollowing
+    /// This account's Berry Picker Tracker key and the tracker links it follows, kept in the vault.
+    public nonisolated let tracker: TrackerKeys
     /// The conversations this device knows.
     let conversationBook: ConversationBook
     /// The people this device knows.
     let contactBook: ContactBook
     /// OpenPGP keys kept in the vault for `parley pgp`.
-    let pgpVault: PGPKeyVault
+    public nonisolated let pgpVault: PGPKeyVault
     /// What the components are made of: storage, clocks, randomness and the link back here.
     let context: AccountContext
     /// The components' way to the server and back to this actor.
@@ -84,9 +84,9 @@ public actor ParleyClient {
         uploader = FileUploader(dependencies: context)
         downloader = FileDownloader(dependencies: context)
         locationKeys = LocationKeys(dependencies: context)
-        sharing = LocationSharing(dependencies: context)
+        location = LocationSharing(dependencies: context)
         following = LocationFollowing(dependencies: context)
-        trackerKeys = TrackerKeys(dependencies: context)
+        tracker = TrackerKeys(dependencies: context)
         pgpVault = PGPKeyVault(dependencies: context)
         conversationBook = ConversationBook(dependencies: context)
         contactBook = ContactBook(dependencies: context)

@@ -4,7 +4,7 @@ import ParleyWire
 
 /// Following (docs/CLIENT.md §11): reading a sharer's routes and opening each waypoint with the keys this
 /// device holds for them, and a live stream of new waypoints from the server's `new_waypoints` notification.
-struct LocationFollowing: Sendable {
+public struct LocationFollowing: Sendable {
     typealias Dependencies = HasServer & HasAccount & HasDatabase & HasRandom & HasClock & Sendable
     let dependencies: any Dependencies
 
@@ -14,7 +14,7 @@ struct LocationFollowing: Sendable {
 
     /// A page of a route of `ownerID` (default: this account): the newest route unless `routeID` is given,
     /// waypoints after `afterWaypointID`, each decrypted with the keys held for that person.
-    func locationRoute(of ownerID: Int64? = nil, routeID: Int64? = nil, after afterWaypointID: Int64 = 0,
+    public func route(of ownerID: Int64? = nil, routeID: Int64? = nil, after afterWaypointID: Int64 = 0,
                               limit: Int = 500) async throws(ClientError) -> LocationRoutePage {
         guard (1...500).contains(limit) else { throw .invalidInput("limit must be 1…500") }
         guard afterWaypointID >= 0 else { throw .invalidInput("the waypoint cursor must be 0 or more") }
@@ -46,15 +46,29 @@ struct LocationFollowing: Sendable {
     }
 
     /// Every waypoint of a route after `afterWaypointID`, paging until the end (at most `maximum`).
-    func locationRouteAll(of ownerID: Int64? = nil, routeID: Int64? = nil, after afterWaypointID: Int64 = 0,
+    public func routeAll(of ownerID: Int64? = nil, routeID: Int64? = nil, after afterWaypointID: Int64 = 0,
                                  maximum: Int = 100_000) async throws(ClientError) -> LocationRoutePage {
-        var page = try await locationRoute(of: ownerID, routeID: routeID, after: afterWaypointID)
+        var page = try await route(of: ownerID, routeID: routeID, after: afterWaypointID)
         var points = page.points
         while page.hasMore, points.count < maximum, let last = points.last {
-            page = try await locationRoute(of: ownerID, routeID: page.route.id, after: last.waypointID)
+            page = try await route(of: ownerID, routeID: page.route.id, after: last.waypointID)
             points += page.points
         }
         return LocationRoutePage(route: page.route, points: Array(points.prefix(maximum)), hasMore: page.hasMore || points.count > maximum)
+    }
+
+    /// Stores the key of a `parley://location` link for its owner (a link hands over a key without a
+    /// message; the owner must still allow this account at the server). Returns the owner's account id.
+    @discardableResult
+    public func rememberLink(_ text: String) async throws(ClientError) -> Int64 {
+        try keys.remember(link: text, me: try? await account.confirmedAccountID())
+    }
+
+    /// The epochs of the location keys this device holds for `ownerID` (this account's own when nil), newest first.
+    public func keyEpochs(of ownerID: Int64? = nil) async throws(ClientError) -> [Int64] {
+        let me = try await account.confirmedAccountID()
+        let owner = ownerID ?? me
+        return try keys.ring(owner == me ? LocationKeyRing.ownRecord : LocationKeyRing.record(for: owner)).entries.map(\.epoch)
     }
 
     /// Opens one stored value with the ring's keys, newest first; the result names the problem otherwise.
@@ -81,7 +95,7 @@ struct LocationFollowing: Sendable {
 
     /// Whether this account may read `owner`'s routes.
     private func isFollowing(_ owner: Int64) async throws(ClientError) -> Bool {
-        try await LocationSharing(dependencies: dependencies).locationFollowing().contains(owner)
+        try await LocationSharing(dependencies: dependencies).sharers().contains(owner)
     }
 
     /// The error for reading someone who does not (or no longer) share with this account.

@@ -1,23 +1,25 @@
 import Foundation
+import Logging
 import ParleyLocation
 import ParleyWire
 
 /// Sharing this account's position (docs/CLIENT.md §11): routes of v2 waypoints sealed on this device
 /// under the account's location key, followers allowed at the server and handed the key end-to-end, and
 /// a new key for everyone left whenever a follower is revoked.
-struct LocationSharing: Sendable {
+public struct LocationSharing: Sendable {
     typealias Dependencies = HasServer & HasAccount & HasDatabase & HasRandom & HasClock & Sendable
     let dependencies: any Dependencies
 
     /// Most waypoints per `post_waypoints` (the server's limit).
     static let batchSize = API.PostWaypoints.maximumBatch
 
+    private static let logger = Logger(label: "parley.client")
     private var server: any ServerCalling { dependencies.server }
     private var account: any AccountCalling { dependencies.account }
     private var keys: LocationKeys { LocationKeys(dependencies: dependencies) }
 
     /// Starts a new route; the server deactivates any other active route of this account.
-    func startLocationRoute() async throws(ClientError) -> LocationRoute {
+    public func startRoute() async throws(ClientError) -> LocationRoute {
         let answer = try await server.call(API.StartRoute.self)
         let me = try await account.confirmedAccountID()
         return LocationRoute(API.Route(routeID: answer.routeID, ownerID: me, active: true, startedAt: answer.startedAt, waypointCount: 0))
@@ -25,7 +27,7 @@ struct LocationSharing: Sendable {
 
     /// Seals and posts waypoints, in batches, to `routeID` or else to this account's active route (a new
     /// one when none is active). Every waypoint is checked before anything is sent.
-    func postLocation(_ waypoints: [Waypoint], to routeID: Int64? = nil) async throws(ClientError) -> LocationPostResult {
+    public func post(_ waypoints: [Waypoint], to routeID: Int64? = nil) async throws(ClientError) -> LocationPostResult {
         guard !waypoints.isEmpty else { throw .invalidInput("no positions to post") }
         for (index, waypoint) in waypoints.enumerated() {
             do { try waypoint.validate() } catch { throw .invalidInput("position \(index + 1): \(error)") }
@@ -37,7 +39,7 @@ struct LocationSharing: Sendable {
         } else if let active = try await activeLocationRouteID() {
             route = active
         } else {
-            route = try await startLocationRoute().id
+            route = try await startRoute().id
         }
         let (key, epoch) = try keys.own()
         var stored = 0, duplicates = 0
@@ -63,17 +65,17 @@ struct LocationSharing: Sendable {
     }
 
     /// Ends a route: nothing more can be posted to it; followers can still read it.
-    func deactivateLocationRoute(_ routeID: Int64) async throws(ClientError) {
+    public func deactivateRoute(_ routeID: Int64) async throws(ClientError) {
         _ = try await routeCall(API.DeactivateRoute.self, .init(routeID: routeID), routeID: routeID)
     }
 
     /// Deletes a route and its waypoints at the server.
-    func deleteLocationRoute(_ routeID: Int64) async throws(ClientError) {
+    public func deleteRoute(_ routeID: Int64) async throws(ClientError) {
         _ = try await routeCall(API.DeleteRoute.self, .init(routeID: routeID), routeID: routeID)
     }
 
     /// Routes of this account (or of someone it follows), newest first.
-    func locationRoutes(of ownerID: Int64? = nil, before routeID: Int64? = nil, limit: Int = 100) async throws(ClientError) -> LocationRouteList {
+    public func routes(of ownerID: Int64? = nil, before routeID: Int64? = nil, limit: Int = 100) async throws(ClientError) -> LocationRouteList {
         guard (1...500).contains(limit) else { throw .invalidInput("limit must be 1…500") }
         let answer: API.ListRoutes.Response
         do {
@@ -86,7 +88,7 @@ struct LocationSharing: Sendable {
 
     /// Lets the account with `email` read this account's routes and sends it the current key inside an
     /// end-to-end message (`location_key`, docs/CLIENT.md §11). Sharing again re-sends the key.
-    func shareLocation(with email: String) async throws(ClientError) -> LocationShareResult {
+    public func share(with email: String) async throws(ClientError) -> LocationShareResult {
         guard email.lowercased() != dependencies.email else { throw .invalidInput("\(email) is your own account; you always see your own routes") }
         let follower: Int64
         do {
@@ -103,9 +105,9 @@ struct LocationSharing: Sendable {
     /// Stops the account with `email` from reading this account's routes, makes a new key and sends it to
     /// every remaining follower; waypoints posted from now on are sealed with it, so the revoked person
     /// cannot decrypt them even from a copy of the ciphertexts.
-    func revokeLocation(from email: String) async throws(ClientError) -> LocationShareResult {
-        let follower = try await locationSharer(email)
-        let followers = try await locationFollowers()
+    public func revoke(from email: String) async throws(ClientError) -> LocationShareResult {
+        let follower = try await sharer(email)
+        let followers = try await followers()
         guard followers.contains(follower) else { throw .invalidInput("\(email) does not follow your location; nothing changed") }
         // The new key is in force before the server is asked: whatever happens next, nothing posted from
         // now on is sealed with a key the revoked person holds (at worst the others need 'share' again).
@@ -120,6 +122,7 @@ struct LocationSharing: Sendable {
             } catch .notConnected, .disconnected {
                 throw .disconnected   // the rest did not get the new key: revoking again is not possible, sharing again is
             } catch {
+                Self.logger.warning("could not send the new location key to a follower", metadata: ["account": "\(other)", "error": "\(error)"])
                 notSent.append(other)
             }
         }
@@ -127,17 +130,17 @@ struct LocationSharing: Sendable {
     }
 
     /// Accounts allowed to read this account's routes.
-    func locationFollowers() async throws(ClientError) -> [Int64] {
+    public func followers() async throws(ClientError) -> [Int64] {
         try await server.call(API.ListFollowers.self).followers.map(\.accountID)
     }
 
     /// Accounts whose routes this account may read.
-    func locationFollowing() async throws(ClientError) -> [Int64] {
+    public func sharers() async throws(ClientError) -> [Int64] {
         try await server.call(API.ListFollowing.self).ownerIDs
     }
 
     /// The account id of a contact by e-mail (asked of the server when this device does not know them).
-    func locationSharer(_ email: String) async throws(ClientError) -> Int64 {
+    public func sharer(_ email: String) async throws(ClientError) -> Int64 {
         do {
             return try await account.resolveContact(email)
         } catch .server(let error) where error.code == .notFound {
@@ -157,7 +160,7 @@ struct LocationSharing: Sendable {
 
     /// This account's newest route when it is still active.
     private func activeLocationRouteID() async throws(ClientError) -> Int64? {
-        let newest = try await locationRoutes(limit: 1).routes.first
+        let newest = try await routes(limit: 1).routes.first
         return newest?.active == true ? newest?.id : nil
     }
 

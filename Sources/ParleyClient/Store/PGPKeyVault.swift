@@ -3,7 +3,7 @@
 /// The client stores them as opaque bytes under the MainKey, one record per fingerprint; what they
 /// mean is ParleyPGP's business. Secret keys arrive still protected by their pass phrase, so the
 /// vault adds a second layer rather than replacing the first.
-struct PGPKeyVault: Sendable {
+public struct PGPKeyVault: Sendable {
     typealias Dependencies = HasDatabase & Sendable
     let dependencies: any Dependencies
 
@@ -11,14 +11,14 @@ struct PGPKeyVault: Sendable {
     static let namespace = "pgp_key"
 
     /// Every stored key: its fingerprint (upper-case hex) and its bytes, sorted by fingerprint.
-    func all() throws(ClientError) -> [(fingerprint: String, bytes: [UInt8])] {
+    public func all() throws(ClientError) -> [(fingerprint: String, bytes: [UInt8])] {
         try dependencies.database.read { try $0.all(Self.namespace) }
             .map { (fingerprint: $0.key, bytes: $0.value) }
             .sorted { $0.fingerprint < $1.fingerprint }
     }
 
     /// Stores `bytes` as the key `fingerprint`, replacing what was stored under it.
-    func store(fingerprint: String, bytes: [UInt8]) throws(ClientError) {
+    public func store(fingerprint: String, bytes: [UInt8]) throws(ClientError) {
         try dependencies.database.write { try $0.put(Self.namespace, fingerprint, bytes) }
     }
 }

@@ -21,7 +21,7 @@ enum LocationAccountPosting {
     /// Posts `waypoints` (in batches) and says where they went.
     static func post(_ waypoints: [Waypoint], route: UInt64?, options: ClientOptions) async throws {
         let result = try await options.withClient { client in
-            try await client.postLocation(waypoints, to: route.map { Int64(clamping: $0) })
+            try await client.location.post(waypoints, to: route.map { Int64(clamping: $0) })
         }
         report(result, options: options, waypoint: waypoints.count == 1 ? waypoints[0] : nil)
     }
@@ -34,7 +34,7 @@ enum LocationAccountPosting {
             while count.map({ posted < $0 }) ?? true, let waypoint = try await connection.nextFix() {
                 guard waypoint.timestamp != lastTimestamp else { continue }   // gpsd repeats fixes
                 lastTimestamp = waypoint.timestamp
-                let result = try await client.postLocation([waypoint], to: route.map { Int64(clamping: $0) })
+                let result = try await client.location.post([waypoint], to: route.map { Int64(clamping: $0) })
                 report(result, options: options, waypoint: waypoint)
                 posted += 1
             }

@@ -120,7 +120,7 @@ extension Parley.Location {
                     do { return try BPTShareLink(parsing: given) } catch { throw CommandFailure("\(error)") }
                 }
                 do {
-                    let share = try options.open().rememberBPTLink(given)
+                    let share = try options.open().tracker.rememberLink(given)
                     ProgressLine.write("remembered this link in the vault: next time run 'parley location follow --bpt-server URL' with --home and no link")
                     return share
                 } catch {
@@ -132,7 +132,7 @@ extension Parley.Location {
                     + "(or --home, to use one remembered in the account's vault)")
             }
             let remembered: [BPTShareLink]
-            do { remembered = try options.open().bptLinks() } catch { throw CommandFailure("\(error)") }
+            do { remembered = try options.open().tracker.links() } catch { throw CommandFailure("\(error)") }
             let matching = given.map { name in remembered.filter { $0.userID == name || $0.username == name } } ?? remembered
             guard matching.count == 1, let share = matching.first else {
                 if remembered.isEmpty {

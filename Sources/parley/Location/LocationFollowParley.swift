@@ -10,11 +10,11 @@ enum ParleyFollow {
                     options: ClientOptions) async throws {
         try await options.withClient(reconnect: follow) { client in
             let isLink = target.lowercased().hasPrefix("parley:")
-            let owner = isLink ? try await client.rememberLocationLink(target) : try await client.locationSharer(target)
+            let owner = isLink ? try await client.following.rememberLink(target) : try await client.location.sharer(target)
             let name = isLink ? nil : target
             // Subscribed before the first read, so nothing posted in between is missed (duplicates are skipped below).
             let updates = follow ? client.locationUpdates(from: owner) : nil
-            let page = try await client.locationRouteAll(of: owner, routeID: route)
+            let page = try await client.following.routeAll(of: owner, routeID: route)
             try ParleyRouteOutput.print(page, name: name, options: options)
             var shown = page.waypoints
             if let gpx { try ParleyRouteOutput.writeGPX(shown, name: name, to: gpx, force: force || follow) }

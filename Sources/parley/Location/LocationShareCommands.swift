@@ -12,7 +12,7 @@ extension Parley.Location {
         @Argument(help: "The contact's e-mail.") var email: String
 
         func run() async throws {
-            let result = try await options.withClient { try await $0.shareLocation(with: email) }
+            let result = try await options.withClient { try await $0.location.share(with: email) }
             options.output(["account_id": result.accountID, "key_epoch": result.keyEpoch]) {
                 "Sharing your location with \(email): allowed at the server, key (epoch \(result.keyEpoch)) sent end-to-end. Stop with 'parley location revoke \(email)'."
             }
@@ -30,7 +30,7 @@ extension Parley.Location {
         func run() async throws {
             let result = try await options.withClient { client in
                 do {
-                    return try await client.revokeLocation(from: email)
+                    return try await client.location.revoke(from: email)
                 } catch ClientError.disconnected {
                     throw CommandFailure("the connection dropped while the new key was being sent; \(email) is revoked, "
                         + "run 'parley location share EMAIL' for each remaining follower to send them the new key")
@@ -57,8 +57,8 @@ extension Parley.Location {
 
         func run() async throws {
             let list = try await options.withClient { client in
-                let owner: Int64? = if let email { try await client.locationSharer(email) } else { nil }
-                return try await client.locationRoutes(of: owner, limit: limit)
+                let owner: Int64? = if let email { try await client.location.sharer(email) } else { nil }
+                return try await client.location.routes(of: owner, limit: limit)
             }
             options.output(list.routes) {
                 list.routes.isEmpty ? "No routes yet; post a position with 'parley location post --home DIR --lat … --lon …'."

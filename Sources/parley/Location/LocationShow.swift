@@ -17,8 +17,8 @@ extension Parley.Location {
 
         func run() async throws {
             let (page, name) = try await options.withClient { client in
-                let owner: Int64? = if let email { try await client.locationSharer(email) } else { nil }
-                return (try await client.locationRouteAll(of: owner, routeID: route), email)
+                let owner: Int64? = if let email { try await client.location.sharer(email) } else { nil }
+                return (try await client.following.routeAll(of: owner, routeID: route), email)
             }
             try ParleyRouteOutput.print(page, name: name, options: options)
             if let gpx { try ParleyRouteOutput.writeGPX(page.waypoints, name: name, to: gpx, force: force) }

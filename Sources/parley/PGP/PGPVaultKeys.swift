@@ -23,7 +23,7 @@ struct PGPVaultKeys: PGPKeyStore {
         // A certificate without secret parts never replaces the secret key of the same fingerprint.
         if let existing, existing.isSecret, !certificate.isSecret { return false }
         do {
-            try client.storePGPKey(fingerprint: fingerprint, bytes: Array(certificate.armored.utf8))
+            try client.pgpVault.store(fingerprint: fingerprint, bytes: Array(certificate.armored.utf8))
         } catch {
             throw CommandFailure("cannot store the key in \(location): \(error)")
         }
@@ -33,7 +33,7 @@ struct PGPVaultKeys: PGPKeyStore {
     private func stored() throws -> [Certificate] {
         let records: [(fingerprint: String, bytes: [UInt8])]
         do {
-            records = try client.pgpKeys()
+            records = try client.pgpVault.all()
         } catch {
             throw CommandFailure("cannot read the keys in \(location): \(error)")
         }

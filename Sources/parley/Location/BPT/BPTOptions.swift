@@ -40,7 +40,7 @@ extension ClientOptions {
     /// The account's tracker identity, or an error that says how to make one.
     func bptOwnKey(_ client: ParleyClient) throws -> BPTOwnKey {
         let own: BPTOwnKey?
-        do { own = try client.bptOwnKey() } catch { throw CommandFailure("\(error)") }
+        do { own = try client.tracker.ownKey() } catch { throw CommandFailure("\(error)") }
         guard let own else {
             throw CommandFailure("this account has no Berry Picker Tracker key yet: make one with 'parley location bpt-key create --bpt-server URL'")
         }

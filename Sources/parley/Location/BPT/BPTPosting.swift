@@ -63,7 +63,7 @@ struct BPTPosting {
             self.retiring = nil
         }
         let route = try await tracker.startRoute(userID: own.userID)
-        do { try client.setBPTRoute(route, userID: own.userID) } catch { throw CommandFailure("\(error)") }
+        do { try client.tracker.setRoute(route, userID: own.userID) } catch { throw CommandFailure("\(error)") }
         routeID = route
         ProgressLine.write("started tracker route \(route)")
         return route

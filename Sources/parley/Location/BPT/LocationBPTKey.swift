@@ -45,13 +45,13 @@ extension Parley.Location.BPTKey {
             let tracker = try BPTClient(server: server, timeout: timeout.seconds)
             let client = try options.open()
             // Asked before the server, so a second create makes no stray user there.
-            if (try? client.bptOwnKey()) ?? nil != nil {
+            if (try? client.tracker.ownKey()) ?? nil != nil {
                 throw CommandFailure("this account already has a tracker key; see it with 'parley location bpt-key show', replace it with 'bpt-key rotate'")
             }
             let userID = try await tracker.createUser()
             let own: BPTOwnKey
             do {
-                own = try client.storeNewBPTKey(userID: userID, server: tracker.base.absoluteString, name: name, replacing: nil)
+                own = try client.tracker.makeKey(userID: userID, server: tracker.base.absoluteString, name: name, replacing: nil)
             } catch {
                 throw CommandFailure("\(error)")
             }
@@ -96,7 +96,7 @@ extension Parley.Location.BPTKey {
             let userID = try await tracker.createUser()
             let own: BPTOwnKey
             do {
-                own = try client.storeNewBPTKey(userID: userID, server: old.server, name: old.name, replacing: old.userID)
+                own = try client.tracker.makeKey(userID: userID, server: old.server, name: old.name, replacing: old.userID)
             } catch {
                 throw CommandFailure("\(error)")
             }
@@ -136,7 +136,7 @@ extension Parley.Location.BPTKey {
                     throw CommandFailure("\(error); the key is still kept. To forget it anyway, add --local-only")
                 }
             }
-            do { try client.forgetBPTKey() } catch { throw CommandFailure("\(error)") }
+            do { try client.tracker.forgetKey() } catch { throw CommandFailure("\(error)") }
             options.output(["user_id": own.userID, "deleted_at_server": localOnly ? "false" : "true"]) {
                 localOnly ? "Forgot the tracker key of user \(own.userID); the user and its routes remain on \(own.server)."
                     : "Deleted tracker user \(own.userID) and its routes on \(own.server), and forgot its key."
