@@ -15,7 +15,7 @@ struct ClientPresenceTests {
         let chat = try await ann.startConversation(with: "bob@example.org")
         // A message request: until bob answers, neither learns the other's presence.
         #expect(await ann.onlineContacts.isEmpty)
-        try await bob.acceptRequest(chat.id)
+        try await bob.requests.accept(chat.id)
         try await eventually("each hears the other is online") {
             let annSees = await ann.isOnline(bobID), bobSees = await bob.isOnline(annID)
             return annSees && bobSees

@@ -23,7 +23,7 @@ struct PushedMessageTests {
         let chat = try await ann.startConversation(with: "bob@example.org").id
         let first = try #require(try await ann.send("the first, which makes the session", to: chat).message)
         try await eventually("bob has the first") { try await bob.storedMessage(first.id)?.text != nil }
-        try await bob.acceptRequest(chat)
+        try await bob.requests.accept(chat)
         try await eventually("the first is confirmed") { try await ann.storedMessage(first.id)?.deliveredTo.isEmpty == false }
 
         let fetchesBefore = proxy.requests("get_messages")

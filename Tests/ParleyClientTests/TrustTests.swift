@@ -27,7 +27,7 @@ struct TrustTests {
         let ann = try await harness.person("ann")
         let bob = try await harness.person("bob")
         let chat = try await ann.startConversation(with: "bob@example.org")
-        try await bob.acceptRequest(chat.id)
+        try await bob.requests.accept(chat.id)
         let bobID = try #require(await bob.accountID), annID = try #require(await ann.accountID)
         #expect(try await ann.trustStatus(of: bobID) == .unverified)   // no key seen yet
 
@@ -53,7 +53,7 @@ struct TrustTests {
         let bob = try await harness.person("bob")
         let log = EventLog(ann)
         let chat = try await ann.startConversation(with: "bob@example.org")
-        try await bob.acceptRequest(chat.id)
+        try await bob.requests.accept(chat.id)
         let first = try #require(try await ann.send("before", to: chat.id).message)
         try await eventually("bob reads it") { try await bob.storedMessage(first.id) != nil }
         let bobID = try #require(await bob.accountID)
@@ -84,7 +84,7 @@ struct TrustTests {
         let bob = try await harness.person("bob")
         let log = EventLog(ann)
         let chat = try await ann.startConversation(with: "bob@example.org")
-        try await bob.acceptRequest(chat.id)
+        try await bob.requests.accept(chat.id)
         let first = try #require(try await ann.send("before", to: chat.id).message)
         try await eventually("bob reads it") { try await bob.storedMessage(first.id) != nil }
         let bobID = try #require(await bob.accountID)
@@ -135,7 +135,7 @@ struct TrustTests {
         let bob = try await harness.person("bob")
         let carol = try await harness.person("carol")
         let chat = try await ann.startConversation(with: "bob@example.org")
-        try await bob.acceptRequest(chat.id)
+        try await bob.requests.accept(chat.id)
         _ = try await ann.send("hi", to: chat.id)
         let bobID = try #require(await bob.accountID)
 

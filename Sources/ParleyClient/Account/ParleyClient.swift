@@ -53,6 +53,8 @@ public actor ParleyClient {
     public nonisolated let following: LocationFollowing
     /// This account's Berry Picker Tracker key and the tracker links it follows, kept in the vault.
     public nonisolated let tracker: TrackerKeys
+    /// Message requests and the block list.
+    public nonisolated let requests: MessageRequests
     /// The conversations this device knows.
     let conversationBook: ConversationBook
     /// The people this device knows.
@@ -89,6 +91,7 @@ public actor ParleyClient {
         tracker = TrackerKeys(dependencies: context)
         pgpVault = PGPKeyVault(dependencies: context)
         conversationBook = ConversationBook(dependencies: context)
+        requests = MessageRequests(dependencies: context)
         contactBook = ContactBook(dependencies: context)
         link.attach(self)
     }

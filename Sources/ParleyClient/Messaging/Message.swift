@@ -79,7 +79,7 @@ public struct Conversation: Codable, Sendable, Equatable, Identifiable {
     /// Last activity, ms.
     public var lastMessageAt: Int64?
     /// True while it is a message request you have not answered: someone who is not a contact started it
-    /// (docs/CLIENT.md §12). Writing in it, or `acceptRequest`, accepts it.
+    /// (docs/CLIENT.md §12). Writing in it, or `requests.accept`, accepts it.
     public var isRequest: Bool?
 }
 

@@ -80,7 +80,7 @@ extension ParleyClient {
         try ensureSendable(conversation)
         if conversation.isRequest == true {
             // Writing back accepts a message request; said first, so the starter hears it with the message.
-            try await acceptRequest(conversation.id)
+            try await requests.accept(conversation.id)
             conversation = try await conversationInfo(entry.conversationID)
         }
         var answer: API.SendMessage.Response?

@@ -28,6 +28,8 @@ protocol AccountCalling: Sendable {
     /// Refreshes this account's devices and catches up on messages and conversations, so that an archive made
     /// next holds everything received before a new device existed.
     func catchUpForNewDevice() async throws(ClientError)
+    /// Reads the server's conversation list into this device's (a group someone left gets a new chain first).
+    func refreshConversations() async throws(ClientError)
 }
 
 /// The `ServerCalling` and `AccountCalling` the client's components hold: it reaches the client weakly, so a component never keeps
@@ -82,6 +84,10 @@ final class AccountLink: ServerCalling, AccountCalling {
 
     func catchUpForNewDevice() async throws(ClientError) {
         try await reached().catchUpForNewDevice()
+    }
+
+    func refreshConversations() async throws(ClientError) {
+        try await reached().refreshConversations()
     }
 
     /// The client, or `notConnected` once it is gone.

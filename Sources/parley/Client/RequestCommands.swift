@@ -25,7 +25,7 @@ extension Parley {
         func run() async throws {
             let (requests, lines) = try await options.withClient { client in
                 _ = try await client.sync()
-                let requests = try await client.messageRequests()
+                let requests = try await client.requests.list()
                 var lines: [Int64: [String]] = [:]
                 for request in requests {
                     let messages = try await client.messages(in: request.conversationID, limit: 3)
@@ -53,7 +53,7 @@ extension Parley {
         @Argument(help: "The request's conversation id (see 'parley requests').") var conversation: Int64
 
         func run() async throws {
-            try await options.withClient { client in try await client.acceptRequest(conversation) }
+            try await options.withClient { client in try await client.requests.accept(conversation) }
             options.output(["accepted": conversation]) { "Accepted: conversation \(conversation) is in your list ('parley read --conversation \(conversation)')." }
         }
     }
@@ -66,7 +66,7 @@ extension Parley {
         @Argument(help: "The request's conversation id (see 'parley requests').") var conversation: Int64
 
         func run() async throws {
-            try await options.withClient { client in try await client.declineRequest(conversation) }
+            try await options.withClient { client in try await client.requests.decline(conversation) }
             options.output(["declined": conversation]) {
                 "Declined request \(conversation); they are not told. Writing to them yourself opens it again."
             }
@@ -82,10 +82,10 @@ extension Parley {
 
         func run() async throws {
             let name = try await options.withClient { client in
-                guard let request = try await client.messageRequests().first(where: { $0.conversationID == conversation }) else {
+                guard let request = try await client.requests.list().first(where: { $0.conversationID == conversation }) else {
                     throw CommandFailure("there is no message request \(conversation) ('parley requests' lists them)")
                 }
-                try await client.block(.account(request.accountID))
+                try await client.requests.block(.account(request.accountID))
                 return "\(request.displayName) <\(request.email)>"
             }
             options.output(["blocked_request": conversation]) { "Blocked \(name) and declined their request; they are not told." }
@@ -102,7 +102,7 @@ extension Parley {
         @Argument(help: "Their e-mail, or their account id.") var person: String
 
         func run() async throws {
-            try await options.withClient { client in try await client.block(Person.parse(person)) }
+            try await options.withClient { client in try await client.requests.block(Person.parse(person)) }
             options.output(["blocked": person]) { "Blocked \(person)." }
         }
     }
@@ -114,7 +114,7 @@ extension Parley {
         @Argument(help: "Their e-mail, or their account id (see 'parley blocked').") var person: String
 
         func run() async throws {
-            try await options.withClient { client in try await client.unblock(Person.parse(person)) }
+            try await options.withClient { client in try await client.requests.unblock(Person.parse(person)) }
             options.output(["unblocked": person]) { "Unblocked \(person): their new messages reach you again (a declined request stays declined)." }
         }
     }
@@ -125,7 +125,7 @@ extension Parley {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            let list = try await options.withClient { client in try await client.blockedAccounts() }
+            let list = try await options.withClient { client in try await client.requests.blocked() }
             options.output(list) {
                 list.isEmpty ? "You have blocked no one." : list.map { person in
                     "\(person.displayName) (\(person.email ?? "account \(person.accountID)"))\tunblock with 'parley unblock \(person.email ?? String(person.accountID))'"

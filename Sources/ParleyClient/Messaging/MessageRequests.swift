@@ -25,54 +25,65 @@ public struct BlockedAccount: Codable, Sendable, Equatable {
     public let email: String?
 }
 
-extension ParleyClient {
+/// Message requests and the block list (docs/CLIENT.md): answering someone who is not a contact yet, and keeping
+/// people out. Each answer refreshes the conversation list through the account (a request accepted is a
+/// conversation; a block declines one).
+public struct MessageRequests: Sendable {
+    typealias Dependencies = HasServer & HasAccount & HasDatabase & Sendable
+    let dependencies: any Dependencies
+
+    private var server: any ServerCalling { dependencies.server }
+    private var contacts: ContactBook { ContactBook(dependencies: dependencies) }
+
     /// Message requests waiting for your answer, newest first. Their starters become known contacts (name and
     /// e-mail), so their messages show who wrote them.
-    public func messageRequests() async throws(ClientError) -> [MessageRequest] {
-        let requests = try await call(API.ListRequests.self).requests.map { item in
+    public func list() async throws(ClientError) -> [MessageRequest] {
+        let requests = try await server.call(API.ListRequests.self).requests.map { item in
             MessageRequest(
                 conversationID: item.conversationID, accountID: item.accountID, email: item.email, displayName: item.displayName,
                 lastMessageAt: item.lastMessageAt)
         }
         for request in requests {
-            try remember(Contact(accountID: request.accountID, email: request.email, displayName: request.displayName))
+            try contacts.remember(Contact(accountID: request.accountID, email: request.email, displayName: request.displayName))
         }
         return requests
     }
 
     /// Accepts a message request: the starter becomes a contact (profile, presence, read marks).
-    public func acceptRequest(_ conversationID: Int64) async throws(ClientError) {
-        _ = try await call(API.AcceptRequest.self, .init(conversationID: conversationID))
-        try await refreshConversations()
+    public func accept(_ conversationID: Int64) async throws(ClientError) {
+        _ = try await server.call(API.AcceptRequest.self, .init(conversationID: conversationID))
+        try await dependencies.account.refreshConversations()
     }
 
     /// Declines a message request: the conversation leaves your list and what its starter sends next never
     /// reaches you. The starter is not told. (Writing to them later opens it again.)
-    public func declineRequest(_ conversationID: Int64) async throws(ClientError) {
-        _ = try await call(API.DeclineRequest.self, .init(conversationID: conversationID))
-        try await refreshConversations()
+    public func decline(_ conversationID: Int64) async throws(ClientError) {
+        _ = try await server.call(API.DeclineRequest.self, .init(conversationID: conversationID))
+        try await dependencies.account.refreshConversations()
     }
 
     /// Blocks someone by e-mail or account id: their messages never reach you, in any conversation; presence
     /// ends both ways; a request from them is declined. They are not told. The answer is the same whether or
     /// not such an account exists.
-    public func block(_ person: Person) async throws(ClientError) {
-        _ = try await call(API.BlockAccount.self, person.ref)
-        try await refreshConversations()
+    public func block(_ person: ParleyClient.Person) async throws(ClientError) {
+        _ = try await server.call(API.BlockAccount.self, person.ref)
+        try await dependencies.account.refreshConversations()
     }
 
     /// Takes someone off your block list.
-    public func unblock(_ person: Person) async throws(ClientError) {
-        _ = try await call(API.UnblockAccount.self, person.ref)
+    public func unblock(_ person: ParleyClient.Person) async throws(ClientError) {
+        _ = try await server.call(API.UnblockAccount.self, person.ref)
     }
 
     /// Your block list, in the order you blocked them.
-    public func blockedAccounts() async throws(ClientError) -> [BlockedAccount] {
-        try await call(API.ListBlocked.self).blocked.map { item throws(ClientError) in
-            BlockedAccount(accountID: item.accountID, displayName: item.displayName, email: try contact(item.accountID)?.email)
+    public func blocked() async throws(ClientError) -> [BlockedAccount] {
+        try await server.call(API.ListBlocked.self).blocked.map { item throws(ClientError) in
+            BlockedAccount(accountID: item.accountID, displayName: item.displayName, email: try contacts.contact(item.accountID)?.email)
         }
     }
+}
 
+extension ParleyClient {
     /// A person named by e-mail or by account id.
     public enum Person: Sendable, Equatable {
         case email(String)
