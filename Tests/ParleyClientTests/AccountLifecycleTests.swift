@@ -105,19 +105,19 @@ struct AccountLifecycleTests {
         let harness = try await ClientHarness.start()
         let ann = try await harness.person("ann")
         let bob = try await harness.person("bob")
-        let group = try await ann.createGroup(title: "Trip", inviting: ["bob@example.org"])
-        _ = try await bob.accept(group.id)
+        let group = try await ann.groups.create(title: "Trip", inviting: ["bob@example.org"])
+        _ = try await bob.groups.accept(group.id)
         try await eventually("bob learns the title") { try await bob.conversations().first { $0.id == group.id }?.title == "Trip" }
 
-        try await ann.setGroupTitle("Trip to Lisbon", of: group.id)
+        try await ann.groups.rename(group.id, to: "Trip to Lisbon")
         try await eventually("bob sees the new title") {
             try await bob.conversations().first { $0.id == group.id }?.title == "Trip to Lisbon"
         }
         await #expect(throws: ClientError.invalidInput("only the group's creator renames it")) {
-            try await bob.setGroupTitle("Bob's party", of: group.id)
+            try await bob.groups.rename(group.id, to: "Bob's party")
         }
         await #expect(throws: ClientError.invalidInput("a group title has 1–256 bytes")) {
-            try await ann.setGroupTitle("", of: group.id)
+            try await ann.groups.rename(group.id, to: "")
         }
         // A modified client of bob's sends a title anyway: ann shows it as a message and keeps the name.
         let forged = OutboxEntry(

@@ -56,8 +56,8 @@ struct AvatarTests {
     @Test func aGroupPictureAndAFileReachTheMembers() async throws {
         let harness = try await ClientHarness.start()
         let ann = try await harness.person("ann"), bob = try await harness.person("bob")
-        let group = try await ann.createGroup(title: "Crag", inviting: ["bob@example.org"])
-        _ = try await bob.accept(group.id)
+        let group = try await ann.groups.create(title: "Crag", inviting: ["bob@example.org"])
+        _ = try await bob.groups.accept(group.id)
         try await ann.setGroupAvatar(image: try Self.picture(width: 100, height: 300, in: harness.root, name: "crag.jpg"), of: group.id)
         try await eventually("bob learns the group picture") { try await bob.groupAvatar(of: group.id) != nil }
         let decoded = try ImageCodec.decode(try #require(try await bob.groupAvatar(of: group.id)))

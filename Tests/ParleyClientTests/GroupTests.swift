@@ -10,9 +10,9 @@ struct GroupTests {
         let ann = try await harness.person("ann")
         let bob = try await harness.person("bob")
         let carol = try await harness.person("carol")
-        let group = try await ann.createGroup(title: "Trip", inviting: ["bob@example.org", "carol@example.org"])
-        _ = try await bob.accept(group.id)
-        _ = try await carol.accept(group.id)
+        let group = try await ann.groups.create(title: "Trip", inviting: ["bob@example.org", "carol@example.org"])
+        _ = try await bob.groups.accept(group.id)
+        _ = try await carol.groups.accept(group.id)
         try await eventually("bob learns the title") { try await bob.conversations().first { $0.id == group.id }?.title == "Trip" }
 
         let first = try #require(try await ann.send("hello group", to: group.id).message)
@@ -27,7 +27,7 @@ struct GroupTests {
         }
 
         let carolID = try #require(await carol.accountID)
-        try await ann.removeMember(carolID, from: group.id)
+        try await ann.groups.remove(carolID, from: group.id)
         // Bob is offline for a moment, so his envelope is still on the server (a confirmed one is dropped) when
         // carol gets hold of it below.
         await bob.disconnect()
@@ -65,10 +65,10 @@ struct GroupTests {
         let ann = try await harness.person("ann")
         let bob = try await harness.person("bob")
         let carol = try await harness.person("carol")
-        let group = try await ann.createGroup(title: "Climbing trip", inviting: ["bob@example.org", "carol@example.org"])
+        let group = try await ann.groups.create(title: "Climbing trip", inviting: ["bob@example.org", "carol@example.org"])
         await ann.disconnect()
-        _ = try await bob.accept(group.id)
-        _ = try await carol.accept(group.id)
+        _ = try await bob.groups.accept(group.id)
+        _ = try await carol.groups.accept(group.id)
         try await ann.connect()
         for (person, name) in [(bob, "bob"), (carol, "carol")] {
             try await eventually("\(name) learns the title") {
@@ -78,8 +78,8 @@ struct GroupTests {
         }
         // Someone invited later, while the creator is online, gets it when they accept.
         let dave = try await harness.person("dave")
-        try await bob.addMember("dave@example.org", to: group.id)
-        _ = try await dave.accept(group.id)
+        try await bob.groups.add("dave@example.org", to: group.id)
+        _ = try await dave.groups.accept(group.id)
         try await eventually("dave learns the title") {
             _ = try await dave.sync()
             return try await dave.conversations().first { $0.id == group.id }?.title == "Climbing trip"

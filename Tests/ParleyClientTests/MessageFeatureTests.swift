@@ -26,8 +26,8 @@ struct MessageFeatureTests {
         try await eventually("ann sees the pin") { try await ann.storedMessage(first.id)?.pinned == true }
 
         // Forward into a group, with attribution.
-        let group = try await bob.createGroup(title: "Finance", inviting: ["ann@example.org"])
-        _ = try await ann.accept(group.id)
+        let group = try await bob.groups.create(title: "Finance", inviting: ["ann@example.org"])
+        _ = try await ann.groups.accept(group.id)
         let forwarded = try #require(try await bob.forward(first.id, to: group.id).message)
         #expect(forwarded.forwardedFrom == ForwardSource(senderID: annID, timestamp: first.timestamp))
         try await eventually("ann gets the forward") { try await ann.storedMessage(forwarded.id)?.forwardedFrom?.senderID == annID }

@@ -53,6 +53,8 @@ public actor ParleyClient {
     public nonisolated let following: LocationFollowing
     /// This account's Berry Picker Tracker key and the tracker links it follows, kept in the vault.
     public nonisolated let tracker: TrackerKeys
+    /// Groups: making one, members, invitations.
+    public nonisolated let groups: Groups
     /// Message requests and the block list.
     public nonisolated let requests: MessageRequests
     /// The conversations this device knows.
@@ -92,6 +94,7 @@ public actor ParleyClient {
         pgpVault = PGPKeyVault(dependencies: context)
         conversationBook = ConversationBook(dependencies: context)
         requests = MessageRequests(dependencies: context)
+        groups = Groups(dependencies: context)
         contactBook = ContactBook(dependencies: context)
         link.attach(self)
     }

@@ -12,17 +12,8 @@ extension ParleyClient {
         return conversation
     }
 
-    /// Creates a group; the people named are invited and join when they accept.
-    public func createGroup(title: String, inviting emails: [String]) async throws(ClientError) -> Conversation {
-        guard !title.isEmpty, title.utf8.count <= 256 else { throw .invalidInput("a group title has 1–256 bytes") }
-        let id = try await call(API.CreateConversation.self, .init(kind: .group, members: emails.map { $0.lowercased() })).conversationID
-        _ = try await refreshConversation(id)
-        try await setGroupTitle(title, of: id)
-        return try await refreshConversation(id)
-    }
-
     /// Renames a group (its creator only): the title travels end-to-end to the members as a control message.
-    public func setGroupTitle(_ title: String, of conversationID: Int64) async throws(ClientError) {
+    func setGroupTitle(_ title: String, of conversationID: Int64) async throws(ClientError) {
         guard !title.isEmpty, title.utf8.count <= 256 else { throw .invalidInput("a group title has 1–256 bytes") }
         let conversation = try await conversationInfo(conversationID)
         guard conversation.kind == "group" else { throw .invalidInput("conversation \(conversationID) is not a group") }

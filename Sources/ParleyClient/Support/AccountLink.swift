@@ -30,6 +30,12 @@ protocol AccountCalling: Sendable {
     func catchUpForNewDevice() async throws(ClientError)
     /// Reads the server's conversation list into this device's (a group someone left gets a new chain first).
     func refreshConversations() async throws(ClientError)
+    /// Refreshes the list and returns one conversation of it (`notFound` when the server does not list it).
+    func refreshConversation(_ id: Int64) async throws(ClientError) -> Conversation
+    /// Starts a new sender-key chain for a group: the next message reaches only its members then.
+    func rekeyGroup(_ conversationID: Int64) async throws(ClientError)
+    /// Sets a group's title and sends it end to end to its members (creator only).
+    func setGroupTitle(_ title: String, of conversationID: Int64) async throws(ClientError)
 }
 
 /// The `ServerCalling` and `AccountCalling` the client's components hold: it reaches the client weakly, so a component never keeps
@@ -88,6 +94,18 @@ final class AccountLink: ServerCalling, AccountCalling {
 
     func refreshConversations() async throws(ClientError) {
         try await reached().refreshConversations()
+    }
+
+    func refreshConversation(_ id: Int64) async throws(ClientError) -> Conversation {
+        try await reached().refreshConversation(id)
+    }
+
+    func rekeyGroup(_ conversationID: Int64) async throws(ClientError) {
+        try await reached().rekeyGroup(conversationID)
+    }
+
+    func setGroupTitle(_ title: String, of conversationID: Int64) async throws(ClientError) {
+        try await reached().setGroupTitle(title, of: conversationID)
     }
 
     /// The client, or `notConnected` once it is gone.

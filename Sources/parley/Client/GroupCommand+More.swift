@@ -9,7 +9,7 @@ extension Parley.Group {
         @Argument(help: "The group id (see 'parley group invitations').") var group: Int64
 
         func run() async throws {
-            try await options.withClient { client in try await client.decline(group) }
+            try await options.withClient { client in try await client.groups.decline(group) }
             options.output(["declined": group]) { "Declined the invitation to group \(group)." }
         }
     }

@@ -20,7 +20,7 @@ extension Parley.Group {
         @Option(name: .customLong("invite"), help: "An e-mail to invite (repeat).") var invite: [String] = []
 
         func run() async throws {
-            let group = try await options.withClient { client in try await client.createGroup(title: title, inviting: invite) }
+            let group = try await options.withClient { client in try await client.groups.create(title: title, inviting: invite) }
             options.output(group) { "Created group \(group.id) “\(title)”; \(invite.count) invited." }
         }
     }
@@ -32,7 +32,7 @@ extension Parley.Group {
         @Argument(help: "The new title (1–256 bytes).") var title: String
 
         func run() async throws {
-            try await options.withClient { client in try await client.setGroupTitle(title, of: group) }
+            try await options.withClient { client in try await client.groups.rename(group, to: title) }
             options.output(["renamed": group]) { "Renamed group \(group) to “\(title)”." }
         }
     }
@@ -43,7 +43,7 @@ extension Parley.Group {
 
         func run() async throws {
             let (list, names) = try await options.withClient { client in
-                let list = try await client.invitations()
+                let list = try await client.groups.invitations()
                 var names: [Int64: String] = [:]
                 for invitation in list {
                     if (try? await client.contact(invitation.creatorID))??.displayName == nil { _ = try? await client.learnProfile(invitation.creatorID) }
@@ -66,7 +66,7 @@ extension Parley.Group {
         @Argument(help: "The group id.") var group: Int64
 
         func run() async throws {
-            let joined = try await options.withClient { client in try await client.accept(group) }
+            let joined = try await options.withClient { client in try await client.groups.accept(group) }
             options.output(joined) { "Joined group \(joined.id)." }
         }
     }
@@ -78,7 +78,7 @@ extension Parley.Group {
         @Argument(help: "Their e-mail.") var email: String
 
         func run() async throws {
-            try await options.withClient { client in try await client.addMember(email, to: group) }
+            try await options.withClient { client in try await client.groups.add(email, to: group) }
             options.output(["invited": email]) { "Invited \(email)." }
         }
     }
@@ -90,7 +90,7 @@ extension Parley.Group {
         @Argument(help: "Their account id.") var account: Int64
 
         func run() async throws {
-            try await options.withClient { client in try await client.removeMember(account, from: group) }
+            try await options.withClient { client in try await client.groups.remove(account, from: group) }
             options.output(["removed": account]) { "Removed account \(account)." }
         }
     }
@@ -101,7 +101,7 @@ extension Parley.Group {
         @Argument(help: "The group id.") var group: Int64
 
         func run() async throws {
-            try await options.withClient { client in try await client.leave(group) }
+            try await options.withClient { client in try await client.groups.leave(group) }
             options.output(["left": group]) { "Left group \(group)." }
         }
     }

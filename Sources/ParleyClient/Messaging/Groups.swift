@@ -1,0 +1,70 @@
+import Foundation
+import ParleyWire
+
+/// A pending invitation to a group.
+public struct Invitation: Sendable, Equatable {
+    /// The group.
+    public let conversationID: Int64
+    /// Who created the group.
+    public let creatorID: Int64
+}
+
+/// Groups (docs/CLIENT.md §8): making one, its members, invitations. What is sent end to end (the title) and the
+/// sender-key chain a departure renews are the account's, reached through its link.
+public struct Groups: Sendable {
+    typealias Dependencies = HasServer & HasAccount & HasDatabase & Sendable
+    let dependencies: any Dependencies
+
+    private var server: any ServerCalling { dependencies.server }
+    private var account: any AccountCalling { dependencies.account }
+
+    /// Creates a group; the people named are invited and join when they accept.
+    public func create(title: String, inviting emails: [String]) async throws(ClientError) -> Conversation {
+        guard !title.isEmpty, title.utf8.count <= 256 else { throw .invalidInput("a group title has 1–256 bytes") }
+        let id = try await server.call(API.CreateConversation.self, .init(kind: .group, members: emails.map { $0.lowercased() })).conversationID
+        _ = try await account.refreshConversation(id)
+        try await account.setGroupTitle(title, of: id)
+        return try await account.refreshConversation(id)
+    }
+
+    /// Renames a group (its creator only): the title travels end-to-end to the members as a control message.
+    public func rename(_ conversationID: Int64, to title: String) async throws(ClientError) {
+        try await account.setGroupTitle(title, of: conversationID)
+    }
+
+    /// Invites `email` to a group (any member may).
+    public func add(_ email: String, to conversationID: Int64) async throws(ClientError) {
+        let answer = try await server.call(API.AddMember.self, .init(conversationID: conversationID, email: email.lowercased()))
+        try ContactBook(dependencies: dependencies).remember(Contact(accountID: answer.accountID, email: email.lowercased(), displayName: nil))
+    }
+
+    /// Removes a member (creator only). Our next message to the group uses a new sender-key chain.
+    public func remove(_ accountID: Int64, from conversationID: Int64) async throws(ClientError) {
+        _ = try await server.call(API.RemoveMember.self, .init(conversationID: conversationID, accountID: accountID))
+        try await account.rekeyGroup(conversationID)
+        _ = try await account.refreshConversation(conversationID)
+    }
+
+    /// Leaves a group.
+    public func leave(_ conversationID: Int64) async throws(ClientError) {
+        _ = try await server.call(API.LeaveGroup.self, .init(conversationID: conversationID))
+        try await account.refreshConversations()
+    }
+
+    /// Invitations waiting for an answer.
+    public func invitations() async throws(ClientError) -> [Invitation] {
+        try await server.call(API.ListInvitations.self).invitations.map { Invitation(conversationID: $0.conversationID, creatorID: $0.creatorID) }
+    }
+
+    /// Accepts an invitation and joins the group.
+    public func accept(_ conversationID: Int64) async throws(ClientError) -> Conversation {
+        _ = try await server.call(API.AcceptInvitation.self, .init(conversationID: conversationID))
+        return try await account.refreshConversation(conversationID)
+    }
+
+    /// Declines an invitation.
+    public func decline(_ conversationID: Int64) async throws(ClientError) {
+        _ = try await server.call(API.DeclineInvitation.self, .init(conversationID: conversationID))
+    }
+}
+
