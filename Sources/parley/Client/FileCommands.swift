@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyClient
+import ParleyFiles
 
 /// The `--file` options of `parley send`.
 struct FileSendOptions: ParsableArguments {

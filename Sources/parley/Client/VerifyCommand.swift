@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyClient
 import ParleyCrypto
+import ParleyFiles
 import ParleyQR
 
 extension Parley {

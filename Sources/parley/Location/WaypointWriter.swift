@@ -1,4 +1,5 @@
 import Foundation
+import ParleyFiles
 import ParleyLocation
 
 /// Turns waypoints into output lines in one of the three forms `parley location` prints.
