@@ -20,7 +20,7 @@ enum MailOpening {
         guard !raw.isEmpty else { throw CommandFailure("message \(id) was too large to fetch; read it in another mail client") }
         let keys = try keyring.secretKeys()
         let mine = try keyring.certificates()
-        let encrypted = Parley.PGP.ReadMail.mayHoldEncrypted(raw)
+        let encrypted = MailTranscript.mayHoldEncrypted(raw)
         let known = Set(mine.map(\.fingerprint))
         let learned = try MailFailure.run { () throws(MailboxError) in try store.learnedKeys(now: Int64(PGPFailure.now)) }
             .filter { !known.contains($0.certificate.fingerprint) }

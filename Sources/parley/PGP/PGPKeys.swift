@@ -103,7 +103,7 @@ extension Parley.PGP.Keys {
                                                           timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
                 var state = ""
                 if certificate.isRevoked(at: now) { state = " [revoked]" } else if !certificate.isUsable(at: now) { state = " [expired]" }
-                Console.out("\(secrets.contains(fingerprint) ? "sec" : "pub")  \(fingerprint)  \(PGPIO.algorithmName(certificate.primaryKey))  \(created)\(state)")
+                Console.out("\(secrets.contains(fingerprint) ? "sec" : "pub")  \(fingerprint)  \(certificate.primaryKey.algorithmName)  \(created)\(state)")
                 for userID in certificate.userIDs { Console.out("     \(userID.string)") }
             }
         }
