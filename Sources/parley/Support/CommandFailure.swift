@@ -1,6 +1,7 @@
 import ParleyChatUI
 import ParleyFiles
 import ParleyLocationFeeds
+import ParleyMail
 import ParleyPGP
 import ParleyServer
 import ParleyServerSettings
@@ -24,6 +25,7 @@ extension CommandFailure {
         case let failure as FilePathError: CommandFailure(failure.description)
         case let failure as PGPFiles.Failure: CommandFailure(failure.description)
         case let failure as ServerLaunch.Failure: CommandFailure(failure.description)
+        case let failure as MailFlowError: CommandFailure(failure.description)
         default: error
         }
     }
