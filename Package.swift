@@ -351,6 +351,7 @@ let package = Package(
             resources: [.copy("Vectors")]
         ),
         .testTarget(name: "ParleyChatUITests", dependencies: ["ParleyChatUI", "ParleyClient"]),
+        .testTarget(name: "ParleyLocationFeedsTests", dependencies: ["ParleyLocationFeeds", "ParleyLocation"]),
     ],
     swiftLanguageModes: [.v6]
 )

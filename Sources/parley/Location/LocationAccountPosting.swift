@@ -29,14 +29,9 @@ enum LocationAccountPosting {
     /// Posts each fix from gpsd as it arrives, until `count` fixes or gpsd closes.
     static func postLive(from connection: GPSDConnection, count: Int?, route: UInt64?, options: ClientOptions) async throws {
         try await options.withClient(reconnect: true) { client in
-            var posted = 0
-            var lastTimestamp: Int64 = -1
-            while count.map({ posted < $0 }) ?? true, let waypoint = try await connection.nextFix() {
-                guard waypoint.timestamp != lastTimestamp else { continue }   // gpsd repeats fixes
-                lastTimestamp = waypoint.timestamp
+            try await connection.forEachNewFix(count: count) { waypoint in
                 let result = try await client.postLocation([waypoint], to: route.map { Int64(clamping: $0) })
                 report(result, options: options, waypoint: waypoint)
-                posted += 1
             }
         }
     }
