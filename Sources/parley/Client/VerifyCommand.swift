@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParleyChatUI
 import ParleyClient
 import ParleyCrypto
 import ParleyFiles
@@ -139,48 +140,5 @@ enum VerifyImage {
             throw QRError.tooLarge("\(size) bytes; at most \(GrayImage.maximumFileSize)")
         }
         do { return Array(try FileIO.read(path)) } catch { throw CommandFailure("\(error)") }
-    }
-}
-
-/// The text `parley verify EMAIL` prints.
-enum VerificationText {
-    static func lines(_ shown: ContactVerification) -> [String] {
-        let groups = shown.safetyNumber.grouped.split(separator: " ")
-        var lines = ["Safety number with \(shown.email):"]
-        for row in stride(from: 0, to: groups.count, by: 4) { lines.append("    " + groups[row..<min(row + 4, groups.count)].joined(separator: " ")) }
-        lines += [
-            "Your fingerprint:  \(shown.localFingerprint.grouped)",
-            "Their fingerprint: \(shown.contactFingerprint.grouped)",
-            "Status: \(shown.status.label)",
-        ]
-        if shown.sendingBlocked {
-            lines.append("⚠ Their identity key changed after you verified it; sending to them is blocked. If the number matches what they see, run 'parley verify mark \(shown.email)' (or 'parley verify accept \(shown.email)' to go on without verifying).")
-        } else if shown.status != .verified {
-            lines.append("Compare the number with \(shown.email) in person or on a call, then run 'parley verify mark \(shown.email)'; or scan their code: 'parley verify scan IMAGE'.")
-        }
-        return lines
-    }
-}
-
-/// `--json` output of the verify commands.
-struct VerificationOutput: Encodable {
-    let accountID: Int64
-    let email: String
-    let status: String
-    let sendingBlocked: Bool
-    let safetyNumber: String
-    let yourFingerprint: String
-    let theirFingerprint: String
-    let qrText: String
-
-    init(_ shown: ContactVerification) {
-        accountID = shown.accountID
-        email = shown.email
-        status = shown.status.rawValue
-        sendingBlocked = shown.sendingBlocked
-        safetyNumber = shown.safetyNumber.digits
-        yourFingerprint = shown.localFingerprint.digits
-        theirFingerprint = shown.contactFingerprint.digits
-        qrText = shown.localPayload.qrText
     }
 }
