@@ -26,6 +26,7 @@ extension CommandFailure {
         case let failure as PGPFiles.Failure: CommandFailure(failure.description)
         case let failure as ServerLaunch.Failure: CommandFailure(failure.description)
         case let failure as MailFlowError: CommandFailure(failure.description)
+        case let failure as AdministrationError: CommandFailure(failure.description)
         default: error
         }
     }
