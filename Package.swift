@@ -352,6 +352,7 @@ let package = Package(
         ),
         .testTarget(name: "ParleyChatUITests", dependencies: ["ParleyChatUI", "ParleyClient"]),
         .testTarget(name: "ParleyLocationFeedsTests", dependencies: ["ParleyLocationFeeds", "ParleyLocation"]),
+        .testTarget(name: "ParleyServerSettingsTests", dependencies: ["ParleyServerSettings"]),
     ],
     swiftLanguageModes: [.v6]
 )

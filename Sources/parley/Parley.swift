@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyPGP
+import ParleyServerSettings
 
 /// The `parley` command: every Parley feature, one subcommand each.
 @main
