@@ -61,3 +61,22 @@ public struct BPTFollower {
         return Update(newRoute: newRoute, fresh: fresh, all: points, undecryptable: failed)
     }
 }
+
+extension BPTFollower {
+    /// Which of the `remembered` links to follow: the one whose user id or name is `name`, or the only one when
+    /// no name is given. None, or several, is refused with the list to choose from.
+    public static func remembered(_ remembered: [BPTShareLink], named name: String?) throws(LocationFeedError) -> BPTShareLink {
+        let matching = name.map { name in remembered.filter { $0.userID == name || $0.username == name } } ?? remembered
+        guard matching.count == 1, let share = matching.first else {
+            if remembered.isEmpty {
+                throw LocationFeedError("this account remembers no bpt:// link yet: follow one once with --link-file PATH, --link-file - or PARLEY_LOCATION_LINK")
+            }
+            let list = remembered.map { share in share.username.map { "\($0) (user id \(share.userID))" } ?? "user id \(share.userID)" }
+                .joined(separator: ", ")
+            throw LocationFeedError(name == nil
+                ? "this account remembers several bpt:// links; name one: \(list)"
+                : "this account remembers no bpt:// link for that name; it has: \(list)")
+        }
+        return share
+    }
+}

@@ -89,3 +89,40 @@ import Testing
         #expect(error?.description.hasPrefix("position 2: ") == true)
     }
 }
+
+/// Which remembered bpt:// link `follow` takes, and the refusals that list the others.
+@Suite struct RememberedLinkTests {
+    static let key = try! LegacyKey(bytes: [UInt8](repeating: 1, count: 16))
+
+    @Test func aNameOrTheOnlyLinkPicksOne() throws {
+        let ann = BPTShareLink(key: Self.key, userID: "11", username: "ann")
+        let bob = BPTShareLink(key: Self.key, userID: "22")
+        #expect(try BPTFollower.remembered([ann], named: nil).userID == "11")
+        #expect(try BPTFollower.remembered([ann, bob], named: "ann").userID == "11")
+        #expect(try BPTFollower.remembered([ann, bob], named: "22").userID == "22")
+        #expect(throws: LocationFeedError.self) { try BPTFollower.remembered([], named: nil) }
+        let several = #expect(throws: LocationFeedError.self) { try BPTFollower.remembered([ann, bob], named: nil) }
+        #expect(several?.description == "this account remembers several bpt:// links; name one: ann (user id 11), user id 22")
+        let none = #expect(throws: LocationFeedError.self) { try BPTFollower.remembered([ann, bob], named: "\u{1B}[2J" + String(repeating: "x", count: 5_000)) }
+        #expect(none?.description.hasPrefix("this account remembers no bpt:// link for that name") == true)
+    }
+}
+
+/// The tracker side of `bpt-key delete`: the key is forgotten only once the server deleted the user, or with `localOnly`.
+@Suite struct BPTKeyFlowTests {
+    @Test func aKeyIsKeptWhenTheServerDidNotDeleteTheUser() async throws {
+        // Nothing listens on port 1.
+        let tracker = try BPTClient(server: "http://127.0.0.1:1", timeout: 1)
+        var forgotten = 0
+        let error = await #expect(throws: LocationFeedError.self) {
+            try await BPTKeyFlows.delete(on: tracker, userID: "u", localOnly: false) { forgotten += 1 }
+        }
+        #expect(error?.description.hasSuffix("; the key is still kept. To forget it anyway, add --local-only") == true)
+        #expect(forgotten == 0)
+        try await BPTKeyFlows.delete(on: tracker, userID: "u", localOnly: true) { forgotten += 1 }
+        #expect(forgotten == 1)
+        var kept = false
+        await #expect(throws: (any Error).self) { _ = try await BPTKeyFlows.create(on: tracker) { _ in kept = true } }
+        #expect(!kept)
+    }
+}

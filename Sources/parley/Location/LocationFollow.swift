@@ -128,18 +128,7 @@ extension Parley.Location {
             }
             let remembered: [BPTShareLink]
             do { remembered = try options.open().bptLinks() } catch { throw CommandFailure("\(error)") }
-            let matching = given.map { name in remembered.filter { $0.userID == name || $0.username == name } } ?? remembered
-            guard matching.count == 1, let share = matching.first else {
-                if remembered.isEmpty {
-                    throw CommandFailure("this account remembers no bpt:// link yet: follow one once with --link-file PATH, --link-file - or PARLEY_LOCATION_LINK")
-                }
-                let list = remembered.map { share in share.username.map { "\($0) (user id \(share.userID))" } ?? "user id \(share.userID)" }
-                    .joined(separator: ", ")
-                throw CommandFailure(given == nil
-                    ? "this account remembers several bpt:// links; name one: \(list)"
-                    : "this account remembers no bpt:// link for that name; it has: \(list)")
-            }
-            return share
+            return try BPTFollower.remembered(remembered, named: given)
         }
 
         /// `TIME LAT LON`, or `- LAT LON` when the tracker gave no usable time.
