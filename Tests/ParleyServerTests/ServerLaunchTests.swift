@@ -47,4 +47,16 @@ import Testing
         let lock = try DataDirectoryLock(data)
         lock.release()
     }
+
+    @Test("codes go to the development log, or a mailer must be configured")
+    func codeSenders() async throws {
+        let directory = URL(fileURLWithPath: "/srv/parley")
+        let logger = Logger(label: "test")
+        let development = try await ServerLaunch.codeSender(development: true, smtp: nil, directory: directory, logger: logger)
+        #expect(development is DevelopmentCodeSender)
+        let refused = await #expect(throws: ServerLaunch.Failure.self) {
+            _ = try await ServerLaunch.codeSender(development: false, smtp: nil, directory: directory, logger: logger)
+        }
+        #expect(refused?.description.contains("--dev to receive codes in /srv/parley/dev-codes.log and the log.") == true)
+    }
 }

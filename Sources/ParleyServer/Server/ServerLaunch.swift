@@ -79,3 +79,26 @@ public enum ServerLaunch {
         await opened.close()
     }
 }
+
+extension ServerLaunch {
+    /// Who sends verification codes: with `development`, the log and `DATA/dev-codes.log`; else the mailer
+    /// `smtp` describes, checked now — a server without one, or with one that cannot deliver, does not start.
+    public static func codeSender(development: Bool, smtp: SMTPConfiguration?, directory: URL, logger: Logger) async throws -> any VerificationCodeSender {
+        let codeLog = directory.appendingPathComponent("dev-codes.log")
+        if development { return DevelopmentCodeSender(file: codeLog, logger: logger) }
+        guard let smtp else {
+            throw Failure(description: """
+                no mailer is configured, so verification codes could not be delivered: give --smtp HOST:PORT \
+                --smtp-from ADDRESS (see --help), or run with --dev to receive codes in \(codeLog.path) and the log.
+                """)
+        }
+        do {
+            let mailer = try SMTPMailer(configuration: smtp, logger: logger)
+            try await mailer.verify()
+            logger.info("mailer ready", metadata: ["smtp": "\(smtp)"])
+            return mailer
+        } catch {
+            throw Failure(description: "the mailer \(smtp) cannot deliver: \(error)")
+        }
+    }
+}

@@ -157,24 +157,9 @@ extension Parley {
             FileHandle.standardOutput.write(Data("parley server --check: configuration OK\n".utf8))
         }
 
-        /// Development codes, or a mailer checked now: one that cannot deliver stops the start.
+        /// Development codes, or the mailer `--smtp` describes, checked now (ParleyServer's `ServerLaunch.codeSender`).
         static func codeSender(dev: Bool, smtp: SMTPOptions, directory: URL, logger: Logger) async throws -> any VerificationCodeSender {
-            if dev { return DevelopmentCodeSender(file: directory.appendingPathComponent("dev-codes.log"), logger: logger) }
-            guard let configuration = try smtp.configuration() else {
-                throw CommandFailure("""
-                    no mailer is configured, so verification codes could not be delivered: give --smtp HOST:PORT \
-                    --smtp-from ADDRESS (see --help), or run with --dev to receive codes in \
-                    \(directory.appendingPathComponent("dev-codes.log").path) and the log.
-                    """)
-            }
-            do {
-                let mailer = try SMTPMailer(configuration: configuration, logger: logger)
-                try await mailer.verify()
-                logger.info("mailer ready", metadata: ["smtp": "\(configuration)"])
-                return mailer
-            } catch {
-                throw CommandFailure("the mailer \(configuration) cannot deliver: \(error)")
-            }
+            try await ServerLaunch.codeSender(development: dev, smtp: dev ? nil : try smtp.configuration(), directory: directory, logger: logger)
         }
     }
 }
