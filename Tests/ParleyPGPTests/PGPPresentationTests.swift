@@ -96,4 +96,23 @@ import Testing
             try PGPKeyStoreChoice.choose(keyring: nil, environment: [:], account: nil, accounts: ["a@x", "b@x"], homePath: "/h")
         }
     }
+
+    @Test func aKeyListsAsGPGShowsIt() throws {
+        let key = try Fixtures.certificate("ed.sec.asc")
+        let lines = key.listing(secret: true, now: Fixtures.now)
+        #expect(lines[0].hasPrefix("sec  \(key.fingerprint.upperHex)  ed25519  "))
+        #expect(lines.count == 1 + key.userIDs.count)
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("     ") })
+        let revoked = try key.revoked(by: key.unlockedPrimaryKey(passphrases: [Fixtures.passphrase]), now: Fixtures.now)
+        #expect(revoked.listing(secret: false, now: Fixtures.now)[0].hasSuffix(" [revoked]"))
+        #expect(revoked.listing(secret: false, now: Fixtures.now)[0].hasPrefix("pub  "))
+    }
+
+    @Test func aPassphraseHasTwelveBytesAtLeast() throws {
+        try PGPPassphrase.check(Array("twelve bytes".utf8))
+        #expect(throws: PGPKeyStoreError.self) { try PGPPassphrase.check(Array("eleven byte".utf8)) }
+        #expect(throws: PGPKeyStoreError.self) { try PGPPassphrase.check([]) }
+        let refused = #expect(throws: PGPKeyStoreError.self) { try PGPPassphrase.check([1], new: true) }
+        #expect(refused?.description == "the new pass phrase is shorter than 12 characters: choose a longer one")
+    }
 }

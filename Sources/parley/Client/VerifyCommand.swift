@@ -33,7 +33,7 @@ extension Parley.Verify {
         @Flag(help: "Replace the --png file if it exists.") var force = false
 
         func run() async throws {
-            let shown = try await VerifySession(options: options).run { client in try await client.verification(of: email) }
+            let shown = try await options.withClient(requireServer: false) { client in try await client.verification(of: email) }
             if let png {
                 let bytes: [UInt8]
                 do { bytes = try QRMatrix.encode(Array(shown.localPayload.qrText.utf8)).png() } catch { throw CommandFailure("\(error)") }
@@ -66,7 +66,7 @@ extension Parley.Verify {
             guard let code = codes.first(where: { (try? VerificationPayload(scanned: $0)) != nil }) else {
                 throw CommandFailure("\(image): \(VerificationError.notAVerificationCode)")
             }
-            let shown = try await VerifySession(options: options).run { client in try await client.verify(scannedPayload: code) }
+            let shown = try await options.withClient(requireServer: false) { client in try await client.verify(scannedPayload: code) }
             options.output(VerificationOutput(shown)) {
                 "Verified \(shown.email): the scanned code matches their identity key.\nSafety number: \(shown.safetyNumber.grouped)"
             }
@@ -81,7 +81,7 @@ extension Parley.Verify {
         @Flag(help: "Do not ask: the numbers were compared already.") var yes = false
 
         func run() async throws {
-            let shown = try await VerifySession(options: options).run { client in
+            let shown = try await options.withClient(requireServer: false) { client in
                 let shown = try await client.verification(of: email)
                 if !yes {
                     print(VerificationText.lines(shown).joined(separator: "\n"))
@@ -105,29 +105,10 @@ extension Parley.Verify {
         @Argument(help: "The contact's e-mail.") var email: String
 
         func run() async throws {
-            let status = try await VerifySession(options: options).run { client in try await client.acceptIdentityChange(of: email) }
+            let status = try await options.withClient(requireServer: false) { client in try await client.acceptIdentityChange(of: email) }
             options.output(["email": email.lowercased(), "status": status.rawValue]) {
                 "Accepted the new identity key of \(email.lowercased()); status: \(status.label). Compare safety numbers to verify it: parley verify \(email.lowercased())"
             }
-        }
-    }
-}
-
-/// Runs a verification step with the account open, connected when the server can be reached: a contact
-/// this device already knows can be verified offline.
-struct VerifySession {
-    let options: ClientOptions
-
-    func run<T>(_ body: (ParleyClient) async throws -> T) async throws -> T {
-        let client = try options.open()
-        try? await client.connect(reconnect: false)
-        do {
-            let result = try await body(client)
-            await client.disconnect()
-            return result
-        } catch {
-            await client.disconnect()
-            throw error is CommandFailure ? error : CommandFailure("\(error)")
         }
     }
 }
