@@ -48,13 +48,8 @@ enum LocationAccountPosting {
 
 /// How positions read on a terminal.
 enum LocationText {
-    /// `TIME LAT LON`, then accuracy and altitude when known.
-    static func line(_ waypoint: Waypoint) -> String {
-        var text = "\(ISO8601Time.format(waypoint.timestamp)) \(JSNumber.string(waypoint.latitude)) \(JSNumber.string(waypoint.longitude))"
-        if waypoint.accuracy > 0 { text += " ±\(JSNumber.string(waypoint.accuracy)) m" }
-        if let altitude = waypoint.altitude { text += " alt \(JSNumber.string(altitude)) m" }
-        return text
-    }
+    /// `TIME LAT LON`, then accuracy and altitude when known (ParleyLocation's `PositionText`).
+    static func line(_ waypoint: Waypoint) -> String { PositionText.line(waypoint) }
 
     /// A route's one-line description.
     static func route(_ route: LocationRoute) -> String {

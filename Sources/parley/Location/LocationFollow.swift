@@ -95,7 +95,7 @@ extension Parley.Location {
                     let who = share.username.map { " of \($0)" } ?? ""
                     Console.err("route \(route.id)\(who) (\(route.active ? "active" : "ended"))")
                 }
-                for point in update.fresh { LineOutput.write(Self.line(point)) }
+                for point in update.fresh { LineOutput.write(PositionText.line(point)) }
                 if update.undecryptable > 0 {
                     FileHandle.standardError.write(Data("\(update.undecryptable) waypoint(s) could not be decrypted with this link's key\n".utf8))
                 }
@@ -129,11 +129,6 @@ extension Parley.Location {
             let remembered: [BPTShareLink]
             do { remembered = try options.open().bptLinks() } catch { throw CommandFailure("\(error)") }
             return try BPTFollower.remembered(remembered, named: given)
-        }
-
-        /// `TIME LAT LON`, or `- LAT LON` when the tracker gave no usable time.
-        static func line(_ point: GPXTrack.Point) -> String {
-            "\(point.time.map(ISO8601Time.format) ?? "-") \(JSNumber.string(point.latitude)) \(JSNumber.string(point.longitude))"
         }
     }
 }
