@@ -18,6 +18,7 @@ public struct ConversationRow: Encodable, Sendable {
 
     private enum Keys: String, CodingKey { case trust, name }
 
+    /// The conversation's own fields, then `trust` and `name`.
     public func encode(to encoder: any Encoder) throws {
         try conversation.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
@@ -41,6 +42,7 @@ public struct ProfileOutput: Encodable, Sendable {
 
     private enum Keys: String, CodingKey { case trust }
 
+    /// The profile's own fields, then `trust` when known.
     public func encode(to encoder: any Encoder) throws {
         try profile.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)

@@ -28,6 +28,7 @@ public final class WritebackOutput: ByteOutput {
         file = FileDescriptorOutput(descriptor: descriptor)
     }
 
+    /// Writes `bytes`, then hands each finished window to the kernel's write-back.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         try file.write(bytes)
         written += bytes.count
