@@ -63,6 +63,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // SIGHUP reloads the TLS certificate of a running server (HangUpReload).
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the write-ahead-log hook GRDB does not wrap (WALCheckpointer).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -349,6 +351,8 @@ let package = Package(
             resources: [.copy("Vectors")]
         ),
         .testTarget(name: "ParleyChatUITests", dependencies: ["ParleyChatUI", "ParleyClient"]),
+        .testTarget(name: "ParleyLocationFeedsTests", dependencies: ["ParleyLocationFeeds", "ParleyLocation"]),
+        .testTarget(name: "ParleyServerSettingsTests", dependencies: ["ParleyServerSettings"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,7 @@
 ///
 /// The command line shows it as it shows its own failures: its description, with any control characters made
 /// visible.
-public struct ServerConfigError: Error, CustomStringConvertible, Sendable {
+public struct ServerConfigError: Error, Equatable, CustomStringConvertible, Sendable {
     /// What is wrong and what to do.
     public let description: String
 

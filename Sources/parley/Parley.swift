@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import ParleyPGP
+import ParleyServerSettings
 
 /// The `parley` command: every Parley feature, one subcommand each.
 @main
@@ -26,6 +28,11 @@ struct Parley: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
+            if let failure = error as? SOPFailure {
+                // A `parley sop` operation failed: SOP's exit code for its kind (draft-dkg-openpgp-stateless-cli §7).
+                FileHandle.standardError.write(Data("parley sop: \(failure.message)\n".utf8))
+                exit(withError: ExitCode(SOPIO.code(failure.kind)))
+            }
             if let (code, message) = SOPUsage.failure(for: error) {
                 FileHandle.standardError.write(Data((message + "\n").utf8))
                 exit(withError: ExitCode(code))

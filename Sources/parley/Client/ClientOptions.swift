@@ -50,13 +50,14 @@ struct ClientOptions: ParsableArguments {
     }
 
     /// Opens the account, connects, runs `body`, disconnects. With `reconnect` a dropped connection is
-    /// re-established while `body` runs (long transfers resume).
-    func withClient<T>(reconnect: Bool = false, _ body: (ParleyClient) async throws -> T) async throws -> T {
+    /// re-established while `body` runs (long transfers resume). Without `requireServer`, `body` runs
+    /// unconnected when the server cannot be reached (what this device knows is enough for it).
+    func withClient<T>(reconnect: Bool = false, requireServer: Bool = true, _ body: (ParleyClient) async throws -> T) async throws -> T {
         let client = try open()
         do {
             try await client.connect(reconnect: reconnect)
         } catch {
-            throw CommandFailure("\(error)")
+            if requireServer { throw CommandFailure("\(error)") }
         }
         do {
             let result = try await body(client)

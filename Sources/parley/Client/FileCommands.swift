@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import ParleyChatUI
 import ParleyClient
+import ParleyFiles
 
 /// The `--file` options of `parley send`.
 struct FileSendOptions: ParsableArguments {
@@ -59,32 +61,6 @@ extension Parley {
                 "Wrote \(attachment.name) (\(FileLabel.size(attachment.size)), \(attachment.mimeType)) to \(target.path); digest and authentication checked."
             }
         }
-    }
-}
-
-/// How a file or image message reads in `parley read`.
-enum FileLabel {
-    /// `[file] name (size, type) — parley download ID -o PATH`, or the image form with its thumbnail.
-    static func line(_ attachment: Attachment, messageID: Int64, caption: String) -> String {
-        // The name comes from the sender: keep it printable so it cannot drive the terminal.
-        let name = String(attachment.name.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }.map(Character.init))
-        let how = "— parley download \(messageID) -o PATH"
-        let head: String
-        if attachment.isImage {
-            let dimensions = attachment.width.flatMap { w in attachment.height.map { "\(w)×\($0), " } } ?? ""
-            let thumbnail = attachment.thumbnail.map { " (thumbnail \($0.count) bytes)" } ?? ""
-            head = "[image \(name)] (\(dimensions)\(size(attachment.size)), \(attachment.mimeType))\(thumbnail)"
-        } else {
-            head = "[file] \(name) (\(size(attachment.size)), \(attachment.mimeType))"
-        }
-        return caption.isEmpty ? "\(head) \(how)" : "\(caption) \(head) \(how)"
-    }
-
-    /// A byte count for people: 512 B, 12.5 KiB, 3.2 MiB.
-    static func size(_ bytes: Int64) -> String {
-        if bytes < 1024 { return "\(bytes) B" }
-        if bytes < 1024 * 1024 { return String(format: "%.1f KiB", Double(bytes) / 1024) }
-        return String(format: "%.1f MiB", Double(bytes) / 1_048_576)
     }
 }
 

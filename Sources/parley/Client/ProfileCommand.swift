@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParleyChatUI
 import ParleyClient
 
 extension Parley {
@@ -103,20 +104,6 @@ extension Parley.ProfileCommand {
             }
             options.output(["updated": true]) { "Profile updated." }
         }
-    }
-}
-
-/// `profile show --json`: the profile's fields plus, for someone else, the trust status of their key.
-struct ProfileOutput: Encodable {
-    let profile: Profile
-    let trust: String?
-
-    private enum Keys: String, CodingKey { case trust }
-
-    func encode(to encoder: any Encoder) throws {
-        try profile.encode(to: encoder)
-        var container = encoder.container(keyedBy: Keys.self)
-        try container.encodeIfPresent(trust, forKey: .trust)
     }
 }
 

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import ParleyChatUI
 import ParleyClient
 import ParleyCrypto
+import ParleyFiles
 import ParleyQR
 
 extension Parley {
@@ -31,7 +33,7 @@ extension Parley.Verify {
         @Flag(help: "Replace the --png file if it exists.") var force = false
 
         func run() async throws {
-            let shown = try await VerifySession(options: options).run { client in try await client.verification(of: email) }
+            let shown = try await options.withClient(requireServer: false) { client in try await client.verification(of: email) }
             if let png {
                 let bytes: [UInt8]
                 do { bytes = try QRMatrix.encode(Array(shown.localPayload.qrText.utf8)).png() } catch { throw CommandFailure("\(error)") }
@@ -64,7 +66,7 @@ extension Parley.Verify {
             guard let code = codes.first(where: { (try? VerificationPayload(scanned: $0)) != nil }) else {
                 throw CommandFailure("\(image): \(VerificationError.notAVerificationCode)")
             }
-            let shown = try await VerifySession(options: options).run { client in try await client.verify(scannedPayload: code) }
+            let shown = try await options.withClient(requireServer: false) { client in try await client.verify(scannedPayload: code) }
             options.output(VerificationOutput(shown)) {
                 "Verified \(shown.email): the scanned code matches their identity key.\nSafety number: \(shown.safetyNumber.grouped)"
             }
@@ -79,7 +81,7 @@ extension Parley.Verify {
         @Flag(help: "Do not ask: the numbers were compared already.") var yes = false
 
         func run() async throws {
-            let shown = try await VerifySession(options: options).run { client in
+            let shown = try await options.withClient(requireServer: false) { client in
                 let shown = try await client.verification(of: email)
                 if !yes {
                     print(VerificationText.lines(shown).joined(separator: "\n"))
@@ -103,29 +105,10 @@ extension Parley.Verify {
         @Argument(help: "The contact's e-mail.") var email: String
 
         func run() async throws {
-            let status = try await VerifySession(options: options).run { client in try await client.acceptIdentityChange(of: email) }
+            let status = try await options.withClient(requireServer: false) { client in try await client.acceptIdentityChange(of: email) }
             options.output(["email": email.lowercased(), "status": status.rawValue]) {
                 "Accepted the new identity key of \(email.lowercased()); status: \(status.label). Compare safety numbers to verify it: parley verify \(email.lowercased())"
             }
-        }
-    }
-}
-
-/// Runs a verification step with the account open, connected when the server can be reached: a contact
-/// this device already knows can be verified offline.
-struct VerifySession {
-    let options: ClientOptions
-
-    func run<T>(_ body: (ParleyClient) async throws -> T) async throws -> T {
-        let client = try options.open()
-        try? await client.connect(reconnect: false)
-        do {
-            let result = try await body(client)
-            await client.disconnect()
-            return result
-        } catch {
-            await client.disconnect()
-            throw error is CommandFailure ? error : CommandFailure("\(error)")
         }
     }
 }
@@ -138,48 +121,5 @@ enum VerifyImage {
             throw QRError.tooLarge("\(size) bytes; at most \(GrayImage.maximumFileSize)")
         }
         do { return Array(try FileIO.read(path)) } catch { throw CommandFailure("\(error)") }
-    }
-}
-
-/// The text `parley verify EMAIL` prints.
-enum VerificationText {
-    static func lines(_ shown: ContactVerification) -> [String] {
-        let groups = shown.safetyNumber.grouped.split(separator: " ")
-        var lines = ["Safety number with \(shown.email):"]
-        for row in stride(from: 0, to: groups.count, by: 4) { lines.append("    " + groups[row..<min(row + 4, groups.count)].joined(separator: " ")) }
-        lines += [
-            "Your fingerprint:  \(shown.localFingerprint.grouped)",
-            "Their fingerprint: \(shown.contactFingerprint.grouped)",
-            "Status: \(shown.status.label)",
-        ]
-        if shown.sendingBlocked {
-            lines.append("⚠ Their identity key changed after you verified it; sending to them is blocked. If the number matches what they see, run 'parley verify mark \(shown.email)' (or 'parley verify accept \(shown.email)' to go on without verifying).")
-        } else if shown.status != .verified {
-            lines.append("Compare the number with \(shown.email) in person or on a call, then run 'parley verify mark \(shown.email)'; or scan their code: 'parley verify scan IMAGE'.")
-        }
-        return lines
-    }
-}
-
-/// `--json` output of the verify commands.
-struct VerificationOutput: Encodable {
-    let accountID: Int64
-    let email: String
-    let status: String
-    let sendingBlocked: Bool
-    let safetyNumber: String
-    let yourFingerprint: String
-    let theirFingerprint: String
-    let qrText: String
-
-    init(_ shown: ContactVerification) {
-        accountID = shown.accountID
-        email = shown.email
-        status = shown.status.rawValue
-        sendingBlocked = shown.sendingBlocked
-        safetyNumber = shown.safetyNumber.digits
-        yourFingerprint = shown.localFingerprint.digits
-        theirFingerprint = shown.contactFingerprint.digits
-        qrText = shown.localPayload.qrText
     }
 }

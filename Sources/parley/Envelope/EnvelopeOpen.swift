@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyCrypto
+import ParleyFiles
 
 extension Parley.Envelope {
     /// `parley envelope open`: writes the secret held by an ECP1 envelope.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyCrypto
+import ParleyFiles
 
 extension Parley.Envelope {
     /// `parley envelope seal`: writes an ECP1 envelope holding the input.

@@ -51,28 +51,8 @@ extension Parley.File {
                     try FileOpener.open(from: stream, to: sink, identities: keys, progress: progress)
                 }
             case .fileLock:
-                let package = try stream.readAll()
-                let p256Keys = keys.compactMap { key -> (any P256KeyAgreementSecret)? in
-                    switch key {
-                    case .p256(let k): k
-                    case .p256Held(let k): k
-                    default: nil
-                    }
-                }
-                guard !p256Keys.isEmpty else {
-                    throw FileError.noMatchingRecipient(needed: keys.map(\.kind.description).joined(separator: " or "), present: ["P-256 key (FileLock)"])
-                }
-                var lastError: Error = FileError.cannotDecrypt
-                for key in p256Keys {
-                    do {
-                        let plaintext = try FileLockPackage.open(package, using: key)
-                        try AtomicOutput.write(to: output, force: force, mode: 0o600) { try $0.write(plaintext) }
-                        return
-                    } catch let error as FileError where error == .cannotDecrypt {
-                        lastError = error
-                    }
-                }
-                throw lastError
+                let plaintext = try FileLockPackage.open(try stream.readAll(), usingAny: keys)
+                try AtomicOutput.write(to: output, force: force, mode: 0o600) { try $0.write(plaintext) }
             }
         }
     }

@@ -29,14 +29,9 @@ enum LocationAccountPosting {
     /// Posts each fix from gpsd as it arrives, until `count` fixes or gpsd closes.
     static func postLive(from connection: GPSDConnection, count: Int?, route: UInt64?, options: ClientOptions) async throws {
         try await options.withClient(reconnect: true) { client in
-            var posted = 0
-            var lastTimestamp: Int64 = -1
-            while count.map({ posted < $0 }) ?? true, let waypoint = try await connection.nextFix() {
-                guard waypoint.timestamp != lastTimestamp else { continue }   // gpsd repeats fixes
-                lastTimestamp = waypoint.timestamp
+            try await connection.forEachNewFix(count: count) { waypoint in
                 let result = try await client.location.post([waypoint], to: route.map { Int64(clamping: $0) })
                 report(result, options: options, waypoint: waypoint)
-                posted += 1
             }
         }
     }
@@ -53,13 +48,8 @@ enum LocationAccountPosting {
 
 /// How positions read on a terminal.
 enum LocationText {
-    /// `TIME LAT LON`, then accuracy and altitude when known.
-    static func line(_ waypoint: Waypoint) -> String {
-        var text = "\(ISO8601Time.format(waypoint.timestamp)) \(JSNumber.string(waypoint.latitude)) \(JSNumber.string(waypoint.longitude))"
-        if waypoint.accuracy > 0 { text += " ±\(JSNumber.string(waypoint.accuracy)) m" }
-        if let altitude = waypoint.altitude { text += " alt \(JSNumber.string(altitude)) m" }
-        return text
-    }
+    /// `TIME LAT LON`, then accuracy and altitude when known (ParleyLocation's `PositionText`).
+    static func line(_ waypoint: Waypoint) -> String { PositionText.line(waypoint) }
 
     /// A route's one-line description.
     static func route(_ route: LocationRoute) -> String {

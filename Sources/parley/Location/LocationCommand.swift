@@ -1,4 +1,5 @@
 import ArgumentParser
+import ParleyLocation
 
 extension Parley {
     /// `parley location`: share and follow encrypted positions (Parley v2, Berry Picker Tracker).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParleyFiles
 import ParleyLocation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -87,25 +88,19 @@ extension Parley.Location {
                 throw CommandFailure("--bpt-server is for bpt:// links; an e-mail or parley://location link is read through your Parley account (--home)")
             }
             let share = try bptShare(given)
-            let client = try BPTClient(server: bptServer, timeout: bptTimeout.seconds)
-            var shownRoute: String?
-            var shown = 0
+            var follower = BPTFollower(share: share, client: try BPTClient(server: bptServer, timeout: bptTimeout.seconds))
             while true {
-                let route = try await client.latestRoute(userID: share.userID)
-                let (points, failed) = route.decrypt(with: share.key)
-                if route.routeID != shownRoute {
+                let update = try await follower.poll()
+                if let route = update.newRoute {
                     let who = share.username.map { " of \($0)" } ?? ""
-                    Console.err("route \(route.routeID)\(who) (\(route.active ? "active" : "ended"))")
-                    shownRoute = route.routeID
-                    shown = 0
+                    Console.err("route \(route.id)\(who) (\(route.active ? "active" : "ended"))")
                 }
-                for point in points.dropFirst(shown) { LineOutput.write(Self.line(point)) }
-                shown = max(shown, points.count)
-                if failed > 0 {
-                    FileHandle.standardError.write(Data("\(failed) waypoint(s) could not be decrypted with this link's key\n".utf8))
+                for point in update.fresh { LineOutput.write(PositionText.line(point)) }
+                if update.undecryptable > 0 {
+                    FileHandle.standardError.write(Data("\(update.undecryptable) waypoint(s) could not be decrypted with this link's key\n".utf8))
                 }
                 if let gpx {
-                    let track = GPXTrack(name: share.username, points: points)
+                    let track = GPXTrack(name: share.username, points: update.all)
                     try FileIO.write(Data(track.gpx.utf8), to: gpx, force: force || follow, private: false)
                 }
                 guard follow else { return }
@@ -133,23 +128,7 @@ extension Parley.Location {
             }
             let remembered: [BPTShareLink]
             do { remembered = try options.open().tracker.links() } catch { throw CommandFailure("\(error)") }
-            let matching = given.map { name in remembered.filter { $0.userID == name || $0.username == name } } ?? remembered
-            guard matching.count == 1, let share = matching.first else {
-                if remembered.isEmpty {
-                    throw CommandFailure("this account remembers no bpt:// link yet: follow one once with --link-file PATH, --link-file - or PARLEY_LOCATION_LINK")
-                }
-                let list = remembered.map { share in share.username.map { "\($0) (user id \(share.userID))" } ?? "user id \(share.userID)" }
-                    .joined(separator: ", ")
-                throw CommandFailure(given == nil
-                    ? "this account remembers several bpt:// links; name one: \(list)"
-                    : "this account remembers no bpt:// link for that name; it has: \(list)")
-            }
-            return share
-        }
-
-        /// `TIME LAT LON`, or `- LAT LON` when the tracker gave no usable time.
-        static func line(_ point: GPXTrack.Point) -> String {
-            "\(point.time.map(ISO8601Time.format) ?? "-") \(JSNumber.string(point.latitude)) \(JSNumber.string(point.longitude))"
+            return try BPTFollower.remembered(remembered, named: given)
         }
     }
 }

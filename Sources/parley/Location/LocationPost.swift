@@ -64,15 +64,7 @@ extension Parley.Location {
             let endpoint = try GPSDConnection.Endpoint(parsing: gpsd)
             let connection = try await GPSDConnection.open(endpoint)
             defer { connection.disconnect() }
-            var written = 0
-            var lastTimestamp: Int64 = -1
-            while count.map({ written < $0 }) ?? true, let waypoint = try await connection.nextFix() {
-                // gpsd may repeat a fix; a waypoint per timestamp is what the route stores anyway.
-                guard waypoint.timestamp != lastTimestamp else { continue }
-                lastTimestamp = waypoint.timestamp
-                LineOutput.write(try writer.line(waypoint))
-                written += 1
-            }
+            try await connection.forEachNewFix(count: count) { LineOutput.write(try writer.line($0)) }
         }
 
         /// `--bpt`: seal with the account's tracker key and post to its tracker server.

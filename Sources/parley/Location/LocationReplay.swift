@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParleyFiles
 import ParleyLocation
 
 extension Parley.Location {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyClient
+import ParleyFiles
 import ParleyLocation
 
 extension Parley.Location {

@@ -29,14 +29,8 @@ extension Parley.Mail {
             let settings = try MailFailure.run { () throws(MailboxError) in try store.settings() }
             let headers: MailHeaders
             do { headers = try MailHeaders.of(eml: raw) } catch { throw CommandFailure("cannot read message \(id)'s header: \(error)") }
-            let me = settings.email.lowercased()
-            let direct = MailAddresses.parse(headers["Reply-To"] ?? headers["From"])
-            guard !direct.isEmpty else { throw CommandFailure("message \(id) has no sender address to reply to") }
-            let others = all ? MailAddresses.parse(headers["To"]) + MailAddresses.parse(headers["Cc"]) : []
-            var seen = Set<String>()
-            let to = direct.filter { seen.insert($0).inserted }
-            let cc = others.filter { $0 != me && seen.insert($0).inserted }
-            let subject = headers.decoded("Subject") ?? ""
+            let addressing = try MailReplyAddressing(replyingTo: headers, id: id, me: settings.email, all: all)
+            let (to, cc) = (addressing.to, addressing.cc)
             let pgp = try options.pgpOptions(email: settings.email, keys: keys)
             let passphrase = PassphraseOnce(pgp)
             let keyring = try pgp.openKeyring()
@@ -47,7 +41,7 @@ extension Parley.Mail {
                     text = MailOutgoing.quoting(text, original: original.mail)
                 }
             }
-            var composer = MailComposer(from: settings.email, to: to, subject: subject.lowercased().hasPrefix("re:") ? subject : "Re: \(subject)", text: text)
+            var composer = MailComposer(from: settings.email, to: to, subject: addressing.subject, text: text)
             composer.cc = cc
             composer.inReplyTo = headers["Message-ID"]
             composer.references = headers["References"]
@@ -60,7 +54,7 @@ extension Parley.Mail {
                 try MailSubmission.send(prepared.message, recipients: recipients, settings: settings, answering: answering)
             })
             if outcome.markedAnswered { try MailFailure.run { () throws(MailboxError) in try store.markAnswered(id) } }
-            MailOutgoing.report(outcome, recipients: recipients, prepared: prepared)
+            MailOutgoing.say(outcome, recipients: recipients, prepared: prepared)
         }
     }
 }

@@ -42,7 +42,7 @@ extension Parley.Mail {
             let outcome = try await MailFailure.onThread({ () throws(MailboxError) in
                 try MailSubmission.send(prepared.message, recipients: recipients, settings: settings)
             })
-            MailOutgoing.report(outcome, recipients: recipients, prepared: prepared)
+            MailOutgoing.say(outcome, recipients: recipients, prepared: prepared)
         }
     }
 }

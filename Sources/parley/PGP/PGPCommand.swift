@@ -44,27 +44,19 @@ struct PGPOptions: ParsableArguments {
     /// Where the keys are: `--keyring` or PARLEY_PGP_KEYRING; else the vault of the home's account
     /// (unlocked with PARLEY_PIN or a prompt when it has a PIN); else `HOME/pgp` when the home has none.
     func openKeyring() throws -> any PGPKeyStore {
-        if let path = keyring ?? ProcessInfo.processInfo.environment["PARLEY_PGP_KEYRING"].flatMap({ $0.isEmpty ? nil : $0 }) {
-            return try PGPKeyring(directory: path)
-        }
         let home = ParleyHome.url(self.home)
-        let accounts = ParleyClient.accounts(in: home)
-        let email: String
-        if let account {
-            email = account.lowercased()
-        } else {
-            switch accounts.count {
-            case 0: return try PGPKeyring(directory: home.appendingPathComponent("pgp").path)
-            case 1: email = accounts[0]
-            default:
-                throw CommandFailure("this home has several accounts (\(accounts.joined(separator: ", "))); pick one with --account, or use --keyring DIR")
+        let choice = try PGPKeyStoreChoice.choose(keyring: keyring, environment: ProcessInfo.processInfo.environment, account: account,
+                                                  accounts: keyring == nil ? ParleyClient.accounts(in: home) : [], homePath: home.path)
+        switch choice {
+        case .keyring(let path):
+            return try PGPKeyring(directory: path)
+        case .vault(let email):
+            let access = try VaultAccess.access(home: home, email: email)
+            do {
+                return PGPVaultKeys(client: try ParleyClient.open(home: home, email: email, access: access))
+            } catch {
+                throw CommandFailure("\(error)")
             }
-        }
-        let access = try VaultAccess.access(home: home, email: email)
-        do {
-            return PGPVaultKeys(client: try ParleyClient.open(home: home, email: email, access: access))
-        } catch {
-            throw CommandFailure("\(error)")
         }
     }
 
@@ -95,33 +87,12 @@ enum PGPSecrets {
 
 /// Turns ParleyPGP errors into messages that say what to do.
 enum PGPFailure {
+    /// `error` in the user's words: an OpenPGP error with ParleyPGP's advice for it (`PGPError.advice`).
     static func message(_ error: Error, keyring: String? = nil) -> CommandFailure {
         guard let error = error as? PGPError else {
             return CommandFailure(String(describing: error))
         }
-        let where_ = keyring.map { " (keyring \($0))" } ?? ""
-        switch error {
-        case .needsPassphrase:
-            return CommandFailure("the secret key is protected: give its pass phrase with --passphrase-file, PARLEY_PGP_PASSPHRASE or at the prompt")
-        case .wrongPassphrase:
-            return CommandFailure("wrong pass phrase for the secret key: check it and try again")
-        case .noMatchingKey:
-            return CommandFailure("none of your secret keys\(where_) or passwords can decrypt this message: import the key it was encrypted to with `parley pgp keys import`, or use --password")
-        case .missingMDC, .badMDC, .truncated:
-            return CommandFailure("\(error); nothing was written. Ask the sender for a fresh copy")
-        case .badArmor, .malformed:
-            return CommandFailure("\(error): is this an OpenPGP file? Check you gave the right file")
-        case .unsupported:
-            return CommandFailure("\(error): ask the sender to use AES with an RSA, Ed25519/Cv25519 or P-256 key")
-        case .badSignature:
-            return CommandFailure("\(error)")
-        case .unusableKey:
-            return CommandFailure("\(error): choose another key, or check `parley pgp keys list`")
-        case .notEncrypted:
-            return CommandFailure("the message is not encrypted, so there is nothing to decrypt; nothing was written (to check a signed message use `parley pgp verify`)")
-        case .trailingData:
-            return CommandFailure("\(error). Check you gave exactly one message")
-        }
+        return CommandFailure(error.advice(keyring: keyring))
     }
 
     /// Runs `body`, converting thrown OpenPGP errors into friendly failures.

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyFiles
 import ParleyPGP
 
 /// Files and standard streams for `parley pgp`: '-' is standard input or output.
@@ -38,35 +39,9 @@ enum PGPIO {
         return try PGPFailure.run { try PrivateSpool.releasing(to: device, body) }
     }
 
-    /// A short algorithm name for listings.
-    static func algorithmName(_ key: PublicKey) -> String {
-        switch key.material {
-        case .rsa(let n, _): "rsa\(n.drop(while: { $0 == 0 }).count * 8)"
-        case .eddsa, .ed25519: "ed25519"
-        case .x25519: "x25519"
-        case .ed448: "ed448"
-        case .x448: "x448"
-        case .ecdsa: "nistp256"
-        case .ecdh(let curve, _, _, _): curve == .curve25519 ? "cv25519" : "nistp256"
-        }
-    }
-
     /// Prints signature results on standard error; returns whether at least one signature is good.
     static func report(_ verifications: [Verification], certificates: [Certificate]) -> Bool {
-        for verification in verifications {
-            let signer = verification.certificateFingerprint.flatMap { fingerprint in
-                certificates.first { $0.fingerprint == fingerprint }
-            }
-            if verification.isGood, let signer {
-                let name = signer.userIDs.first?.string ?? Fingerprint.text(signer.fingerprint)
-                let date = Date(timeIntervalSince1970: TimeInterval(verification.signature.creationTime ?? 0))
-                eprint("Good signature from \(name) (\(Fingerprint.text(signer.fingerprint))), made \(ISO8601DateFormatter().string(from: date))")
-            } else {
-                let keyID = verification.signature.issuerKeyID.map { Fingerprint.text($0) } ?? "unknown key"
-                let why = verification.failure.map { "\($0)" } ?? "not checked"
-                eprint("BAD or unverifiable signature by \(keyID): \(why) — import the signer's certificate with `parley pgp keys import` if it is missing")
-            }
-        }
+        for verification in verifications { eprint(VerificationReport.line(verification, certificates: certificates)) }
         return verifications.contains(where: \.isGood)
     }
 

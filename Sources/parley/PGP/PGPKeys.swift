@@ -30,9 +30,7 @@ extension Parley.PGP.Keys {
             guard !userIDs.isEmpty else { throw ValidationError("give at least one --user-id \"Name <email>\"") }
             let keyring = try options.openKeyring()
             let passphrase = try options.passphrase("New pass phrase (12 characters or more)")
-            guard passphrase.count >= 12 else {
-                throw CommandFailure("the pass phrase is shorter than 12 characters: choose a longer one")
-            }
+            try PGPPassphrase.check(passphrase)
             if profile == .rfc9580, rsa != nil { throw ValidationError("--rsa makes a v4 key; leave it out with --profile rfc9580") }
             let key = try PGPFailure.run {
                 if profile == .rfc9580 {
@@ -72,7 +70,7 @@ extension Parley.PGP.Keys {
                 for var key in keys {
                     if key.isSecret, !key.isFullyProtected {
                         let passphrase = try options.passphrase("Pass phrase to protect the imported secret key")
-                        guard passphrase.count >= 12 else { throw CommandFailure("the pass phrase is shorter than 12 characters: choose a longer one") }
+                        try PGPPassphrase.check(passphrase)
                         key = try PGPFailure.run { try key.reprotected(oldPassphrases: [], newPassphrase: passphrase) }
                     }
                     let isNew = try keyring.store(key)
@@ -98,13 +96,8 @@ extension Parley.PGP.Keys {
             }
             let now = PGPFailure.now
             for certificate in certificates {
-                let fingerprint = Fingerprint.text(certificate.fingerprint)
-                let created = ISO8601DateFormatter.string(from: Date(timeIntervalSince1970: TimeInterval(certificate.primaryKey.created)),
-                                                          timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
-                var state = ""
-                if certificate.isRevoked(at: now) { state = " [revoked]" } else if !certificate.isUsable(at: now) { state = " [expired]" }
-                Console.out("\(secrets.contains(fingerprint) ? "sec" : "pub")  \(fingerprint)  \(PGPIO.algorithmName(certificate.primaryKey))  \(created)\(state)")
-                for userID in certificate.userIDs { Console.out("     \(userID.string)") }
+                let secret = secrets.contains(Fingerprint.text(certificate.fingerprint))
+                for line in certificate.listing(secret: secret, now: now) { Console.out(line) }
             }
         }
     }
@@ -143,7 +136,7 @@ extension Parley.PGP.Keys {
             let old = try options.passphrase("Current pass phrase")
             let new = try PGPSecrets.read(file: newPassphraseFile, environment: "PARLEY_PGP_NEW_PASSPHRASE", prompt: "New pass phrase: ",
                                           advice: "pass --new-passphrase-file FILE, set PARLEY_PGP_NEW_PASSPHRASE, or run in a terminal")
-            guard new.count >= 12 else { throw CommandFailure("the new pass phrase is shorter than 12 characters: choose a longer one") }
+            try PGPPassphrase.check(new, new: true)
             let changed = try PGPFailure.run { try certificate.reprotected(oldPassphrases: [old], newPassphrase: new) }
             try keyring.store(changed)
             Console.out("Changed the pass phrase of \(Fingerprint.text(changed.fingerprint)).")

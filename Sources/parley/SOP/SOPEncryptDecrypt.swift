@@ -15,20 +15,18 @@ extension Parley.SOP {
         @Argument(help: "Certificate files.") var certs: [String] = []
 
         func run() throws {
-            guard !certs.isEmpty || !passwords.isEmpty else { throw SOPIO.fail(SOPIO.missingArgument, "give certificates or --with-password") }
-            guard mode == "binary" || mode == "text" else { throw SOPIO.fail(SOPIO.unsupportedOption, "--as=\(mode)") }
-            let chosen = try SOPProfiles.profile(profile, for: "encrypt")
+            guard !certs.isEmpty || !passwords.isEmpty else { throw SOPFailure(.missingArgument, "give certificates or --with-password") }
+            guard mode == "binary" || mode == "text" else { throw SOPFailure(.unsupportedOption, "--as=\(mode)") }
             var encryptor = Encryptor(now: SOPIO.now)
-            encryptor.profile = profile == "default" ? .byRecipients : chosen.name == "rfc9580" ? .rfc9580 : .rfc4880
+            encryptor.profile = try SOPProfiles.encryption(profile)
             encryptor.passwords = try passwords.map(SOPIO.password)
-            encryptor.recipients = try SOPIO.certificates(certs)
+            encryptor.recipients = try SOPInputs.certificates(certs)
             encryptor.format = mode == "text" ? 0x75 : 0x62
             let passphrases = try keyPasswords.map(SOPIO.password)
-            do {
-                encryptor.signers = try SOPIO.certificates(signWith).map { try $0.unlockedSigningKey(passphrases: passphrases, now: SOPIO.now) }
-                try SOPIO.streamOut { try encryptor.encrypt(from: SOPIO.standardInputStream, to: $0, armor: !noArmor) }
-            } catch let error as PGPError {
-                throw SOPIO.fail(error)
+            let signers = try SOPInputs.certificates(signWith)
+            try SOPStreams.direct { output in
+                encryptor.signers = try signers.map { try $0.unlockedSigningKey(passphrases: passphrases, now: SOPIO.now) }
+                try encryptor.encrypt(from: SOPStreams.standardInput, to: output, armor: !noArmor)
             }
         }
     }
@@ -46,31 +44,28 @@ extension Parley.SOP {
 
         func run() throws {
             guard !keys.isEmpty || !passwords.isEmpty || !sessionKeys.isEmpty else {
-                throw SOPIO.fail(SOPIO.missingArgument, "give secret keys, --with-password or --with-session-key")
+                throw SOPFailure(.missingArgument, "give secret keys, --with-password or --with-session-key")
             }
             var decryptor = Decryptor(now: SOPIO.now)
-            do {
-                decryptor.sessionKeys = try sessionKeys.map { try SessionKey(sopString: String(decoding: SOPIO.input($0), as: UTF8.self)) }
-            } catch let error as PGPError {
-                throw SOPIO.fail(SOPIO.badData, error.description)
+            decryptor.sessionKeys = try SOPFailure.mapping(SOPFailure.badData) {
+                try sessionKeys.map { try SessionKey(sopString: String(decoding: SOPInputs.read($0), as: UTF8.self)) }
             }
-            decryptor.keys = try SOPIO.certificates(keys)
+            decryptor.keys = try SOPInputs.certificates(keys)
             decryptor.passwords = try passwords.map(SOPIO.password)
             decryptor.keyPassphrases = try keyPasswords.map(SOPIO.password)
-            decryptor.verifiers = try SOPIO.certificates(verifyWith)
+            decryptor.verifiers = try SOPInputs.certificates(verifyWith)
             // Streamed to disk, so the size of what compressed data expands to is no memory risk.
             decryptor.decompressionLimit = Int.max
             // The plaintext is held in a private scratch file until the MDC at the end matched.
-            _ = try SOPIO.streamChecked({ try decryptor.decrypt(from: SOPIO.standardInputStream, to: $0) }) { result in
-                guard let sessionKey = result.sessionKey else { throw SOPIO.fail(SOPIO.cannotDecrypt, "the message is not encrypted") }
+            _ = try SOPStreams.checked({ try decryptor.decrypt(from: SOPStreams.standardInput, to: $0) }, check: { result in
+                guard let sessionKey = result.sessionKey else { throw SOPFailure(.cannotDecrypt, "the message is not encrypted") }
                 if let sessionKeyOut {
                     try Data((sessionKey.sopString + "\n").utf8).write(to: URL(fileURLWithPath: sessionKeyOut))
                 }
                 if let verificationsOut {
-                    let lines = result.verifications.compactMap(SOPIO.line).map { $0 + "\n" }.joined()
-                    try Data(lines.utf8).write(to: URL(fileURLWithPath: verificationsOut))
+                    try Data(SOPVerifications.file(result.verifications)).write(to: URL(fileURLWithPath: verificationsOut))
                 }
-            }
+            })
         }
     }
 }

@@ -12,30 +12,27 @@ extension Parley.SOP {
         @Argument(help: "Secret key files.") var keys: [String] = []
 
         func run() throws {
-            guard !keys.isEmpty else { throw SOPIO.fail(SOPIO.missingArgument, "give at least one secret key") }
-            guard ["binary", "text", "clearsigned"].contains(mode) else { throw SOPIO.fail(SOPIO.unsupportedOption, "--as=\(mode)") }
+            guard !keys.isEmpty else { throw SOPFailure(.missingArgument, "give at least one secret key") }
+            guard ["binary", "text", "clearsigned"].contains(mode) else { throw SOPFailure(.unsupportedOption, "--as=\(mode)") }
             let passphrases = try keyPasswords.map(SOPIO.password)
-            do {
-                let signers = try SOPIO.certificates(keys).map { try $0.unlockedSigningKey(passphrases: passphrases, now: SOPIO.now) }
+            let keys = try SOPInputs.certificates(keys)
+            try SOPFailure.signing {
+                let signers = try keys.map { try $0.unlockedSigningKey(passphrases: passphrases, now: SOPIO.now) }
                 if mode == "clearsigned" {
                     // Spooled: input that turns out not to be UTF-8 leaves nothing on stdout.
-                    try SOPIO.streamChecked { output in
+                    try SOPStreams.checked { output in
                         do {
-                            try CleartextSignature.sign(from: SOPIO.standardInputStream, to: output, signers: signers, now: SOPIO.now)
+                            try CleartextSignature.sign(from: SOPStreams.standardInput, to: output, signers: signers, now: SOPIO.now)
                         } catch let error as CleartextSignature.NotText {
-                            throw SOPIO.fail(SOPIO.expectedText, error.description)
+                            throw SOPFailure(.expectedText, error.description)
                         }
                     }
                 } else {
-                    try SOPIO.streamOut {
-                        try Signer.inline(from: SOPIO.standardInputStream, to: $0, signers: signers, text: mode == "text",
+                    try SOPStreams.direct {
+                        try Signer.inline(from: SOPStreams.standardInput, to: $0, signers: signers, text: mode == "text",
                                           armor: !noArmor, now: SOPIO.now)
                     }
                 }
-            } catch PGPError.unusableKey(let why) {
-                throw SOPIO.fail(SOPIO.keyCannotSign, why)
-            } catch let error as PGPError {
-                throw SOPIO.fail(error)
             }
         }
     }
@@ -47,21 +44,15 @@ extension Parley.SOP {
         @Argument(help: "Certificate files.") var certs: [String] = []
 
         func run() throws {
-            guard !certs.isEmpty else { throw SOPIO.fail(SOPIO.missingArgument, "give at least one certificate") }
-            let certificates = try SOPIO.certificates(certs)
+            guard !certs.isEmpty else { throw SOPFailure(.missingArgument, "give at least one certificate") }
+            let certificates = try SOPInputs.certificates(certs)
             // Streamed into a private scratch file; the signed data reaches stdout only when a signature is good.
             let spool = try PrivateSpool()
-            let verifications: [Verification]
-            do {
-                verifications = try Verification.inline(from: SOPIO.standardInputStream, to: spool.output, certificates: certificates,
-                                                        now: SOPIO.now, decompressionLimit: Int.max)
-            } catch let error as PGPError {
-                throw SOPIO.fail(SOPIO.badData, error.description)
-            } catch let error as PGPStreamIOError {
-                throw SOPIO.fail(SOPIO.badData, error.description)
+            let verifications = try SOPFailure.mapping(SOPFailure.badData) {
+                try Verification.inline(from: SOPStreams.standardInput, to: spool.output, certificates: certificates,
+                                        now: SOPIO.now, decompressionLimit: Int.max)
             }
-            let lines = verifications.compactMap(SOPIO.line)
-            guard !lines.isEmpty else { throw SOPIO.fail(SOPIO.noSignature, "no valid signature") }
+            let lines = try SOPVerifications.required(verifications)
             if let verificationsOut {
                 try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: verificationsOut))
             }
@@ -76,19 +67,18 @@ extension Parley.SOP {
         @Option(name: .customLong("signatures-out"), help: "File to write the signatures to.") var signaturesOut: String?
 
         func run() throws {
-            guard let signaturesOut else { throw SOPIO.fail(SOPIO.missingArgument, "--signatures-out is required") }
+            guard let signaturesOut else { throw SOPFailure(.missingArgument, "--signatures-out is required") }
             // The data streams into a private spool and reaches stdout, with the signatures in their file,
             // only once the whole message was read: a cut or garbled message leaves neither.
-            _ = try SOPIO.streamChecked({ output in
-                try Verification.inline(from: SOPIO.standardInputStream, to: output, certificates: [], now: SOPIO.now,
+            _ = try SOPStreams.checked({ output in
+                try Verification.inline(from: SOPStreams.standardInput, to: output, certificates: [], now: SOPIO.now,
                                         decompressionLimit: Int.max)
             }, check: { verifications in
-                guard !verifications.isEmpty else { throw SOPIO.fail(SOPIO.badData, "the message carries no signature") }
+                guard !verifications.isEmpty else { throw SOPFailure(.badData, "the message carries no signature") }
                 let signatures = verifications.map { Packet(tagNumber: 2, body: $0.signature.body) }.encoded
-                let out = noArmor ? signatures : Array(Armor.encode(signatures, as: .signature).utf8)
-                try Data(out).write(to: URL(fileURLWithPath: signaturesOut))
-            }, failure: { error in
-                error == .noMatchingKey ? SOPIO.fail(SOPIO.badData, "the message is encrypted; use decrypt") : SOPIO.asBadData(error)
+                try Data(SOPText.output(signatures, armor: !noArmor, kind: .signature)).write(to: URL(fileURLWithPath: signaturesOut))
+            }, classify: { error in
+                error == .noMatchingKey ? SOPFailure(.badData, "the message is encrypted; use decrypt") : SOPFailure.badData(error)
             })
         }
     }

@@ -12,13 +12,8 @@ extension Parley.SOP {
         func run() throws {
             let new = try newPassword.map(SOPIO.password)
             let old = try oldPasswords.map(SOPIO.password)
-            let keys = try SOPIO.standardInputCertificates(secret: true)
-            let changed = try SOPIO.maintaining {
-                try keys.map { key in
-                    try new.map { try key.reprotected(oldPassphrases: old, newPassphrase: $0) } ?? key.unprotected(oldPassphrases: old)
-                }
-            }
-            SOPIO.output(changed, armor: !noArmor)
+            let keys = try SOPInputs.standardInput(SOPIO.standardInput(), secret: true)
+            SOPIO.output(SOPText.output(try SOPKeyOperations.changePassword(keys, old: old, new: new), armor: !noArmor))
         }
     }
 
@@ -30,11 +25,8 @@ extension Parley.SOP {
 
         func run() throws {
             let passphrases = try keyPasswords.map(SOPIO.password)
-            let keys = try SOPIO.standardInputCertificates(secret: true)
-            let revoked = try SOPIO.maintaining {
-                try keys.map { try $0.revoked(by: $0.unlockedPrimaryKey(passphrases: passphrases), now: SOPIO.now) }
-            }
-            SOPIO.output(revoked, armor: !noArmor)
+            let keys = try SOPInputs.standardInput(SOPIO.standardInput(), secret: true)
+            SOPIO.output(SOPText.output(try SOPKeyOperations.revoke(keys, passphrases: passphrases, now: SOPIO.now), armor: !noArmor))
         }
     }
 
@@ -49,16 +41,10 @@ extension Parley.SOP {
 
         func run() throws {
             let passphrases = try keyPasswords.map(SOPIO.password)
-            let updates = try SOPIO.certificates(mergeCerts).map(\.publicCertificate)
-            let keys = try SOPIO.standardInputCertificates(secret: true)
-            let now = SOPIO.now
-            let updated = try SOPIO.maintaining {
-                try Certificate.merge(keys, with: updates).map { key in
-                    guard !key.isRevoked(at: now) else { throw SOPIO.fail(SOPIO.primaryKeyBad, "\(Fingerprint.text(key.fingerprint)) is revoked") }
-                    return try key.refreshed(by: key.unlockedPrimaryKey(passphrases: passphrases), now: now)
-                }
-            }
-            SOPIO.output(updated, armor: !noArmor)
+            let updates = try SOPInputs.certificates(mergeCerts)
+            let keys = try SOPInputs.standardInput(SOPIO.standardInput(), secret: true)
+            let updated = try SOPKeyOperations.update(keys, merging: updates, passphrases: passphrases, now: SOPIO.now)
+            SOPIO.output(SOPText.output(updated, armor: !noArmor))
         }
     }
 
@@ -69,9 +55,9 @@ extension Parley.SOP {
         @Argument(help: "Certificate files with updates.") var certs: [String] = []
 
         func run() throws {
-            let updates = try SOPIO.certificates(certs).map(\.publicCertificate)
-            let base = try SOPIO.standardInputCertificates(secret: false)
-            SOPIO.output(try SOPIO.maintaining { try Certificate.merge(base, with: updates) }, armor: !noArmor)
+            let updates = try SOPInputs.certificates(certs)
+            let base = try SOPInputs.standardInput(SOPIO.standardInput(), secret: false)
+            SOPIO.output(SOPText.output(try SOPKeyOperations.merge(base, with: updates), armor: !noArmor))
         }
     }
 }

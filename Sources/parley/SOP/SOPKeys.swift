@@ -11,18 +11,11 @@ extension Parley.SOP {
         @Argument(help: "User IDs.") var userIDs: [String] = []
 
         func run() throws {
-            let chosen = try SOPProfiles.profile(profile, for: "generate-key")
+            // The profile is checked before the pass phrase is read: an unknown one is 89 whatever else is wrong.
+            _ = try SOPProfiles.profile(profile, for: "generate-key")
             let passphrase = try keyPassword.map(SOPIO.password)
-            do {
-                let key = switch chosen.name {
-                case "rfc4880": try KeyGenerator.generateRSA(userIDs: userIDs, bits: .bits3072, passphrase: passphrase, now: SOPIO.now)
-                case "rfc9580": try KeyGenerator.generateV6(userIDs: userIDs, passphrase: passphrase, now: SOPIO.now)
-                default: try KeyGenerator.generate(userIDs: userIDs, passphrase: passphrase, now: SOPIO.now)
-                }
-                SOPIO.output(key.packets.encoded, armor: !noArmor, kind: .privateKey)
-            } catch let error as PGPError {
-                throw SOPIO.fail(SOPIO.badData, error.description)
-            }
+            let key = try SOPKeyOperations.generateKey(profile: profile, userIDs: userIDs, passphrase: passphrase, now: SOPIO.now)
+            SOPIO.output(SOPText.output(key.packets.encoded, armor: !noArmor, kind: .privateKey))
         }
     }
 
@@ -32,13 +25,8 @@ extension Parley.SOP {
         @Flag(name: .customLong("no-armor"), help: "Binary output.") var noArmor = false
 
         func run() throws {
-            do {
-                let keys = try Certificate.readAll(SOPIO.standardInput())
-                guard !keys.isEmpty else { throw SOPIO.fail(SOPIO.badData, "no key on standard input") }
-                SOPIO.output(keys.flatMap { $0.publicCertificate.packets.encoded }, armor: !noArmor, kind: .publicKey)
-            } catch let error as PGPError {
-                throw SOPIO.fail(error)
-            }
+            let certificates = try SOPKeyOperations.extractCertificates(SOPIO.standardInput())
+            SOPIO.output(SOPText.output(certificates, armor: !noArmor, kind: .publicKey))
         }
     }
 }

@@ -12,18 +12,15 @@ extension Parley.SOP {
         @Argument(help: "Secret key files.") var keys: [String] = []
 
         func run() throws {
-            guard !keys.isEmpty else { throw SOPIO.fail(SOPIO.missingArgument, "give at least one secret key") }
-            guard mode == "binary" || mode == "text" else { throw SOPIO.fail(SOPIO.unsupportedOption, "--as=\(mode)") }
+            guard !keys.isEmpty else { throw SOPFailure(.missingArgument, "give at least one secret key") }
+            guard mode == "binary" || mode == "text" else { throw SOPFailure(.unsupportedOption, "--as=\(mode)") }
             let passphrases = try keyPasswords.map(SOPIO.password)
-            do {
-                let signers = try SOPIO.certificates(keys).map { try $0.unlockedSigningKey(passphrases: passphrases, now: SOPIO.now) }
-                let signatures = try Signer.detached(from: SOPIO.standardInputStream, signers: signers, text: mode == "text", now: SOPIO.now)
-                SOPIO.output(signatures, armor: !noArmor, kind: .signature)
-            } catch PGPError.unusableKey(let why) {
-                throw SOPIO.fail(SOPIO.keyCannotSign, why)
-            } catch let error as PGPError {
-                throw SOPIO.fail(error)
+            let keys = try SOPInputs.certificates(keys)
+            let signatures = try SOPFailure.signing {
+                let signers = try keys.map { try $0.unlockedSigningKey(passphrases: passphrases, now: SOPIO.now) }
+                return try Signer.detached(from: SOPStreams.standardInput, signers: signers, text: mode == "text", now: SOPIO.now)
             }
+            SOPIO.output(SOPText.output(signatures, armor: !noArmor, kind: .signature))
         }
     }
 
@@ -35,19 +32,15 @@ extension Parley.SOP {
         @Argument(help: "The signatures file, then certificate files.") var files: [String] = []
 
         func run() throws {
-            guard files.count >= 2 else { throw SOPIO.fail(SOPIO.missingArgument, "give SIGNATURES and at least one CERTS file") }
-            let verifications: [Verification]
-            do {
-                verifications = try Verification.detached(SOPIO.input(files[0]), input: SOPIO.standardInputStream,
-                                                          certificates: SOPIO.certificates(Array(files.dropFirst())), now: SOPIO.now)
-            } catch let error as PGPError {
-                throw SOPIO.fail(SOPIO.badData, error.description)
-            } catch let error as PGPStreamIOError {
-                throw SOPIO.fail(SOPIO.badData, error.description)
+            guard files.count >= 2 else { throw SOPFailure(.missingArgument, "give SIGNATURES and at least one CERTS file") }
+            let signatures = try SOPInputs.read(files[0])
+            let certificates = try SOPInputs.certificates(Array(files.dropFirst()))
+            let verifications = try SOPFailure.mapping(SOPFailure.badData) {
+                try Verification.detached(signatures, input: SOPStreams.standardInput, certificates: certificates, now: SOPIO.now)
             }
-            let inTime = SOPIO.within(verifications, notBefore: try SOPIO.time(notBefore), notAfter: try SOPIO.time(notAfter))
-            let lines = inTime.compactMap(SOPIO.line)
-            guard !lines.isEmpty else { throw SOPIO.fail(SOPIO.noSignature, "no valid signature") }
+            let now = SOPIO.now
+            let lines = try SOPVerifications.required(verifications, notBefore: try SOPVerifications.time(notBefore, now: now),
+                                                      notAfter: try SOPVerifications.time(notAfter, now: now))
             lines.forEach { print($0) }
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ParleyPGP
 
 /// SOP's exit codes for command-line mistakes (draft-dkg-openpgp-stateless-cli §7): 37 for an option
 /// `parley sop` does not support, 69 for an unknown subcommand, 19 for a missing argument.
@@ -22,11 +23,11 @@ enum SOPUsage {
             // No subcommand was recognized, so a word after `sop` names one it does not have, whatever
             // else is wrong (ArgumentParser reports an unknown option first).
             if let word = arguments.drop(while: { $0 != "sop" }).dropFirst().first(where: { !$0.hasPrefix("-") }) {
-                return (SOPIO.unsupportedSubcommand, "Error: parley sop has no subcommand '\(word)'; `parley sop --help` lists them")
+                return (SOPIO.code(.unsupportedSubcommand), "Error: parley sop has no subcommand '\(word)'; `parley sop --help` lists them")
             }
         }
-        if unsupportedOption.contains(kind) { return (SOPIO.unsupportedOption, Parley.fullMessage(for: error)) }
-        if missingArgument.contains(kind) { return (SOPIO.missingArgument, Parley.fullMessage(for: error)) }
+        if unsupportedOption.contains(kind) { return (SOPIO.code(.unsupportedOption), Parley.fullMessage(for: error)) }
+        if missingArgument.contains(kind) { return (SOPIO.code(.missingArgument), Parley.fullMessage(for: error)) }
         return nil
     }
 

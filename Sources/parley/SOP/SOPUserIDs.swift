@@ -12,19 +12,14 @@ extension Parley.SOP {
         @Argument(help: "Secret key files of the certifiers.") var keys: [String] = []
 
         func run() throws {
-            guard !userIDs.isEmpty else { throw SOPIO.fail(SOPIO.missingArgument, "give at least one --userid") }
-            guard !keys.isEmpty else { throw SOPIO.fail(SOPIO.missingArgument, "give at least one secret key") }
+            guard !userIDs.isEmpty else { throw SOPFailure(.missingArgument, "give at least one --userid") }
+            guard !keys.isEmpty else { throw SOPFailure(.missingArgument, "give at least one secret key") }
             let passphrases = try keyPasswords.map(SOPIO.password)
-            let now = SOPIO.now
-            let certifiers = try SOPIO.secretKeys(keys)
-            let certificates = try SOPIO.standardInputCertificates(secret: false)
-            let certified = try SOPIO.maintaining {
-                let unlocked = try certifiers.map { try $0.unlockedCertifyingKey(passphrases: passphrases, now: now) }
-                return try certificates.map { certificate in
-                    try unlocked.reduce(certificate) { try $0.certified(userIDs: userIDs, by: $1, requireSelfSignature: !noRequireSelfSig, now: now) }
-                }
-            }
-            SOPIO.output(certified, armor: !noArmor)
+            let certifiers = try SOPInputs.secretKeys(keys)
+            let certificates = try SOPInputs.standardInput(SOPIO.standardInput(), secret: false)
+            let certified = try SOPKeyOperations.certify(certificates, userIDs: userIDs, by: certifiers, passphrases: passphrases,
+                                                         requireSelfSignature: !noRequireSelfSig, now: SOPIO.now)
+            SOPIO.output(SOPText.output(certified, armor: !noArmor))
         }
     }
 
@@ -38,13 +33,12 @@ extension Parley.SOP {
         @Argument(help: "Authority certificate files.") var authorities: [String] = []
 
         func run() throws {
-            guard !authorities.isEmpty else { throw SOPIO.fail(SOPIO.missingArgument, "give at least one authority certificate") }
-            let time = try SOPIO.time(validateAt) ?? SOPIO.now
-            let authorityCertificates = try SOPIO.certificates(authorities).map(\.publicCertificate)
-            let subjects = try SOPIO.standardInputCertificates(secret: false)
-            for subject in subjects where !subject.hasUserID(userID, certifiedByAnyOf: authorityCertificates, addrSpecOnly: addrSpecOnly, at: time) {
-                throw SOPIO.fail(SOPIO.certUserIDNoMatch, "\(Fingerprint.text(subject.fingerprint)): no authority certified \"\(userID)\"")
-            }
+            guard !authorities.isEmpty else { throw SOPFailure(.missingArgument, "give at least one authority certificate") }
+            let now = SOPIO.now
+            let time = try SOPVerifications.time(validateAt, now: now) ?? now
+            let authorityCertificates = try SOPInputs.certificates(authorities)
+            let subjects = try SOPInputs.standardInput(SOPIO.standardInput(), secret: false)
+            try SOPKeyOperations.validateUserID(userID, subjects: subjects, authorities: authorityCertificates, addrSpecOnly: addrSpecOnly, at: time)
         }
     }
 }

@@ -45,10 +45,7 @@ extension Parley.Server.Admin.Accounts {
         @Argument(help: "The account's number or e-mail address.") var account: String
 
         func run() async throws {
-            let summary = try await database.withStore { store -> AccountSummary? in
-                try await store.accountSummary(id: try await database.account(account, in: store).id)
-            }
-            guard let summary else { throw CommandFailure("there is no account \(account) on this server") }
+            let summary = try await database.withAdmin { try await $0.summary(account) }
             if database.json {
                 return Console.json(AdminText.json([
                     "id": summary.id, "email": summary.email, "name": summary.displayName, "state": AdminText.state(summary),
@@ -78,14 +75,7 @@ extension Parley.Server.Admin.Accounts {
         @Argument(help: "The account's number or e-mail address.") var account: String
 
         func run() async throws {
-            let (record, reach) = try await database.withStore { store -> (AccountRecord, RunningServers.Reach?) in
-                let record = try await database.account(account, in: store)
-                guard record.disabledAt == nil else { throw CommandFailure("\(record.email) is disabled already") }
-                guard try await store.setDisabled(accountID: record.id, at: Int64(Date().timeIntervalSince1970 * 1000)) else {
-                    throw CommandFailure("there is no account \(account) on this server any more")
-                }
-                return (record, await database.tell(RunningServers.events(disabling: record.id), store: store))
-            }
+            let (record, reach) = try await database.withAdmin { try await $0.disable(account, now: Int64(Date().timeIntervalSince1970 * 1000)) }
             Console.out("Disabled \(record.email) (account \(record.id)): its logins are refused, and \(AdminText.closed(reach)).")
         }
     }
@@ -97,14 +87,7 @@ extension Parley.Server.Admin.Accounts {
         @Argument(help: "The account's number or e-mail address.") var account: String
 
         func run() async throws {
-            let record = try await database.withStore { store -> AccountRecord in
-                let record = try await database.account(account, in: store)
-                guard record.disabledAt != nil else { throw CommandFailure("\(record.email) is not disabled") }
-                guard try await store.setDisabled(accountID: record.id, at: nil) else {
-                    throw CommandFailure("there is no account \(account) on this server any more")
-                }
-                return record
-            }
+            let record = try await database.withAdmin { try await $0.enable(account) }
             Console.out("Enabled \(record.email) (account \(record.id)): it can log in again.")
         }
     }
@@ -125,9 +108,9 @@ extension Parley.Server.Admin.Accounts {
         @Flag(help: "Do not ask for confirmation (for scripts).") var yes = false
 
         func run() async throws {
-            let (deleted, reach) = try await database.withStore { store -> (DeletedAccount, RunningServers.Reach?) in
-                let record = try await database.account(account, in: store)
-                if !yes {
+            let (deleted, reach) = try await database.withAdmin { admin in
+                try await admin.delete(account) { record in
+                    guard !yes else { return }
                     guard isatty(STDIN_FILENO) == 1 else {
                         throw CommandFailure("delete removes \(record.email) for good; confirm with --yes when not at a terminal")
                     }
@@ -136,10 +119,6 @@ extension Parley.Server.Admin.Accounts {
                         throw CommandFailure("not confirmed; nothing was changed")
                     }
                 }
-                guard let deleted = try await store.deleteAccount(id: record.id) else {
-                    throw CommandFailure("there is no account \(account) on this server any more")
-                }
-                return (deleted, await database.tell(RunningServers.events(deleting: deleted), store: store))
             }
             let told = Set(deleted.contacts + deleted.directConversations.flatMap(\.members)).count
             Console.out("Deleted \(deleted.email) (account \(deleted.accountID)) and everything the server held for it; \(told) contact\(told == 1 ? " was" : "s were") told, and \(AdminText.closed(reach)).")

@@ -1,7 +1,5 @@
 import ArgumentParser
 import Foundation
-import Logging
-import ParleyCrypto
 import ParleyServer
 
 extension RegistrationMode: ExpressibleByArgument {}
@@ -40,28 +38,15 @@ extension Parley.Server.Admin {
         var data: String { storage.data }
         var database: String? { storage.database }
 
+        /// Opens the server's database (ParleyServer's `ServerAdministration`), runs `body`, and closes it; a change
+        /// the running server could not be told of is said on standard error.
+        func withAdmin<T>(_ body: (ServerAdministration) async throws -> T) async throws -> T {
+            try await ServerAdministration.withStore(data: data, database: database, warn: { Console.err($0) }, body)
+        }
+
         /// Opens the store, runs `body` with it, and closes it.
         func withStore<T>(_ body: (any Store) async throws -> T) async throws -> T {
-            var logger = Logger(label: "parley.admin")
-            logger.logLevel = .error
-            if let text = database ?? ProcessInfo.processInfo.environment["PARLEY_DATABASE_URL"], !text.isEmpty {
-                let url: PostgresURL
-                do { url = try PostgresURL(text) } catch { throw CommandFailure("--database: \(error)") }
-                let store = try await PostgresStore.connect(url, logger: logger, maximumConnections: 2)
-                do {
-                    let value = try await body(store)
-                    await store.close()
-                    return value
-                } catch {
-                    await store.close()
-                    throw error
-                }
-            }
-            let path = URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("parley.sqlite").path
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw CommandFailure("no Parley database in \(data) (give the server's --data directory)")
-            }
-            return try await body(try SQLiteStore(path: path))
+            try await withAdmin { try await body($0.store) }
         }
     }
 }

@@ -20,7 +20,7 @@ extension Parley.Server.Admin.Devices {
         @Argument(help: "The account's number or e-mail address.") var account: String
 
         func run() async throws {
-            let devices = try await database.withStore { store in try await store.devices(accountID: try await database.account(account, in: store).id) }
+            let devices = try await database.withAdmin { try await $0.devices(account) }
             for device in devices {
                 if database.json {
                     Console.json(AdminText.json([
@@ -45,14 +45,7 @@ extension Parley.Server.Admin.Devices {
         @Argument(help: "The device's number (see 'devices list').") var device: UInt32
 
         func run() async throws {
-            let (record, reach) = try await database.withStore { store -> (AccountRecord, RunningServers.Reach?) in
-                let record = try await database.account(account, in: store)
-                guard try await store.device(accountID: record.id, deviceID: device) != nil else {
-                    throw CommandFailure("\(record.email) has no device \(device) ('parley server admin devices list \(record.email)')")
-                }
-                try await store.removeDevice(accountID: record.id, deviceID: device)
-                return (record, await database.tell(RunningServers.events(removingDevice: device, of: record.id), store: store))
-            }
+            let (record, reach) = try await database.withAdmin { try await $0.removeDevice(device, of: account) }
             Console.out("Removed device \(device) of \(record.email); \(AdminText.closed(reach)).")
         }
     }
@@ -66,7 +59,7 @@ extension Parley.Server.Admin {
         @OptionGroup var database: Parley.Server.Admin.DatabaseOptions
 
         func run() async throws {
-            let (stats, reach) = try await database.withStore { store in (try await store.serverStats(), await database.tell([], store: store)) }
+            let (stats, reach) = try await database.withAdmin { try await $0.stats() }
             var connections: (nodes: Int, open: Int?, signedIn: Int)?
             if case .reached(let nodes, let open, let signedIn)? = reach { connections = (nodes, open, signedIn) }
             if database.json {

@@ -70,24 +70,8 @@ extension Parley.Server.Admin.Invites {
 
         func run() async throws {
             let now = Int64(Date().timeIntervalSince1970 * 1000)
-            guard try await database.withStore({ store in try await store.revokeInvite(id: id, now: now) }) else {
-                throw CommandFailure("there is no invite \(id) that is not revoked already ('parley server admin invites list')")
-            }
+            try await database.withAdmin { try await $0.revokeInvite(id, now: now) }
             Console.out("Revoked invite \(id).")
         }
-    }
-}
-
-/// How `invites list` shows an invite.
-enum InviteListing {
-    static func state(_ invite: InviteRecord, now: Int64) -> String {
-        if invite.revokedAt != nil { return "revoked" }
-        if invite.expiresAt <= now { return "expired" }
-        if invite.usesLeft <= 0 { return "used up" }
-        return "usable"
-    }
-
-    static func date(_ milliseconds: Int64) -> String {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000).formatted(date: .abbreviated, time: .shortened)
     }
 }

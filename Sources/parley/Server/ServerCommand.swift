@@ -1,12 +1,7 @@
 import ArgumentParser
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
-import ParleyCrypto
 import ParleyServer
-import ServiceLifecycle
 
 extension Parley {
     /// `parley server`: run the store-and-forward server.
@@ -134,61 +129,12 @@ extension Parley {
             if printConfig { return FileHandle.standardOutput.write(Data(printedSettings().utf8)) }
             if check { return try await runCheck() }
             let configuration = try serverConfiguration()
-            let (host, port) = (configuration.host, configuration.port)
-            let directory = configuration.dataDirectory
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            // One server per SQLite database. (PostgreSQL nodes may share a directory: the database is elsewhere.)
-            let lock: DataDirectoryLock?
-            do { lock = configuration.databaseURL == nil ? try DataDirectoryLock(directory) : nil } catch { throw CommandFailure("\(error)") }
-            defer { lock?.release() }
-            var logger = Logger(label: "parley.server")
-            logger.logLevel = .info
-            let codeSender = try await Self.codeSender(dev: dev, smtp: smtp, directory: directory, logger: logger)
-            // Everything the server writes (database, WAL, code log) is for its owner only.
-            umask(0o077)
-            let opened = try await configuration.openStore(logger: logger)
-            let context = ServerContext(
-                configuration: configuration, store: opened.store,
-                clock: SystemWallClock(), random: SystemRandomSource(),
-                codeSender: codeSender, logger: logger, backplane: opened.backplane)
-            let server: ParleyServer
-            do {
-                server = try ParleyServer(context: context)
-            } catch {
-                await opened.close()
-                throw error
-            }
-            // After the server, so a graceful shutdown (last service first) stops sweeping before connections drain.
-            var services: [any Service] = [server, RetentionSweeper(context: context)]
-            var endpoint: MetricsEndpoint?
-            if let metrics {
-                let (metricsHost, metricsPort) = try ListenAddress.parse(metrics)
-                let bootstrapped = MetricsEndpoint.bootstrapPrometheus(host: metricsHost, port: metricsPort, logger: logger)
-                endpoint = bootstrapped
-                services.append(bootstrapped)
-            }
-            let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-            let reloads = await HangUpReload.start(server, logger: logger)
-            defer { reloads.cancel() }
-            let tls = tlsCert != nil
-            let databaseNote = configuration.databaseURL.map { ", database: \($0)" } ?? ""
-            Task {
-                let address = try await server.boundAddress()
-                let line = "parley server listening on \(tls ? "tls" : "tcp")://\(address.ipAddress ?? host):\(address.port ?? port) (data: \(directory.path)\(databaseNote); registration: \(configuration.registration.rawValue))\n"
-                FileHandle.standardOutput.write(Data(line.utf8))
-                if let endpoint {
-                    let metricsAddress = try await endpoint.boundAddress()
-                    let note = "metrics at http://\(metricsAddress.ipAddress ?? "?"):\(metricsAddress.port ?? 0)/metrics\n"
-                    FileHandle.standardOutput.write(Data(note.utf8))
-                }
-            }
-            do {
-                try await group.run()
-            } catch {
-                await opened.close()
-                throw error
-            }
-            await opened.close()
+            let metricsAddress = try metrics.map { text in try ListenAddress.parse(text) }.map { (host: $0.0, port: $0.1) }
+            try await ServerLaunch.run(configuration, metrics: metricsAddress, codeSender: { directory, logger in
+                try await Self.codeSender(dev: dev, smtp: smtp, directory: directory, logger: logger)
+            }, announce: { line in
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            })
         }
 
         /// `--check`: one line per problem on standard error, exit status 1 if there is any.
@@ -211,24 +157,9 @@ extension Parley {
             FileHandle.standardOutput.write(Data("parley server --check: configuration OK\n".utf8))
         }
 
-        /// Development codes, or a mailer checked now: one that cannot deliver stops the start.
+        /// Development codes, or the mailer `--smtp` describes, checked now (ParleyServer's `ServerLaunch.codeSender`).
         static func codeSender(dev: Bool, smtp: SMTPOptions, directory: URL, logger: Logger) async throws -> any VerificationCodeSender {
-            if dev { return DevelopmentCodeSender(file: directory.appendingPathComponent("dev-codes.log"), logger: logger) }
-            guard let configuration = try smtp.configuration() else {
-                throw CommandFailure("""
-                    no mailer is configured, so verification codes could not be delivered: give --smtp HOST:PORT \
-                    --smtp-from ADDRESS (see --help), or run with --dev to receive codes in \
-                    \(directory.appendingPathComponent("dev-codes.log").path) and the log.
-                    """)
-            }
-            do {
-                let mailer = try SMTPMailer(configuration: configuration, logger: logger)
-                try await mailer.verify()
-                logger.info("mailer ready", metadata: ["smtp": "\(configuration)"])
-                return mailer
-            } catch {
-                throw CommandFailure("the mailer \(configuration) cannot deliver: \(error)")
-            }
+            try await ServerLaunch.codeSender(development: dev, smtp: dev ? nil : try smtp.configuration(), directory: directory, logger: logger)
         }
     }
 }

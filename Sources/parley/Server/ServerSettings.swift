@@ -2,74 +2,19 @@ import ArgumentParser
 import Foundation
 import ParleyServerSettings
 
-/// `parley server`'s settings from three places (docs/OPERATIONS.md §11): a configuration file
-/// (`--config FILE` or `PARLEY_SERVER_CONFIG`), environment variables `PARLEY_SERVER_<OPTION>`, and the command
-/// line. Each setting is a long option of `parley server`, so a file, the environment and flags name the same
-/// things and give the same server; they become one argument list in that order, and the last word wins.
-enum ServerSettings {
-    static let environmentPrefix = "PARLEY_SERVER_"
-    static let fileVariable = "PARLEY_SERVER_CONFIG"
-
-    /// `arguments` (the whole command line after `parley`) with the file's and the environment's settings put
-    /// in front of `server`'s own; unchanged for every other command and for `server`'s subcommands.
+extension ServerSettings {
+    /// `parley`'s command line with `parley server`'s settings from its file and the environment put in front
+    /// (ParleyServerSettings' `ServerSettings`), each setting checked by parsing it as `parley server` does.
     static func arguments(_ arguments: [String], environment: [String: String]) throws -> [String] {
-        guard arguments.first == "server" else { return arguments }
-        var own = Array(arguments.dropFirst())
-        if let first = own.first, Parley.Server.configuration.subcommands.contains(where: { $0._commandName == first }) {
-            return arguments
-        }
-        let path = try takeConfigOption(from: &own) ?? environment[fileVariable].flatMap { $0.isEmpty ? nil : $0 }
-        var settings: [Setting] = []
-        if let path { settings += try ServerConfigFile.read(path) }
-        settings += try fromEnvironment(environment)
-        for setting in settings { try check(setting) }
-        return ["server"] + settings.flatMap(\.arguments) + own
-    }
-
-    /// Removes `--config FILE` or `--config=FILE` from `arguments`, returning FILE.
-    private static func takeConfigOption(from arguments: inout [String]) throws -> String? {
-        guard let index = arguments.firstIndex(where: { $0 == "--config" || $0.hasPrefix("--config=") }) else { return nil }
-        let word = arguments[index]
-        if word != "--config" {
-            arguments.remove(at: index)
-            return String(word.dropFirst("--config=".count))
-        }
-        guard index + 1 < arguments.count else { throw CommandFailure("--config needs the path of a configuration file") }
-        let path = arguments[index + 1]
-        arguments.removeSubrange(index...index + 1)
-        return path
-    }
-
-    /// `PARLEY_SERVER_TLS_CERT=/etc/…` is `--tls-cert /etc/…`; `PARLEY_SERVER_DEV=true` is `--dev`.
-    static func fromEnvironment(_ environment: [String: String]) throws -> [Setting] {
-        environment.keys.filter { $0.hasPrefix(environmentPrefix) && $0 != fileVariable }.sorted().map { name in
-            let key = name.dropFirst(environmentPrefix.count).lowercased().replacingOccurrences(of: "_", with: "-")
-            let text = environment[name] ?? ""
-            let value: Setting.Value = text == "true" || text == "false" ? .flag(text == "true") : .text(text)
-            return Setting(key: key, values: [value], origin: "environment variable \(name)")
-        }
-    }
-
-    /// Parses one setting on its own, so that a mistake names where it came from. The message never repeats
-    /// a database URL (it may hold a password).
-    private static func check(_ setting: Setting) throws {
-        guard setting.key != "config" else { throw CommandFailure("\(setting.origin): a configuration file cannot name another") }
-        guard setting.key.range(of: "^[a-z][a-z0-9-]*$", options: .regularExpression) != nil else {
-            throw CommandFailure("\(setting.origin): '\(setting.key)' is not an option of 'parley server'")
-        }
-        do {
-            _ = try Parley.Server.parse(setting.arguments)
-        } catch {
-            var message = Parley.Server.message(for: error)
-            if message.contains("Unknown option") || message.contains("Unexpected argument '--") {
-                throw CommandFailure("\(setting.origin): '\(setting.key)' is not an option of 'parley server' (see 'parley server --help')")
-            }
-            if setting.key.contains("database") || setting.key.contains("password") {
-                for case .text(let value) in setting.values where !value.isEmpty {
-                    message = message.replacingOccurrences(of: value, with: "…")
-                }
-            }
-            throw CommandFailure("\(setting.origin): \(message)")
-        }
+        try self.arguments(arguments, environment: environment,
+                           subcommands: Set(Parley.Server.configuration.subcommands.map { $0._commandName }),
+                           problem: { words in
+                               do {
+                                   _ = try Parley.Server.parse(words)
+                                   return nil
+                               } catch {
+                                   return Parley.Server.message(for: error)
+                               }
+                           })
     }
 }

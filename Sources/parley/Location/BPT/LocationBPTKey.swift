@@ -48,12 +48,12 @@ extension Parley.Location.BPTKey {
             if (try? client.tracker.ownKey()) ?? nil != nil {
                 throw CommandFailure("this account already has a tracker key; see it with 'parley location bpt-key show', replace it with 'bpt-key rotate'")
             }
-            let userID = try await tracker.createUser()
-            let own: BPTOwnKey
-            do {
-                own = try client.tracker.makeKey(userID: userID, server: tracker.base.absoluteString, name: name, replacing: nil)
-            } catch {
-                throw CommandFailure("\(error)")
+            let own = try await BPTKeyFlows.create(on: tracker) { userID in
+                do {
+                    return try client.tracker.makeKey(userID: userID, server: tracker.base.absoluteString, name: name, replacing: nil)
+                } catch {
+                    throw CommandFailure("\(error)")
+                }
             }
             options.output(BPTKeyDescription(own)) {
                 "Made a Berry Picker Tracker key for user \(own.userID) on \(own.server), kept in the vault.\n"
@@ -93,21 +93,13 @@ extension Parley.Location.BPTKey {
             let client = try options.open()
             let old = try options.bptOwnKey(client)
             let tracker = try BPTClient(server: old.server, timeout: timeout.seconds)
-            let userID = try await tracker.createUser()
-            let own: BPTOwnKey
-            do {
-                own = try client.tracker.makeKey(userID: userID, server: old.server, name: old.name, replacing: old.userID)
-            } catch {
-                throw CommandFailure("\(error)")
-            }
-            var oldDeleted = true
-            do {
-                try await tracker.deleteUser(old.userID)
-            } catch {
-                oldDeleted = false
-                ProgressLine.write("the old tracker user \(old.userID) could not be deleted (\(error)); "
-                    + "holders of the old link can still read what was posted before")
-            }
+            let (own, oldDeleted) = try await BPTKeyFlows.rotate(on: tracker, replacing: old.userID, keep: { userID in
+                do {
+                    return try client.tracker.makeKey(userID: userID, server: old.server, name: old.name, replacing: old.userID)
+                } catch {
+                    throw CommandFailure("\(error)")
+                }
+            }, note: ProgressLine.write)
             options.output(["user_id": own.userID, "old_user_id": old.userID, "old_user_deleted": oldDeleted ? "true" : "false"]) {
                 "New tracker key for user \(own.userID) on \(own.server); old links no longer work. Share the new one from 'parley location bpt-link'."
             }
@@ -129,14 +121,9 @@ extension Parley.Location.BPTKey {
         func run() async throws {
             let client = try options.open()
             let own = try options.bptOwnKey(client)
-            if !localOnly {
-                do {
-                    try await BPTClient(server: own.server, timeout: timeout.seconds).deleteUser(own.userID)
-                } catch {
-                    throw CommandFailure("\(error); the key is still kept. To forget it anyway, add --local-only")
-                }
+            try await BPTKeyFlows.delete(on: try BPTClient(server: own.server, timeout: timeout.seconds), userID: own.userID, localOnly: localOnly) {
+                do { try client.tracker.forgetKey() } catch { throw CommandFailure("\(error)") }
             }
-            do { try client.tracker.forgetKey() } catch { throw CommandFailure("\(error)") }
             options.output(["user_id": own.userID, "deleted_at_server": localOnly ? "false" : "true"]) {
                 localOnly ? "Forgot the tracker key of user \(own.userID); the user and its routes remain on \(own.server)."
                     : "Deleted tracker user \(own.userID) and its routes on \(own.server), and forgot its key."

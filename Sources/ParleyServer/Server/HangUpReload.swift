@@ -1,12 +1,11 @@
 import Logging
-import ParleyServer
 import UnixSignals
 
 /// `SIGHUP` tells a running server to read its TLS certificate and key again (certbot's deploy hook, or
 /// `systemctl reload parley-server`): connections accepted afterwards get the new certificate, and open ones stay.
-enum HangUpReload {
+public enum HangUpReload {
     /// Starts trapping SIGHUP (so it no longer ends the process) and reloads on each one until cancelled.
-    static func start(_ server: ParleyServer, logger: Logger) async -> Task<Void, Never> {
+    public static func start(_ server: ParleyServer, logger: Logger) async -> Task<Void, Never> {
         let hangUps = await UnixSignalsSequence(trapping: .sighup)
         return Task {
             for await _ in hangUps {

@@ -1,17 +1,18 @@
 import Foundation
-import ParleyChatUI
 import Synchronization
 
 /// An upload's progress on standard error: at a terminal one line rewritten in place; into a file or a pipe
 /// one line per tenth of the file, so the log of a 20 MiB upload holds ten lines rather than eight hundred.
-final class UploadProgress: Sendable {
+public final class UploadProgress: Sendable {
     private let name: String
     private let terminal = isatty(STDERR_FILENO) == 1
     private let lastTenth = Mutex(-1)
 
-    init(name: String) { self.name = name }
+    /// Progress of uploading the file `name`.
+    public init(name: String) { self.name = name }
 
-    func report(done: Int64, total: Int64) {
+    /// Reports `done` of `total` bytes sent.
+    public func report(done: Int64, total: Int64) {
         let percent = Int(done * 100 / max(1, total))
         let text = "uploading \(name): \(FileLabel.size(done)) of \(FileLabel.size(total)) (\(percent)%)"
         if terminal {
@@ -24,12 +25,18 @@ final class UploadProgress: Sendable {
             last = tenth
             return true
         }) else { return }
-        Console.err(text)
+        Self.line(text)
     }
 
     /// A line of its own (a resumption), ending an in-place line first.
-    func say(_ text: String) {
+    public func say(_ text: String) {
         if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
-        Console.err(text)
+        Self.line(text)
+    }
+
+    /// `text` as a line of its own on standard error, controls made visible, after whatever was buffered.
+    private static func line(_ text: String) {
+        fflush(nil)
+        FileHandle.standardError.write(Data((TerminalText.visible(text) + "\n").utf8))
     }
 }

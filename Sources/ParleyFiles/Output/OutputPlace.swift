@@ -9,11 +9,18 @@ import Darwin
 /// `--force`, through a temporary file and a rename), a directory (refused), or a device or named pipe
 /// (`/dev/null`, a terminal, a FIFO) that bytes are written into in place — renaming over one would put a
 /// regular file where the device was.
-enum OutputPlace: Equatable {
-    case absent, regularFile, directory, device
+public enum OutputPlace: Equatable, Sendable {
+    /// Nothing is at the path yet.
+    case absent
+    /// A regular file, replaced only when forced.
+    case regularFile
+    /// A directory: never an output.
+    case directory
+    /// A device, named pipe or socket: written in place.
+    case device
 
     /// What `path` names now, following links.
-    init(_ path: String) {
+    public init(_ path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else {
             self = .absent
@@ -26,13 +33,13 @@ enum OutputPlace: Equatable {
         }
     }
 
-    /// Refuses what cannot be written without `--force`, or at all, in the user's words.
-    static func check(_ path: String, force: Bool) throws {
+    /// Refuses what cannot be written without `force` (`--force`), or at all, in the user's words.
+    public static func check(_ path: String, force: Bool) throws(FilePathError) {
         switch OutputPlace(path) {
         case .absent, .device: return
-        case .directory: throw CommandFailure("\(path) is a directory: name a file to write")
+        case .directory: throw FilePathError("\(path) is a directory: name a file to write")
         case .regularFile:
-            if !force { throw CommandFailure("\(path) already exists: choose another path or pass --force to replace it") }
+            if !force { throw FilePathError("\(path) already exists: choose another path or pass --force to replace it") }
         }
     }
 }

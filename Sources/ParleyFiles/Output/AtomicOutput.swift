@@ -1,5 +1,4 @@
 import Foundation
-import ParleyFiles
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,12 +6,12 @@ import Darwin
 #endif
 
 /// A streamed output that appears at its path only when complete: written to a temporary file in
-/// the same directory and moved into place by `commit`, never replacing a file without `--force`.
+/// the same directory and moved into place by `commit`, never replacing a file without `force`.
 /// A path that is not a regular file — `/dev/null`, a terminal, a named pipe — is written directly: it is a
 /// place bytes go, not a file to replace (renaming over it would have put a regular file where the device was).
-final class AtomicOutput {
+public final class AtomicOutput {
     /// Where the bytes go while the output is open.
-    let stream: ByteOutput
+    public let stream: ByteOutput
     private let path: String
     private let temporary: String?
     private let descriptor: Int32
@@ -20,8 +19,8 @@ final class AtomicOutput {
     /// Whether `path` is a device or pipe written in place (closed by `commit`, never renamed).
     private var direct = false
 
-    /// Opens `path` for writing (`-` is standard output, written directly).
-    init(path: String, force: Bool, mode: mode_t = 0o644) throws {
+    /// Opens `path` for writing (`-` is standard output, written directly); a new file gets `mode`.
+    public init(path: String, force: Bool, mode: mode_t = 0o644) throws(FilePathError) {
         self.path = path
         self.force = force
         if path == "-" {
@@ -29,7 +28,7 @@ final class AtomicOutput {
             temporary = nil
         } else if OutputPlace(path) == .device {
             descriptor = open(path, O_WRONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { throw FileIO.Failure(description: "\(path): cannot be written (check its permissions)") }
+            guard descriptor >= 0 else { throw FilePathError("\(path): cannot be written (check its permissions)") }
             temporary = nil
             direct = true
         } else {
@@ -39,7 +38,7 @@ final class AtomicOutput {
                 .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial").path
             descriptor = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
             guard descriptor >= 0 else {
-                throw FileIO.Failure(description: "\(path): cannot write here (check the directory exists and is writable)")
+                throw FilePathError("\(path): cannot write here (check the directory exists and is writable)")
             }
             temporary = temp
         }
@@ -47,28 +46,28 @@ final class AtomicOutput {
     }
 
     /// Moves the finished file into place. Without `force`, `link` fails if the path appeared meanwhile.
-    func commit() throws {
+    public func commit() throws(FilePathError) {
         if direct {
-            guard close(descriptor) == 0 else { throw FileIO.Failure(description: "\(path): could not be written completely") }
+            guard close(descriptor) == 0 else { throw FilePathError("\(path): could not be written completely") }
             return
         }
         guard let temporary else { return }
         guard fsync(descriptor) == 0, close(descriptor) == 0 else {
             unlink(temporary)
-            throw FileIO.Failure(description: "\(path): could not be written completely (disk full?)")
+            throw FilePathError("\(path): could not be written completely (disk full?)")
         }
         if force {
             guard rename(temporary, path) == 0 else {
                 unlink(temporary)
-                throw FileIO.Failure(description: "\(path): cannot be replaced (check its permissions)")
+                throw FilePathError("\(path): cannot be replaced (check its permissions)")
             }
         } else {
             let linked = link(temporary, path)
             let error = errno
             unlink(temporary)
             guard linked == 0 else {
-                throw FileIO.Failure(
-                    description: error == EEXIST
+                throw FilePathError(
+                    error == EEXIST
                         ? "\(path) already exists: choose another path or pass --force to replace it"
                         : "\(path): cannot be created (check the directory is writable)")
             }
@@ -76,7 +75,7 @@ final class AtomicOutput {
     }
 
     /// Removes the temporary file: nothing of a failed run stays on disk.
-    func discard() {
+    public func discard() {
         if direct { close(descriptor) }
         guard let temporary else { return }
         close(descriptor)
@@ -84,7 +83,7 @@ final class AtomicOutput {
     }
 
     /// Runs `body` with the stream, then commits, or discards on any error.
-    static func write(to path: String, force: Bool, mode: mode_t = 0o644, _ body: (ByteOutput) throws -> Void) throws {
+    public static func write(to path: String, force: Bool, mode: mode_t = 0o644, _ body: (ByteOutput) throws -> Void) throws {
         let output = try AtomicOutput(path: path, force: force, mode: mode)
         do {
             try body(output.stream)
@@ -93,21 +92,5 @@ final class AtomicOutput {
             throw error
         }
         try output.commit()
-    }
-}
-
-/// Opens `path` for reading as a stream (`-` is standard input).
-enum StreamInput {
-    /// The stream and, for regular files, their size (used for progress).
-    static func stream(_ path: String) throws -> (input: ByteInput, size: UInt64?, close: () -> Void) {
-        if path == "-" { return (FileDescriptorInput(descriptor: STDIN_FILENO), nil, {}) }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw FileIO.Failure(
-                description: errno == ENOENT ? "\(path): no such file" : "\(path): cannot be read (check its permissions)")
-        }
-        var info = stat()
-        let size: UInt64? = fstat(descriptor, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? UInt64(info.st_size) : nil
-        return (FileDescriptorInput(descriptor: descriptor), size, { close(descriptor) })
     }
 }

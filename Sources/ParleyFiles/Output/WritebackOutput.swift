@@ -1,4 +1,3 @@
-import ParleyFiles
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,9 +13,9 @@ import Darwin
 /// the last window. On Linux `POSIX_FADV_DONTNEED` starts asynchronous write-back of dirty pages
 /// (and drops the clean ones, so a large output does not push other files out of the cache).
 /// It never blocks on the disk and never replaces the `fsync`: durability still comes from that.
-final class WritebackOutput: ByteOutput {
+public final class WritebackOutput: ByteOutput {
     /// Bytes per window handed to the kernel.
-    static let window = 8 << 20
+    public static let window = 8 << 20
 
     private let file: FileDescriptorOutput
     private let descriptor: Int32
@@ -24,12 +23,13 @@ final class WritebackOutput: ByteOutput {
     private var advised = 0
 
     /// Wraps `descriptor`, a regular file opened for writing; the caller keeps ownership.
-    init(descriptor: Int32) {
+    public init(descriptor: Int32) {
         self.descriptor = descriptor
         file = FileDescriptorOutput(descriptor: descriptor)
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
+    /// Writes `bytes`, then hands each finished window to the kernel's write-back.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
         try file.write(bytes)
         written += bytes.count
         while written - advised >= Self.window {

@@ -1,29 +1,24 @@
 import Foundation
 
 /// Reading inputs and writing outputs the careful way: `-` is stdin/stdout, and an
-/// existing file is never replaced unless the user said `--force`.
-enum FileIO {
-    /// Why an input or output could not be used.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
+/// existing file is never replaced unless the user said `force`.
+public enum FileIO {
     /// Reads all of `path`, or standard input for `-`.
-    static func read(_ path: String) throws -> Data {
+    public static func read(_ path: String) throws(FilePathError) -> Data {
         if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
         guard FileManager.default.fileExists(atPath: path) else {
-            throw Failure(description: "\(path): no such file")
+            throw FilePathError("\(path): no such file")
         }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw Failure(description: "\(path): cannot be read (check its permissions)")
+            throw FilePathError("\(path): cannot be read (check its permissions)")
         }
     }
 
     /// Writes `data` to `path` (stdout for `-`) as one `AtomicOutput`: a temporary file made
     /// durable and moved into place, never replacing a file without `force`; `private` means mode 600.
-    static func write(_ data: Data, to path: String, force: Bool, private isPrivate: Bool) throws {
+    public static func write(_ data: Data, to path: String, force: Bool, private isPrivate: Bool) throws {
         try AtomicOutput.write(to: path, force: force, mode: isPrivate ? 0o600 : 0o644) { try $0.write(data) }
     }
 }

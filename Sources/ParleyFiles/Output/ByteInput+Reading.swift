@@ -1,16 +1,13 @@
-import Crypto
-import ParleyFiles
-
 extension ByteInput {
     /// Reads up to `count` bytes; fewer only at the end of input.
-    func readPrefix(_ count: Int) throws -> [UInt8] {
+    public func readPrefix(_ count: Int) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         let filled = try bytes.withUnsafeMutableBytes { try readFully(into: $0) }
         return Array(bytes.prefix(filled))
     }
 
     /// Reads everything that is left (for formats that cannot be streamed).
-    func readAll() throws -> [UInt8] {
+    public func readAll() throws -> [UInt8] {
         var all: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -21,7 +18,7 @@ extension ByteInput {
     }
 
     /// Counts the bytes that are left, reading through a reused buffer.
-    func countRemaining() throws -> UInt64 {
+    public func countRemaining() throws -> UInt64 {
         var total: UInt64 = 0
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {

@@ -3,15 +3,15 @@ import ParleyClient
 /// How the command line names a person, the same way in every command (issue 21 item 5): their display
 /// name; with their e-mail when another contact has the same name; their e-mail when no name is known yet;
 /// "someone (account N)" when neither is.
-enum PersonName {
+public enum PersonName {
     /// The name of `account` as this device knows it.
-    static func of(_ account: Int64, client: ParleyClient) async -> String {
+    public static func of(_ account: Int64, client: ParleyClient) async -> String {
         let contacts = ((try? await client.contacts()) ?? []).map(\.contact)
         return label(account, contacts: contacts)
     }
 
     /// The same, from a list of contacts already read.
-    static func label(_ account: Int64, contacts: [Contact]) -> String {
+    public static func label(_ account: Int64, contacts: [Contact]) -> String {
         guard let contact = contacts.first(where: { $0.accountID == account }) else { return "someone (account \(account))" }
         let name = contact.displayName.flatMap { $0.isEmpty ? nil : $0 }
         switch (name, contact.email) {

@@ -1,0 +1,57 @@
+import Foundation
+import ParleyClient
+
+/// One message as a line of text.
+public enum MessageLine {
+    /// `[CONVERSATION#ID TIME] WHO: TEXT`, with replies, forwards, files, pins and reactions shown.
+    public static func format(_ message: Message, client: ParleyClient) async -> String {
+        let me = await client.accountID
+        let who = message.senderID == me ? "me" : await PersonName.of(message.senderID, client: client)
+        // What to type in a command about them: their e-mail (a display name is not an address).
+        let address = ((try? await client.contact(message.senderID)) ?? nil)?.email ?? "\(message.senderID)"
+        let time = Date(timeIntervalSince1970: Double(message.timestamp) / 1000).formatted(date: .omitted, time: .shortened)
+        var text = message.deleted ? "(deleted)"
+            : message.heldForKeyChange == true ? "(held: their identity key changed — run 'parley verify \(address)', then 'parley verify accept \(address)')"
+            : message.undecryptable ? "(could not decrypt — asked the sending device to send it again)" : TerminalText.indentedLines(message.text)
+        // A key-change warning is the client's own entry, not something the contact wrote.
+        if message.kind == Message.keyChangeKind { return "[\(message.conversationID)#local \(time)] \(message.text)" }
+        if let reply = message.replyTo { text = "↪ \(reply) " + text }
+        if let source = message.forwardedFrom {
+            let original = source.senderID == me ? "me" : await PersonName.of(source.senderID, client: client)
+            text = "[forwarded from \(original)] " + text
+        }
+        if let attachment = message.attachment, !message.deleted { text = FileLabel.line(attachment, messageID: message.id, caption: text) }
+        if message.kind == "avatar" || message.kind == "group_avatar" { text = message.kind == "avatar" ? "(new picture)" : "(new group picture)" }
+        if message.kind == "group_title", !message.deleted, !message.undecryptable {
+            return "[\(message.conversationID)#\(message.id) \(time)] \(who) named the group “\(TerminalText.visible(message.text, singleLine: true))”"
+        }
+        let reactions = message.reactions.sorted { $0.key < $1.key }.map { "\($0.key)\($0.value.count)" }.joined(separator: " ")
+        return "[\(message.conversationID)#\(message.id) \(time)] \(who): \(text)\(message.pinned ? " 📌" : "")\(reactions.isEmpty ? "" : "  \(reactions)")"
+    }
+}
+
+/// How a file or image message reads in `parley read`.
+public enum FileLabel {
+    /// `[file] name (size, type) — parley download ID -o PATH`, or the image form with its thumbnail.
+    public static func line(_ attachment: Attachment, messageID: Int64, caption: String) -> String {
+        // The name comes from the sender: keep it printable so it cannot drive the terminal.
+        let name = String(attachment.name.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }.map(Character.init))
+        let how = "— parley download \(messageID) -o PATH"
+        let head: String
+        if attachment.isImage {
+            let dimensions = attachment.width.flatMap { w in attachment.height.map { "\(w)×\($0), " } } ?? ""
+            let thumbnail = attachment.thumbnail.map { " (thumbnail \($0.count) bytes)" } ?? ""
+            head = "[image \(name)] (\(dimensions)\(size(attachment.size)), \(attachment.mimeType))\(thumbnail)"
+        } else {
+            head = "[file] \(name) (\(size(attachment.size)), \(attachment.mimeType))"
+        }
+        return caption.isEmpty ? "\(head) \(how)" : "\(caption) \(head) \(how)"
+    }
+
+    /// A byte count for people: 512 B, 12.5 KiB, 3.2 MiB.
+    public static func size(_ bytes: Int64) -> String {
+        if bytes < 1024 { return "\(bytes) B" }
+        if bytes < 1024 * 1024 { return String(format: "%.1f KiB", Double(bytes) / 1024) }
+        return String(format: "%.1f MiB", Double(bytes) / 1_048_576)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// How `parley pgp` reports signatures: one line per signature, naming a good signer by its first user ID and
+/// saying what to do about one that could not be checked.
+public enum VerificationReport {
+    /// The line for `verification`, the signer looked up in `certificates`.
+    public static func line(_ verification: Verification, certificates: [Certificate]) -> String {
+        let signer = verification.certificateFingerprint.flatMap { fingerprint in
+            certificates.first { $0.fingerprint == fingerprint }
+        }
+        if verification.isGood, let signer {
+            let name = signer.userIDs.first?.string ?? hex(signer.fingerprint)
+            let date = Date(timeIntervalSince1970: TimeInterval(verification.signature.creationTime ?? 0))
+            return "Good signature from \(name) (\(hex(signer.fingerprint))), made \(ISO8601DateFormatter().string(from: date))"
+        }
+        let keyID = verification.signature.issuerKeyID.map { hex($0) } ?? "unknown key"
+        let why = verification.failure.map { "\($0)" } ?? "not checked"
+        return "BAD or unverifiable signature by \(keyID): \(why) — import the signer's certificate with `parley pgp keys import` if it is missing"
+    }
+
+    /// Uppercase hex, as gpg and sqop show fingerprints and key IDs.
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02X", $0) }.joined() }
+}
+
+extension PublicKey {
+    /// A short name of the key's algorithm for listings (`ed25519`, `rsa3072`, `cv25519`, …).
+    public var algorithmName: String {
+        switch material {
+        case .rsa(let n, _): "rsa\(n.drop(while: { $0 == 0 }).count * 8)"
+        case .eddsa, .ed25519: "ed25519"
+        case .x25519: "x25519"
+        case .ed448: "ed448"
+        case .x448: "x448"
+        case .ecdsa: "nistp256"
+        case .ecdh(let curve, _, _, _): curve == .curve25519 ? "cv25519" : "nistp256"
+        }
+    }
+}
