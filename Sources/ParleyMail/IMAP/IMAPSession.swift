@@ -24,7 +24,7 @@ struct FolderStatus: Sendable, Equatable {
 /// it from one thread of its own, never from an event loop or Swift's cooperative pool.
 final class IMAPSession {
     private let imap: UnsafeMutablePointer<mailimap>
-    private let bridge: MailBridge
+    let bridge: MailBridge
 
     /// Connects (and for STARTTLS upgrades) and reads the greeting.
     init(server: MailServer, group: any EventLoopGroup) throws(MailboxError) {
@@ -45,7 +45,7 @@ final class IMAPSession {
         self.imap = imap
         self.bridge = bridge
         // From here `self` is whole: if this throws, deinit frees the session and closes the bridge.
-        try check(mailimap_connect(imap, stream), "the greeting")
+        try check(bridge.canceller.connect({ mailimap_connect(imap, stream) }, succeeded: { Int($0) == MAILIMAP_NO_ERROR || Int($0) == MAILIMAP_NO_ERROR_AUTHENTICATED || Int($0) == MAILIMAP_NO_ERROR_NON_AUTHENTICATED }), "the greeting")
     }
 
     deinit {
@@ -165,7 +165,8 @@ final class IMAPSession {
     /// LOGOUT, best effort.
     func logout() {
         bridge.budget.allow(ByteBudget.ordinaryCommand)
-        _ = mailimap_logout(imap)
+        // mailimap_logout closes the stream, and the server hangs up right after: the canceller lets go first.
+        _ = bridge.canceller.handOver { mailimap_logout(imap) }
     }
 
     private func fetch(range: (UInt32, UInt32), type: UnsafeMutablePointer<mailimap_fetch_type>?, allowance: Int,

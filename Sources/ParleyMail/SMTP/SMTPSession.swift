@@ -6,7 +6,7 @@ import NIOCore
 /// STARTTLS done by the bridge before libetpan sees a byte. Its calls block: use it from a thread of its own.
 final class SMTPSession {
     private let smtp: UnsafeMutablePointer<mailsmtp>
-    private let bridge: MailBridge
+    let bridge: MailBridge
 
     init(server: MailServer, group: any EventLoopGroup) throws(MailboxError) {
         let bridge = try MailBridge.open(server, dialect: .smtp, group: group)
@@ -26,7 +26,7 @@ final class SMTPSession {
         self.smtp = smtp
         self.bridge = bridge
         // From here `self` is whole: if this throws, deinit frees the session and closes the bridge.
-        try check(mailsmtp_connect(smtp, stream), "the greeting")
+        try check(bridge.canceller.connect({ mailsmtp_connect(smtp, stream) }, succeeded: { Int($0) == MAILSMTP_NO_ERROR }), "the greeting")
         try check(mailesmtp_ehlo(smtp), "EHLO")
     }
 
@@ -62,7 +62,8 @@ final class SMTPSession {
 
     /// QUIT, best effort.
     func quit() {
-        _ = mailsmtp_quit(smtp)
+        // mailsmtp_quit closes the stream, and the server hangs up right after: the canceller lets go first.
+        _ = bridge.canceller.handOver { mailsmtp_quit(smtp) }
     }
 
     private func check(_ code: Int32, _ command: String) throws(MailboxError) {
