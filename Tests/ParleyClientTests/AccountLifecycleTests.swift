@@ -19,8 +19,8 @@ struct AccountLifecycleTests {
         try await phone.signOut()
         #expect(!FileManager.default.fileExists(atPath: phoneDirectory.path), "the phone's local data is erased")
         #expect(ParleyClient.accounts(in: harness.home("ann-phone")).isEmpty)
-        #expect(try await ann.devices().map(\.id) == [1])
-        #expect(!(try await ann.devices().map(\.id)).contains(phoneID))
+        #expect(try await ann.devices.list().map(\.id) == [1])
+        #expect(!(try await ann.devices.list().map(\.id)).contains(phoneID))
         // Bob's next message still reaches the laptop (the stale phone is dropped from his device list).
         let after = try #require(try await bob.send("only the laptop now", to: chat.id).message)
         try await eventually("the laptop receives") { try await ann.storedMessage(after.id)?.text == "only the laptop now" }
@@ -68,8 +68,8 @@ struct AccountLifecycleTests {
         #expect(try await bob.trustStatus(of: try #require(await restored.accountID)) == .trusted)
         let fromAnn = try #require(try await restored.send("thanks, new laptop", to: chat.id).message)
         try await eventually("bob receives") { try await bob.storedMessage(fromAnn.id)?.text == "thanks, new laptop" }
-        try await restored.removeDevice(1)
-        #expect(try await restored.devices().map(\.id) == [2])
+        try await restored.devices.remove(1)
+        #expect(try await restored.devices.list().map(\.id) == [2])
         for client in [restored, bob] { await client.disconnect() }
         try await harness.stop()
     }

@@ -12,7 +12,7 @@ struct DevicePairingClientTests {
     ) async throws -> (client: ParleyClient, deviceID: UInt32) {
         let pairing = try await DevicePairing.begin(email: person.email, server: harness.address, deviceName: name)
         async let joined = pairing.complete(home: home, pin: nil)
-        let (authorizedName, id) = try await person.authorizeDevice(code: pairing.code.text)
+        let (authorizedName, id) = try await person.devices.authorize(code: pairing.code.text)
         #expect(authorizedName == name)
         let client = try await joined
         #expect(await client.deviceID == id)
@@ -46,21 +46,21 @@ struct DevicePairingClientTests {
         try await eventually("bob receives the phone's message") { try await bob.storedMessage(fromPhone.id)?.text == "sent from the phone" }
         try await eventually("the laptop sees the phone's message") { try await ann.storedMessage(fromPhone.id)?.text == "sent from the phone" }
 
-        let devices = try await ann.devices()
+        let devices = try await ann.devices.list()
         #expect(devices.map(\.id) == [1, 2])
         #expect(devices.map(\.name) == ["parley", "phone"])
         #expect(devices.first { $0.isThisDevice }?.id == 1)
 
         // Removing the phone: it is disconnected and gets nothing further; bob's sends still work.
-        try await ann.removeDevice(2)
+        try await ann.devices.remove(2)
         try await eventually("the phone is disconnected") { await !phone.isConnected }
         let afterRemoval = try #require(try await bob.send("after the phone was removed", to: chat.id).message)
         try await eventually("the laptop receives") { try await ann.storedMessage(afterRemoval.id) != nil }
-        #expect(try await ann.devices().map(\.id) == [1])
+        #expect(try await ann.devices.list().map(\.id) == [1])
         await #expect(throws: ClientError.self) { try await phone.connect(reconnect: false) }
         #expect(try await phone.storedMessage(afterRemoval.id) == nil)
         await #expect(throws: ClientError.invalidInput("this is the device you are using; remove it from another device")) {
-            try await ann.removeDevice(1)
+            try await ann.devices.remove(1)
         }
 
         // A third device gets id 3: a removed device's id is never handed out again.
@@ -78,7 +78,7 @@ struct DevicePairingClientTests {
         let pairing = try await DevicePairing.begin(email: ann.email, server: harness.address, deviceName: "phone")
         async let joined = pairing.complete(home: harness.home("ann-phone"), pin: nil)
         try await Task.sleep(for: .seconds(41))  // over twice the login timeout, between two pairing requests
-        _ = try await ann.authorizeDevice(code: pairing.code.text)
+        _ = try await ann.devices.authorize(code: pairing.code.text)
         #expect(try await joined.deviceID == 2)
         await ann.disconnect()
         try await harness.stop()
@@ -94,22 +94,22 @@ struct DevicePairingClientTests {
         // A typo is caught locally; another account cannot even see the pairing.
         var typo = Array(code.text)
         typo[0] = typo[0] == "0" ? "1" : "0"
-        await #expect(throws: ClientError.self) { try await ann.authorizeDevice(code: String(typo)) }
-        await #expect(throws: ClientError.self) { try await mallory.authorizeDevice(code: code.text, timeout: .seconds(1)) }
+        await #expect(throws: ClientError.self) { try await ann.devices.authorize(code: String(typo)) }
+        await #expect(throws: ClientError.self) { try await mallory.devices.authorize(code: code.text, timeout: .seconds(1)) }
 
         // The right pairing id with the wrong secret: the new device refuses the keys and creates nothing.
         let wrong = PairingCode(pairID: code.pairID, secret: code.secret.map { $0 ^ 0xFF })
         async let attempt: Void = {
-            _ = try? await ann.authorizeDevice(code: wrong.text, timeout: .seconds(2))
+            _ = try? await ann.devices.authorize(code: wrong.text, timeout: .seconds(2))
         }()
         await #expect(throws: ClientError.self) { try await pairing.complete(home: harness.home("ann-phone"), pin: nil, timeout: .seconds(20)) }
         await attempt
         #expect(ParleyClient.accounts(in: harness.home("ann-phone")).isEmpty)
         // The pairing is burned: authorizing again with the right code is refused.
         await #expect(throws: ClientError.invalidInput("this code was already used; start pairing again on the new device")) {
-            try await ann.authorizeDevice(code: code.text)
+            try await ann.devices.authorize(code: code.text)
         }
-        #expect(try await ann.devices().count == 1)
+        #expect(try await ann.devices.list().count == 1)
         for client in [ann, mallory] { await client.disconnect() }
         try await harness.stop()
     }

@@ -48,7 +48,7 @@ struct RotateKeysTests {
         await ann.disconnect()
         try await bob.connect()
         try await bob.rotateKeys(password: "correct horse bob", envelopeIterations: 210_000)
-        #expect(try await bob.devices().map(\.id) == [1], "the phone left the device list at once")
+        #expect(try await bob.devices.list().map(\.id) == [1], "the phone left the device list at once")
         _ = phoneID
         await phone.disconnect()
         let queued = try await ann.send("written after, on the old session", to: chat.id)

@@ -53,6 +53,8 @@ public actor ParleyClient {
     public nonisolated let following: LocationFollowing
     /// This account's Berry Picker Tracker key and the tracker links it follows, kept in the vault.
     public nonisolated let tracker: TrackerKeys
+    /// This account's devices: listing, revoking, adding one by its pairing code.
+    public nonisolated let devices: Devices
     /// Groups: making one, members, invitations.
     public nonisolated let groups: Groups
     /// Message requests and the block list.
@@ -95,6 +97,7 @@ public actor ParleyClient {
         conversationBook = ConversationBook(dependencies: context)
         requests = MessageRequests(dependencies: context)
         groups = Groups(dependencies: context)
+        devices = Devices(dependencies: context)
         contactBook = ContactBook(dependencies: context)
         link.attach(self)
     }

@@ -18,24 +18,6 @@ public struct DeviceInfo: Sendable, Equatable, Codable {
 }
 
 extension ParleyClient {
-    /// This account's devices, oldest first.
-    public func devices() async throws(ClientError) -> [DeviceInfo] {
-        let thisDevice = keys.deviceID
-        return try await call(API.ListDevices.self).devices.map { item in
-            DeviceInfo(
-                id: item.deviceID, name: item.name, createdAt: item.createdAt, lastSeen: item.lastSeen,
-                isThisDevice: item.deviceID == thisDevice)
-        }
-    }
-
-    /// Revokes another device of this account: the server drops it and closes its connections, and
-    /// every sender (this device included) stops encrypting to it.
-    public func removeDevice(_ id: UInt32) async throws(ClientError) {
-        guard id != keys.deviceID else { throw .invalidInput("this is the device you are using; remove it from another device") }
-        _ = try await call(API.RemoveDevice.self, .init(deviceID: id))
-        try await refreshOwnDevices()
-    }
-
     /// On the new device: asks the server for a device id with fresh prekeys, proving the account's
     /// login key (bound to the pairing, when there is one). Leaves the connection closed; `connect()` logs in.
     ///
@@ -85,23 +67,14 @@ extension ParleyClient {
         }
     }
 
-    /// On a signed-in device: authorizes the new device that shows `codeText`. Seals the account keys to
-    /// it, waits until it has added itself, then sends this device's history.
-    /// Returns the new device's name and id.
-    public func authorizeDevice(
-        code codeText: String, timeout: Duration = .seconds(300),
-        progress: @escaping @Sendable (AuthorizeProgress) -> Void = { _ in }
-    ) async throws(ClientError) -> (name: String, id: UInt32) {
-        let code: PairingCode
-        do { code = try PairingCode(parsing: codeText) } catch { throw .invalidInput("\(error)") }
+    /// The keys a new device receives, sealed, when this one authorizes it.
+    func pairingKeys() throws(ClientError) -> PairingKeys {
         let (accountID, _) = try identity()
-        let payload = PairingKeys(
-            accountID: accountID, email: email, displayName: keys.displayName, identitySeed: keys.identitySeed,
-            authSeed: keys.authSeed)
-        return try await DeviceAuthorizer(dependencies: context).authorize(code, keys: payload, timeout: timeout, progress: progress)
+        return PairingKeys(accountID: accountID, email: email, displayName: keys.displayName, identitySeed: keys.identitySeed,
+                           authSeed: keys.authSeed)
     }
 
-    /// Steps of `authorizeDevice`.
+    /// Steps of `devices.authorize`.
     public enum AuthorizeProgress: Sendable, Equatable {
         /// The keys are sealed to the new device.
         case sealed(deviceName: String)

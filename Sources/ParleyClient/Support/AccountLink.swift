@@ -1,3 +1,4 @@
+import ParleyCrypto
 import Synchronization
 import ParleyWire
 
@@ -15,6 +16,12 @@ protocol ServerCalling: Sendable {
 protocol AccountCalling: Sendable {
     /// This account's id, or `notConfirmed`.
     func confirmedAccountID() async throws(ClientError) -> Int64
+    /// This account's id and this device's, or `notConfirmed`.
+    func confirmedIdentity() async throws(ClientError) -> (accountID: Int64, deviceID: UInt32)
+    /// The keys a new device receives, sealed, when this one authorizes it.
+    func pairingKeys() async throws(ClientError) -> PairingKeys
+    /// Reads this account's devices from the server, so sessions to a removed one end.
+    func refreshOwnDevices() async throws(ClientError)
     /// Opens (or finds) the direct conversation with `email`.
     func startConversation(with email: String) async throws(ClientError) -> Conversation
     /// The direct conversation with `account`: a known one, else started by the e-mail this device knows.
@@ -70,6 +77,18 @@ final class AccountLink: ServerCalling, AccountCalling {
 
     func startConversation(with email: String) async throws(ClientError) -> Conversation {
         try await reached().startConversation(with: email)
+    }
+
+    func confirmedIdentity() async throws(ClientError) -> (accountID: Int64, deviceID: UInt32) {
+        try await reached().identity()
+    }
+
+    func pairingKeys() async throws(ClientError) -> PairingKeys {
+        try await reached().pairingKeys()
+    }
+
+    func refreshOwnDevices() async throws(ClientError) {
+        try await reached().refreshOwnDevices()
     }
 
     func directConversationID(with account: Int64) async throws(ClientError) -> Int64? {

@@ -58,7 +58,7 @@ extension Parley.Account {
                 throw CommandFailure("\(error)")
             }
             let device = await client.deviceID ?? 0
-            let others = ((try? await client.devices()) ?? []).filter { !$0.isThisDevice }.map(\.id)
+            let others = ((try? await client.devices.list()) ?? []).filter { !$0.isThisDevice }.map(\.id)
             await client.disconnect()
             options.output(["email": email, "device_id": "\(device)"]) {
                 var text = "Signed in: \(email) on this device (device \(device)). Earlier messages stay on the devices that had them."

@@ -103,7 +103,7 @@ extension Parley.Account {
             let code = try codeText()
             let json = options.json
             let (name, id) = try await options.withClient { client in
-                try await client.authorizeDevice(code: code) { step in
+                try await client.devices.authorize(code: code) { step in
                     guard !json else { return }
                     switch step {
                     case .sealed(let name): ClientOptions.say("Sent your keys to “\(name)”; waiting for it to join …")
@@ -136,7 +136,7 @@ extension Parley.Devices {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            let devices = try await options.withClient { try await $0.devices() }
+            let devices = try await options.withClient { try await $0.devices.list() }
             options.output(devices) {
                 devices.map { device in
                     let marker = device.isThisDevice ? "  (this device)" : ""
@@ -161,7 +161,7 @@ extension Parley.Devices {
         @Argument(help: "The device number from 'parley devices'.") var id: UInt32
 
         func run() async throws {
-            try await options.withClient { try await $0.removeDevice(id) }
+            try await options.withClient { try await $0.devices.remove(id) }
             options.output(["status": "removed", "device_id": String(id)]) { "Removed device \(id)." }
         }
     }

@@ -3,16 +3,48 @@ import Foundation
 import ParleyCrypto
 import ParleyWire
 
-/// Adding a device from one already signed in (docs/CLIENT.md §9): the pairing code's channel, the account's keys
-/// sealed to the new device, waiting until it has added itself, and this device's history sent to it in sealed
-/// chunks (continuing where the server is after a lost answer).
-struct DeviceAuthorizer: Sendable {
+/// This account's devices (docs/CLIENT.md §9): listing and revoking them, and adding one from this device — the
+/// pairing code's channel, the account's keys sealed to the new device, waiting until it has added itself, and this
+/// device's history sent to it in sealed chunks (continuing where the server is after a lost answer).
+public struct Devices: Sendable {
     typealias Dependencies = HasServer & HasAccount & HasDatabase & HasRandom & Sendable
     let dependencies: any Dependencies
 
+    /// This account's devices, oldest first.
+    public func list() async throws(ClientError) -> [DeviceInfo] {
+        let thisDevice = try await dependencies.account.confirmedIdentity().deviceID
+        return try await dependencies.server.call(API.ListDevices.self).devices.map { item in
+            DeviceInfo(
+                id: item.deviceID, name: item.name, createdAt: item.createdAt, lastSeen: item.lastSeen,
+                isThisDevice: item.deviceID == thisDevice)
+        }
+    }
+
+    /// Revokes another device of this account: the server drops it and closes its connections, and
+    /// every sender (this device included) stops encrypting to it.
+    public func remove(_ id: UInt32) async throws(ClientError) {
+        guard id != (try await dependencies.account.confirmedIdentity().deviceID) else {
+            throw .invalidInput("this is the device you are using; remove it from another device")
+        }
+        _ = try await dependencies.server.call(API.RemoveDevice.self, .init(deviceID: id))
+        try await dependencies.account.refreshOwnDevices()
+    }
+
+    /// On a signed-in device: authorizes the new device that shows `codeText`. Seals the account keys to
+    /// it, waits until it has added itself, then sends this device's history.
+    /// Returns the new device's name and id.
+    public func authorize(
+        code codeText: String, timeout: Duration = .seconds(300),
+        progress: @escaping @Sendable (ParleyClient.AuthorizeProgress) -> Void = { _ in }
+    ) async throws(ClientError) -> (name: String, id: UInt32) {
+        let code: PairingCode
+        do { code = try PairingCode(parsing: codeText) } catch { throw .invalidInput("\(error)") }
+        return try await authorize(code, keys: try await dependencies.account.pairingKeys(), timeout: timeout, progress: progress)
+    }
+
     /// Seals the account's keys to the new device that shows `code`, waits until it has added itself, then sends
     /// this device's history; returns the new device's name and id.
-    func authorize(
+    private func authorize(
         _ code: PairingCode, keys payload: PairingKeys, timeout: Duration, progress: @escaping @Sendable (ParleyClient.AuthorizeProgress) -> Void
     ) async throws(ClientError) -> (name: String, id: UInt32) {
         let lookup = try await dependencies.server.call(API.PairingLookup.self, .init(pairID: code.pairID))
