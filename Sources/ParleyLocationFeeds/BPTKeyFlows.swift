@@ -23,10 +23,11 @@ public enum BPTKeyFlows {
         }
     }
 
-    /// Deletes user `userID` (and its routes) on `tracker` unless `localOnly`, then calls `forget`. When the
-    /// server refuses, the key is kept and the error says how to forget it anyway.
-    public static func delete(on tracker: BPTClient, userID: String, localOnly: Bool, forget: () throws -> Void) async throws {
+    /// Deletes user `userID` (and its routes) on `tracker` unless `localOnly` (which needs no tracker), then calls
+    /// `forget`. When the server refuses, the key is kept and the error says how to forget it anyway.
+    public static func delete(on tracker: BPTClient?, userID: String, localOnly: Bool, forget: () throws -> Void) async throws {
         if !localOnly {
+            guard let tracker else { throw LocationFeedError("no tracker server to delete the user at; to forget the key only, add --local-only") }
             do {
                 try await tracker.deleteUser(userID)
             } catch {

@@ -121,7 +121,9 @@ extension Parley.Location.BPTKey {
         func run() async throws {
             let client = try options.open()
             let own = try options.bptOwnKey(client)
-            try await BPTKeyFlows.delete(on: try BPTClient(server: own.server, timeout: timeout.seconds), userID: own.userID, localOnly: localOnly) {
+            // --local-only never needs the tracker, so a stored address that no longer parses cannot stop it.
+            let tracker = localOnly ? nil : try BPTClient(server: own.server, timeout: timeout.seconds)
+            try await BPTKeyFlows.delete(on: tracker, userID: own.userID, localOnly: localOnly) {
                 do { try client.tracker.forgetKey() } catch { throw CommandFailure("\(error)") }
             }
             options.output(["user_id": own.userID, "deleted_at_server": localOnly ? "false" : "true"]) {
