@@ -160,7 +160,7 @@ extension ChatSession {
         guard let id = state.selectedID, let index = state.conversations.firstIndex(where: { $0.id == id }) else { return }
         let client = self.client
         // What is on the screen is not news for `parley read` any more.
-        Task { _ = try? await client.takeUnseenMessages(in: id) }
+        Task { _ = try? client.inbox.takeUnseen(in: id) }
         guard state.conversations[index].unread > 0 else { return }
         state.conversations[index].unread = 0
         Task { try? await client.markRead(conversation: id) }

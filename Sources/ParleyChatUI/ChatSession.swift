@@ -173,7 +173,7 @@ public final class ChatSession {
             if message.senderID == state.me, state.notice == ChatSession.outboxNotice { state.notice = nil }
             if message.conversationID == state.selectedID, message.senderID != state.me {
                 try? await client.markRead(message.id)
-                try? await client.markSeen([message.id])
+                try? client.inbox.markSeen([message.id])
             }
             learnNames()
         case .messageUpdated(let message):

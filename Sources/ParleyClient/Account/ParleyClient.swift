@@ -53,6 +53,8 @@ public actor ParleyClient {
     public nonisolated let following: LocationFollowing
     /// This account's Berry Picker Tracker key and the tracker links it follows, kept in the vault.
     public nonisolated let tracker: TrackerKeys
+    /// What is new to the person: unseen messages, message requests set apart, read marks.
+    public nonisolated let inbox: Inbox
     /// This account's devices: listing, revoking, adding one by its pairing code.
     public nonisolated let devices: Devices
     /// Groups: making one, members, invitations.
@@ -98,6 +100,7 @@ public actor ParleyClient {
         requests = MessageRequests(dependencies: context)
         groups = Groups(dependencies: context)
         devices = Devices(dependencies: context)
+        inbox = Inbox(dependencies: context)
         contactBook = ContactBook(dependencies: context)
         link.attach(self)
     }

@@ -37,6 +37,10 @@ protocol AccountCalling: Sendable {
     func catchUpForNewDevice() async throws(ClientError)
     /// Reads the server's conversation list into this device's (a group someone left gets a new chain first).
     func refreshConversations() async throws(ClientError)
+    /// Fetches and stores what the server holds for this device.
+    func syncNow() async throws(ClientError)
+    /// The conversations this device knows (refreshed when connected).
+    func listedConversations() async throws(ClientError) -> [Conversation]
     /// Refreshes the list and returns one conversation of it (`notFound` when the server does not list it).
     func refreshConversation(_ id: Int64) async throws(ClientError) -> Conversation
     /// Starts a new sender-key chain for a group: the next message reaches only its members then.
@@ -125,6 +129,14 @@ final class AccountLink: ServerCalling, AccountCalling {
 
     func setGroupTitle(_ title: String, of conversationID: Int64) async throws(ClientError) {
         try await reached().setGroupTitle(title, of: conversationID)
+    }
+
+    func syncNow() async throws(ClientError) {
+        _ = try await reached().sync()
+    }
+
+    func listedConversations() async throws(ClientError) -> [Conversation] {
+        try await reached().conversations()
     }
 
     /// The client, or `notConnected` once it is gone.

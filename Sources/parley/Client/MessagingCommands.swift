@@ -103,15 +103,12 @@ extension Parley {
                     try await client.refreshMessageStates(in: conversation, limit: limit)
                     shown = try await client.messages(in: conversation, limit: limit)
                 } else {
-                    // New means not shown yet, whichever command happened to fetch it (docs/CLIENT.md §5).
-                    _ = try await client.sync()
-                    shown = try await client.takeUnseenMessages()
-                    // A message request's messages wait in 'parley requests'; here it is only announced.
-                    let pending = Set(try await client.conversations().filter { $0.isRequest == true }.map(\.id))
-                    for message in shown where pending.contains(message.conversationID) { requests[message.conversationID, default: 0] += 1 }
-                    shown.removeAll { pending.contains($0.conversationID) }
+                    // New means not shown yet, whichever command happened to fetch it; a message request's
+                    // messages wait in 'parley requests' and are only announced here (docs/CLIENT.md §5).
+                    let new = try await client.inbox.takeNew()
+                    (shown, requests) = (new.messages, new.inRequests)
                 }
-                try await client.markSeen(shown.map(\.id))
+                try client.inbox.markSeen(shown.map(\.id))
             } catch {
                 await client.disconnect()
                 throw CommandFailure("\(error)")
@@ -122,13 +119,13 @@ extension Parley {
                 ClientOptions.say("\(count) new in message request \(conversation): see 'parley requests' to read it and answer.")
             }
             // What was shown is read: the read mark moves and senders see their read ticks.
-            if offline == nil { await Self.markRead(shown, client) }
+            if offline == nil { await client.inbox.markRead(shown) }
             guard follow else { return await client.disconnect() }
             if offline != nil {
                 Console.err("Waiting for the server: new messages show here once it is reachable.")
                 try await Offline.waitForServer(client)
                 _ = try await client.sync()
-                let missed = try await client.takeUnseenMessages(in: conversation)
+                let missed = try client.inbox.takeUnseen(in: conversation)
                 Console.err("Connected.")
                 for message in missed { await show(message, client) }
             }
@@ -140,8 +137,8 @@ extension Parley {
                 }
                 guard case .message(let message) = event, conversation == nil || message.conversationID == conversation else { continue }
                 await show(message, client)
-                try? await client.markSeen([message.id])
-                await Self.markRead([message], client)
+                try? client.inbox.markSeen([message.id])
+                await client.inbox.markRead([message])
             }
         }
 
@@ -155,14 +152,6 @@ extension Parley {
             default:
                 return nil
             }
-        }
-
-        /// Moves the read mark of each conversation to the newest message shown from someone else.
-        static func markRead(_ shown: [Message], _ client: ParleyClient) async {
-            let own = await client.accountID
-            let newest = Dictionary(grouping: shown.filter { $0.id > 0 && $0.senderID != own }, by: \.conversationID)
-                .compactMapValues { $0.map(\.id).max() }
-            for id in newest.values { try? await client.markRead(id) }
         }
 
         /// One message as a line, or as JSON; line by line even into a pipe (`parley read --follow | grep …`).
