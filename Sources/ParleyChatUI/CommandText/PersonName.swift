@@ -6,7 +6,7 @@ import ParleyClient
 public enum PersonName {
     /// The name of `account` as this device knows it.
     public static func of(_ account: Int64, client: ParleyClient) async -> String {
-        let contacts = ((try? await client.contacts()) ?? []).map(\.contact)
+        let contacts = ((try? client.profiles.contacts()) ?? []).map(\.contact)
         return label(account, contacts: contacts)
     }
 

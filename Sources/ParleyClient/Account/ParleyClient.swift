@@ -53,6 +53,8 @@ public actor ParleyClient {
     public nonisolated let following: LocationFollowing
     /// This account's Berry Picker Tracker key and the tracker links it follows, kept in the vault.
     public nonisolated let tracker: TrackerKeys
+    /// Profiles: this account's and others', and the people this device knows.
+    public nonisolated let profiles: Profiles
     /// What is new to the person: unseen messages, message requests set apart, read marks.
     public nonisolated let inbox: Inbox
     /// This account's devices: listing, revoking, adding one by its pairing code.
@@ -101,6 +103,7 @@ public actor ParleyClient {
         groups = Groups(dependencies: context)
         devices = Devices(dependencies: context)
         inbox = Inbox(dependencies: context)
+        profiles = Profiles(dependencies: context)
         contactBook = ContactBook(dependencies: context)
         link.attach(self)
     }
@@ -147,6 +150,12 @@ public actor ParleyClient {
     func localAddress() throws(ClientError) -> ProtocolAddress {
         let (account, device) = try identity()
         return try! ProtocolAddress(accountId: String(account), deviceId: device)
+    }
+
+    /// Keeps this account's new display name with its keys.
+    func rememberDisplayName(_ name: String) throws(ClientError) {
+        keys.displayName = name
+        try saveKeys()
     }
 
     func saveKeys() throws(ClientError) {

@@ -37,6 +37,8 @@ protocol AccountCalling: Sendable {
     func catchUpForNewDevice() async throws(ClientError)
     /// Reads the server's conversation list into this device's (a group someone left gets a new chain first).
     func refreshConversations() async throws(ClientError)
+    /// Keeps this account's new display name with its keys (after the server took it).
+    func rememberDisplayName(_ name: String) async throws(ClientError)
     /// Fetches and stores what the server holds for this device.
     func syncNow() async throws(ClientError)
     /// The conversations this device knows (refreshed when connected).
@@ -129,6 +131,10 @@ final class AccountLink: ServerCalling, AccountCalling {
 
     func setGroupTitle(_ title: String, of conversationID: Int64) async throws(ClientError) {
         try await reached().setGroupTitle(title, of: conversationID)
+    }
+
+    func rememberDisplayName(_ name: String) async throws(ClientError) {
+        try await reached().rememberDisplayName(name)
     }
 
     func syncNow() async throws(ClientError) {

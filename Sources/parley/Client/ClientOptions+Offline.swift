@@ -57,7 +57,7 @@ enum Offline {
     /// The direct conversation with `email` this device already knows, found without the server.
     static func directConversation(with email: String, client: ParleyClient) async throws -> Int64? {
         let email = email.lowercased()
-        guard let contact = try await client.contacts().first(where: { $0.contact.email?.lowercased() == email })?.contact else { return nil }
+        guard let contact = try client.profiles.contacts().first(where: { $0.contact.email?.lowercased() == email })?.contact else { return nil }
         return try await client.conversations().first { $0.kind == "direct" && $0.members.contains(contact.accountID) }?.id
     }
 }

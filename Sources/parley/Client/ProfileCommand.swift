@@ -18,7 +18,7 @@ extension Parley {
         func run() async throws {
             let client = try options.open()
             let list: [(contact: Contact, identityKey: [UInt8]?)]
-            do { list = try await client.contacts() } catch { throw CommandFailure("\(error)") }
+            do { list = try client.profiles.contacts() } catch { throw CommandFailure("\(error)") }
             var rows: [ContactRow] = []
             for entry in list {
                 let trust = ((try? await client.trustStatus(of: entry.contact.accountID)) ?? .unverified).rawValue
@@ -60,7 +60,7 @@ extension Parley.ProfileCommand {
 
         func run() async throws {
             let (profile, trust) = try await options.withClient { client in
-                let profile = try await client.profile(of: account)
+                let profile = try await client.profiles.of(account)
                 let trust: TrustStatus? = profile.accountID == (await client.accountID) ? nil : try await client.trustStatus(of: profile.accountID)
                 return (profile, trust)
             }
@@ -99,7 +99,7 @@ extension Parley.ProfileCommand {
             }
             guard name != nil || !fields.isEmpty || avatar != nil else { throw ValidationError("give --name, --field and/or --avatar") }
             try await options.withClient { client in
-                if name != nil || !fields.isEmpty { try await client.updateProfile(displayName: name, fields: fields) }
+                if name != nil || !fields.isEmpty { try await client.profiles.update(displayName: name, fields: fields) }
                 if let avatar { try await client.setAvatar(image: URL(fileURLWithPath: (avatar as NSString).expandingTildeInPath)) }
             }
             options.output(["updated": true]) { "Profile updated." }

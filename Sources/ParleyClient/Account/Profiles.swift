@@ -18,24 +18,27 @@ public struct Profile: Sendable, Equatable, Codable {
     public var visibility: [String: FieldVisibility]? = nil
 }
 
-extension ParleyClient {
+/// Profiles (docs/CLIENT.md): this account's name and fields with their visibility, others' profiles as they show
+/// them, and the people this device knows with the identity key last seen for each.
+public struct Profiles: Sendable {
+    typealias Dependencies = HasServer & HasAccount & HasDatabase & Sendable
+    let dependencies: any Dependencies
+
     /// Sets the display name and/or fields with their visibility; an empty value removes a field.
-    public func updateProfile(displayName: String? = nil, fields: [String: (value: String, visibility: FieldVisibility)] = [:]) async throws(ClientError) {
+    public func update(displayName: String? = nil, fields: [String: (value: String, visibility: FieldVisibility)] = [:]) async throws(ClientError) {
         let request = API.UpdateProfile.Request(displayName: displayName, profileFields: fields.mapValues {
             API.OwnField(value: $0.value, visibility: API.Visibility(rawValue: $0.visibility.rawValue) ?? .nobody)
         })
-        _ = try await call(API.UpdateProfile.self, request)
-        if let displayName {
-            keys.displayName = displayName
-            try saveKeys()
-        }
+        _ = try await dependencies.server.call(API.UpdateProfile.self, request)
+        if let displayName { try await dependencies.account.rememberDisplayName(displayName) }
     }
 
     /// Someone's profile (our own shows every field).
-    public func profile(of accountID: Int64? = nil) async throws(ClientError) -> Profile {
+    public func of(_ accountID: Int64? = nil) async throws(ClientError) -> Profile {
         let id: Int64
-        if let accountID { id = accountID } else { id = try identity().accountID }
-        let answer = try await call(API.GetProfile.self, .init(accountID: id))
+        let me = try await dependencies.account.confirmedAccountID()
+        if let accountID { id = accountID } else { id = me }
+        let answer = try await dependencies.server.call(API.GetProfile.self, .init(accountID: id))
         var fields = answer.shown
         var visibility: [String: FieldVisibility] = [:]
         for (name, own) in answer.own {
@@ -44,17 +47,17 @@ extension ParleyClient {
         }
         var profile = Profile(accountID: id, displayName: answer.displayName, fields: fields)
         if !visibility.isEmpty { profile.visibility = visibility }
-        if id != keys.accountID { try remember(Contact(accountID: id, email: fields["email"], displayName: profile.displayName)) }
+        if id != me { try ContactBook(dependencies: dependencies).remember(Contact(accountID: id, email: fields["email"], displayName: profile.displayName)) }
         return profile
     }
 
     /// Everyone this device has talked to, with the identity key last seen for each.
     public func contacts() throws(ClientError) -> [(contact: Contact, identityKey: [UInt8]?)] {
-        let known = try database.read { try $0.all(Namespace.contact) }
+        let known = try dependencies.database.read { try $0.all(Namespace.contact) }
         var out: [(contact: Contact, identityKey: [UInt8]?)] = []
         for entry in known {
             guard let contact = try? JSONDecoder().decode(Contact.self, from: Data(entry.value)) else { continue }
-            let key = try Self.storage { try protocolStore.identityKey(of: String(contact.accountID)) }
+            let key = try dependencies.database.read { try $0.get(Namespace.identity, String(contact.accountID)) }
             out.append((contact, key))
         }
         return out.sorted { $0.contact.accountID < $1.contact.accountID }
