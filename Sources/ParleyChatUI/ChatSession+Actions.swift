@@ -51,17 +51,17 @@ extension ChatSession {
             case .reply(let id, let text):
                 try await send(text, replyTo: id)
             case .react(let id, let emoji):
-                let present = try await client.react(emoji, to: id)
+                let present = try await client.messageActions.react(emoji, to: id)
                 state.notice = present ? "reacted \(emoji) to #\(id)" : "removed \(emoji) from #\(id)"
             case .pin(let id, let pinned):
-                try await client.pin(id, pinned)
+                try await client.messageActions.pin(id, pinned)
                 state.notice = pinned ? "pinned #\(id)" : "unpinned #\(id)"
             case .delete(let id):
                 guard let message = try await client.storedMessage(id), message.senderID == state.me else {
                     state.notice = "#\(id) is not one of your messages; you can only delete your own"
                     return
                 }
-                try await client.delete(id)
+                try await client.messageActions.delete(id)
                 state.notice = "deleted #\(id)"
             case .open(let email):
                 let conversation = try await client.startConversation(with: email)
@@ -117,7 +117,7 @@ extension ChatSession {
         }
         markOpenConversationRead()
         let client = self.client
-        Task { try? await client.refreshMessageStates(in: id) }
+        Task { try? await client.messageActions.refreshStates(in: id) }
         learnNames()
     }
 
@@ -163,7 +163,7 @@ extension ChatSession {
         Task { _ = try? client.inbox.takeUnseen(in: id) }
         guard state.conversations[index].unread > 0 else { return }
         state.conversations[index].unread = 0
-        Task { try? await client.markRead(conversation: id) }
+        Task { try? await client.messageActions.markRead(conversation: id) }
     }
 
     /// Fills in names: from the local contact list at once, from the server's profiles in the background.

@@ -172,7 +172,7 @@ public final class ChatSession {
             // A queued line went out: the outbox notice is no longer true.
             if message.senderID == state.me, state.notice == ChatSession.outboxNotice { state.notice = nil }
             if message.conversationID == state.selectedID, message.senderID != state.me {
-                try? await client.markRead(message.id)
+                try? await client.messageActions.markRead(message.id)
                 try? client.inbox.markSeen([message.id])
             }
             learnNames()

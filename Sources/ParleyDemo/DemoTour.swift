@@ -38,8 +38,8 @@ public final class DemoTour: @unchecked Sendable {
         narrator.ok("bob's message is a reply to message \(annSees.replyTo.map(String.init) ?? "?") (\"\(lunch.text)\")")
 
         narrator.chapter(3, "Reactions and pins")
-        try await bob.react("❤️", to: lunch.id)
-        try await ann.pin(lunch.id)
+        try await bob.messageActions.react("❤️", to: lunch.id)
+        try await ann.messageActions.pin(lunch.id)
         try await eventuallyTrue { try await ann.storedMessage(lunch.id)?.hasReaction("❤️", from: bobID) == true }
         try await eventuallyTrue { try await bob.storedMessage(lunch.id)?.pinned == true }
         narrator.ok("ann sees bob's ❤️ on her message; bob sees that ann pinned it")

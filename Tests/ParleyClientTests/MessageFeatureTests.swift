@@ -15,14 +15,14 @@ struct MessageFeatureTests {
         try await eventually("ann sees delivery") { try await ann.storedMessage(first.id)?.deliveredTo == [bobID] }
 
         // Reactions toggle, and the other side sees them.
-        #expect(try await bob.react("👍", to: first.id))
+        #expect(try await bob.messageActions.react("👍", to: first.id))
         try await eventually("ann sees 👍") { try await ann.storedMessage(first.id)?.hasReaction("👍", from: bobID) == true }
-        #expect(try await bob.react("👍", to: first.id) == false)
+        #expect(try await bob.messageActions.react("👍", to: first.id) == false)
         try await eventually("ann sees it gone") { try await ann.storedMessage(first.id)?.reactions.isEmpty == true }
-        await #expect(throws: ClientError.self) { try await bob.react("🦄", to: first.id) }
+        await #expect(throws: ClientError.self) { try await bob.messageActions.react("🦄", to: first.id) }
 
         // Pins.
-        try await bob.pin(first.id)
+        try await bob.messageActions.pin(first.id)
         try await eventually("ann sees the pin") { try await ann.storedMessage(first.id)?.pinned == true }
 
         // Forward into a group, with attribution.
@@ -36,12 +36,12 @@ struct MessageFeatureTests {
         #expect(try await bob.search("QUARTERLY numbers").map(\.id).contains(first.id))
         #expect(try await bob.search("quarterly", in: chat.id).map(\.id) == [first.id])
         #expect(try await bob.search("nonexistent").isEmpty)
-        try await ann.delete(first.id)
+        try await ann.messageActions.delete(first.id)
         try await eventually("bob sees the deletion") { try await bob.storedMessage(first.id)?.deleted == true }
         #expect(try await bob.search("quarterly", in: chat.id).isEmpty)
-        await #expect(throws: ClientError.self) { try await bob.delete(forwarded.id + 1000) }
+        await #expect(throws: ClientError.self) { try await bob.messageActions.delete(forwarded.id + 1000) }
 
-        try await bob.markRead(conversation: chat.id)
+        try await bob.messageActions.markRead(conversation: chat.id)
         for client in [ann, bob] { await client.disconnect() }
         try await harness.stop()
     }

@@ -66,7 +66,7 @@ struct ResilienceTests {
         let harness = try await ClientHarness.start()
         let ann = try await harness.person("ann")
         await ann.disconnect()
-        await #expect(throws: ClientError.notConnected) { try await ann.react("👍", to: 1) }
+        await #expect(throws: ClientError.notConnected) { try await ann.messageActions.react("👍", to: 1) }
         await #expect(throws: ClientError.notConnected) { try await ann.startConversation(with: "x@example.org") }
         try await harness.stop()
     }

@@ -53,6 +53,8 @@ public actor ParleyClient {
     public nonisolated let following: LocationFollowing
     /// This account's Berry Picker Tracker key and the tracker links it follows, kept in the vault.
     public nonisolated let tracker: TrackerKeys
+    /// What one does to a message already sent: reactions, pins, deleting, read marks.
+    public nonisolated let messageActions: MessageActions
     /// Profiles: this account's and others', and the people this device knows.
     public nonisolated let profiles: Profiles
     /// What is new to the person: unseen messages, message requests set apart, read marks.
@@ -86,7 +88,7 @@ public actor ParleyClient {
         self.reconnectPolicy = reconnectPolicy
         protocolStore = VaultProtocolStore(database: database, identity: keys.identity)
         let context = AccountContext(database: database, directory: directory, random: dependencies.random,
-                                     clock: dependencies.clock, email: email, link: link)
+                                     clock: dependencies.clock, email: email, link: link, events: broadcaster)
         self.context = context
         outbox = Outbox(dependencies: context)
         history = MessageHistory(dependencies: context)
@@ -104,6 +106,7 @@ public actor ParleyClient {
         devices = Devices(dependencies: context)
         inbox = Inbox(dependencies: context)
         profiles = Profiles(dependencies: context)
+        messageActions = MessageActions(dependencies: context)
         contactBook = ContactBook(dependencies: context)
         link.attach(self)
     }

@@ -143,7 +143,7 @@ extension ParleyClient {
             try await flushOutbox()
             if catchUp {
                 try await sync()
-                try await refreshMessageStates()
+                try await messageActions.refreshStates()
                 // Members who joined while this creator was away learn the group's title now.
                 try await refreshConversations()
                 try await shareTitlesWithNewMembers()

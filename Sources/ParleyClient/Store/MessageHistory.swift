@@ -29,6 +29,14 @@ struct MessageHistory: Sendable {
         try dependencies.database.write { try Self.store(message, in: $0) }
     }
 
+    /// Applies `change` to a stored message and stores it again; the changed message, or nil when there is none.
+    func update(_ id: Int64, _ change: (inout Message) -> Void) throws(ClientError) -> Message? {
+        guard var message = try message(id) else { return nil }
+        change(&message)
+        try store(message)
+        return message
+    }
+
     /// One stored message.
     func message(_ id: Int64) throws(ClientError) -> Message? {
         try dependencies.database.read { reader in

@@ -22,9 +22,6 @@ extension ParleyClient {
 
     /// Applies `change` to a stored message and reports it.
     func updateMessage(_ id: Int64, _ change: (inout Message) -> Void) throws(ClientError) {
-        guard var message = try history.message(id) else { return }
-        change(&message)
-        try history.store(message)
-        broadcaster.yield(.messageUpdated(message))
+        if let message = try history.update(id, change) { broadcaster.yield(.messageUpdated(message)) }
     }
 }

@@ -7,6 +7,8 @@ protocol HasDatabase { var database: ClientDatabase { get } }
 protocol HasAccountDirectory { var directory: URL { get } }
 /// Gives the account's way to the server.
 protocol HasServer { var server: any ServerCalling { get } }
+/// Gives the account's event stream, to announce what changed.
+protocol HasEvents { var events: EventBroadcaster<ClientEvent> { get } }
 /// Gives what only the account's actor does (sending through the ratchets) and who is who.
 protocol HasAccount {
     var account: any AccountCalling { get }
@@ -16,7 +18,7 @@ protocol HasAccount {
 
 /// What the client's components are made of (the Proton pattern: each component names the `Has…` protocols it
 /// uses; this container has them all, and a test builds one for a component alone).
-struct AccountContext: HasDatabase, HasAccountDirectory, HasRandom, HasClock, HasServer, HasAccount, Sendable {
+struct AccountContext: HasDatabase, HasAccountDirectory, HasRandom, HasClock, HasServer, HasAccount, HasEvents, Sendable {
     let database: ClientDatabase
     let directory: URL
     let random: any RandomSource
@@ -24,17 +26,20 @@ struct AccountContext: HasDatabase, HasAccountDirectory, HasRandom, HasClock, Ha
     let server: any ServerCalling
     let account: any AccountCalling
     let email: String
+    let events: EventBroadcaster<ClientEvent>
 
     /// A context; `link` (unattached by default: every call fails `notConnected`) is both the way to the server and
     /// to the account's actor.
     init(database: ClientDatabase, directory: URL, random: any RandomSource = SystemRandomSource(),
-         clock: any WallClock = SystemWallClock(), email: String = "", link: AccountLink = AccountLink()) {
-        self.init(database: database, directory: directory, random: random, clock: clock, email: email, server: link, account: link)
+         clock: any WallClock = SystemWallClock(), email: String = "", link: AccountLink = AccountLink(),
+         events: EventBroadcaster<ClientEvent> = EventBroadcaster()) {
+        self.init(database: database, directory: directory, random: random, clock: clock, email: email, server: link, account: link, events: events)
     }
 
     /// A context with its own server (a test's scripted one).
     init(database: ClientDatabase, directory: URL, random: any RandomSource = SystemRandomSource(),
-         clock: any WallClock = SystemWallClock(), email: String = "", server: any ServerCalling, account: any AccountCalling = AccountLink()) {
+         clock: any WallClock = SystemWallClock(), email: String = "", server: any ServerCalling, account: any AccountCalling = AccountLink(),
+         events: EventBroadcaster<ClientEvent> = EventBroadcaster()) {
         self.database = database
         self.directory = directory
         self.random = random
@@ -42,5 +47,6 @@ struct AccountContext: HasDatabase, HasAccountDirectory, HasRandom, HasClock, Ha
         self.server = server
         self.account = account
         self.email = email
+        self.events = events
     }
 }

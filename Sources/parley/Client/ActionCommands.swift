@@ -11,7 +11,7 @@ extension Parley {
         @Argument(help: "The emoji.") var emoji: String
 
         func run() async throws {
-            let present = try await options.withClient { client in try await client.react(emoji, to: message) }
+            let present = try await options.withClient { client in try await client.messageActions.react(emoji, to: message) }
             options.output(["present": present]) { present ? "Reacted \(emoji)." : "Removed \(emoji)." }
         }
     }
@@ -24,7 +24,7 @@ extension Parley {
         @Flag(help: "Unpin instead.") var unpin = false
 
         func run() async throws {
-            try await options.withClient { client in try await client.pin(message, !unpin) }
+            try await options.withClient { client in try await client.messageActions.pin(message, !unpin) }
             options.output(["pinned": !unpin]) { unpin ? "Unpinned." : "Pinned." }
         }
     }
@@ -36,7 +36,7 @@ extension Parley {
         @Argument(help: "The message id.") var message: Int64
 
         func run() async throws {
-            try await options.withClient { client in try await client.delete(message) }
+            try await options.withClient { client in try await client.messageActions.delete(message) }
             options.output(["deleted": true]) { "Deleted." }
         }
     }

@@ -24,7 +24,7 @@ extension Parley {
             let pinned: [Message]
             do {
                 try await client.connect(reconnect: false)
-                try await client.refreshMessageStates(in: conversation, limit: 1_000)
+                try await client.messageActions.refreshStates(in: conversation, limit: 1_000)
                 pinned = try await client.messages(in: conversation, limit: 1_000).filter { $0.pinned && !$0.deleted }
             } catch {
                 await client.disconnect()

@@ -100,7 +100,7 @@ extension Parley {
                     if let conversation { shown = try await client.messages(in: conversation, limit: limit) } else { shown = [] }
                 } else if let conversation {
                     _ = try await client.sync()
-                    try await client.refreshMessageStates(in: conversation, limit: limit)
+                    try await client.messageActions.refreshStates(in: conversation, limit: limit)
                     shown = try await client.messages(in: conversation, limit: limit)
                 } else {
                     // New means not shown yet, whichever command happened to fetch it; a message request's

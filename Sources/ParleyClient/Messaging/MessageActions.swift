@@ -2,49 +2,54 @@ import Foundation
 import GRDB
 import ParleyWire
 
-extension ParleyClient {
-    /// The reactions a message may carry.
-    public static let reactions = API.ReactMessage.reactions
+/// What one does to a message already sent (docs/CLIENT.md): reactions, pins, deleting for everyone, read marks,
+/// and catching up on what others did to stored messages while this device was away. Each change is stored and
+/// announced as `ClientEvent.messageUpdated`.
+public struct MessageActions: Sendable {
+    typealias Dependencies = HasServer & HasAccount & HasDatabase & HasEvents & Sendable
+    let dependencies: any Dependencies
+
+    private var server: any ServerCalling { dependencies.server }
 
     /// Toggles a reaction; returns whether it is now present.
     @discardableResult
     public func react(_ emoji: String, to messageID: Int64) async throws(ClientError) -> Bool {
-        guard Self.reactions.contains(emoji) else {
-            throw .invalidInput("'\(emoji)' is not a reaction; use one of \(Self.reactions.joined(separator: " "))")
+        guard ParleyClient.reactions.contains(emoji) else {
+            throw .invalidInput("'\(emoji)' is not a reaction; use one of \(ParleyClient.reactions.joined(separator: " "))")
         }
-        let present = try await call(API.ReactMessage.self, .init(messageID: messageID, emoji: emoji)).present
-        let (me, _) = try identity()
-        try updateMessage(messageID) { $0.setReaction(emoji, from: me, present: present) }
+        let present = try await server.call(API.ReactMessage.self, .init(messageID: messageID, emoji: emoji)).present
+        let me = try await dependencies.account.confirmedAccountID()
+        try updated(messageID) { $0.setReaction(emoji, from: me, present: present) }
         return present
     }
 
     /// Pins or unpins a message for everyone in the conversation.
     public func pin(_ messageID: Int64, _ pinned: Bool = true) async throws(ClientError) {
-        _ = try await call(API.PinMessage.self, .init(messageID: messageID, pinned: pinned))
-        try updateMessage(messageID) { $0.pinned = pinned }
+        _ = try await server.call(API.PinMessage.self, .init(messageID: messageID, pinned: pinned))
+        try updated(messageID) { $0.pinned = pinned }
     }
 
     /// Deletes one of our messages for everyone (its ciphertexts are dropped on the server).
     public func delete(_ messageID: Int64) async throws(ClientError) {
-        _ = try await call(API.DeleteMessage.self, .init(messageID: messageID))
-        try updateMessage(messageID) { $0.markDeleted() }
+        _ = try await server.call(API.DeleteMessage.self, .init(messageID: messageID))
+        try updated(messageID) { $0.markDeleted() }
     }
 
     /// Marks everything up to `messageID` read; the other members see it.
     public func markRead(_ messageID: Int64) async throws(ClientError) {
-        _ = try await call(API.MarkRead.self, .init(messageID: messageID))
+        _ = try await server.call(API.MarkRead.self, .init(messageID: messageID))
     }
 
     /// Marks a whole conversation read.
     public func markRead(conversation conversationID: Int64) async throws(ClientError) {
-        _ = try await call(API.MarkConversationRead.self, .init(conversationID: conversationID))
+        _ = try await server.call(API.MarkConversationRead.self, .init(conversationID: conversationID))
     }
 
     /// Re-reads reactions, pins and deletions of the newest `limit` stored messages (of one conversation,
     /// or all), catching up on what happened while this device was away.
-    public func refreshMessageStates(in conversationID: Int64? = nil, limit: Int = 100) async throws(ClientError) {
+    public func refreshStates(in conversationID: Int64? = nil, limit: Int = 100) async throws(ClientError) {
         // Local entries (key-change warnings, negative ids) are unknown to the server.
-        let ids: [Int64] = try database.read { reader in
+        let ids: [Int64] = try dependencies.database.read { reader in
             if let conversationID {
                 try Int64.fetchAll(reader.db, sql: "SELECT message_id FROM messages WHERE conversation_id = ? AND message_id > 0 ORDER BY timestamp DESC LIMIT ?",
                                    arguments: [conversationID, min(limit, 100)])
@@ -53,15 +58,15 @@ extension ParleyClient {
             }
         }
         guard !ids.isEmpty else { return }
-        for state in try await call(API.GetMessageState.self, .init(messageIDs: ids)).messages {
+        for state in try await server.call(API.GetMessageState.self, .init(messageIDs: ids)).messages {
             let id = state.messageID
             var reactions: [String: [Int64]] = [:]
             for reaction in state.reactions { reactions[reaction.emoji, default: []].append(reaction.accountID) }
-            guard let stored = try storedMessage(id) else { continue }
+            guard let stored = try MessageHistory(dependencies: dependencies).message(id) else { continue }
             let sorted = reactions.mapValues { $0.sorted() }
             let deleted = state.deleted, pinned = state.pinned
             if stored.reactions != sorted || stored.pinned != pinned || (deleted && !stored.deleted) {
-                try updateMessage(id) { message in
+                try updated(id) { message in
                     message.reactions = sorted
                     message.pinned = pinned
                     if deleted { message.markDeleted() }
@@ -72,10 +77,22 @@ extension ParleyClient {
 
     /// Picks up deletions that happened while this device was away.
     public func syncDeletions(since: Int64) async throws(ClientError) {
-        for item in try await call(API.GetDeletedSince.self, .init(since: since)).messages {
-            try updateMessage(item.messageID) { $0.markDeleted() }
+        for item in try await server.call(API.GetDeletedSince.self, .init(since: since)).messages {
+            try updated(item.messageID) { $0.markDeleted() }
         }
     }
+
+    /// Applies `change` to a stored message, and announces it.
+    private func updated(_ id: Int64, _ change: (inout Message) -> Void) throws(ClientError) {
+        if let message = try MessageHistory(dependencies: dependencies).update(id, change) {
+            dependencies.events.yield(.messageUpdated(message))
+        }
+    }
+}
+
+extension ParleyClient {
+    /// The reactions a message may carry.
+    public static let reactions = API.ReactMessage.reactions
 }
 
 extension Message {
