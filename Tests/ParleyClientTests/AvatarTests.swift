@@ -21,14 +21,14 @@ struct AvatarTests {
         let ann = try await harness.person("ann"), bob = try await harness.person("bob")
         let annID = try #require(await ann.accountID)
         _ = try await ann.startConversation(with: "bob@example.org")
-        #expect(try await bob.avatar(of: annID) == nil)
+        #expect(try await bob.avatars.of(annID) == nil)
 
-        try await ann.setAvatar(image: try Self.picture(width: 640, height: 480, in: harness.root, name: "ann.jpg"))
-        try await eventually("bob learns the picture's key") { try await bob.avatar(of: annID) != nil }
-        let picture = try #require(try await bob.avatar(of: annID))
+        try await ann.avatars.set(image: try Self.picture(width: 640, height: 480, in: harness.root, name: "ann.jpg"))
+        try await eventually("bob learns the picture's key") { try await bob.avatars.of(annID) != nil }
+        let picture = try #require(try await bob.avatars.of(annID))
         let decoded = try ImageCodec.decode(picture)
         #expect(decoded.width == 256 && decoded.height == 192)
-        #expect(try await ann.avatar(of: annID) == picture)
+        #expect(try await ann.avatars.of(annID) == picture)
 
         // Cached on disk, still encrypted, named by digest; the server holds the same opaque bytes.
         let cache = bob.directory.appendingPathComponent("avatars")
@@ -42,13 +42,13 @@ struct AvatarTests {
 
         // A server that swaps the blob is caught by the digest from the message (once the cache is gone).
         try await server.write { try $0.execute(sql: "UPDATE avatars SET blob = ? WHERE owner_kind = 'account'", arguments: [Data(repeating: 7, count: 300)]) }
-        #expect(try await bob.avatar(of: annID) == picture, "the cache answers without the server")
+        #expect(try await bob.avatars.of(annID) == picture, "the cache answers without the server")
         try FileManager.default.removeItem(at: cache)
-        await #expect(throws: ClientError.attachment(.digestMismatch)) { try await bob.avatar(of: annID) }
+        await #expect(throws: ClientError.attachment(.digestMismatch)) { try await bob.avatars.of(annID) }
 
         let notAnImage = harness.root.appendingPathComponent("notes.txt")
         try Data("hello".utf8).write(to: notAnImage)
-        await #expect(throws: ClientError.self) { try await ann.setAvatar(image: notAnImage) }
+        await #expect(throws: ClientError.self) { try await ann.avatars.set(image: notAnImage) }
         for client in [ann, bob] { await client.disconnect() }
         try await harness.stop()
     }
@@ -58,9 +58,9 @@ struct AvatarTests {
         let ann = try await harness.person("ann"), bob = try await harness.person("bob")
         let group = try await ann.groups.create(title: "Crag", inviting: ["bob@example.org"])
         _ = try await bob.groups.accept(group.id)
-        try await ann.setGroupAvatar(image: try Self.picture(width: 100, height: 300, in: harness.root, name: "crag.jpg"), of: group.id)
-        try await eventually("bob learns the group picture") { try await bob.groupAvatar(of: group.id) != nil }
-        let decoded = try ImageCodec.decode(try #require(try await bob.groupAvatar(of: group.id)))
+        try await ann.avatars.setGroup(image: try Self.picture(width: 100, height: 300, in: harness.root, name: "crag.jpg"), of: group.id)
+        try await eventually("bob learns the group picture") { try await bob.avatars.ofGroup(group.id) != nil }
+        let decoded = try ImageCodec.decode(try #require(try await bob.avatars.ofGroup(group.id)))
         #expect(decoded.width == 85 && decoded.height == 256)   // shrunk to 256 px on its longest side
 
         // Files work in groups too: every member downloads what one member sent.

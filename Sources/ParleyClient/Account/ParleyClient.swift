@@ -39,8 +39,8 @@ public actor ParleyClient {
     let outbox: Outbox
     /// This device's decrypted history and its search index.
     let history: MessageHistory
-    /// Pictures of people and groups: their keys, the cached blobs, making a new one.
-    let avatars: AvatarBook
+    /// Pictures of people and groups: setting and fetching them, their keys, the cached blobs.
+    public nonisolated let avatars: AvatarBook
     /// Encrypting and uploading files, resuming after a crash or a lost connection.
     let uploader: FileUploader
     /// Downloading, checking and saving received files.

@@ -3,15 +3,56 @@ import Foundation
 import ParleyImage
 import ParleyWire
 
-/// Pictures of people and groups, kept apart from the client that sends and fetches them: the key of each picture
-/// (from the `avatar`/`group_avatar` message that announced it) under the vault, the encrypted blobs cached on disk
-/// under their digest, and the making of a new one (shrunk, re-encoded as JPEG, sealed under a fresh key).
-struct AvatarBook: Sendable {
-    typealias Dependencies = HasDatabase & HasAccountDirectory & HasRandom & Sendable
+/// Pictures of people and groups: a JPEG encrypted on the client (FORMATS.md §16 in one piece) and stored by
+/// the server as an opaque blob (API.md §7); its key reaches contacts inside an end-to-end message (`avatar` to
+/// each direct conversation, `group_avatar` to the group), sent through the account. Kept here: the key of each
+/// picture under the vault, the encrypted blobs cached on disk under their digest, and the making of a new one
+/// (shrunk, re-encoded as JPEG, sealed under a fresh key).
+public struct AvatarBook: Sendable {
+    typealias Dependencies = HasServer & HasAccount & HasDatabase & HasAccountDirectory & HasRandom & Sendable
     let dependencies: any Dependencies
 
+    /// Sets this account's picture from a JPEG or PNG and tells every direct conversation its key.
+    public func set(image: URL) async throws(ClientError) {
+        let (blob, pointer) = try make(from: image)
+        _ = try await dependencies.server.call(API.UpdateAvatar.self, .init(avatar: blob))
+        let me = try await dependencies.account.confirmedAccountID()
+        try dependencies.database.write { writer in try Self.remember(pointer, for: Self.record(account: me), in: writer) }
+        for conversation in try await dependencies.account.listedConversations() where conversation.kind == "direct" {
+            try await announce(pointer, as: "avatar", to: conversation.id)
+        }
+    }
+
+    /// Sets a group's picture and tells its members the key.
+    public func setGroup(image: URL, of conversationID: Int64) async throws(ClientError) {
+        let (blob, pointer) = try make(from: image)
+        _ = try await dependencies.server.call(API.UpdateGroupAvatar.self, .init(conversationID: conversationID, avatar: blob))
+        try dependencies.database.write { writer in try Self.remember(pointer, for: Self.record(group: conversationID), in: writer) }
+        try await announce(pointer, as: "group_avatar", to: conversationID)
+    }
+
+    /// A person's picture as JPEG bytes, or nil when they never sent this device one.
+    public func of(_ accountID: Int64) async throws(ClientError) -> [UInt8]? {
+        try await picture(Self.record(account: accountID)) { () async throws(ClientError) in
+            try await dependencies.server.call(API.GetAvatar.self, .init(accountID: accountID)).avatar
+        }
+    }
+
+    /// A group's picture as JPEG bytes, or nil when none was set.
+    public func ofGroup(_ conversationID: Int64) async throws(ClientError) -> [UInt8]? {
+        try await picture(Self.record(group: conversationID)) { () async throws(ClientError) in
+            try await dependencies.server.call(API.GetGroupAvatar.self, .init(conversationID: conversationID)).avatar
+        }
+    }
+
+    /// Sends a picture's key end to end, now.
+    private func announce(_ pointer: Attachment, as type: String, to conversationID: Int64) async throws(ClientError) {
+        try await dependencies.account.deliverNow(MessageContent(id: dependencies.random.clientMessageID(), type: type, file: pointer),
+                                                  kind: type, to: conversationID)
+    }
+
     /// The longest side of an avatar, in pixels.
-    static let side = 256
+    public static let side = 256
     /// The largest picture file taken as input.
     static let maximumInput: Int64 = 32 << 20
 

@@ -24,7 +24,7 @@ extension Parley.Group {
 
         func run() async throws {
             let url = URL(fileURLWithPath: (image as NSString).expandingTildeInPath)
-            try await options.withClient { client in try await client.setGroupAvatar(image: url, of: group) }
+            try await options.withClient { client in try await client.avatars.setGroup(image: url, of: group) }
             options.output(["group": group]) { "Set the picture of group \(group); the members get its key end to end." }
         }
     }

@@ -100,7 +100,7 @@ extension Parley.ProfileCommand {
             guard name != nil || !fields.isEmpty || avatar != nil else { throw ValidationError("give --name, --field and/or --avatar") }
             try await options.withClient { client in
                 if name != nil || !fields.isEmpty { try await client.profiles.update(displayName: name, fields: fields) }
-                if let avatar { try await client.setAvatar(image: URL(fileURLWithPath: (avatar as NSString).expandingTildeInPath)) }
+                if let avatar { try await client.avatars.set(image: URL(fileURLWithPath: (avatar as NSString).expandingTildeInPath)) }
             }
             options.output(["updated": true]) { "Profile updated." }
         }
@@ -121,7 +121,7 @@ extension Parley.ProfileCommand {
             let picture = try await options.withClient { client -> [UInt8]? in
                 let id: Int64
                 if let account { id = account } else { id = await client.accountID ?? 0 }
-                return try await client.avatar(of: id)
+                return try await client.avatars.of(id)
             }
             guard let picture else { throw CommandFailure("no picture known for this account (it arrives with a message from them)") }
             do {
