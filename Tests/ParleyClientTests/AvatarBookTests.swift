@@ -9,15 +9,14 @@ import Testing
 /// Pictures as a component: made, remembered, fetched once and cached, checked against the digest the owner sent.
 @Suite("Avatar book")
 struct AvatarBookTests {
-    let scratch: TemporaryDirectory
-    let database: ClientDatabase
+    let account: ScratchAccount
+    var scratch: TemporaryDirectory { account.scratch }
+    var database: ClientDatabase { account.database }
     let book: AvatarBook
 
     init() throws {
-        scratch = try TemporaryDirectory("parley-avatars")
-        let lock = AutoLock(key: MainKey.generate(), idleTimeout: 300, clock: SystemVaultClock())
-        database = try ClientDatabase(path: scratch.url.appendingPathComponent("client.sqlite"), lock: lock)
-        book = AvatarBook(dependencies: AccountContext(database: database, directory: scratch.url))
+        account = try ScratchAccount("avatars")
+        book = AvatarBook(dependencies: account.context())
     }
 
     /// A picture from the image tests' vectors, made into an avatar and its key remembered as bob's.

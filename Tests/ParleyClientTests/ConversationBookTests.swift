@@ -10,16 +10,15 @@ import Testing
 /// someone left reported before its new member list is stored.
 @Suite("Conversation book")
 struct ConversationBookTests {
-    let scratch: TemporaryDirectory
-    let database: ClientDatabase
+    let account: ScratchAccount
+    var scratch: TemporaryDirectory { account.scratch }
+    var database: ClientDatabase { account.database }
     let server = ListingServer()
     let book: ConversationBook
 
     init() throws {
-        scratch = try TemporaryDirectory("parley-conversations")
-        let lock = AutoLock(key: MainKey.generate(), idleTimeout: 300, clock: SystemVaultClock())
-        database = try ClientDatabase(path: scratch.url.appendingPathComponent("client.sqlite"), lock: lock)
-        book = ConversationBook(dependencies: AccountContext(database: database, directory: scratch.url, server: server))
+        account = try ScratchAccount("conversations")
+        book = ConversationBook(dependencies: account.context(server: server))
     }
 
     func list(_ items: API.ConversationSummary...) { server.listed.withLock { $0 = items } }

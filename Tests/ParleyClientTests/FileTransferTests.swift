@@ -10,21 +10,20 @@ import Testing
 /// and a server that drops, lies or flips bits.
 @Suite("File transfer components")
 struct FileTransferTests {
-    let scratch: TemporaryDirectory
-    let database: ClientDatabase
+    let account: ScratchAccount
+    var scratch: TemporaryDirectory { account.scratch }
+    var database: ClientDatabase { account.database }
     let server = ScriptedFileServer()
     let context: AccountContext
     let plaintext: [UInt8]
     let file: URL
 
     init() throws {
-        scratch = try TemporaryDirectory("parley-transfer")
-        let lock = AutoLock(key: MainKey.generate(), idleTimeout: 300, clock: SystemVaultClock())
-        database = try ClientDatabase(path: scratch.url.appendingPathComponent("client.sqlite"), lock: lock)
-        context = AccountContext(database: database, directory: scratch.url, server: server)
+        account = try ScratchAccount("transfer")
+        context = account.context(server: server)
         // Three and a bit upload pieces, so resuming mid-way is possible.
         plaintext = SystemRandomSource().bytes(3 * API.fileChunkSize + 1234)
-        file = scratch.url.appendingPathComponent("report.bin")
+        file = account.url.appendingPathComponent("report.bin")
         try Data(plaintext).write(to: file)
     }
 

@@ -9,15 +9,14 @@ import Testing
 /// The history as a component: sealed messages and a blind search index, no server, no client actor.
 @Suite("Message history")
 struct MessageHistoryTests {
-    let scratch: TemporaryDirectory
-    let database: ClientDatabase
+    let account: ScratchAccount
+    var scratch: TemporaryDirectory { account.scratch }
+    var database: ClientDatabase { account.database }
     let history: MessageHistory
 
     init() throws {
-        scratch = try TemporaryDirectory("parley-history")
-        let lock = AutoLock(key: MainKey.generate(), idleTimeout: 300, clock: SystemVaultClock())
-        database = try ClientDatabase(path: scratch.url.appendingPathComponent("client.sqlite"), lock: lock)
-        history = MessageHistory(dependencies: AccountContext(database: database, directory: scratch.url))
+        account = try ScratchAccount("history")
+        history = MessageHistory(dependencies: account.context())
     }
 
     static func message(_ id: Int64, _ text: String, at timestamp: Int64, in conversation: Int64 = 1, kind: String = "text") -> Message {

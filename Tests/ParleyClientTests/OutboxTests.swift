@@ -9,15 +9,14 @@ import Testing
 /// The outbox as a component: a sealed table, no server, no client actor.
 @Suite("Outbox")
 struct OutboxTests {
-    let scratch: TemporaryDirectory
-    let database: ClientDatabase
+    let account: ScratchAccount
+    var scratch: TemporaryDirectory { account.scratch }
+    var database: ClientDatabase { account.database }
     let outbox: Outbox
 
     init() throws {
-        scratch = try TemporaryDirectory("parley-outbox")
-        let lock = AutoLock(key: MainKey.generate(), idleTimeout: 300, clock: SystemVaultClock())
-        database = try ClientDatabase(path: scratch.url.appendingPathComponent("client.sqlite"), lock: lock)
-        outbox = Outbox(dependencies: AccountContext(database: database, directory: scratch.url))
+        account = try ScratchAccount("outbox")
+        outbox = Outbox(dependencies: account.context())
     }
 
     static func entry(_ id: String, text: String, created: Int64) -> OutboxEntry {

@@ -10,10 +10,9 @@ import Testing
 struct PGPKeyVaultTests {
     @Test("keys are kept sealed, replaced by fingerprint and listed in order")
     func keptSealedReplacedAndSorted() throws {
-        let scratch = try TemporaryDirectory("parley-pgp-vault")
-        let path = scratch.url.appendingPathComponent("client.sqlite")
-        let lock = AutoLock(key: MainKey.generate(), idleTimeout: 300, clock: SystemVaultClock())
-        let vault = PGPKeyVault(dependencies: AccountContext(database: try ClientDatabase(path: path, lock: lock), directory: scratch.url))
+        let account = try ScratchAccount("pgp-vault")
+        let (path, lock) = (account.path, account.lock)
+        let vault = PGPKeyVault(dependencies: account.context())
         let secret = Array("-----BEGIN PGP PRIVATE KEY BLOCK----- a distinctive marker 7f3a9c".utf8)
         try vault.store(fingerprint: "BBBB", bytes: [1, 2, 3])
         try vault.store(fingerprint: "AAAA", bytes: secret)
