@@ -97,6 +97,14 @@ struct ConnectionStateMachine: Sendable, Equatable {
     }
 
     /// Whether the client counts as connected: logged in (during the setup too).
+    /// Whether an attempt to connect is under way (opening, logging in or setting up).
+    var attemptUnderWay: Bool {
+        switch state {
+        case .opening, .loggingIn, .settingUp: true
+        case .idle, .anonymous, .ready, .waiting, .stopped: false
+        }
+    }
+
     var isConnected: Bool {
         switch state {
         case .settingUp, .ready: true

@@ -9,7 +9,20 @@ extension ParleyClient {
     /// With `catchUp` false the first sync is left to the caller (who wants what `sync()` returns).
     public func connect(reconnect: Bool = true, catchUp: Bool = true) async throws(ClientError) {
         _ = try identity()
-        try await carryOut(lifecycle.connectRequested(reconnect: reconnect), catchUp: catchUp)
+        let actions = lifecycle.connectRequested(reconnect: reconnect)
+        guard actions.isEmpty, lifecycle.attemptUnderWay else {
+            return try await carryOut(actions, catchUp: catchUp)
+        }
+        // A reconnect was already opening, logging in or setting up: its outcome is this call's, so a device that
+        // was removed or signed out meanwhile hears it here instead of a success that never happened.
+        let deadline = ContinuousClock.now + .seconds(120)
+        while lifecycle.attemptUnderWay, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        switch lifecycle.state {
+        case .ready: return
+        case .stopped(.signedOut): throw .signedOut
+        case .stopped(.disabled): throw .server(WireError(.forbidden, "this account is disabled; ask the server's operator"))
+        default: throw .notConnected
+        }
     }
 
     /// Closes the connection and stops reconnecting.
