@@ -71,8 +71,6 @@ public actor ParleyClient {
     let contactBook: ContactBook
     /// OpenPGP keys kept in the vault for `parley pgp`.
     public nonisolated let pgpVault: PGPKeyVault
-    /// What the components are made of: storage, clocks, randomness and the link back here.
-    let context: AccountContext
     /// The components' way to the server and back to this actor.
     let link = AccountLink()
 
@@ -89,7 +87,6 @@ public actor ParleyClient {
         protocolStore = VaultProtocolStore(database: database, identity: keys.identity)
         let context = AccountContext(database: database, directory: directory, random: dependencies.random,
                                      clock: dependencies.clock, email: email, link: link, events: broadcaster)
-        self.context = context
         outbox = Outbox(dependencies: context)
         history = MessageHistory(dependencies: context)
         avatars = AvatarBook(dependencies: context)

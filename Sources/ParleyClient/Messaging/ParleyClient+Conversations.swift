@@ -31,6 +31,16 @@ extension ParleyClient {
         try setTitleHolders(Set(members), of: conversationID)
     }
 
+    /// The direct conversation with `account`: a known one, else started by the e-mail this device knows.
+    func directConversationID(with account: Int64) async throws(ClientError) -> Int64? {
+        let me = try identity().accountID
+        if let known = try await conversations().first(where: { $0.kind == "direct" && Set($0.members) == [me, account] }) {
+            return known.id
+        }
+        guard let email = try contact(account)?.email else { return nil }
+        return try await startConversation(with: email).id
+    }
+
     /// Conversations this device knows, most recent first (refreshed from the server when connected).
     public func conversations() async throws(ClientError) -> [Conversation] {
         if isConnected { try await refreshConversations() }

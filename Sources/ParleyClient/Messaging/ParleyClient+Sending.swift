@@ -233,14 +233,4 @@ extension ParleyClient {
         _ = try await deliver(OutboxEntry(conversationID: conversationID, content: content, kind: kind,
                                           forwardOf: nil, created: dependencies.clock.now()))
     }
-
-    /// The direct conversation with `account`: a known one, else started by the e-mail this device knows.
-    func directConversationID(with account: Int64) async throws(ClientError) -> Int64? {
-        let me = try identity().accountID
-        if let known = try await conversations().first(where: { $0.kind == "direct" && Set($0.members) == [me, account] }) {
-            return known.id
-        }
-        guard let email = try contact(account)?.email else { return nil }
-        return try await startConversation(with: email).id
-    }
 }
