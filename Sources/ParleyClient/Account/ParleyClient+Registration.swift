@@ -80,20 +80,6 @@ extension ParleyClient {
         try saveKeys()
     }
 
-    /// Runs `body` on a connection opened for it (unless one is open) and closes it afterwards.
-    func withTemporaryConnection<T>(_ body: () async throws(ClientError) -> T) async throws(ClientError) -> T {
-        let wasOpen = isConnected
-        try await openConnection()
-        do {
-            let result = try await body()
-            if !wasOpen { await closeConnection() }
-            return result
-        } catch {
-            if !wasOpen { await closeConnection() }
-            throw error
-        }
-    }
-
     /// The prekeys of `register` / `rotate_keys` / `add_device` / `ensure_prekeys`: a new signed and PQ prekey, and
     /// optionally a batch of one-time prekeys. The private halves are stored before anything is sent.
     func freshPreKeys(includeOneTime: Bool) throws(ClientError) -> API.PreKeys {
@@ -116,26 +102,6 @@ extension ParleyClient {
             signed: API.SignedPreKey(id: signed.id, publicKey: signed.keyPair.publicKey, signature: signed.signature),
             pq: API.SignedPreKey(id: pq.id, publicKey: pq.publicKey, signature: pq.signature),
             oneTime: oneTime.map { API.OneTimePreKey(id: $0.id, key: $0.keyPair.publicKey) })
-    }
-
-    /// Logs the open connection in with the auth key's signature over the server's nonce.
-    func login() async throws(ClientError) {
-        let (_, device) = try identity()
-        let nonce = try await call(API.LoginStart.self, .init(email: email, deviceID: device)).nonce
-        let message = LoginChallenge.message(nonce: nonce, email: email, deviceID: device)
-        let signature: Data
-        do { signature = try keys.authKey.signature(for: message) } catch { throw .storage("cannot sign the login") }
-        do {
-            // New messages' envelopes in their notifications (docs/API.md §6.1): no fetch before reading them.
-            _ = try await call(API.LoginFinish.self, .init(
-                email: email, deviceID: device, nonce: nonce, signature: Array(signature), pushEnvelopes: true))
-        } catch .server(let error) where error.code == .authenticationFailed && error.details["retry_after"] == nil {
-            // Our auth key is no longer the account's: another device rotated the keys (or removed this
-            // device). A lockout (`retry_after`) is only a pause: the reconnect loop tries again later.
-            // (The connection's lifecycle stops for good and tells subscribers; so it does for `forbidden`, a
-            // disabled account, where retrying cannot help until the operator enables it.)
-            throw .signedOut
-        }
     }
 
     /// Changes the account password: a new envelope of the same keys, stored here and on the server.

@@ -12,7 +12,7 @@ extension ParleyClient {
     /// re-wrapped under `password`.
     public func rotateKeys(password: String, envelopeIterations: UInt32 = KeyEnvelope.defaultIterations) async throws(ClientError) {
         guard password.count >= 8 else { throw .invalidInput("the password must have at least 8 characters") }
-        guard isConnected else { throw .notConnected }
+        guard await isConnected else { throw .notConnected }
         let previous = keys
         keys.identitySeed = dependencies.random.bytes(32)
         keys.authSeed = dependencies.random.bytes(32)

@@ -2,9 +2,9 @@ extension ParleyClient {
     /// Points this device at other addresses of its server (more nodes, a new front door). The account's
     /// data stays where it is: the addresses must reach the same server, whose database holds the account.
     /// Takes effect at the next connect; the current connection, if any, is left alone.
-    public func setServer(_ address: ServerAddress) throws(ClientError) {
+    public func setServer(_ address: ServerAddress) async throws(ClientError) {
         keys.server = address
-        nodeIndex = 0
         try saveKeys()
+        await connection.setServer(address)
     }
 }

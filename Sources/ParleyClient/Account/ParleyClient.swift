@@ -23,17 +23,11 @@ public actor ParleyClient {
     /// Held for the client's lifetime: no other process steps this account's ratchets meanwhile.
     let processLock: AccountLock
     var keys: AccountKeys
-    var connection: WireConnection?
-    /// Where the connection stands, and what to do when something happens to it.
-    var lifecycle = ConnectionStateMachine()
-    /// Which of the server's nodes to try first: the one that answered last.
-    var nodeIndex = 0
+    /// The one connection to the server: opening, logging in, reconnecting, typed calls.
+    let connection: AccountConnection
     let broadcaster = EventBroadcaster<ClientEvent>()
     let presence = PresenceBook()
-    /// The wait before the next reconnect attempt, while there is one.
-    var reconnectTimer: Task<Void, Never>?
     var syncState = SyncState()
-    let reconnectPolicy: ReconnectPolicy
     let logger = Logger(label: "parley.client")
     /// Messages accepted for sending and not yet acknowledged.
     let outbox: Outbox
@@ -83,7 +77,7 @@ public actor ParleyClient {
         self.database = database
         self.lock = lock
         self.dependencies = dependencies
-        self.reconnectPolicy = reconnectPolicy
+        connection = AccountConnection(server: keys.server, group: dependencies.eventLoopGroup, policy: reconnectPolicy, events: broadcaster)
         protocolStore = VaultProtocolStore(database: database, identity: keys.identity)
         let context = AccountContext(database: database, directory: directory, random: dependencies.random,
                                      clock: dependencies.clock, email: email, link: link, events: broadcaster)
@@ -105,7 +99,8 @@ public actor ParleyClient {
         profiles = Profiles(dependencies: context)
         messageActions = MessageActions(dependencies: context)
         contactBook = ContactBook(dependencies: context)
-        link.attach(self)
+        link.attach(self, connection: connection)
+        connection.attach(self)
     }
 
     /// A stream of everything that happens to this account from now on.
@@ -119,8 +114,6 @@ public actor ParleyClient {
     public var server: ServerAddress { keys.server }
     /// The display name given at registration.
     public var displayName: String { keys.displayName }
-    /// Whether the client is connected and logged in.
-    public var isConnected: Bool { lifecycle.isConnected && connection?.isOpen == true }
     /// Whether the vault key was dropped (autolock or `lock()`): unlock with the PIN.
     public nonisolated var isLocked: Bool { lock.isLocked }
 
@@ -129,10 +122,7 @@ public actor ParleyClient {
 
     /// Sends one typed request on the live connection and reads its typed answer.
     func call<M: APIMethod>(_ method: M.Type, _ request: M.Request) async throws(ClientError) -> M.Response {
-        // A fresh connection is not ours until the login on it finished: a send that slipped in between
-        // would be refused as unauthenticated (and must wait in the outbox instead).
-        guard let connection, connection.isOpen, lifecycle.mayCall(M.name) else { throw .notConnected }
-        return try await connection.call(method, request)
+        try await connection.call(method, request)
     }
 
     /// Sends one typed request that takes no fields.

@@ -8,7 +8,7 @@ extension ParleyClient {
     /// start; an interruption later waits up to `options.reconnectWait` for the client to reconnect.
     public func send(file: URL, to conversationID: Int64, options: AttachmentOptions = AttachmentOptions()) async throws(ClientError) -> SendOutcome {
         let size = try FileUploader.checkedSize(of: file, options: options)
-        guard isConnected else { throw .notConnected }
+        guard await connection.isConnected else { throw .notConnected }
         let content = try await uploader.upload(file, size: size, to: conversationID, options: options)
         return try await enqueue(OutboxEntry(conversationID: conversationID, content: content,
                                              kind: content.file?.isImage == true ? "image" : "file", forwardOf: nil, created: dependencies.clock.now()))
@@ -27,17 +27,5 @@ extension ParleyClient {
         guard let attachment = message.attachment else { throw .attachment(.noAttachment(messageID: messageID)) }
         try await downloader.download(attachment, to: destination, options: options)
         return attachment
-    }
-
-    /// Returns once connected; throws `notConnected` when reconnecting is off or the deadline passes.
-    func awaitConnection(until deadline: ContinuousClock.Instant) async throws(ClientError) {
-        while !isConnected {
-            guard lifecycle.reconnects, ContinuousClock.now < deadline else { throw .notConnected }
-            // A socket that died without saying so yet (a request timed out on it): count it lost now.
-            if let generation = lifecycle.generation, case .ready = lifecycle.state, connection?.isOpen != true {
-                await socketClosed(generation: generation)
-            }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
     }
 }

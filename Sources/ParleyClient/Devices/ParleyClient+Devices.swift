@@ -34,7 +34,7 @@ extension ParleyClient {
             attempt += 1
             var sent = false
             do throws(ClientError) {
-                try await openConnection()
+                try await connection.openAnonymous()
                 let nonce = try await call(API.LoginStart.self, .init(email: email, deviceID: 0)).nonce
                 let message = API.AddDevice.signedMessage(nonce: nonce, email: email, name: keys.deviceName)
                 let signature: Data
@@ -57,10 +57,10 @@ extension ParleyClient {
                 try saveKeys()
                 // Only what was sent to this device from now on is fetched; older history comes from the archive.
                 try database.write { try $0.put(Namespace.state, "cursor", Array(String(createdAt - 1).utf8)) }
-                await closeConnection()
+                await connection.close()
                 return device
             } catch {
-                await closeConnection()
+                await connection.close()
                 let dropped = error == .notConnected || error == .disconnected || error == .timeout(API.LoginStart.name)
                 guard !sent, dropped, attempt < 3 else { throw error }
             }

@@ -43,7 +43,7 @@ extension ParleyClient {
 
     /// Conversations this device knows, most recent first (refreshed from the server when connected).
     public func conversations() async throws(ClientError) -> [Conversation] {
-        if isConnected { try await refreshConversations() }
+        if await isConnected { try await refreshConversations() }
         return try conversationBook.all()
     }
 

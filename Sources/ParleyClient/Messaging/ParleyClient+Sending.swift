@@ -39,7 +39,7 @@ extension ParleyClient {
         let id = entry.content.id
         if let conversation = try storedConversation(entry.conversationID) { try ensureSendable(conversation) }
         try outbox.add(entry)
-        guard isConnected else { return .queued(clientMessageID: id) }
+        guard await isConnected else { return .queued(clientMessageID: id) }
         do {
             return .sent(try await deliver(entry))
         } catch .notConnected, .disconnected, .timeout {

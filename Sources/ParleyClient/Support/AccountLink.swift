@@ -57,24 +57,27 @@ protocol AccountCalling: Sendable {
 final class AccountLink: ServerCalling, AccountCalling {
     private let client = Mutex<Reference?>(nil)
 
-    private struct Reference { weak var client: ParleyClient? }
+    private struct Reference {
+        weak var client: ParleyClient?
+        weak var connection: AccountConnection?
+    }
 
     /// A link that reaches nothing until `attach`.
     init() {}
 
-    /// Points the link at its client (once the client is fully made).
-    func attach(_ target: ParleyClient) {
-        client.withLock { $0 = Reference(client: target) }
+    /// Points the link at its client and the client's connection (once the client is fully made).
+    func attach(_ target: ParleyClient, connection: AccountConnection) {
+        client.withLock { $0 = Reference(client: target, connection: connection) }
     }
 
     private var target: ParleyClient? { client.withLock { $0?.client } }
 
     func call<M: APIMethod>(_ method: M.Type, _ request: M.Request) async throws(ClientError) -> M.Response {
-        try await reached().call(method, request)
+        try await reachedConnection().call(method, request)
     }
 
     func awaitConnection(until deadline: ContinuousClock.Instant) async throws(ClientError) {
-        try await reached().awaitConnection(until: deadline)
+        try await reachedConnection().awaitConnection(until: deadline)
     }
 
     func confirmedAccountID() async throws(ClientError) -> Int64 {
@@ -143,6 +146,12 @@ final class AccountLink: ServerCalling, AccountCalling {
 
     func listedConversations() async throws(ClientError) -> [Conversation] {
         try await reached().conversations()
+    }
+
+    /// The client's connection, or `notConnected` once the client is gone.
+    private func reachedConnection() throws(ClientError) -> AccountConnection {
+        guard target != nil, let connection = client.withLock({ $0?.connection }) else { throw .notConnected }
+        return connection
     }
 
     /// The client, or `notConnected` once it is gone.

@@ -96,7 +96,7 @@ extension ParleyClient {
         broadcaster.yield(.trustChanged(accountID: contact, status: .trusted))
         try releaseHeldMessages(from: contact)
         // Messages kept in the outbox while sending was blocked go out now.
-        if isConnected { try? await flushOutbox() }
+        if await isConnected { try? await flushOutbox() }
         return .trusted
     }
 
@@ -113,7 +113,7 @@ extension ParleyClient {
         }
         broadcaster.yield(.trustChanged(accountID: contact, status: .verified))
         try releaseHeldMessages(from: contact)
-        if isConnected { try? await flushOutbox() }
+        if await isConnected { try? await flushOutbox() }
     }
 
     func trustRecord(_ accountID: Int64) throws(ClientError) -> TrustRecord? {
@@ -138,7 +138,7 @@ extension ParleyClient {
         guard wanted != self.email else { throw .invalidInput("\(email) is your own account; give a contact's e-mail") }
         let known = try contactBook.all().first { $0.email?.lowercased() == wanted }
         if let known, try currentKey(of: known.accountID) != nil { return known.accountID }
-        guard isConnected else {
+        guard await isConnected else {
             throw .invalidInput("\(email) is not among this device's contacts with a known key; connect to the server to look them up")
         }
         let account = try await fetchBundles(email: wanted)
