@@ -145,7 +145,7 @@ extension ChatSession {
     /// key), nothing for trust on first use.
     func refreshShields() async {
         for conversation in state.conversations {
-            guard let peer = state.peer(of: conversation), let status = try? await client.trustStatus(of: peer) else { continue }
+            guard let peer = state.peer(of: conversation), let status = try? await client.trust.status(of: peer) else { continue }
             state.shields[peer] = switch status {
             case .verified: "✓"
             case .unverified: "!"

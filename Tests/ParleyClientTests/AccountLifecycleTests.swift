@@ -65,7 +65,7 @@ struct AccountLifecycleTests {
         // From now on the conversation works both ways; the stolen laptop can be revoked from here.
         let fromBob = try #require(try await bob.send("welcome back", to: chat.id).message)
         try await eventually("the restored device receives") { try await restored.storedMessage(fromBob.id)?.text == "welcome back" }
-        #expect(try await bob.trustStatus(of: try #require(await restored.accountID)) == .trusted)
+        #expect(try await bob.trust.status(of: try #require(await restored.accountID)) == .trusted)
         let fromAnn = try #require(try await restored.send("thanks, new laptop", to: chat.id).message)
         try await eventually("bob receives") { try await bob.storedMessage(fromAnn.id)?.text == "thanks, new laptop" }
         try await restored.devices.remove(1)

@@ -40,7 +40,7 @@ struct RotateKeysTests {
         try await eventually("bob reads hello") { try await bob.storedMessage(hello.id)?.text == "hello" }
         let hi = try #require(try await bob.send("hi", to: chat.id).message)
         try await eventually("ann reads hi") { try await ann.storedMessage(hi.id)?.text == "hi" }
-        #expect(try await ann.trustStatus(of: try #require(await bob.accountID)) == .trusted)
+        #expect(try await ann.trust.status(of: try #require(await bob.accountID)) == .trusted)
 
         // Ann is offline while bob rotates; she had written one message before, and writes another after.
         await bob.disconnect()
@@ -72,7 +72,7 @@ struct RotateKeysTests {
         try await eventually("ann reads bob's reply") { try await ann.storedMessage(reply.id)?.text == "new keys here" }
         // (The status drops in the same sync, once its messages are stored.)
         let bobID = try #require(await bob.accountID)
-        try await eventually("ann sees bob's key change") { try await ann.trustStatus(of: bobID) == .unverified }
+        try await eventually("ann sees bob's key change") { try await ann.trust.status(of: bobID) == .unverified }
         for client in [ann, bob, carl] { await client.disconnect() }
         try await harness.stop()
     }

@@ -29,15 +29,15 @@ struct TrustTests {
         let chat = try await ann.startConversation(with: "bob@example.org")
         try await bob.requests.accept(chat.id)
         let bobID = try #require(await bob.accountID), annID = try #require(await ann.accountID)
-        #expect(try await ann.trustStatus(of: bobID) == .unverified)   // no key seen yet
+        #expect(try await ann.trust.status(of: bobID) == .unverified)   // no key seen yet
 
         let sent = try #require(try await ann.send("hello", to: chat.id).message)
         try await eventually("bob reads it") { try await bob.storedMessage(sent.id) != nil }
-        #expect(try await ann.trustStatus(of: bobID) == .trusted)
-        #expect(try await bob.trustStatus(of: annID) == .trusted)
+        #expect(try await ann.trust.status(of: bobID) == .trusted)
+        #expect(try await bob.trust.status(of: annID) == .trusted)
 
-        let annSees = try await ann.verification(of: "bob@example.org")
-        let bobSees = try await bob.verification(of: "ann@example.org")
+        let annSees = try await ann.trust.verification(of: "bob@example.org")
+        let bobSees = try await bob.trust.verification(of: "ann@example.org")
         #expect(annSees.safetyNumber == bobSees.safetyNumber)
         #expect(annSees.safetyNumber.grouped.split(separator: " ").count == 12)
         #expect(annSees.localFingerprint == bobSees.contactFingerprint)
@@ -59,7 +59,7 @@ struct TrustTests {
         let bobID = try #require(await bob.accountID)
 
         try await bob.rotateKeys(password: "correct horse bob", envelopeIterations: KeyEnvelope.minimumSealIterations)
-        try await eventually("ann notices the new key") { try await ann.trustStatus(of: bobID) == .unverified }
+        try await eventually("ann notices the new key") { try await ann.trust.status(of: bobID) == .unverified }
         try await eventually("the event arrives") { log.all.contains(.identityKeyChanged(accountID: bobID, sendingBlocked: false)) }
         let warning = try #require(try await ann.messages(in: chat.id).last)
         #expect(warning.kind == Message.keyChangeKind && warning.isLocalEntry)
@@ -69,9 +69,9 @@ struct TrustTests {
         // Not verified before, so not blocked: the message goes out on the new session.
         let after = try #require(try await ann.send("after", to: chat.id).message)
         try await eventually("bob reads the new one") { try await bob.storedMessage(after.id)?.text == "after" }
-        #expect(try await ann.acceptIdentityChange(of: "bob@example.org") == .trusted)
-        #expect(try await ann.trustStatus(of: bobID) == .trusted)
-        await #expect(throws: ClientError.self) { try await ann.acceptIdentityChange(of: "bob@example.org") }
+        #expect(try await ann.trust.acceptIdentityChange(of: "bob@example.org") == .trusted)
+        #expect(try await ann.trust.status(of: bobID) == .trusted)
+        await #expect(throws: ClientError.self) { try await ann.trust.acceptIdentityChange(of: "bob@example.org") }
         // Exactly one warning for one change.
         #expect(try await ann.messages(in: chat.id).filter { $0.kind == Message.keyChangeKind }.count == 1)
         for client in [ann, bob] { await client.disconnect() }
@@ -88,14 +88,14 @@ struct TrustTests {
         let first = try #require(try await ann.send("before", to: chat.id).message)
         try await eventually("bob reads it") { try await bob.storedMessage(first.id) != nil }
         let bobID = try #require(await bob.accountID)
-        let shown = try await ann.verification(of: "bob@example.org")
-        #expect(try await ann.markVerified("bob@example.org", comparedNumber: shown.safetyNumber).status == .verified)
+        let shown = try await ann.trust.verification(of: "bob@example.org")
+        #expect(try await ann.trust.markVerified("bob@example.org", comparedNumber: shown.safetyNumber).status == .verified)
         let oldKey = await bob.identityKey
 
         try await bob.rotateKeys(password: "correct horse bob", envelopeIterations: KeyEnvelope.minimumSealIterations)
-        try await eventually("ann notices the new key") { try await ann.trustStatus(of: bobID) == .unverified }
+        try await eventually("ann notices the new key") { try await ann.trust.status(of: bobID) == .unverified }
         try await eventually("the event arrives") { log.all.contains(.identityKeyChanged(accountID: bobID, sendingBlocked: true)) }
-        #expect(try await ann.verification(of: "bob@example.org").sendingBlocked)
+        #expect(try await ann.trust.verification(of: "bob@example.org").sendingBlocked)
         let warning = try #require(try await ann.messages(in: chat.id).last)
         #expect(warning.kind == Message.keyChangeKind && warning.text.contains("parley verify accept bob@example.org"))
 
@@ -113,18 +113,18 @@ struct TrustTests {
         #expect(try await ann.storedMessage(fromBob.id)?.text == "")
 
         // A number compared before the change no longer verifies anything.
-        await #expect(throws: ClientError.self) { try await ann.markVerified("bob@example.org", comparedNumber: shown.safetyNumber) }
-        #expect(try await ann.acceptIdentityChange(of: "bob@example.org") == .trusted)
+        await #expect(throws: ClientError.self) { try await ann.trust.markVerified("bob@example.org", comparedNumber: shown.safetyNumber) }
+        #expect(try await ann.trust.acceptIdentityChange(of: "bob@example.org") == .trusted)
         #expect(try await ann.storedMessage(fromBob.id)?.text == "new phone, same bob")
         #expect(try await ann.storedMessage(fromBob.id)?.heldForKeyChange == nil)
         let unblocked = try #require(try await ann.send("welcome back", to: chat.id).message)
         try await eventually("bob reads it") { try await bob.storedMessage(unblocked.id)?.text == "welcome back" }
 
         // The status survives a restart of the client (it lives in the sealed store).
-        #expect(try await ann.markVerified("bob@example.org").status == .verified)
+        #expect(try await ann.trust.markVerified("bob@example.org").status == .verified)
         await ann.close()
         let reopened = try ParleyClient.open(home: harness.home("ann"), email: "ann@example.org", pin: nil)
-        #expect(try await reopened.trustStatus(of: bobID) == .verified)
+        #expect(try await reopened.trust.status(of: bobID) == .verified)
         await bob.disconnect()
         try await harness.stop()
     }
@@ -141,19 +141,19 @@ struct TrustTests {
 
         // Someone shows a code with bob's address and carol's key: refused, bob stays trusted.
         let forged = try VerificationPayload(accountID: "bob@example.org", identityKey: await carol.identityKey)
-        let mismatch = await #expect(throws: ClientError.self) { try await ann.verify(scannedPayload: Array(forged.qrText.utf8)) }
+        let mismatch = await #expect(throws: ClientError.self) { try await ann.trust.verify(scannedPayload: Array(forged.qrText.utf8)) }
         #expect(mismatch?.description.contains("does not match the identity key this device has for bob@example.org") == true)
-        #expect(try await ann.trustStatus(of: bobID) == .trusted)
+        #expect(try await ann.trust.status(of: bobID) == .trusted)
         let own = Array((await ann.verificationPayload).qrText.utf8)
-        await #expect(throws: ClientError.self) { try await ann.verify(scannedPayload: own) }
-        await #expect(throws: ClientError.self) { try await ann.verify(scannedPayload: Array("https://example.org".utf8)) }
+        await #expect(throws: ClientError.self) { try await ann.trust.verify(scannedPayload: own) }
+        await #expect(throws: ClientError.self) { try await ann.trust.verify(scannedPayload: Array("https://example.org".utf8)) }
 
-        let verified = try await ann.verify(scannedPayload: Array((await bob.verificationPayload).qrText.utf8))
+        let verified = try await ann.trust.verify(scannedPayload: Array((await bob.verificationPayload).qrText.utf8))
         #expect(verified.status == .verified && verified.email == "bob@example.org")
-        #expect(try await ann.trustStatus(of: bobID) == .verified)
+        #expect(try await ann.trust.status(of: bobID) == .verified)
         // A contact this device never talked to is looked up on the server by the code's e-mail.
         let carolID = try #require(await carol.accountID)
-        #expect(try await ann.verify(scannedPayload: Array((await carol.verificationPayload).qrText.utf8)).accountID == carolID)
+        #expect(try await ann.trust.verify(scannedPayload: Array((await carol.verificationPayload).qrText.utf8)).accountID == carolID)
         for client in [ann, bob, carol] { await client.disconnect() }
         try await harness.stop()
     }

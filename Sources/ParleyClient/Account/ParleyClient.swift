@@ -57,6 +57,8 @@ public actor ParleyClient {
     public nonisolated let devices: Devices
     /// Groups: making one, members, invitations.
     public nonisolated let groups: Groups
+    /// Whom this device trusts: verifying contacts' keys, and changed keys reported, accepted or verified.
+    public nonisolated let trust: Trust
     /// Message requests and the block list.
     public nonisolated let requests: MessageRequests
     /// The conversations this device knows.
@@ -99,6 +101,7 @@ public actor ParleyClient {
         profiles = Profiles(dependencies: context)
         messageActions = MessageActions(dependencies: context)
         contactBook = ContactBook(dependencies: context)
+        trust = Trust(dependencies: context)
         link.attach(self, connection: connection)
         connection.attach(self)
     }

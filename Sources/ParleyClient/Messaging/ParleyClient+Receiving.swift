@@ -76,7 +76,7 @@ extension ParleyClient {
         // lists were saved with the messages, so an interruption here only delays them to the next sync.
         try await sendRetryRequests()
         try await answerRetryRequests()
-        try noticeIdentityChanges()
+        try trust.noticeIdentityChanges(me: keys.accountID)
         try noticeHeldKeyChanges(arrived)
         for sender in Set(arrived.map(\.senderID)) where try contact(sender)?.displayName == nil {
             _ = try? await learnProfile(sender)

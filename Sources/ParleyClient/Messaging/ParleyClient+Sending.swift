@@ -37,7 +37,7 @@ extension ParleyClient {
 
     func enqueue(_ entry: OutboxEntry) async throws(ClientError) -> SendOutcome {
         let id = entry.content.id
-        if let conversation = try storedConversation(entry.conversationID) { try ensureSendable(conversation) }
+        if let conversation = try storedConversation(entry.conversationID) { try trust.ensureSendable(conversation, me: keys.accountID) }
         try outbox.add(entry)
         guard await isConnected else { return .queued(clientMessageID: id) }
         do {
@@ -77,7 +77,7 @@ extension ParleyClient {
     func deliver(_ entry: OutboxEntry) async throws(ClientError) -> Message {
         let (me, myDevice) = try identity()
         var conversation = try await conversationInfo(entry.conversationID)
-        try ensureSendable(conversation)
+        try trust.ensureSendable(conversation, me: keys.accountID)
         if conversation.isRequest == true {
             // Writing back accepts a message request; said first, so the starter hears it with the message.
             try await requests.accept(conversation.id)
@@ -192,14 +192,14 @@ extension ParleyClient {
             do {
                 try cipher.startSession(with: address, bundle: bundle, random: dependencies.random)
             } catch ProtocolError.untrustedIdentity {
-                try noticeBlockedKeyChange(of: account, offeredKey: identityKey, conversation: nil)
+                try trust.noticeBlockedKeyChange(of: account, offeredKey: identityKey, conversation: nil)
                 throw .identityKeyChanged(try contactName(account))
             } catch {
                 throw .invalidInput("account \(account) published an invalid key bundle for device \(id)")
             }
         }
         try setDevices(devices, of: account)
-        try noticeIdentityChanges()
+        try trust.noticeIdentityChanges(me: keys.accountID)
         return devices
     }
 

@@ -49,6 +49,10 @@ protocol AccountCalling: Sendable {
     func rekeyGroup(_ conversationID: Int64) async throws(ClientError)
     /// Sets a group's title and sends it end to end to its members (creator only).
     func setGroupTitle(_ title: String, of conversationID: Int64) async throws(ClientError)
+    /// This account's own fingerprint and verification code.
+    func ownVerification() async throws(ClientError) -> (fingerprint: Fingerprint, payload: VerificationPayload)
+    /// A contact's key was accepted or verified: opens what they sent meanwhile and sends what waited for them.
+    func trustSettled(for contact: Int64) async throws(ClientError)
 }
 
 /// The `ServerCalling` and `AccountCalling` the client's components hold: it reaches the client weakly, so a component never keeps
@@ -134,6 +138,15 @@ final class AccountLink: ServerCalling, AccountCalling {
 
     func setGroupTitle(_ title: String, of conversationID: Int64) async throws(ClientError) {
         try await reached().setGroupTitle(title, of: conversationID)
+    }
+
+    func ownVerification() async throws(ClientError) -> (fingerprint: Fingerprint, payload: VerificationPayload) {
+        let client = try reached()
+        return (await client.fingerprint, await client.verificationPayload)
+    }
+
+    func trustSettled(for contact: Int64) async throws(ClientError) {
+        try await reached().trustSettled(for: contact)
     }
 
     func rememberDisplayName(_ name: String) async throws(ClientError) {

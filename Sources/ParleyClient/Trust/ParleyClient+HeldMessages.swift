@@ -40,7 +40,7 @@ extension ParleyClient {
     func noticeHeldKeyChanges(_ arrived: [Message]) throws(ClientError) {
         for message in arrived where message.heldForKeyChange == true {
             guard let offered = try database.read({ try $0.get(Namespace.state, "offered/\(message.senderID)") }) else { continue }
-            try noticeBlockedKeyChange(of: message.senderID, offeredKey: offered, conversation: message.conversationID)
+            try trust.noticeBlockedKeyChange(of: message.senderID, offeredKey: offered, conversation: message.conversationID)
         }
     }
 

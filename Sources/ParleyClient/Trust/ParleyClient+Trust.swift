@@ -1,15 +1,10 @@
 import Crypto
 import Foundation
 import ParleyCrypto
-import ParleyWire
 
+/// The account's side of trust: its own fingerprint and code, finding a contact's key (which starts sessions),
+/// and what follows once a contact's key is settled (held messages opened, the outbox sent).
 extension ParleyClient {
-    /// The trust status of a contact's identity key on this device.
-    public func trustStatus(of accountID: Int64) throws(ClientError) -> TrustStatus {
-        if let record = try trustRecord(accountID) { return record.status }
-        return try knownIdentityKey(of: accountID) == nil ? .unverified : .trusted
-    }
-
     /// This account's fingerprint: its identity key with its e-mail.
     public var fingerprint: Fingerprint {
         let key = try! Curve25519.Signing.PublicKey(rawRepresentation: keys.identity.publicKey)
@@ -21,123 +16,13 @@ extension ParleyClient {
         try! VerificationPayload(accountID: email, identityKey: keys.identity.publicKey)
     }
 
-    /// The safety number shared with `email` (fetching their key from the server if this device has none).
-    public func safetyNumber(with email: String) async throws(ClientError) -> SafetyNumber {
-        try await verification(of: email).safetyNumber
-    }
-
-    /// Status, safety number and fingerprints for `email`, learning their key from the server if needed.
-    public func verification(of email: String) async throws(ClientError) -> ContactVerification {
-        let contact = try await resolveContact(email)
-        guard let key = try currentKey(of: contact) else {
-            throw .invalidInput("no identity key is known for \(email) yet; connect to the server and try again")
-        }
-        let remote = try Self.fingerprint(key, id: email.lowercased())
-        let record = try trustRecord(contact)
-        return ContactVerification(
-            accountID: contact, email: email.lowercased(), status: try trustStatus(of: contact),
-            sendingBlocked: record?.sendingBlocked ?? false, safetyNumber: SafetyNumber(fingerprint, remote),
-            localFingerprint: fingerprint, contactFingerprint: remote, localPayload: verificationPayload)
-    }
-
-    /// Marks `email`'s current key verified after the user compared safety numbers.
-    ///
-    /// Pass the number the user compared: if the key changed in the meantime it no longer matches and
-    /// nothing is marked. A pending changed key is accepted and verified in one step.
-    @discardableResult
-    public func markVerified(_ email: String, comparedNumber: SafetyNumber? = nil) async throws(ClientError) -> ContactVerification {
-        let shown = try await verification(of: email)
-        if let comparedNumber, comparedNumber != shown.safetyNumber {
-            throw .invalidInput("the safety number with \(email) changed since it was shown; compare the new one")
-        }
-        guard let key = try currentKey(of: shown.accountID) else { throw .invalidInput("no identity key is known for \(email)") }
-        try await pin(key, of: shown.accountID)
-        return try await verification(of: email)
-    }
-
-    /// Marks a contact verified from a scanned QR code (its raw bytes), when the code's key is the one
-    /// this device holds for that person; otherwise nothing changes and the error says why.
-    @discardableResult
-    public func verify(scannedPayload bytes: [UInt8]) async throws(ClientError) -> ContactVerification {
-        let payload: VerificationPayload
-        do { payload = try VerificationPayload(scanned: bytes) } catch { throw .invalidInput("\(error)") }
-        guard payload.accountID.lowercased() != email else {
-            throw .invalidInput("this is your own verification code; scan the code your contact shows")
-        }
-        let shown = try await verification(of: payload.accountID)
-        // Identity keys are public: a plain comparison leaks nothing.
-        guard let key = try currentKey(of: shown.accountID), key == payload.identityKey else {
-            throw .invalidInput("""
-                the scanned code does not match the identity key this device has for \(shown.email); nothing was changed. \
-                Ask them to show 'parley verify \(email) --qr' again; if it still differs, someone may be impersonating them
-                """)
-        }
-        try await pin(key, of: shown.accountID)
-        return try await verification(of: payload.accountID)
-    }
-
-    /// Accepts `email`'s changed identity key without verifying it: the contact becomes `trusted`,
-    /// sending is unblocked and messages held since the change are decrypted.
-    @discardableResult
-    public func acceptIdentityChange(of email: String) async throws(ClientError) -> TrustStatus {
-        let contact = try await resolveContact(email)
-        guard var record = try trustRecord(contact), record.status == .unverified, record.previousKey != nil || record.sendingBlocked else {
-            throw .invalidInput("the identity key of \(email) has not changed; there is nothing to accept")
-        }
-        let pending = record.pendingKey
-        record = TrustRecord(status: .trusted, previousKey: record.previousKey, pendingKey: nil)
-        let encoded = Array(try! JSONEncoder().encode(record))
-        try database.write { writer in
-            try writer.delete(Namespace.verified, String(contact))
-            // The registry takes the new key now, so the session that follows is not reported a second time.
-            if let pending { try writer.put(Namespace.identity, String(contact), pending) }
-            try writer.put(Namespace.trust, String(contact), encoded)
-        }
-        broadcaster.yield(.trustChanged(accountID: contact, status: .trusted))
-        try releaseHeldMessages(from: contact)
-        // Messages kept in the outbox while sending was blocked go out now.
-        if await isConnected { try? await flushOutbox() }
-        return .trusted
-    }
-
-    // MARK: internals
-
-    /// Verifies `key` for `contact`: pinned (a later change blocks sending), registry updated, held
-    /// messages released.
-    private func pin(_ key: [UInt8], of contact: Int64) async throws(ClientError) {
-        let record = Array(try! JSONEncoder().encode(TrustRecord(status: .verified, previousKey: nil, pendingKey: nil)))
-        try database.write { writer in
-            try writer.put(Namespace.verified, String(contact), key)
-            try writer.put(Namespace.identity, String(contact), key)
-            try writer.put(Namespace.trust, String(contact), record)
-        }
-        broadcaster.yield(.trustChanged(accountID: contact, status: .verified))
-        try releaseHeldMessages(from: contact)
-        if await isConnected { try? await flushOutbox() }
-    }
-
-    func trustRecord(_ accountID: Int64) throws(ClientError) -> TrustRecord? {
-        try database.read { try $0.get(Namespace.trust, String(accountID)) }
-            .flatMap { try? JSONDecoder().decode(TrustRecord.self, from: Data($0)) }
-    }
-
-    func knownIdentityKey(of accountID: Int64) throws(ClientError) -> [UInt8]? {
-        try Self.storage { try protocolStore.identityKey(of: String(accountID)) }
-    }
-
-    /// The key verification is about: a pending changed key, else the registry's.
-    func currentKey(of accountID: Int64) throws(ClientError) -> [UInt8]? {
-        if let pending = try trustRecord(accountID)?.pendingKey { return pending }
-        return try knownIdentityKey(of: accountID)
-    }
-
     /// The account id of `email`: from this device's contacts, else asked of the server with the key
     /// bundle (which also starts sessions and records the identity key).
     func resolveContact(_ email: String) async throws(ClientError) -> Int64 {
         let wanted = email.lowercased()
         guard wanted != self.email else { throw .invalidInput("\(email) is your own account; give a contact's e-mail") }
         let known = try contactBook.all().first { $0.email?.lowercased() == wanted }
-        if let known, try currentKey(of: known.accountID) != nil { return known.accountID }
+        if let known, try trust.currentKey(of: known.accountID) != nil { return known.accountID }
         guard await isConnected else {
             throw .invalidInput("\(email) is not among this device's contacts with a known key; connect to the server to look them up")
         }
@@ -151,10 +36,10 @@ extension ParleyClient {
         try contactBook.name(accountID)
     }
 
-    static func fingerprint(_ key: [UInt8], id: String) throws(ClientError) -> Fingerprint {
-        guard let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: key),
-              let fingerprint = try? Fingerprint(identityKey: publicKey, id: id)
-        else { throw .badResponse("the contact's identity key is not a valid public key") }
-        return fingerprint
+    /// A contact's key was accepted or verified: what they sent meanwhile is opened, and what waited to go to
+    /// them is sent.
+    func trustSettled(for contact: Int64) async throws(ClientError) {
+        try releaseHeldMessages(from: contact)
+        if await isConnected { try? await flushOutbox() }
     }
 }

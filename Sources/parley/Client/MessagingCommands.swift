@@ -203,7 +203,7 @@ extension Parley {
                     // A direct conversation shows the other person's trust status (docs/CLIENT.md §9).
                     let other = conversation.kind == "direct" ? conversation.members.first { $0 != me } : nil
                     var trust: TrustStatus?
-                    if let other { trust = try await client.trustStatus(of: other) }
+                    if let other { trust = try await client.trust.status(of: other) }
                     if let other, (try? await client.contact(other))??.displayName == nil { _ = try? await client.learnProfile(other) }
                     let name = if let other { await PersonName.of(other, client: client) }
                         else { conversation.title ?? "a group without a title yet" }

@@ -33,7 +33,7 @@ extension Parley.Verify {
         @Flag(help: "Replace the --png file if it exists.") var force = false
 
         func run() async throws {
-            let shown = try await options.withClient(requireServer: false) { client in try await client.verification(of: email) }
+            let shown = try await options.withClient(requireServer: false) { client in try await client.trust.verification(of: email) }
             if let png {
                 let bytes: [UInt8]
                 do { bytes = try QRMatrix.encode(Array(shown.localPayload.qrText.utf8)).png() } catch { throw CommandFailure("\(error)") }
@@ -66,7 +66,7 @@ extension Parley.Verify {
             guard let code = codes.first(where: { (try? VerificationPayload(scanned: $0)) != nil }) else {
                 throw CommandFailure("\(image): \(VerificationError.notAVerificationCode)")
             }
-            let shown = try await options.withClient(requireServer: false) { client in try await client.verify(scannedPayload: code) }
+            let shown = try await options.withClient(requireServer: false) { client in try await client.trust.verify(scannedPayload: code) }
             options.output(VerificationOutput(shown)) {
                 "Verified \(shown.email): the scanned code matches their identity key.\nSafety number: \(shown.safetyNumber.grouped)"
             }
@@ -82,7 +82,7 @@ extension Parley.Verify {
 
         func run() async throws {
             let shown = try await options.withClient(requireServer: false) { client in
-                let shown = try await client.verification(of: email)
+                let shown = try await client.trust.verification(of: email)
                 if !yes {
                     print(VerificationText.lines(shown).joined(separator: "\n"))
                     print("Does \(shown.email) see exactly this number? [y/N] ", terminator: "")
@@ -90,7 +90,7 @@ extension Parley.Verify {
                         throw CommandFailure("not marked: the numbers were not confirmed")
                     }
                 }
-                return try await client.markVerified(email, comparedNumber: shown.safetyNumber)
+                return try await client.trust.markVerified(email, comparedNumber: shown.safetyNumber)
             }
             options.output(VerificationOutput(shown)) { "Marked \(shown.email) verified." }
         }
@@ -105,7 +105,7 @@ extension Parley.Verify {
         @Argument(help: "The contact's e-mail.") var email: String
 
         func run() async throws {
-            let status = try await options.withClient(requireServer: false) { client in try await client.acceptIdentityChange(of: email) }
+            let status = try await options.withClient(requireServer: false) { client in try await client.trust.acceptIdentityChange(of: email) }
             options.output(["email": email.lowercased(), "status": status.rawValue]) {
                 "Accepted the new identity key of \(email.lowercased()); status: \(status.label). Compare safety numbers to verify it: parley verify \(email.lowercased())"
             }

@@ -2,19 +2,21 @@ import Foundation
 import GRDB
 import ParleyProtocol
 
-extension ParleyClient {
+/// A contact's key that changed: noticed while sending and receiving, reported once, and a verified contact's
+/// change blocks sending until the user accepts or verifies the new key.
+extension Trust {
     /// Reports identity keys that changed under trust on first use (the protocol store noted them in
     /// `identity_changed`): status drops to unverified, each conversation with the contact gets a warning
     /// entry, subscribers get an event. The note is deleted in the same transaction, so a crash in between
-    /// reports the change again rather than never.
-    func noticeIdentityChanges() throws(ClientError) {
-        let changed = try database.read { try $0.all(Namespace.identityChanged) }
+    /// reports the change again rather than never. `me` is this account (its own keys are not a contact's).
+    func noticeIdentityChanges(me: Int64?) throws(ClientError) {
+        let changed = try dependencies.database.read { try $0.all(Namespace.identityChanged) }
         for (key, previous) in changed {
-            guard let account = Int64(key), account != keys.accountID else {
-                try database.write { try $0.delete(Namespace.identityChanged, key) }
+            guard let account = Int64(key), account != me else {
+                try dependencies.database.write { try $0.delete(Namespace.identityChanged, key) }
                 continue
             }
-            var record = try trustRecord(account) ?? TrustRecord(status: .trusted)
+            var record = try record(account) ?? TrustRecord(status: .trusted)
             record.status = .unverified
             record.previousKey = previous
             try reportKeyChange(of: account, record: record, conversation: nil) { writer in
@@ -27,17 +29,19 @@ extension ParleyClient {
     /// the user accepts or verifies it. Reported once per new key; returns whether it was new.
     @discardableResult
     func noticeBlockedKeyChange(of account: Int64, offeredKey: [UInt8], conversation: Int64?) throws(ClientError) -> Bool {
-        guard let pinned = try database.read({ try $0.get(Namespace.verified, String(account)) }), pinned != offeredKey else { return false }
-        if try trustRecord(account)?.pendingKey == offeredKey { return false }
+        guard let pinned = try dependencies.database.read({ try $0.get(Namespace.verified, String(account)) }), pinned != offeredKey else {
+            return false
+        }
+        if try record(account)?.pendingKey == offeredKey { return false }
         let record = TrustRecord(status: .unverified, previousKey: pinned, pendingKey: offeredKey)
         try reportKeyChange(of: account, record: record, conversation: conversation) { _ in }
         return true
     }
 
     /// Refuses to send to a conversation with a contact whose verified key changed.
-    func ensureSendable(_ conversation: Conversation) throws(ClientError) {
-        for member in conversation.members where member != keys.accountID {
-            if try trustRecord(member)?.sendingBlocked == true { throw .identityKeyChanged(try contactName(member)) }
+    func ensureSendable(_ conversation: Conversation, me: Int64?) throws(ClientError) {
+        for member in conversation.members where member != me {
+            if try record(member)?.sendingBlocked == true { throw .identityKeyChanged(try contacts.name(member)) }
         }
     }
 
@@ -46,8 +50,8 @@ extension ParleyClient {
     private func reportKeyChange(
         of account: Int64, record: TrustRecord, conversation: Int64?, alsoWrite: (ClientDatabase.Writer) throws -> Void
     ) throws(ClientError) {
-        let name = try contactName(account)
-        var conversations = try database.read { try $0.all(Namespace.conversation) }
+        let name = try contacts.name(account)
+        var conversations = try dependencies.database.read { try $0.all(Namespace.conversation) }
             .compactMap { try? JSONDecoder().decode(Conversation.self, from: Data($0.value)) }
             .filter { $0.members.contains(account) }.map(\.id)
         if let conversation, !conversations.contains(conversation) { conversations.append(conversation) }
@@ -56,7 +60,7 @@ extension ParleyClient {
             : "⚠ The identity key of \(name) changed. Compare the new safety number with them: 'parley verify \(name)'."
         let encoded = Array(try! JSONEncoder().encode(record))
         let now = dependencies.clock.now()
-        let entries: [Message] = try database.write { writer in
+        let entries: [Message] = try dependencies.database.write { writer in
             try writer.put(Namespace.trust, String(account), encoded)
             try alsoWrite(writer)
             var next = min(try Int64.fetchOne(writer.db, sql: "SELECT MIN(message_id) FROM messages") ?? 0, 0)
@@ -67,13 +71,14 @@ extension ParleyClient {
                     id: next, conversationID: conversation, senderID: account, senderDevice: 0, timestamp: now, text: text,
                     kind: Message.keyChangeKind, replyTo: nil, forwardedFrom: nil, reactions: [:], pinned: false, deleted: false,
                     deliveredTo: [], undecryptable: false)
-                try self.storeMessage(entry, in: writer)
-                try self.noteUnseen(entry, in: writer)
+                try MessageHistory.store(entry, in: writer)
+                // A warning is news to the person, like a message.
+                try writer.put(Namespace.unseen, String(entry.id), [])
                 return entry
             }
         }
-        for entry in entries { broadcaster.yield(.message(entry)) }
-        broadcaster.yield(.identityKeyChanged(accountID: account, sendingBlocked: record.sendingBlocked))
+        for entry in entries { dependencies.events.yield(.message(entry)) }
+        dependencies.events.yield(.identityKeyChanged(accountID: account, sendingBlocked: record.sendingBlocked))
     }
 }
 
