@@ -62,7 +62,7 @@ public struct ClientLatency: Sendable {
                      latencies.count, quantile(0.5), quantile(0.99), latencies.last ?? 0))
 
         let fillStart = Date()
-        let existing = try await bob.messages(in: chat.id, limit: .max).count
+        let existing = try bob.history.messages(in: chat.id, limit: .max).count
         for index in existing..<max(existing, history) { _ = try await ann.send("history message \(index) with some ordinary words", to: chat.id) }
         _ = try await bob.sync()
         // Closed, not only disconnected: the cold start below opens bob's account again, and an open client holds
@@ -73,12 +73,12 @@ public struct ClientLatency: Sendable {
 
         let coldStart = DispatchTime.now().uptimeNanoseconds
         let reopened = try ParleyClient.open(home: root.appendingPathComponent("bob"), email: "bob@example.org", pin: nil)
-        let newest = try await reopened.messages(in: chat.id, limit: 50)
+        let newest = try reopened.history.messages(in: chat.id, limit: 50)
         let offline = Double(DispatchTime.now().uptimeNanoseconds - coldStart) / 1e6
         try await reopened.connect(reconnect: false)
         let online = Double(DispatchTime.now().uptimeNanoseconds - coldStart) / 1e6
         let searchStart = DispatchTime.now().uptimeNanoseconds
-        let found = try await reopened.search("ordinary words 9999")
+        let found = try reopened.history.search("ordinary words 9999")
         let search = Double(DispatchTime.now().uptimeNanoseconds - searchStart) / 1e6
         print(String(format: "cold start with %d messages: open + newest %d shown %.1f ms; + connect, login, catch-up %.1f ms",
                      history, newest.count, offline, online))

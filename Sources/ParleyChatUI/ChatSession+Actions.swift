@@ -57,7 +57,7 @@ extension ChatSession {
                 try await client.messageActions.pin(id, pinned)
                 state.notice = pinned ? "pinned #\(id)" : "unpinned #\(id)"
             case .delete(let id):
-                guard let message = try await client.storedMessage(id), message.senderID == state.me else {
+                guard let message = try client.history.message(id), message.senderID == state.me else {
                     state.notice = "#\(id) is not one of your messages; you can only delete your own"
                     return
                 }
@@ -110,10 +110,10 @@ extension ChatSession {
         state.selectedID = id
         state.scroll = 0
         state.showHelp = false
-        state.messages = (try? await client.messages(in: id, limit: ChatState.window)) ?? []
+        state.messages = (try? client.history.messages(in: id, limit: ChatState.window)) ?? []
         state.quoted = [:]
         for reply in Set(state.messages.compactMap(\.replyTo)) where !state.messages.contains(where: { $0.id == reply }) {
-            if let original = try? await client.storedMessage(reply) { state.quoted[reply] = original }
+            if let original = try? client.history.message(reply) { state.quoted[reply] = original }
         }
         markOpenConversationRead()
         let client = self.client
@@ -145,7 +145,7 @@ extension ChatSession {
     /// key), nothing for trust on first use.
     func refreshShields() async {
         for conversation in state.conversations {
-            guard let peer = state.peer(of: conversation), let status = try? await client.trust.status(of: peer) else { continue }
+            guard let peer = state.peer(of: conversation), let status = try? client.trust.status(of: peer) else { continue }
             state.shields[peer] = switch status {
             case .verified: "✓"
             case .unverified: "!"

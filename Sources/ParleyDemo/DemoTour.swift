@@ -40,8 +40,8 @@ public final class DemoTour: @unchecked Sendable {
         narrator.chapter(3, "Reactions and pins")
         try await bob.messageActions.react("❤️", to: lunch.id)
         try await ann.messageActions.pin(lunch.id)
-        try await eventuallyTrue { try await ann.storedMessage(lunch.id)?.hasReaction("❤️", from: bobID) == true }
-        try await eventuallyTrue { try await bob.storedMessage(lunch.id)?.pinned == true }
+        try await eventuallyTrue { try ann.history.message(lunch.id)?.hasReaction("❤️", from: bobID) == true }
+        try await eventuallyTrue { try bob.history.message(lunch.id)?.pinned == true }
         narrator.ok("ann sees bob's ❤️ on her message; bob sees that ann pinned it")
 
         narrator.chapter(4, "A group (Sender Keys) and a member removed")
@@ -54,7 +54,7 @@ public final class DemoTour: @unchecked Sendable {
         narrator.say("ann removed carol; ann's next message starts a new sender-key chain")
         let secret = try await sendAndShow(ann, "ann", "Surprise party for carol after the climb!", to: group.id, reader: bob, readerName: "bob")
         let carolGot = try await carol.sync()
-        let carolHas = try await carol.storedMessage(secret.id)
+        let carolHas = try carol.history.message(secret.id)
         guard carolGot.isEmpty, carolHas == nil else { throw DemoFailure("carol received a message after her removal") }
         narrator.ok("carol received nothing: the server no longer delivers to her, and she never got the new chain key")
 
@@ -81,10 +81,10 @@ public final class DemoTour: @unchecked Sendable {
         narrator.say("server started again on 127.0.0.1:\(restarted.port) with the same data")
         try await eventuallyTrue(seconds: 20) { try await bob.pendingCount() == 0 }
         let history = try await eventuallyValue(seconds: 20) { () async throws -> Message? in
-            try await ann.messages(in: chat.id).first { $0.text == "Sent while the server was down." }
+            try ann.history.messages(in: chat.id).first { $0.text == "Sent while the server was down." }
         }
         narrator.compare(stored: try stored(history.id, for: annID), viewer: "ann", sees: history.text)
-        let before = try await ann.messages(in: chat.id).count
+        let before = try ann.history.messages(in: chat.id).count
         narrator.ok("bob's client reconnected by itself and sent it; ann's history holds all \(before) messages of the chat")
 
         narrator.chapter(7, "What each side knows")
@@ -144,7 +144,7 @@ public final class DemoTour: @unchecked Sendable {
     }
 
     private func waitFor(_ client: ParleyClient, _ messageID: Int64) async throws -> Message {
-        try await eventuallyValue { try await client.storedMessage(messageID) }
+        try await eventuallyValue { try client.history.message(messageID) }
     }
 
     /// What the server really holds for a message: the reader's envelope until its device confirms delivery;

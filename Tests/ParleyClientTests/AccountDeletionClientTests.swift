@@ -10,7 +10,7 @@ struct AccountDeletionClientTests {
         let bob = try await harness.person("bob")
         let chat = try await ann.startConversation(with: "bob@example.org")
         let hello = try #require(try await ann.send("hello", to: chat.id).message)
-        try await eventually("bob receives") { try await bob.storedMessage(hello.id) != nil }
+        try await eventually("bob receives") { try bob.history.message(hello.id) != nil }
         let annID = try #require(await ann.accountID)
         let bobEvents = bob.events()
 
@@ -25,7 +25,7 @@ struct AccountDeletionClientTests {
             if case .server(.accountDeleted(let deleted)) = event, deleted.accountID == annID { heard = true; break }
         }
         #expect(heard)
-        #expect(try await bob.storedMessage(hello.id)?.text == "hello")
+        #expect(try bob.history.message(hello.id)?.text == "hello")
         await #expect(throws: ClientError.self) { _ = try await bob.startConversation(with: "ann@example.org") }
         await bob.disconnect()
         try await harness.stop()

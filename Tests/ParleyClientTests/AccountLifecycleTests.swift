@@ -13,7 +13,7 @@ struct AccountLifecycleTests {
         let (phone, phoneID) = try await DevicePairingClientTests.pair(ann, name: "phone", home: harness.home("ann-phone"), harness: harness)
         try await phone.connect()
         let before = try #require(try await bob.send("to both devices", to: chat.id).message)
-        try await eventually("the phone receives") { try await phone.storedMessage(before.id) != nil }
+        try await eventually("the phone receives") { try phone.history.message(before.id) != nil }
 
         let phoneDirectory = phone.directory
         try await phone.signOut()
@@ -23,7 +23,7 @@ struct AccountLifecycleTests {
         #expect(!(try await ann.devices.list().map(\.id)).contains(phoneID))
         // Bob's next message still reaches the laptop (the stale phone is dropped from his device list).
         let after = try #require(try await bob.send("only the laptop now", to: chat.id).message)
-        try await eventually("the laptop receives") { try await ann.storedMessage(after.id)?.text == "only the laptop now" }
+        try await eventually("the laptop receives") { try ann.history.message(after.id)?.text == "only the laptop now" }
         // A signed-out client is finished: it can neither log in nor read.
         await #expect(throws: ClientError.self) { try await phone.connect(reconnect: false) }
         for client in [ann, bob] { await client.disconnect() }
@@ -64,10 +64,10 @@ struct AccountLifecycleTests {
         #expect(try restored.vaultProtection() == .pin)
         // From now on the conversation works both ways; the stolen laptop can be revoked from here.
         let fromBob = try #require(try await bob.send("welcome back", to: chat.id).message)
-        try await eventually("the restored device receives") { try await restored.storedMessage(fromBob.id)?.text == "welcome back" }
-        #expect(try await bob.trust.status(of: try #require(await restored.accountID)) == .trusted)
+        try await eventually("the restored device receives") { try restored.history.message(fromBob.id)?.text == "welcome back" }
+        #expect(try bob.trust.status(of: try #require(await restored.accountID)) == .trusted)
         let fromAnn = try #require(try await restored.send("thanks, new laptop", to: chat.id).message)
-        try await eventually("bob receives") { try await bob.storedMessage(fromAnn.id)?.text == "thanks, new laptop" }
+        try await eventually("bob receives") { try bob.history.message(fromAnn.id)?.text == "thanks, new laptop" }
         try await restored.devices.remove(1)
         #expect(try await restored.devices.list().map(\.id) == [2])
         for client in [restored, bob] { await client.disconnect() }
@@ -124,9 +124,9 @@ struct AccountLifecycleTests {
             conversationID: group.id, content: MessageContent(id: "forged-title", type: "group_title", text: "Bob's party"),
             kind: "group_title", forwardOf: nil, created: Int64(Date().timeIntervalSince1970 * 1000))
         let sent = try await bob.deliver(forged)
-        try await eventually("ann receives bob's title message") { try await ann.storedMessage(sent.id) != nil }
+        try await eventually("ann receives bob's title message") { try ann.history.message(sent.id) != nil }
         #expect(try await ann.conversations().first { $0.id == group.id }?.title == "Trip to Lisbon")
-        #expect(try await ann.storedMessage(sent.id)?.kind != "group_title")
+        #expect(try ann.history.message(sent.id)?.kind != "group_title")
         for client in [ann, bob] { await client.disconnect() }
         try await harness.stop()
     }

@@ -12,12 +12,12 @@ struct AtRestTests {
         let chat = try await ann.startConversation(with: "bob@example.org")
         let secrets = ["zebra-crossing-at-midnight", "the vault code is 7741-alpha", "quietly unremarkable parsnips"]
         for secret in secrets { _ = try await ann.send(secret, to: chat.id) }
-        try await eventually("bob has all") { try await bob.messages(in: chat.id).count == secrets.count }
-        _ = try await bob.search("parsnips")
+        try await eventually("bob has all") { try bob.history.messages(in: chat.id).count == secrets.count }
+        _ = try bob.history.search("parsnips")
         let group = try await ann.groups.create(title: "Secret garden club", inviting: ["bob@example.org"])
         _ = try await bob.groups.accept(group.id)
         _ = try await ann.send("hidden-group-message-xyzzy", to: group.id)
-        try await eventually("bob has the group message") { try await bob.messages(in: group.id).count >= 1 }
+        try await eventually("bob has the group message") { try bob.history.messages(in: group.id).count >= 1 }
         let keyBytes = [await ann.keys.identitySeed, await ann.keys.authSeed, await bob.keys.identitySeed, await bob.keys.authSeed]
         for client in [ann, bob] { await client.disconnect() }
 

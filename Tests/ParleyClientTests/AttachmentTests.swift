@@ -39,8 +39,8 @@ struct AttachmentTests {
         #expect(sent.kind == "file" && sent.text == "the numbers" && attachment.thumbnail == nil)
         #expect(try FileManager.default.contentsOfDirectory(atPath: ann.directory.path).allSatisfy { !$0.hasPrefix("upload-") })
 
-        try await eventually("bob has the message") { try await bob.storedMessage(sent.id)?.attachment != nil }
-        let received = try #require(try await bob.storedMessage(sent.id))
+        try await eventually("bob has the message") { try bob.history.message(sent.id)?.attachment != nil }
+        let received = try #require(try bob.history.message(sent.id))
         #expect(received.attachment == attachment && received.text == "the numbers" && received.kind == "file")
         let downloads = harness.root.appendingPathComponent("bob-files")
         try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
@@ -72,8 +72,8 @@ struct AttachmentTests {
         let source = try Self.write(jpeg, "view.photo", in: harness.root.appendingPathComponent("ann-files"))
         let sent = try #require(try await ann.send(file: source, to: chat.id).message)
         #expect(sent.kind == "image")
-        try await eventually("bob has the image") { try await bob.storedMessage(sent.id)?.attachment != nil }
-        let attachment = try #require(try await bob.storedMessage(sent.id)?.attachment)
+        try await eventually("bob has the image") { try bob.history.message(sent.id)?.attachment != nil }
+        let attachment = try #require(try bob.history.message(sent.id)?.attachment)
         #expect(attachment.mimeType == "image/jpeg" && attachment.isImage)
         #expect(attachment.width == 800 && attachment.height == 600)
         let thumbnail = try ImageCodec.decode(Array(try #require(attachment.thumbnail)))
@@ -108,7 +108,7 @@ struct AttachmentTests {
         let source = try Self.write(Self.randomBytes(100_000), "doc.bin", in: harness.root.appendingPathComponent("ann-files"))
         let first = try #require(try await ann.send(file: source, to: chat.id).message)
         let second = try #require(try await ann.send(file: source, to: chat.id).message)
-        try await eventually("bob has both") { try await bob.storedMessage(second.id) != nil }
+        try await eventually("bob has both") { try bob.history.message(second.id) != nil }
         let server = try serverDatabase(harness)
         try await server.write { db in
             // A server that flips one byte of the second chunk of the first file…
@@ -160,7 +160,7 @@ struct AttachmentTests {
         let uploads = try await serverDatabase(harness).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM files") }
         #expect(uploads == 1, "the second attempt continued the first upload")
 
-        try await eventually("bob has it") { try await bob.storedMessage(sent.id) != nil }
+        try await eventually("bob has it") { try bob.history.message(sent.id) != nil }
         let target = harness.root.appendingPathComponent("bob-notes.bin")
         try await bob.download(messageID: sent.id, to: target)
         #expect(Array(try Data(contentsOf: target)) == original)
@@ -237,7 +237,7 @@ struct AttachmentTests {
         let offsets = reports.withLock { $0.map(\.done) }
         #expect(offsets == offsets.sorted() && offsets.last == AttachmentFormat.ciphertextSize(plaintextSize: 300_000))
 
-        try await eventually("bob has it", seconds: 60) { try await bob.storedMessage(sent.id) != nil }
+        try await eventually("bob has it", seconds: 60) { try bob.history.message(sent.id) != nil }
         let target = root.appendingPathComponent("bob-copy.bin")
         try await bob.download(messageID: sent.id, to: target)
         #expect(Array(try Data(contentsOf: target)) == original)

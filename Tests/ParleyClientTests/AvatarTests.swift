@@ -66,7 +66,7 @@ struct AvatarTests {
         // Files work in groups too: every member downloads what one member sent.
         let photo = try Self.picture(width: 300, height: 200, in: harness.root, name: "route.jpg")
         let sent = try #require(try await ann.send(file: photo, to: group.id).message)
-        try await eventually("bob has the group's image") { try await bob.storedMessage(sent.id)?.attachment != nil }
+        try await eventually("bob has the group's image") { try bob.history.message(sent.id)?.attachment != nil }
         let copy = harness.root.appendingPathComponent("bob-route.jpg")
         try await bob.download(messageID: sent.id, to: copy)
         #expect(try Data(contentsOf: copy) == (try Data(contentsOf: photo)))

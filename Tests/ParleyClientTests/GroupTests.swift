@@ -17,12 +17,12 @@ struct GroupTests {
 
         let first = try #require(try await ann.send("hello group", to: group.id).message)
         try await eventually("bob and carol read it") {
-            let b = try await bob.storedMessage(first.id)?.text, c = try await carol.storedMessage(first.id)?.text
+            let b = try bob.history.message(first.id)?.text, c = try carol.history.message(first.id)?.text
             return b == "hello group" && c == "hello group"
         }
         let fromBob = try #require(try await bob.send("hi all", to: group.id).message)
         try await eventually("ann and carol read bob") {
-            let a = try await ann.storedMessage(fromBob.id)?.text, c = try await carol.storedMessage(fromBob.id)?.text
+            let a = try ann.history.message(fromBob.id)?.text, c = try carol.history.message(fromBob.id)?.text
             return a == "hi all" && c == "hi all"
         }
 
@@ -38,9 +38,9 @@ struct GroupTests {
                               arguments: [secret.id, bobID])
         }
         try await bob.connect()
-        try await eventually("bob reads it") { try await bob.storedMessage(secret.id)?.text == "carol is gone" }
+        try await eventually("bob reads it") { try bob.history.message(secret.id)?.text == "carol is gone" }
         _ = try await carol.sync()
-        #expect(try await carol.storedMessage(secret.id) == nil)
+        #expect(try carol.history.message(secret.id) == nil)
 
         // Even holding bob's ciphertext, carol's sender-key state cannot open it: the chain is new.
         let envelope = try ClientEnvelope(serialized: Array(try #require(stolen)))
@@ -85,12 +85,12 @@ struct GroupTests {
             return try await dave.conversations().first { $0.id == group.id }?.title == "Climbing trip"
         }
         // Each member got the title once: no repeated title lines for those who had it.
-        let titles = try await bob.messages(in: group.id).filter { $0.kind == "group_title" }
+        let titles = try bob.history.messages(in: group.id).filter { $0.kind == "group_title" }
         #expect(titles.count <= 1, "\(titles.map(\.text))")
         // A message right after the last one joined is read by everyone.
         let hello = try #require(try await ann.send("welcome, dave", to: group.id).message)
         for (person, name) in [(bob, "bob"), (carol, "carol"), (dave, "dave")] {
-            try await eventually("\(name) reads it") { try await person.storedMessage(hello.id)?.text == "welcome, dave" }
+            try await eventually("\(name) reads it") { try person.history.message(hello.id)?.text == "welcome, dave" }
         }
         for client in [ann, bob, carol, dave] { await client.disconnect() }
         try await harness.stop()

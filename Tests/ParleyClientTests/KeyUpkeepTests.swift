@@ -42,7 +42,7 @@ struct KeyUpkeepTests {
         var arrived = false
         for _ in 0..<100 where !arrived {   // pushed to her connection, or fetched: either way within moments
             _ = try await ann.sync()
-            arrived = try await ann.messages(in: chat.id).contains { $0.text == "after the rotation" }
+            arrived = try ann.history.messages(in: chat.id).contains { $0.text == "after the rotation" }
             if !arrived { try await Task.sleep(for: .milliseconds(50)) }
         }
         #expect(arrived, "ann cannot read what bob sent after her rotation")

@@ -162,8 +162,8 @@ struct LocationSharingTests {
             content.location = location
             let sent = try await ann.deliver(OutboxEntry(conversationID: chat.id, content: content, kind: LocationKeyContent.type,
                                                          forwardOf: nil, created: 0))
-            try await eventually("bob receives the broken key") { try await bob.storedMessage(sent.id) != nil }
-            let received = try #require(try await bob.storedMessage(sent.id))
+            try await eventually("bob receives the broken key") { try bob.history.message(sent.id) != nil }
+            let received = try #require(try bob.history.message(sent.id))
             #expect(received.kind == LocationKeyContent.invalidKind && !received.undecryptable)
             #expect(received.text.contains("ignored a location key that was not valid") && received.text.contains(why))
             #expect(try await bob.following.keyEpochs(of: annID).isEmpty)
@@ -178,7 +178,7 @@ struct LocationSharingTests {
         // A real key then arrives and is hidden from the conversation.
         _ = try await ann.location.share(with: "bob@example.org")
         try await eventually("bob has the key") { try await bob.following.keyEpochs(of: annID) == [1] }
-        let visible = try await bob.messages(in: chat.id)
+        let visible = try bob.history.messages(in: chat.id)
         #expect(visible.count == broken.count && visible.allSatisfy { $0.kind == LocationKeyContent.invalidKind })
 
         // Waypoints that fail authentication: another key, moved from another route, re-dated, garbage.

@@ -25,26 +25,26 @@ struct DevicePairingClientTests {
         let bob = try await harness.person("bob")
         let chat = try await ann.startConversation(with: "bob@example.org")
         let first = try #require(try await ann.send("before the phone existed", to: chat.id).message)
-        try await eventually("bob receives") { try await bob.storedMessage(first.id) != nil }
+        try await eventually("bob receives") { try bob.history.message(first.id) != nil }
         let answer = try #require(try await bob.send("bob's answer, encrypted only to ann's laptop", to: chat.id).message)
-        try await eventually("ann receives") { try await ann.storedMessage(answer.id) != nil }
+        try await eventually("ann receives") { try ann.history.message(answer.id) != nil }
 
         let (phone, phoneID) = try await Self.pair(ann, name: "phone", home: harness.home("ann-phone"), harness: harness)
         #expect(phoneID == 2)
         #expect(await phone.identityKey == (await ann.identityKey))
         // History, including what only the laptop could decrypt, is readable on the phone before it connects.
-        #expect(try await phone.storedMessage(answer.id)?.text == "bob's answer, encrypted only to ann's laptop")
-        #expect(try await phone.messages(in: chat.id).map(\.text) == ["before the phone existed", "bob's answer, encrypted only to ann's laptop"])
-        #expect(try await phone.search("encrypted laptop").map(\.id) == [answer.id])
+        #expect(try phone.history.message(answer.id)?.text == "bob's answer, encrypted only to ann's laptop")
+        #expect(try phone.history.messages(in: chat.id).map(\.text) == ["before the phone existed", "bob's answer, encrypted only to ann's laptop"])
+        #expect(try phone.history.search("encrypted laptop").map(\.id) == [answer.id])
 
         try await phone.connect()
         // From now on bob's messages reach both of ann's devices, and the phone's reach the laptop.
         let later = try #require(try await bob.send("to both of ann's devices", to: chat.id).message)
-        try await eventually("the phone receives") { try await phone.storedMessage(later.id)?.text == "to both of ann's devices" }
-        try await eventually("the laptop receives") { try await ann.storedMessage(later.id)?.text == "to both of ann's devices" }
+        try await eventually("the phone receives") { try phone.history.message(later.id)?.text == "to both of ann's devices" }
+        try await eventually("the laptop receives") { try ann.history.message(later.id)?.text == "to both of ann's devices" }
         let fromPhone = try #require(try await phone.send("sent from the phone", to: chat.id).message)
-        try await eventually("bob receives the phone's message") { try await bob.storedMessage(fromPhone.id)?.text == "sent from the phone" }
-        try await eventually("the laptop sees the phone's message") { try await ann.storedMessage(fromPhone.id)?.text == "sent from the phone" }
+        try await eventually("bob receives the phone's message") { try bob.history.message(fromPhone.id)?.text == "sent from the phone" }
+        try await eventually("the laptop sees the phone's message") { try ann.history.message(fromPhone.id)?.text == "sent from the phone" }
 
         let devices = try await ann.devices.list()
         #expect(devices.map(\.id) == [1, 2])
@@ -55,10 +55,10 @@ struct DevicePairingClientTests {
         try await ann.devices.remove(2)
         try await eventually("the phone is disconnected") { await !phone.isConnected }
         let afterRemoval = try #require(try await bob.send("after the phone was removed", to: chat.id).message)
-        try await eventually("the laptop receives") { try await ann.storedMessage(afterRemoval.id) != nil }
+        try await eventually("the laptop receives") { try ann.history.message(afterRemoval.id) != nil }
         #expect(try await ann.devices.list().map(\.id) == [1])
         await #expect(throws: ClientError.self) { try await phone.connect(reconnect: false) }
-        #expect(try await phone.storedMessage(afterRemoval.id) == nil)
+        #expect(try phone.history.message(afterRemoval.id) == nil)
         await #expect(throws: ClientError.invalidInput("this is the device you are using; remove it from another device")) {
             try await ann.devices.remove(1)
         }

@@ -22,9 +22,9 @@ struct PushedMessageTests {
         try await bob.connect()
         let chat = try await ann.startConversation(with: "bob@example.org").id
         let first = try #require(try await ann.send("the first, which makes the session", to: chat).message)
-        try await eventually("bob has the first") { try await bob.storedMessage(first.id)?.text != nil }
+        try await eventually("bob has the first") { try bob.history.message(first.id)?.text != nil }
         try await bob.requests.accept(chat)
-        try await eventually("the first is confirmed") { try await ann.storedMessage(first.id)?.deliveredTo.isEmpty == false }
+        try await eventually("the first is confirmed") { try ann.history.message(first.id)?.deliveredTo.isEmpty == false }
 
         let fetchesBefore = proxy.requests("get_messages")
         var sent: [Int64] = []
@@ -32,11 +32,11 @@ struct PushedMessageTests {
             sent.append(try #require(try await ann.send("pushed \(index)", to: chat).message).id)
         }
         try await eventually("bob has the five") {
-            for id in sent where try await bob.storedMessage(id)?.text == nil { return false }
+            for id in sent where try bob.history.message(id)?.text == nil { return false }
             return true
         }
         try await eventually("all five confirmed") {
-            for id in sent where try await ann.storedMessage(id)?.deliveredTo.isEmpty != false { return false }
+            for id in sent where try ann.history.message(id)?.deliveredTo.isEmpty != false { return false }
             return true
         }
         #expect(proxy.requests("get_messages") == fetchesBefore, "short messages came in their notifications")
@@ -47,13 +47,13 @@ struct PushedMessageTests {
         let longID = try #require(try await ann.send(long, to: chat).message).id
         let after = try #require(try await ann.send("right after the long one", to: chat).message).id
         try await eventually("bob has both") {
-            let longText = try await bob.storedMessage(longID)?.text, afterText = try await bob.storedMessage(after)?.text
+            let longText = try bob.history.message(longID)?.text, afterText = try bob.history.message(after)?.text
             return longText == long && afterText == "right after the long one"
         }
         #expect(proxy.requests("get_messages") > fetchesBefore)
         // A fresh sync finds nothing new, and nothing was stored twice.
         #expect(try await bob.sync().isEmpty)
-        let texts = try await bob.messages(in: chat).map(\.text)
+        let texts = try bob.history.messages(in: chat).map(\.text)
         #expect(texts.count == 8 && Set(texts).count == 8, "\(texts)")
         await ann.disconnect()
         await bob.disconnect()

@@ -24,7 +24,7 @@ struct ResilienceTests {
         let ann = try await person("ann"), bob = try await person("bob")
         let chat = try await ann.startConversation(with: "bob@example.org")
         let before = try #require(try await ann.send("before the restart", to: chat.id).message)
-        try await eventually("bob got it") { try await bob.storedMessage(before.id) != nil }
+        try await eventually("bob got it") { try bob.history.message(before.id) != nil }
 
         try await server.stop()
         let queued = try await ann.send("while the server is down", to: chat.id)
@@ -44,7 +44,7 @@ struct ResilienceTests {
         try await eventually("ann's outbox drains", seconds: 60) { try await ann.pendingCount() == 0 }
         try await eventually("the queued message going out is announced") { announced.withLock { $0 } }
         try await eventually("bob reconnects and receives", seconds: 60) {
-            try await bob.messages(in: chat.id).map(\.text) == ["before the restart", "while the server is down"]
+            try bob.history.messages(in: chat.id).map(\.text) == ["before the restart", "while the server is down"]
         }
         for client in [ann, bob] { await client.disconnect() }
         try await server.stop()
@@ -99,7 +99,7 @@ struct ReconnectLoginWindowTests {
         }
         try await eventually("the outbox drains after the login", seconds: 60) { try await ann.pendingCount() == 0 }
         try await eventually("bob has it exactly once", seconds: 60) {
-            try await bob.messages(in: chat).map(\.text) == ["sent during the login"]
+            try bob.history.messages(in: chat).map(\.text) == ["sent during the login"]
         }
         for client in [ann, bob] { await client.disconnect() }
         try await harness.stop()

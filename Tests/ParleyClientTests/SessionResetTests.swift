@@ -16,9 +16,9 @@ struct SessionResetTests {
         let bob = try await harness.person("bob")
         let chat = try await ann.startConversation(with: "bob@example.org")
         let first = try #require(try await ann.send("one", to: chat.id).message)
-        try await eventually("bob reads one") { try await bob.storedMessage(first.id)?.text == "one" }
+        try await eventually("bob reads one") { try bob.history.message(first.id)?.text == "one" }
         let ack = try #require(try await bob.send("ack", to: chat.id).message)   // ann's next message is a plain ratchet message
-        try await eventually("ann reads ack") { try await ann.storedMessage(ack.id)?.text == "ack" }
+        try await eventually("ann reads ack") { try ann.history.message(ack.id)?.text == "ack" }
 
         // Bob loses his session with ann (a restored backup, a bug) while he is away; ann sends three more.
         await bob.disconnect()
@@ -31,17 +31,17 @@ struct SessionResetTests {
         try await bob.connect()
         let bobID = try #require(await bob.accountID)
         for (message, text) in zip(sent, ["two", "three", "four"]) {
-            try await eventually("bob reads \(text) after the re-send") { try await bob.storedMessage(message.id)?.text == text }
-            #expect(try await bob.storedMessage(message.id)?.undecryptable == false)
+            try await eventually("bob reads \(text) after the re-send") { try bob.history.message(message.id)?.text == text }
+            #expect(try bob.history.message(message.id)?.undecryptable == false)
             // Ann's tick for bob follows the re-send's delivery (the unreadable first copy does not count).
-            try await eventually("ann sees \(text) delivered") { try await ann.storedMessage(message.id)?.deliveredTo.contains(bobID) == true }
+            try await eventually("ann sees \(text) delivered") { try ann.history.message(message.id)?.deliveredTo.contains(bobID) == true }
             #expect(try await ann.originalOfResend(message.id) == nil)
         }
         let later = try #require(try await ann.send("five", to: chat.id).message)
-        try await eventually("bob reads five") { try await bob.storedMessage(later.id)?.text == "five" }
+        try await eventually("bob reads five") { try bob.history.message(later.id)?.text == "five" }
         let reply = try #require(try await bob.send("got them", to: chat.id).message)
-        try await eventually("ann reads bob's reply") { try await ann.storedMessage(reply.id)?.text == "got them" }
-        let texts = try await bob.messages(in: chat.id).map(\.text)
+        try await eventually("ann reads bob's reply") { try ann.history.message(reply.id)?.text == "got them" }
+        let texts = try bob.history.messages(in: chat.id).map(\.text)
         #expect(texts == ["one", "ack", "two", "three", "four", "five", "got them"], "\(texts)")
         for client in [ann, bob] { await client.disconnect() }
         try await harness.stop()
@@ -54,9 +54,9 @@ struct SessionResetTests {
         let bob = try await harness.person("bob")
         let chat = try await ann.startConversation(with: "bob@example.org")
         let hello = try #require(try await ann.send("hello", to: chat.id).message)
-        try await eventually("bob reads hello") { try await bob.storedMessage(hello.id)?.text == "hello" }
+        try await eventually("bob reads hello") { try bob.history.message(hello.id)?.text == "hello" }
         let ack = try #require(try await bob.send("hi", to: chat.id).message)
-        try await eventually("ann reads hi") { try await ann.storedMessage(ack.id)?.text == "hi" }
+        try await eventually("ann reads hi") { try ann.history.message(ack.id)?.text == "hi" }
         let annID = try #require(await ann.accountID), bobID = try #require(await bob.accountID)
         let sessionsBefore = try await bob.sessionStateCount(with: annID, device: 1)
         let server = try DatabaseQueue(path: harness.server.databasePath, configuration: Self.patientConfiguration)
@@ -96,14 +96,14 @@ struct SessionResetTests {
         }
         try await bob.connect()
         for (message, text) in zip(sent, ["m1", "m2", "m3", "m4", "m5"]) {
-            try await eventually("bob reads \(text)") { try await bob.storedMessage(message.id)?.text == text }
+            try await eventually("bob reads \(text)") { try bob.history.message(message.id)?.text == text }
         }
         let after = try #require(try await ann.send("after", to: chat.id).message)
-        try await eventually("bob reads after") { try await bob.storedMessage(after.id)?.text == "after" }
+        try await eventually("bob reads after") { try bob.history.message(after.id)?.text == "after" }
         let reply = try #require(try await bob.send("all here", to: chat.id).message)
-        try await eventually("ann reads bob") { try await ann.storedMessage(reply.id)?.text == "all here" }
+        try await eventually("ann reads bob") { try ann.history.message(reply.id)?.text == "all here" }
 
-        let shown = try await bob.messages(in: chat.id)
+        let shown = try bob.history.messages(in: chat.id)
         let readable = shown.filter { !$0.undecryptable }.map(\.text)
         #expect(readable == ["hello", "hi", "m1", "m2", "m3", "m5", "m4", "after", "all here"], "\(readable)")
         #expect(shown.filter(\.undecryptable).count == 2, "the replay and the forgery stay visible as unreadable, and that is all")
@@ -120,7 +120,7 @@ struct SessionResetTests {
         let again = try await bob.sync()
         #expect(again.isEmpty, "a second delivery is not news")
         // (Compared by id and text: a delivery receipt for bob's own message may still come in meanwhile.)
-        let history = try await bob.messages(in: chat.id)
+        let history = try bob.history.messages(in: chat.id)
         #expect(history.map(\.id) == shown.map(\.id) && history.map(\.text) == shown.map(\.text), "a duplicate delivery changed the history")
         for client in [ann, bob] { await client.disconnect() }
         try await harness.stop()
@@ -133,7 +133,7 @@ struct SessionResetTests {
         let bob = try await harness.person("bob")
         let chat = try await ann.startConversation(with: "bob@example.org")
         let secret = try #require(try await ann.send("for bob once", to: chat.id).message)
-        try await eventually("bob reads it") { try await bob.storedMessage(secret.id)?.text == "for bob once" }
+        try await eventually("bob reads it") { try bob.history.message(secret.id)?.text == "for bob once" }
         let annID = try #require(await ann.accountID), bobID = try #require(await bob.accountID)
 
         // A request "from bob" signed with a key that is not bob's, and bob's genuine request altered in flight.
@@ -158,7 +158,7 @@ struct SessionResetTests {
         }
         try await ann.connect()
         let marker = try #require(try await ann.send("marker", to: chat.id).message)
-        try await eventually("bob reads the marker") { try await bob.storedMessage(marker.id)?.text == "marker" }
+        try await eventually("bob reads the marker") { try bob.history.message(marker.id)?.text == "marker" }
         let fetched = try await bob.sync()
         #expect(fetched.isEmpty)
         let resends = try await server.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM messages WHERE kind = 'resend'") }

@@ -29,12 +29,12 @@ struct TrustTests {
         let chat = try await ann.startConversation(with: "bob@example.org")
         try await bob.requests.accept(chat.id)
         let bobID = try #require(await bob.accountID), annID = try #require(await ann.accountID)
-        #expect(try await ann.trust.status(of: bobID) == .unverified)   // no key seen yet
+        #expect(try ann.trust.status(of: bobID) == .unverified)   // no key seen yet
 
         let sent = try #require(try await ann.send("hello", to: chat.id).message)
-        try await eventually("bob reads it") { try await bob.storedMessage(sent.id) != nil }
-        #expect(try await ann.trust.status(of: bobID) == .trusted)
-        #expect(try await bob.trust.status(of: annID) == .trusted)
+        try await eventually("bob reads it") { try bob.history.message(sent.id) != nil }
+        #expect(try ann.trust.status(of: bobID) == .trusted)
+        #expect(try bob.trust.status(of: annID) == .trusted)
 
         let annSees = try await ann.trust.verification(of: "bob@example.org")
         let bobSees = try await bob.trust.verification(of: "ann@example.org")
@@ -55,25 +55,25 @@ struct TrustTests {
         let chat = try await ann.startConversation(with: "bob@example.org")
         try await bob.requests.accept(chat.id)
         let first = try #require(try await ann.send("before", to: chat.id).message)
-        try await eventually("bob reads it") { try await bob.storedMessage(first.id) != nil }
+        try await eventually("bob reads it") { try bob.history.message(first.id) != nil }
         let bobID = try #require(await bob.accountID)
 
         try await bob.rotateKeys(password: "correct horse bob", envelopeIterations: KeyEnvelope.minimumSealIterations)
-        try await eventually("ann notices the new key") { try await ann.trust.status(of: bobID) == .unverified }
+        try await eventually("ann notices the new key") { try ann.trust.status(of: bobID) == .unverified }
         try await eventually("the event arrives") { log.all.contains(.identityKeyChanged(accountID: bobID, sendingBlocked: false)) }
-        let warning = try #require(try await ann.messages(in: chat.id).last)
+        let warning = try #require(try ann.history.messages(in: chat.id).last)
         #expect(warning.kind == Message.keyChangeKind && warning.isLocalEntry)
         #expect(warning.text.contains("identity key of bob@example.org changed"))
         #expect(log.all.contains(.message(warning)))
 
         // Not verified before, so not blocked: the message goes out on the new session.
         let after = try #require(try await ann.send("after", to: chat.id).message)
-        try await eventually("bob reads the new one") { try await bob.storedMessage(after.id)?.text == "after" }
+        try await eventually("bob reads the new one") { try bob.history.message(after.id)?.text == "after" }
         #expect(try await ann.trust.acceptIdentityChange(of: "bob@example.org") == .trusted)
-        #expect(try await ann.trust.status(of: bobID) == .trusted)
+        #expect(try ann.trust.status(of: bobID) == .trusted)
         await #expect(throws: ClientError.self) { try await ann.trust.acceptIdentityChange(of: "bob@example.org") }
         // Exactly one warning for one change.
-        #expect(try await ann.messages(in: chat.id).filter { $0.kind == Message.keyChangeKind }.count == 1)
+        #expect(try ann.history.messages(in: chat.id).filter { $0.kind == Message.keyChangeKind }.count == 1)
         for client in [ann, bob] { await client.disconnect() }
         try await harness.stop()
     }
@@ -86,17 +86,17 @@ struct TrustTests {
         let chat = try await ann.startConversation(with: "bob@example.org")
         try await bob.requests.accept(chat.id)
         let first = try #require(try await ann.send("before", to: chat.id).message)
-        try await eventually("bob reads it") { try await bob.storedMessage(first.id) != nil }
+        try await eventually("bob reads it") { try bob.history.message(first.id) != nil }
         let bobID = try #require(await bob.accountID)
         let shown = try await ann.trust.verification(of: "bob@example.org")
         #expect(try await ann.trust.markVerified("bob@example.org", comparedNumber: shown.safetyNumber).status == .verified)
         let oldKey = await bob.identityKey
 
         try await bob.rotateKeys(password: "correct horse bob", envelopeIterations: KeyEnvelope.minimumSealIterations)
-        try await eventually("ann notices the new key") { try await ann.trust.status(of: bobID) == .unverified }
+        try await eventually("ann notices the new key") { try ann.trust.status(of: bobID) == .unverified }
         try await eventually("the event arrives") { log.all.contains(.identityKeyChanged(accountID: bobID, sendingBlocked: true)) }
         #expect(try await ann.trust.verification(of: "bob@example.org").sendingBlocked)
-        let warning = try #require(try await ann.messages(in: chat.id).last)
+        let warning = try #require(try ann.history.messages(in: chat.id).last)
         #expect(warning.kind == Message.keyChangeKind && warning.text.contains("parley verify accept bob@example.org"))
 
         // Sending is refused with an error naming bob, never a key, and nothing is queued.
@@ -109,22 +109,22 @@ struct TrustTests {
 
         // What bob sends meanwhile is held, not dropped and not trusted.
         let fromBob = try #require(try await bob.send("new phone, same bob", to: chat.id).message)
-        try await eventually("ann holds bob's message") { try await ann.storedMessage(fromBob.id)?.heldForKeyChange == true }
-        #expect(try await ann.storedMessage(fromBob.id)?.text == "")
+        try await eventually("ann holds bob's message") { try ann.history.message(fromBob.id)?.heldForKeyChange == true }
+        #expect(try ann.history.message(fromBob.id)?.text == "")
 
         // A number compared before the change no longer verifies anything.
         await #expect(throws: ClientError.self) { try await ann.trust.markVerified("bob@example.org", comparedNumber: shown.safetyNumber) }
         #expect(try await ann.trust.acceptIdentityChange(of: "bob@example.org") == .trusted)
-        #expect(try await ann.storedMessage(fromBob.id)?.text == "new phone, same bob")
-        #expect(try await ann.storedMessage(fromBob.id)?.heldForKeyChange == nil)
+        #expect(try ann.history.message(fromBob.id)?.text == "new phone, same bob")
+        #expect(try ann.history.message(fromBob.id)?.heldForKeyChange == nil)
         let unblocked = try #require(try await ann.send("welcome back", to: chat.id).message)
-        try await eventually("bob reads it") { try await bob.storedMessage(unblocked.id)?.text == "welcome back" }
+        try await eventually("bob reads it") { try bob.history.message(unblocked.id)?.text == "welcome back" }
 
         // The status survives a restart of the client (it lives in the sealed store).
         #expect(try await ann.trust.markVerified("bob@example.org").status == .verified)
         await ann.close()
         let reopened = try ParleyClient.open(home: harness.home("ann"), email: "ann@example.org", pin: nil)
-        #expect(try await reopened.trust.status(of: bobID) == .verified)
+        #expect(try reopened.trust.status(of: bobID) == .verified)
         await bob.disconnect()
         try await harness.stop()
     }
@@ -143,14 +143,14 @@ struct TrustTests {
         let forged = try VerificationPayload(accountID: "bob@example.org", identityKey: await carol.identityKey)
         let mismatch = await #expect(throws: ClientError.self) { try await ann.trust.verify(scannedPayload: Array(forged.qrText.utf8)) }
         #expect(mismatch?.description.contains("does not match the identity key this device has for bob@example.org") == true)
-        #expect(try await ann.trust.status(of: bobID) == .trusted)
+        #expect(try ann.trust.status(of: bobID) == .trusted)
         let own = Array((await ann.verificationPayload).qrText.utf8)
         await #expect(throws: ClientError.self) { try await ann.trust.verify(scannedPayload: own) }
         await #expect(throws: ClientError.self) { try await ann.trust.verify(scannedPayload: Array("https://example.org".utf8)) }
 
         let verified = try await ann.trust.verify(scannedPayload: Array((await bob.verificationPayload).qrText.utf8))
         #expect(verified.status == .verified && verified.email == "bob@example.org")
-        #expect(try await ann.trust.status(of: bobID) == .verified)
+        #expect(try ann.trust.status(of: bobID) == .verified)
         // A contact this device never talked to is looked up on the server by the code's e-mail.
         let carolID = try #require(await carol.accountID)
         #expect(try await ann.trust.verify(scannedPayload: Array((await carol.verificationPayload).qrText.utf8)).accountID == carolID)

@@ -31,8 +31,8 @@ public actor ParleyClient {
     let logger = Logger(label: "parley.client")
     /// Messages accepted for sending and not yet acknowledged.
     let outbox: Outbox
-    /// This device's decrypted history and its search index.
-    let history: MessageHistory
+    /// This device's decrypted history: one message, a conversation's newest, a search over the words.
+    public nonisolated let history: MessageHistory
     /// Pictures of people and groups: setting and fetching them, their keys, the cached blobs.
     public nonisolated let avatars: AvatarBook
     /// Encrypting and uploading files, resuming after a crash or a lost connection.

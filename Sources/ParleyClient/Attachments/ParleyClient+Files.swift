@@ -21,7 +21,7 @@ extension ParleyClient {
     /// Memory stays at about one chunk, and a tampered or truncated download never leaves a partial file.
     @discardableResult
     public func download(messageID: Int64, to destination: URL, options: AttachmentOptions = AttachmentOptions()) async throws(ClientError) -> Attachment {
-        guard let message = try storedMessage(messageID), !message.deleted else {
+        guard let message = try history.message(messageID), !message.deleted else {
             throw .invalidInput("message \(messageID) is not in this device's history")
         }
         guard let attachment = message.attachment else { throw .attachment(.noAttachment(messageID: messageID)) }

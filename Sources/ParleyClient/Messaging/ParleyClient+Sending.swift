@@ -15,7 +15,7 @@ extension ParleyClient {
 
     /// Forwards a message to another conversation; the copy names its original sender and time.
     public func forward(_ messageID: Int64, to conversationID: Int64) async throws(ClientError) -> SendOutcome {
-        guard let source = try storedMessage(messageID), !source.deleted, !source.undecryptable, !source.isLocalEntry else {
+        guard let source = try history.message(messageID), !source.deleted, !source.undecryptable, !source.isLocalEntry else {
             throw .invalidInput("message \(messageID) is not in this device's history")
         }
         // The server lets only the original conversation's members download a file.

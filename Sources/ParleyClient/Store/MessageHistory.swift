@@ -5,7 +5,7 @@ import GRDB
 /// This device's decrypted history: each message sealed under the account's key (bound to its id) with a blind
 /// word index for search, in the local database. Deciding what arrives or goes out is the client's; keeping and
 /// finding it is this.
-struct MessageHistory: Sendable {
+public struct MessageHistory: Sendable {
     typealias Dependencies = HasDatabase & Sendable
     let dependencies: any Dependencies
 
@@ -37,8 +37,8 @@ struct MessageHistory: Sendable {
         return message
     }
 
-    /// One stored message.
-    func message(_ id: Int64) throws(ClientError) -> Message? {
+    /// One stored message, or nil when this device has none by that id.
+    public func message(_ id: Int64) throws(ClientError) -> Message? {
         try dependencies.database.read { reader in
             guard let body = try Data.fetchOne(reader.db, sql: "SELECT body FROM messages WHERE message_id = ?", arguments: [id]) else {
                 return nil
@@ -49,7 +49,7 @@ struct MessageHistory: Sendable {
 
     /// The newest `limit` messages of a conversation, oldest first, without hidden control messages (a stored
     /// location key or retry request is not something to read, and does not take a place of the page).
-    func messages(in conversationID: Int64, limit: Int) throws(ClientError) -> [Message] {
+    public func messages(in conversationID: Int64, limit: Int = 100) throws(ClientError) -> [Message] {
         guard limit > 0 else { return [] }
         return try dependencies.database.read { reader in
             var shown: [Message] = []
@@ -72,7 +72,7 @@ struct MessageHistory: Sendable {
 
     /// Messages containing every word of `query`, newest first. The index holds only keyed hashes of words, so
     /// each hit is confirmed on the opened text (the hashes are truncated; the message may have changed since).
-    func search(_ query: String, in conversationID: Int64?, limit: Int) throws(ClientError) -> [Message] {
+    public func search(_ query: String, in conversationID: Int64? = nil, limit: Int = 50) throws(ClientError) -> [Message] {
         let terms = SearchTerms.terms(in: query)
         guard !terms.isEmpty else { return [] }
         let ids: [Int64] = try dependencies.database.read { reader in

@@ -54,7 +54,7 @@ extension ParleyClient {
             }
             .sorted { $0.0 < $1.0 }
         for (id, item) in held {
-            guard var message = try storedMessage(id) else {
+            guard var message = try history.message(id) else {
                 try database.write { try $0.delete(Namespace.held, String(id)) }
                 continue
             }

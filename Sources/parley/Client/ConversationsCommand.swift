@@ -25,7 +25,7 @@ extension Parley {
             do {
                 try await client.connect(reconnect: false)
                 try await client.messageActions.refreshStates(in: conversation, limit: 1_000)
-                pinned = try await client.messages(in: conversation, limit: 1_000).filter { $0.pinned && !$0.deleted }
+                pinned = try client.history.messages(in: conversation, limit: 1_000).filter { $0.pinned && !$0.deleted }
             } catch {
                 await client.disconnect()
                 throw CommandFailure("\(error)")

@@ -97,11 +97,11 @@ extension Parley {
                     Console.err(conversation != nil ? Offline.notice(offline)
                         : follow ? "Offline: \(offline)."
                         : "Offline: \(offline). No new messages can be fetched; 'parley read --conversation ID' shows a history.")
-                    if let conversation { shown = try await client.messages(in: conversation, limit: limit) } else { shown = [] }
+                    if let conversation { shown = try client.history.messages(in: conversation, limit: limit) } else { shown = [] }
                 } else if let conversation {
                     _ = try await client.sync()
                     try await client.messageActions.refreshStates(in: conversation, limit: limit)
-                    shown = try await client.messages(in: conversation, limit: limit)
+                    shown = try client.history.messages(in: conversation, limit: limit)
                 } else {
                     // New means not shown yet, whichever command happened to fetch it; a message request's
                     // messages wait in 'parley requests' and are only announced here (docs/CLIENT.md §5).
@@ -203,7 +203,7 @@ extension Parley {
                     // A direct conversation shows the other person's trust status (docs/CLIENT.md §9).
                     let other = conversation.kind == "direct" ? conversation.members.first { $0 != me } : nil
                     var trust: TrustStatus?
-                    if let other { trust = try await client.trust.status(of: other) }
+                    if let other { trust = try client.trust.status(of: other) }
                     if let other, (try? await client.contact(other))??.displayName == nil { _ = try? await client.learnProfile(other) }
                     let name = if let other { await PersonName.of(other, client: client) }
                         else { conversation.title ?? "a group without a title yet" }
@@ -227,7 +227,7 @@ extension Parley {
         func run() async throws {
             let client = try options.open()
             let found: [Message]
-            do { found = try await client.search(query, in: conversation) } catch { throw CommandFailure("\(error)") }
+            do { found = try client.history.search(query, in: conversation) } catch { throw CommandFailure("\(error)") }
             if options.json { return options.output(found) { "" } }
             if found.isEmpty { ClientOptions.say("Nothing found.") }
             // Each hit with where it is, the message before and after it, and how to open it full-screen.
@@ -238,7 +238,7 @@ extension Parley {
                 let other = conversation.flatMap { $0.kind == "direct" ? $0.members.first { $0 != me } : nil }
                 let name = if let other { await PersonName.of(other, client: client) }
                     else { conversation?.title ?? "conversation \(message.conversationID)" }
-                let history = (try? await client.messages(in: message.conversationID, limit: 1_000)) ?? []
+                let history = (try? client.history.messages(in: message.conversationID, limit: 1_000)) ?? []
                 let index = history.firstIndex { $0.id == message.id }
                 ClientOptions.say("— \(name) (conversation \(message.conversationID); open it with 'parley chat --conversation \(message.conversationID)')")
                 if let index, index > 0 { ClientOptions.say("    " + (await MessageLine.format(history[index - 1], client: client))) }

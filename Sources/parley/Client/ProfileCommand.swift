@@ -21,7 +21,7 @@ extension Parley {
             do { list = try client.profiles.contacts() } catch { throw CommandFailure("\(error)") }
             var rows: [ContactRow] = []
             for entry in list {
-                let trust = ((try? await client.trust.status(of: entry.contact.accountID)) ?? .unverified).rawValue
+                let trust = ((try? client.trust.status(of: entry.contact.accountID)) ?? .unverified).rawValue
                 rows.append(ContactRow(accountID: entry.contact.accountID, email: entry.contact.email, name: entry.contact.displayName,
                                        identityFingerprint: entry.identityKey.map(Parley.Account.fingerprint), trust: trust))
             }
@@ -61,7 +61,7 @@ extension Parley.ProfileCommand {
         func run() async throws {
             let (profile, trust) = try await options.withClient { client in
                 let profile = try await client.profiles.of(account)
-                let trust: TrustStatus? = profile.accountID == (await client.accountID) ? nil : try await client.trust.status(of: profile.accountID)
+                let trust: TrustStatus? = profile.accountID == (await client.accountID) ? nil : try client.trust.status(of: profile.accountID)
                 return (profile, trust)
             }
             options.output(ProfileOutput(profile: profile, trust: trust?.rawValue)) {

@@ -29,7 +29,7 @@ extension Parley {
                 let requests = try await client.requests.list()
                 var lines: [Int64: [String]] = [:]
                 for request in requests {
-                    let messages = try await client.messages(in: request.conversationID, limit: 3)
+                    let messages = try client.history.messages(in: request.conversationID, limit: 3)
                     var shown: [String] = []
                     for message in messages { shown.append("    " + (await MessageLine.format(message, client: client))) }
                     lines[request.conversationID] = shown

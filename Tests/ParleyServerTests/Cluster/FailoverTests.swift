@@ -86,7 +86,7 @@ extension MultiNodeSuites {
             var texts: [String] = []
             let deadline = ContinuousClock.now + .seconds(90)
             while ContinuousClock.now < deadline {
-                texts = try await reader.messages(in: chat, limit: 1_000).filter { $0.senderID == writer }.map(\.text)
+                texts = try reader.history.messages(in: chat, limit: 1_000).filter { $0.senderID == writer }.map(\.text)
                 if Set(texts) == Set(expected) { break }
                 try await Task.sleep(for: .milliseconds(100))
             }
