@@ -6,8 +6,8 @@ extension ChatSession {
     /// Checks whether the vault locked itself (idle timeout, or a clock that jumped); a vault without a PIN
     /// is simply unlocked again, a PIN vault clears the screen and asks for the PIN.
     func checkLock() async {
-        guard client.isLocked, !state.locked else { return }
-        if let access = ChatVaultAccess.withoutAsking(client.directory), (try? await client.unlock(access: access)) != nil { return }
+        guard client.vault.isLocked, !state.locked else { return }
+        if let access = ChatVaultAccess.withoutAsking(client.directory), (try? client.vault.unlock(access: access)) != nil { return }
         enterLocked()
     }
 
@@ -17,7 +17,7 @@ extension ChatSession {
             state.notice = "this vault has no PIN, so there is nothing to unlock it with; set one with 'parley account set-pin' or 'set-protection'"
             return
         }
-        await client.lockVault()
+        client.vault.lock()
         enterLocked()
     }
 
@@ -53,7 +53,7 @@ extension ChatSession {
     private func unlock(pin: String) async {
         guard !pin.isEmpty else { state.notice = "type your vault PIN, then Enter"; return }
         do {
-            try await client.unlock(access: ChatVaultAccess.typed(pin, for: client.directory))
+            try client.vault.unlock(access: ChatVaultAccess.typed(pin, for: client.directory))
         } catch .vault(.wiped) {
             // Too many wrong PINs: the local data is gone, there is nothing left to show.
             state.notice = "\(ClientError.vault(.wiped))"

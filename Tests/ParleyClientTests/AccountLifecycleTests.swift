@@ -61,7 +61,7 @@ struct AccountLifecycleTests {
         }
         #expect(await restored.deviceID == 2)
         #expect(try await restored.checkPassword("correct horse ann"))
-        #expect(try restored.vaultProtection() == .pin)
+        #expect(try restored.vault.protection() == .pin)
         // From now on the conversation works both ways; the stolen laptop can be revoked from here.
         let fromBob = try #require(try await bob.send("welcome back", to: chat.id).message)
         try await eventually("the restored device receives") { try restored.history.message(fromBob.id)?.text == "welcome back" }

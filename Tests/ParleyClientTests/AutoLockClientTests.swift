@@ -13,23 +13,23 @@ struct AutoLockClientTests {
         let chat = try await ann.startConversation(with: "bob@example.org")
         let sent = try #require(try await ann.send("before the lock", to: chat.id).message)
         clock.advance(59)
-        #expect(!ann.isLocked)
+        #expect(!ann.vault.isLocked)
         clock.advance(1)
-        #expect(ann.isLocked, "60 s without use locks the vault")
+        #expect(ann.vault.isLocked, "60 s without use locks the vault")
         // Locked, the client cannot store what arrives: it stays on the server until unlocked.
         let whileLocked = try #require(try await bob.send("while ann is locked", to: chat.id).message)
         #expect(throws: ClientError.vault(.locked)) { try ann.history.messages(in: chat.id) }
-        await #expect(throws: ClientError.self) { try await ann.unlock(pin: "0000") }
-        #expect(ann.isLocked)
-        try await ann.unlock(pin: "2468")
+        #expect(throws: ClientError.self) { try ann.vault.unlock(pin: "0000") }
+        #expect(ann.vault.isLocked)
+        try ann.vault.unlock(pin: "2468")
         #expect(try ann.history.message(sent.id)?.text == "before the lock")
         // Setting the wall clock back (to dodge the timeout) is caught and locks at once.
         // (Whoever touches the vault first — this test, the sweeper or a notification — sees clockTampered;
         // ParleyVaultTests pin that error. Here what matters is that the vault is locked at once.)
         clock.setWall(by: -3600)
-        #expect(ann.isLocked, "setting the wall clock back locks the vault at once")
+        #expect(ann.vault.isLocked, "setting the wall clock back locks the vault at once")
         #expect(throws: ClientError.self) { try ann.history.messages(in: chat.id) }
-        try await ann.unlock(pin: "2468")
+        try ann.vault.unlock(pin: "2468")
         _ = try await ann.sync()
         #expect(try ann.history.message(whileLocked.id)?.text == "while ann is locked")
         for client in [ann, bob] { await client.disconnect() }

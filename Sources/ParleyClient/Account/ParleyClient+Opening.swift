@@ -100,42 +100,6 @@ extension ParleyClient {
         return ParleyClient(email: email, directory: directory, keys: keys, database: database, lock: lock,
                             processLock: processLock, dependencies: dependencies, reconnectPolicy: reconnectPolicy)
     }
-
-    /// Unlocks again after autolock with the PIN (or nil for mode none).
-    public func unlock(pin: String?) throws(ClientError) {
-        try unlock(access: .pin(pin))
-    }
-
-    /// Unlocks again after autolock with `access`.
-    public func unlock(access: MainKeyAccess) throws(ClientError) {
-        do { lock.unlock(try MainKeyFile.unlock(in: directory, with: access)) } catch { throw .vault(error) }
-    }
-
-    /// Moves the MainKey to another protection (none, a PIN, a hardware key), opened with `current`. Only the
-    /// MainKey is re-wrapped; no data is re-encrypted.
-    public func changeProtection(current: MainKeyAccess, to protection: MainKeyProtection) throws(ClientError) {
-        do {
-            let key = try MainKeyFile.unlock(in: directory, with: current)
-            try MainKeyFile.protect(in: directory, key: key, as: protection)
-        } catch {
-            throw .vault(error)
-        }
-    }
-
-    /// Changes the vault PIN (nil: no PIN). Re-wraps the MainKey only; no data is re-encrypted.
-    public func changePIN(current: String?, new: String?) throws(ClientError) {
-        do {
-            let key = try MainKeyFile.unlock(in: directory, pin: current)
-            try MainKeyFile.changePIN(in: directory, key: key, newPIN: new)
-        } catch {
-            throw .vault(error)
-        }
-    }
-
-    /// How the MainKey is protected.
-    public nonisolated func vaultProtection() throws(ClientError) -> VaultProtection {
-        try Self.protection(directory: directory)
-    }
 }
 
 extension ParleyClient {

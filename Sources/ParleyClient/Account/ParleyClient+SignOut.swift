@@ -28,13 +28,13 @@ extension ParleyClient {
     /// one) open the account. The client cannot be used afterwards.
     public func close() async {
         await disconnect()
-        lockVault()
+        vault.lock()
         processLock.release()
     }
 
     /// Drops the key and deletes this account's directory, the MainKey file first.
     func eraseLocalData() throws(ClientError) {
-        lockVault()
+        vault.lock()
         do { try MainKeyFile.erase(directory: directory) } catch { throw .vault(error) }
     }
 

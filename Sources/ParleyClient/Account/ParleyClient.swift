@@ -33,6 +33,8 @@ public actor ParleyClient {
     let outbox: Outbox
     /// This device's decrypted history: one message, a conversation's newest, a search over the words.
     public nonisolated let history: MessageHistory
+    /// The MainKey: locking, unlocking, how it is protected.
+    public nonisolated let vault: AccountVault
     /// Pictures of people and groups: setting and fetching them, their keys, the cached blobs.
     public nonisolated let avatars: AvatarBook
     /// Encrypting and uploading files, resuming after a crash or a lost connection.
@@ -101,6 +103,7 @@ public actor ParleyClient {
         profiles = Profiles(dependencies: context)
         messageActions = MessageActions(dependencies: context)
         contactBook = ContactBook(dependencies: context)
+        vault = AccountVault(directory: directory, autoLock: lock)
         trust = Trust(dependencies: context)
         link.attach(self, connection: connection)
         connection.attach(self)
@@ -117,8 +120,6 @@ public actor ParleyClient {
     public var server: ServerAddress { keys.server }
     /// The display name given at registration.
     public var displayName: String { keys.displayName }
-    /// Whether the vault key was dropped (autolock or `lock()`): unlock with the PIN.
-    public nonisolated var isLocked: Bool { lock.isLocked }
 
     /// The 32-byte Ed25519 identity key (IK) other people verify.
     public var identityKey: [UInt8] { keys.identity.publicKey }
@@ -154,11 +155,6 @@ public actor ParleyClient {
     func saveKeys() throws(ClientError) {
         let encoded = keys.encoded()
         try database.write { try $0.put(Namespace.account, "keys", encoded) }
-    }
-
-    /// Drops the MainKey from memory; the next use needs `unlock(pin:)`.
-    public func lockVault() {
-        lock.lock()
     }
 }
 

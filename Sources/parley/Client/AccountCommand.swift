@@ -147,7 +147,7 @@ extension Parley.Account {
             let client = try options.open(access: current)
             let new: String? = remove ? nil : try VaultAccess.newPIN(prompt: "New PIN: ")
             do {
-                try await client.changeProtection(current: current, to: new.map { .pin($0) } ?? .none)
+                try client.vault.changeProtection(current: current, to: new.map { .pin($0) } ?? .none)
             } catch {
                 throw CommandFailure("\(error)")
             }
