@@ -35,7 +35,7 @@ struct SessionResetTests {
             #expect(try bob.history.message(message.id)?.undecryptable == false)
             // Ann's tick for bob follows the re-send's delivery (the unreadable first copy does not count).
             try await eventually("ann sees \(text) delivered") { try ann.history.message(message.id)?.deliveredTo.contains(bobID) == true }
-            #expect(try await ann.originalOfResend(message.id) == nil)
+            #expect(try ann.sentLog.originalOfResend(message.id) == nil)
         }
         let later = try #require(try await ann.send("five", to: chat.id).message)
         try await eventually("bob reads five") { try bob.history.message(later.id)?.text == "five" }

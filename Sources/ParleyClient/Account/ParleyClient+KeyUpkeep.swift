@@ -45,7 +45,7 @@ extension ParleyClient {
         let now = dependencies.clock.now()
         let last = try database.read { try $0.get(Namespace.state, "pruned_at") }.flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
         if let last, now - last < 86_400_000, now >= last { return }
-        try pruneSentLog()
+        try sentLog.prune()
         try pruneRetiredIdentities()
         try database.write { try $0.put(Namespace.state, "pruned_at", Array(String(now).utf8)) }
     }

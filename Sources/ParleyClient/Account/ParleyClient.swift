@@ -31,6 +31,8 @@ public actor ParleyClient {
     let logger = Logger(label: "parley.client")
     /// Messages accepted for sending and not yet acknowledged.
     let outbox: Outbox
+    /// What this device sent, kept a while for re-sending to a device that could not read it.
+    nonisolated let sentLog: SentLog
     /// This device's decrypted history: one message, a conversation's newest, a search over the words.
     public nonisolated let history: MessageHistory
     /// The MainKey: locking, unlocking, how it is protected.
@@ -87,6 +89,7 @@ public actor ParleyClient {
                                      clock: dependencies.clock, email: email, link: link, events: broadcaster)
         outbox = Outbox(dependencies: context)
         history = MessageHistory(dependencies: context)
+        sentLog = SentLog(dependencies: context)
         avatars = AvatarBook(dependencies: context)
         uploader = FileUploader(dependencies: context)
         downloader = FileDownloader(dependencies: context)

@@ -34,7 +34,7 @@ extension ParleyClient {
                 try updateMessage(deleted.messageID) { $0.markDeleted() }
             case .messageDelivered(let delivery):
                 // A re-send's delivery ticks the message it stands for (§2.1).
-                let target = try originalOfResend(delivery.messageID) ?? delivery.messageID
+                let target = try sentLog.originalOfResend(delivery.messageID) ?? delivery.messageID
                 try updateMessage(target) { if !$0.deliveredTo.contains(delivery.accountID) { $0.deliveredTo.append(delivery.accountID) } }
             case .memberRemoved(let removal):
                 try rekeyGroup(removal.conversationID)

@@ -13,17 +13,6 @@ extension ParleyClient {
     static let maximumPendingRetries = 64
     /// A device asked for a message gets at most one fresh session in this time, however often it asks.
     static let sessionRenewalInterval: Int64 = 3_600_000
-    /// What this device sent stays available for re-sending this long (the server's default retention).
-    static let sentLogRetention: Int64 = 30 * 86_400_000
-
-    /// One entry of the sent log: what this device sent, kept (sealed) so that it can be sent again.
-    struct SentRecord: Codable {
-        var conversationID: Int64
-        var content: [UInt8]
-        var sentAt: Int64
-        /// The devices (`account.device`) it was sent to again already; each gets it once.
-        var resentTo: [String] = []
-    }
 
     // MARK: the device that could not read
 
@@ -115,7 +104,7 @@ extension ParleyClient {
     /// the request's conversation, still has it, and has not sent it to that device again before.
     private func resend(_ id: Int64, of request: RetryRequest, to address: ProtocolAddress) async throws(ClientError) {
         let device = "\(request.accountID).\(request.deviceID)"
-        guard var record = try sentRecord(id), record.conversationID == request.conversationID, !record.resentTo.contains(device),
+        guard let record = try sentLog.record(id), record.conversationID == request.conversationID, !record.resentTo.contains(device),
               var content = try? MessageContent.decode(record.content)
         else { return }
         content.resendOf = id
@@ -130,13 +119,7 @@ extension ParleyClient {
         // delivery of the re-send cannot be undone; at worst its tick is missed, never a false one shown).
         try updateMessage(id) { $0.deliveredTo.removeAll { $0 == request.accountID } }
         let resendID = try await sendDirected(.pairwise(encrypted), kind: RetryRequest.resendKind, conversationID: request.conversationID, to: address)
-        record.resentTo.append(device)
-        let updated = Array(try! JSONEncoder().encode(record))
-        try database.write { writer in
-            try writer.put(Namespace.sent, String(id), updated)
-            // The re-send's delivery is the original's: `message_delivered` for it ticks the original.
-            if let resendID { try writer.put(Namespace.resendOf, String(resendID), Array(String(id).utf8)) }
-        }
+        try sentLog.noteResent(id, record: record, to: device, as: resendID)
     }
 
     /// Starts a fresh session with `address` from its current bundle (the old one is archived, so what is
@@ -159,32 +142,6 @@ extension ParleyClient {
             conversationID: conversationID, clientMessageID: newClientMessageID(), kind: kind,
             envelopes: [self.envelope(address, envelope)],
             toAccountID: Int64(address.accountId)!, toDeviceID: address.deviceId)).messageID
-    }
-
-    /// The original message a re-send of ours stands for, if `id` is one.
-    func originalOfResend(_ id: Int64) throws(ClientError) -> Int64? {
-        try database.read { try $0.get(Namespace.resendOf, String(id)) }.flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
-    }
-
-    // MARK: the sent log
-
-    /// Remembers what was sent as message `id`, so it can be sent again (inside the transaction that stores it).
-    func recordSent(_ id: Int64, conversationID: Int64, content: MessageContent, in writer: ClientDatabase.Writer) throws {
-        let record = SentRecord(conversationID: conversationID, content: content.encoded(), sentAt: dependencies.clock.now())
-        try writer.put(Namespace.sent, String(id), Array(try JSONEncoder().encode(record)))
-    }
-
-    func sentRecord(_ id: Int64) throws(ClientError) -> SentRecord? {
-        try database.read { try $0.get(Namespace.sent, String(id)) }.flatMap { try? JSONDecoder().decode(SentRecord.self, from: Data($0)) }
-    }
-
-    /// Forgets sent messages older than the retention period (the server has deleted them by then too).
-    func pruneSentLog() throws(ClientError) {
-        let cutoff = dependencies.clock.now() - Self.sentLogRetention
-        let entries = try database.read { try $0.all(Namespace.sent) }
-        let expired = entries.filter { (try? JSONDecoder().decode(SentRecord.self, from: Data($0.value)))?.sentAt ?? 0 < cutoff }
-        guard !expired.isEmpty else { return }
-        try database.write { writer in for entry in expired { try writer.delete(Namespace.sent, entry.key) } }
     }
 
     // MARK: the device that asked, again

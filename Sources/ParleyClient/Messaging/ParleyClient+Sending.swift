@@ -113,7 +113,7 @@ extension ParleyClient {
             attachment: entry.content.type == "file" ? entry.content.file : nil)
         try database.write { writer in
             try self.storeMessage(message, in: writer)
-            try self.recordSent(message.id, conversationID: entry.conversationID, content: entry.content, in: writer)
+            try self.sentLog.record(message.id, conversationID: entry.conversationID, content: entry.content, in: writer)
             try Outbox.remove(entry.content.id, in: writer)
         }
         return message
