@@ -184,6 +184,6 @@ extension ParleyClient {
 
     /// How many session states this device keeps with one device.
     func sessionStateCount(with account: Int64, device: UInt32) throws -> Int {
-        try protocolStore.loadSession(for: try ProtocolAddress(accountId: String(account), deviceId: device))?.states.count ?? 0
+        try sessions.store.loadSession(for: try ProtocolAddress(accountId: String(account), deviceId: device))?.states.count ?? 0
     }
 }

@@ -10,14 +10,14 @@ extension ParleyClient {
         let count = try await call(API.GetPreKeyCount.self).count
         let now = UInt64(dependencies.clock.now() / 1000)
         let signed: [SignedPreKeyRecord]
-        do { signed = try protocolStore.allSignedPreKeys() } catch { throw ClientDatabase.clientError(error) }
+        do { signed = try sessions.store.allSignedPreKeys() } catch { throw ClientDatabase.clientError(error) }
         let rotate = PreKeyPolicy.needsRotation(signed, now: now)
         guard rotate || PreKeyPolicy.needsReplenishing(remaining: Int(count)) else { return }
         var request = API.EnsurePreKeys.Request()
         if PreKeyPolicy.needsReplenishing(remaining: Int(count)) {
             let batch = PreKeyPolicy.oneTimePreKeys(firstId: keys.nextPreKeyID, random: dependencies.random)
             keys.nextPreKeyID = batch.last!.id &+ 1
-            let store = protocolStore, updated = keys.encoded()
+            let store = sessions.store, updated = keys.encoded()
             try database.write { writer in
                 for record in batch { try store.storePreKey(record) }
                 try writer.put(Namespace.account, "keys", updated)
@@ -31,7 +31,7 @@ extension ParleyClient {
         }
         _ = try await call(API.EnsurePreKeys.self, request)
         for id in PreKeyPolicy.expiredSignedPreKeys(signed, now: now) {
-            do { try protocolStore.removeSignedPreKey(id: id) } catch { throw ClientDatabase.clientError(error) }
+            do { try sessions.store.removeSignedPreKey(id: id) } catch { throw ClientDatabase.clientError(error) }
         }
     }
 

@@ -91,7 +91,7 @@ extension ParleyClient {
         let oneTime = includeOneTime ? PreKeyPolicy.oneTimePreKeys(firstId: keys.nextPreKeyID, random: random) : []
         keys.nextSignedPreKeyID &+= 1
         if let last = oneTime.last { keys.nextPreKeyID = last.id &+ 1 }
-        let store = protocolStore, updated = keys.encoded()
+        let store = sessions.store, updated = keys.encoded()
         try database.write { writer in
             try store.storeSignedPreKey(signed)
             try store.storePQPreKey(pq)

@@ -39,7 +39,7 @@ extension ParleyClient {
             try writer.put(Namespace.retiredIdentity, previous.identity.publicKey.map { String(format: "%02x", $0) }.joined(),
                            Array(try JSONEncoder().encode(retired)))
         }
-        protocolStore = VaultProtocolStore(database: database, identity: keys.identity)
+        sessions = Sessions(database: database, identity: keys.identity, random: dependencies.random)
         if let me = keys.accountID, let device = keys.deviceID { try setDevices([device], of: me) }
         _ = try? await call(API.ChangePassword.self, .init(keyEnvelope: envelope.bytes))
     }

@@ -18,7 +18,8 @@ public actor ParleyClient {
     public nonisolated let directory: URL
     let dependencies: any Dependencies
     let database: ClientDatabase
-    var protocolStore: VaultProtocolStore
+    /// The end-to-end sessions and sender-key chains: stepped only here, one at a time.
+    var sessions: Sessions
     let lock: AutoLock
     /// Held for the client's lifetime: no other process steps this account's ratchets meanwhile.
     let processLock: AccountLock
@@ -84,7 +85,7 @@ public actor ParleyClient {
         self.lock = lock
         self.dependencies = dependencies
         connection = AccountConnection(server: keys.server, group: dependencies.eventLoopGroup, policy: reconnectPolicy, events: broadcaster)
-        protocolStore = VaultProtocolStore(database: database, identity: keys.identity)
+        sessions = Sessions(database: database, identity: keys.identity, random: dependencies.random)
         let context = AccountContext(database: database, directory: directory, random: dependencies.random,
                                      clock: dependencies.clock, email: email, link: link, events: broadcaster)
         outbox = Outbox(dependencies: context)

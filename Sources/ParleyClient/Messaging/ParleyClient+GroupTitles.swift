@@ -25,15 +25,10 @@ extension ParleyClient {
         guard !newcomers.isEmpty else { return }
         let content = MessageContent(id: newClientMessageID(), type: "group_title", text: title)
         for address in try await recipientDevices(of: newcomers, me: me, myDevice: myDevice) {
-            let encrypted: [UInt8]
-            do {
-                encrypted = try SessionCipher(stores: protocolStore.stores).encrypt(content.encoded(), for: address, random: dependencies.random).serialized
-            } catch {
-                throw ClientDatabase.clientError(error)
-            }
+            let encrypted = try sessions.encrypt(content.encoded(), for: address)
             _ = try await call(API.SendMessage.self, .init(
                 conversationID: group.id, clientMessageID: newClientMessageID(), kind: "group_title",
-                envelopes: [envelope(address, .pairwise(encrypted))],
+                envelopes: [Sessions.envelope(address, .pairwise(encrypted))],
                 toAccountID: Int64(address.accountId)!, toDeviceID: address.deviceId))
         }
         try setTitleHolders(holders.union(newcomers), of: group.id)

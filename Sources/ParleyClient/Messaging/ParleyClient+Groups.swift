@@ -9,4 +9,9 @@ extension ParleyClient {
         try conversationBook.forget(conversationID)
         try await refreshConversations()
     }
+
+    /// Starts a new sender-key chain for a group at its next message (its members changed).
+    func rekeyGroup(_ conversationID: Int64) throws(ClientError) {
+        try sessions.rekeyGroup(conversationID)
+    }
 }

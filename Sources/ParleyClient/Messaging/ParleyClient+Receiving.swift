@@ -188,23 +188,7 @@ extension ParleyClient {
 
     /// Opens an envelope from `sender.device`.
     func decrypt(_ bytes: [UInt8], conversationID: Int64, sender: Int64, device: UInt32) throws -> MessageContent {
-        let address = try ProtocolAddress(accountId: String(sender), deviceId: device)
-        let random = dependencies.random
-        switch try ClientEnvelope(serialized: bytes) {
-        case .pairwise(let body):
-            return try MessageContent.decode(try SessionCipher(stores: protocolStore.stores).decrypt(body, from: address, random: random))
-        case .group(let distribution, let body):
-            let group = GroupCipher(stores: protocolStore.stores, localAddress: try localAddress())
-            let groupID = Self.groupID(conversationID)
-            if let distribution {
-                let opened = try SessionCipher(stores: protocolStore.stores).decrypt(distribution, from: address, random: random)
-                try group.process(try SenderKeyDistributionMessage(serialized: opened), groupId: groupID, from: address)
-            }
-            return try MessageContent.decode(try group.decrypt(body, groupId: groupID, from: address))
-        case .retryRequest:
-            // A request is not content; `receive` takes it apart before anything is decrypted.
-            throw ClientError.cannotDecrypt
-        }
+        try sessions.decrypt(bytes, conversationID: conversationID, sender: sender, device: device, local: try localAddress())
     }
 
     static func storage<T>(_ body: () throws -> T) throws(ClientError) -> T {

@@ -87,7 +87,7 @@ extension ParleyClient {
             let address = try! ProtocolAddress(accountId: String(request.accountID), deviceId: request.deviceID)
             do {
                 // It may lack our sender-key chain too: our next group message carries it to that device again.
-                try forgetDistribution(to: address)
+                try sessions.forgetDistribution(to: address)
                 for id in request.messageIDs { try await resend(id, of: request, to: address) }
             } catch .notConnected, .disconnected, .timeout {
                 return  // the request is kept: the next sync answers it
@@ -109,12 +109,7 @@ extension ParleyClient {
         else { return }
         content.resendOf = id
         try await renewSessionIfDue(with: address)
-        let encrypted: [UInt8]
-        do {
-            encrypted = try SessionCipher(stores: protocolStore.stores).encrypt(content.encoded(), for: address, random: dependencies.random).serialized
-        } catch {
-            throw ClientDatabase.clientError(error)
-        }
+        let encrypted = try sessions.encrypt(content.encoded(), for: address)
         // They could not read it: no "delivered" tick for them until the re-send is (taken off first, so a fast
         // delivery of the re-send cannot be undone; at worst its tick is missed, never a false one shown).
         try updateMessage(id) { $0.deliveredTo.removeAll { $0 == request.accountID } }
@@ -128,7 +123,7 @@ extension ParleyClient {
         let now = dependencies.clock.now()
         let last = try database.read { try $0.get(Namespace.renewed, address.description) }
             .flatMap { Int64(String(decoding: $0, as: UTF8.self)) }
-        if let last, now - last < Self.sessionRenewalInterval, try hasSession(Int64(address.accountId)!, address.deviceId) { return }
+        if let last, now - last < Self.sessionRenewalInterval, try sessions.hasSession(Int64(address.accountId)!, address.deviceId) { return }
         let answer = try await call(API.GetKeyBundle.self, .init(accountID: Int64(address.accountId)!))
         try startSessions(from: answer, account: Int64(address.accountId)!, renewing: [address.deviceId])
         try database.write { try $0.put(Namespace.renewed, address.description, Array(String(now).utf8)) }
@@ -140,7 +135,7 @@ extension ParleyClient {
     private func sendDirected(_ envelope: ClientEnvelope, kind: String, conversationID: Int64, to address: ProtocolAddress) async throws(ClientError) -> Int64? {
         try await call(API.SendMessage.self, .init(
             conversationID: conversationID, clientMessageID: newClientMessageID(), kind: kind,
-            envelopes: [self.envelope(address, envelope)],
+            envelopes: [Sessions.envelope(address, envelope)],
             toAccountID: Int64(address.accountId)!, toDeviceID: address.deviceId)).messageID
     }
 

@@ -89,7 +89,7 @@ extension ParleyClient {
             let recipients = try await recipientDevices(of: conversation.members, me: me, myDevice: myDevice)
             let request = API.SendMessage.Request(
                 conversationID: entry.conversationID, clientMessageID: entry.content.id, kind: entry.kind, replyTo: entry.content.replyTo,
-                envelopes: try envelopes(for: entry, conversation: conversation, recipients: recipients, me: me))
+                envelopes: try sessions.envelopes(entry.content.encoded(), conversation: conversation, recipients: recipients, local: localAddress()))
             do {
                 if let source = entry.forwardOf {
                     answer = try await call(API.ForwardMessage.self, .init(messageID: source, message: request))
@@ -104,7 +104,7 @@ extension ParleyClient {
             }
         }
         guard let answer else { throw .invalidInput("the conversation's devices kept changing; try again") }
-        if conversation.kind == "group" { try markDistributed(conversationID: conversation.id, to: sentTo) }
+        if conversation.kind == "group" { try sessions.markDistributed(conversationID: conversation.id, to: sentTo) }
         let message = Message(
             id: answer.messageID, conversationID: entry.conversationID, senderID: me, senderDevice: myDevice,
             timestamp: answer.timestamp, text: entry.content.text ?? "", kind: entry.kind,
@@ -126,7 +126,7 @@ extension ParleyClient {
             var devices = try knownDevices(of: member)
             var needBundle = devices == nil
             for device in devices ?? [] where !(member == me && device == myDevice) {
-                if try !hasSession(member, device) { needBundle = true }
+                if try !sessions.hasSession(member, device) { needBundle = true }
             }
             if needBundle, member != me || devices?.isEmpty == false {
                 devices = try await fetchBundles(of: member)
@@ -136,23 +136,6 @@ extension ParleyClient {
             }
         }
         return out
-    }
-
-    /// Whether a session made under our current identity key can carry the next message to `device`.
-    ///
-    /// After a key rotation the sessions made under the old identity are kept so that what is still in flight
-    /// on them decrypts; one of them becomes current again when it decrypts a late message. Sending never uses
-    /// such a state: a newer state of ours takes over, or (false) a new session is started.
-    func hasSession(_ account: Int64, _ device: UInt32) throws(ClientError) -> Bool {
-        do {
-            let address = try ProtocolAddress(accountId: String(account), deviceId: device)
-            guard var record = try protocolStore.loadSession(for: address) else { return false }
-            let mine = keys.identity.publicKey
-            if record.current.localIdentityKey == mine { return true }
-            guard record.promoteNewest(where: { $0.localIdentityKey == mine }) else { return false }
-            try protocolStore.storeSession(record, for: address)
-            return true
-        } catch { throw ClientDatabase.clientError(error) }
     }
 
     /// Fetches `account`'s prekey bundles and starts a session with each device that has none.
@@ -176,13 +159,12 @@ extension ParleyClient {
     func startSessions(from answer: API.GetKeyBundle.Response, account: Int64, renewing: Set<UInt32> = []) throws(ClientError) -> [UInt32] {
         let identityKey = answer.identityKey
         var devices: [UInt32] = []
-        let cipher = SessionCipher(stores: protocolStore.stores)
         for device in answer.devices {
             let id = device.deviceID
             devices.append(id)
             let address = try! ProtocolAddress(accountId: String(account), deviceId: id)
             let needed: Bool
-            if renewing.contains(id) { needed = true } else { needed = try !hasSession(account, id) }
+            if renewing.contains(id) { needed = true } else { needed = try !sessions.hasSession(account, id) }
             guard needed, !(account == keys.accountID && id == keys.deviceID) else { continue }
             let bundle = PreKeyBundle(
                 identityKey: identityKey, signedPreKeyId: device.signed.id,
@@ -190,7 +172,7 @@ extension ParleyClient {
                 oneTimePreKeyId: device.oneTime?.id, oneTimePreKey: device.oneTime?.key,
                 pqPreKeyId: device.pq.id, pqPreKey: device.pq.publicKey, pqPreKeySignature: device.pq.signature)
             do {
-                try cipher.startSession(with: address, bundle: bundle, random: dependencies.random)
+                try sessions.startSession(with: address, bundle: bundle)
             } catch ProtocolError.untrustedIdentity {
                 try trust.noticeBlockedKeyChange(of: account, offeredKey: identityKey, conversation: nil)
                 throw .identityKeyChanged(try contactName(account))

@@ -1,56 +1,32 @@
 import Foundation
-import ParleyCrypto
 import ParleyProtocol
 import ParleyWire
 
-extension ParleyClient {
-    /// The `envelopes` of a send: one per recipient device (this account's other devices included).
-    func envelopes(
-        for entry: OutboxEntry, conversation: Conversation, recipients: [ProtocolAddress], me: Int64
-    ) throws(ClientError) -> [API.Envelope] {
-        let plaintext = entry.content.encoded()
-        var out: [API.Envelope] = []
-        do {
-            if conversation.kind == "group" {
-                out = try groupEnvelopes(plaintext, conversationID: conversation.id, recipients: recipients)
-            } else {
-                let cipher = SessionCipher(stores: protocolStore.stores)
-                for address in recipients {
-                    let message = try cipher.encrypt(plaintext, for: address, random: dependencies.random)
-                    out.append(envelope(address, ClientEnvelope.pairwise(message.serialized)))
-                }
-            }
-        } catch {
-            throw ClientDatabase.clientError(error)
-        }
-        return out
-    }
-
-    func envelope(_ address: ProtocolAddress, _ envelope: ClientEnvelope) -> API.Envelope {
-        API.Envelope(accountID: Int64(address.accountId)!, deviceID: address.deviceId, ciphertext: envelope.serialized)
-    }
-
+/// Sender-key chains: one group message for everyone, the chain's distribution message carried once to each
+/// device over its pairwise session, and a new chain whenever a device leaves the recipients.
+extension Sessions {
     /// One group message for everyone; devices that lack our current chain also get its distribution
     /// message over their pairwise session. A device that left the recipients (a removed member, a
     /// removed device) makes us start a new chain first, so it cannot read anything sent afterwards.
-    private func groupEnvelopes(_ plaintext: [UInt8], conversationID: Int64, recipients: [ProtocolAddress]) throws -> [API.Envelope] {
+    func groupEnvelopes(_ plaintext: [UInt8], conversationID: Int64, recipients: [ProtocolAddress], local: ProtocolAddress) throws -> [API.Envelope] {
         let groupID = Self.groupID(conversationID)
-        let group = GroupCipher(stores: protocolStore.stores, localAddress: try localAddress())
+        let group = GroupCipher(stores: store.stores, localAddress: local)
+        let random = self.random
         let targets = Set(recipients.map(\.description))
         var chain = try groupChain(conversationID)
         if chain == nil || !chain!.members.isSubset(of: targets) || (try? group.currentDistribution(groupId: groupID)) == nil {
-            _ = try group.startNewChain(groupId: groupID, random: dependencies.random)
+            _ = try group.startNewChain(groupId: groupID, random: random)
             chain = GroupChainState(members: targets, distributed: [])
         }
         chain!.members.formUnion(targets)
         let distribution = try group.currentDistribution(groupId: groupID).serialized
-        let message = try group.encrypt(plaintext, groupId: groupID, random: dependencies.random).serialized
-        let pairwise = SessionCipher(stores: protocolStore.stores)
+        let message = try group.encrypt(plaintext, groupId: groupID, random: random).serialized
+        let pairwise = SessionCipher(stores: store.stores)
         var out: [API.Envelope] = []
         for address in recipients {
             let carried = chain!.distributed.contains(address.description)
-                ? nil : try pairwise.encrypt(distribution, for: address, random: dependencies.random).serialized
-            out.append(envelope(address, .group(distribution: carried, message: message)))
+                ? nil : try pairwise.encrypt(distribution, for: address, random: random).serialized
+            out.append(Self.envelope(address, .group(distribution: carried, message: message)))
         }
         try saveGroupChain(chain!, conversationID)
         return out
@@ -79,6 +55,7 @@ extension ParleyClient {
         try database.write { try $0.delete(Namespace.groupChain, String(conversationID)) }
     }
 
+    /// Our chain's state in a conversation: who it went to, and who holds its distribution message.
     func groupChain(_ conversationID: Int64) throws(ClientError) -> GroupChainState? {
         try database.read { try $0.get(Namespace.groupChain, String(conversationID)) }
             .flatMap { try? JSONDecoder().decode(GroupChainState.self, from: Data($0)) }
