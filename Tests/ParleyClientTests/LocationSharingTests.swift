@@ -101,7 +101,7 @@ struct LocationSharingTests {
         let events = bob.events()
         _ = try await ann.location.post([Self.point(1, 2, at: 1_000)])
         for await event in events { if case .server(.newWaypoints) = event { break } }
-        let updates = bob.locationUpdates(from: annID)
+        let updates = bob.following.updates(from: annID)
         try await Task.sleep(for: .milliseconds(100))   // the subscription is in place before the post
         let batch = (0..<3).map { Self.point(10 + Double($0), 20, at: 2_000 + Int64($0)) }
         let posted = try await ann.location.post(batch)

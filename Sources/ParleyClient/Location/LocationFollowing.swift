@@ -5,7 +5,7 @@ import ParleyWire
 /// Following (docs/CLIENT.md §11): reading a sharer's routes and opening each waypoint with the keys this
 /// device holds for them, and a live stream of new waypoints from the server's `new_waypoints` notification.
 public struct LocationFollowing: Sendable {
-    typealias Dependencies = HasServer & HasAccount & HasDatabase & HasRandom & HasClock & Sendable
+    typealias Dependencies = HasServer & HasAccount & HasDatabase & HasRandom & HasClock & HasEvents & Sendable
     let dependencies: any Dependencies
 
     private var server: any ServerCalling { dependencies.server }
@@ -102,5 +102,27 @@ public struct LocationFollowing: Sendable {
     func notFollowing(_ owner: Int64) async throws(ClientError) -> ClientError {
         .invalidInput("\(try await account.contactName(owner)) does not share their location with you (never, or not any more), or has no route yet; "
             + "ask them to run 'parley location share \(dependencies.email)'")
+    }
+
+    /// New waypoints of the people this account follows (or only of `ownerID`), decrypted, as the server
+    /// announces them. Ends when the subscriber stops iterating. Needs a connection to receive anything.
+    public func updates(from ownerID: Int64? = nil) -> AsyncStream<LocationUpdate> {
+        let events = dependencies.events.subscribe()
+        let (stream, continuation) = AsyncStream<LocationUpdate>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        let task = Task {
+            var cursors: [Int64: Int64] = [:]   // route id → last waypoint id yielded
+            for await event in events {
+                guard case .server(.newWaypoints(let news)) = event, ownerID == nil || news.ownerID == ownerID else { continue }
+                let (owner, route, last, count) = (news.ownerID, news.routeID, news.lastWaypointID, news.count)
+                // A batch's ids are consecutive, so a route seen for the first time starts just before it.
+                let after = cursors[route] ?? max(0, last - max(1, count))
+                guard last > after, let page = try? await routeAll(of: owner, routeID: route, after: after, maximum: 5_000) else { continue }
+                if let newest = page.points.last { cursors[route] = newest.waypointID }
+                if !page.points.isEmpty { continuation.yield(LocationUpdate(ownerID: owner, routeID: route, points: page.points)) }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
     }
 }

@@ -7,7 +7,7 @@ import ParleyWire
 /// under the account's location key, followers allowed at the server and handed the key end-to-end, and
 /// a new key for everyone left whenever a follower is revoked.
 public struct LocationSharing: Sendable {
-    typealias Dependencies = HasServer & HasAccount & HasDatabase & HasRandom & HasClock & Sendable
+    typealias Dependencies = HasServer & HasAccount & HasDatabase & HasRandom & HasClock & HasEvents & Sendable
     let dependencies: any Dependencies
 
     /// Most waypoints per `post_waypoints` (the server's limit).

@@ -13,7 +13,7 @@ enum ParleyFollow {
             let owner = isLink ? try await client.following.rememberLink(target) : try await client.location.sharer(target)
             let name = isLink ? nil : target
             // Subscribed before the first read, so nothing posted in between is missed (duplicates are skipped below).
-            let updates = follow ? client.locationUpdates(from: owner) : nil
+            let updates = follow ? client.following.updates(from: owner) : nil
             let page = try await client.following.routeAll(of: owner, routeID: route)
             try ParleyRouteOutput.print(page, name: name, options: options)
             var shown = page.waypoints
