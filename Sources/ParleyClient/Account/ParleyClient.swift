@@ -32,6 +32,8 @@ public actor ParleyClient {
     let logger = Logger(label: "parley.client")
     /// Messages accepted for sending and not yet acknowledged.
     let outbox: Outbox
+    /// Acts on the server's notifications (what they say of stored messages, of presence; the rest comes here).
+    let notices: ServerNotices
     /// What this device sent, kept a while for re-sending to a device that could not read it.
     nonisolated let sentLog: SentLog
     /// This device's decrypted history: one message, a conversation's newest, a search over the words.
@@ -91,6 +93,7 @@ public actor ParleyClient {
         outbox = Outbox(dependencies: context)
         history = MessageHistory(dependencies: context)
         sentLog = SentLog(dependencies: context)
+        notices = ServerNotices(dependencies: context, presence: presence)
         avatars = AvatarBook(dependencies: context)
         uploader = FileUploader(dependencies: context)
         downloader = FileDownloader(dependencies: context)

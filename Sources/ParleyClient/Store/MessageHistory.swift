@@ -29,22 +29,27 @@ public struct MessageHistory: Sendable {
         try dependencies.database.write { try Self.store(message, in: $0) }
     }
 
-    /// Applies `change` to a stored message and stores it again; the changed message, or nil when there is none.
+    /// Applies `change` to a stored message and stores it again, in one transaction (two changes at once, a reaction
+    /// and a pin, both land); the changed message, or nil when there is none.
     func update(_ id: Int64, _ change: (inout Message) -> Void) throws(ClientError) -> Message? {
-        guard var message = try message(id) else { return nil }
-        change(&message)
-        try store(message)
-        return message
+        try dependencies.database.write { writer in
+            guard var message = try Self.message(id, in: writer.reader) else { return nil }
+            change(&message)
+            try Self.store(message, in: writer)
+            return message
+        }
     }
 
     /// One stored message, or nil when this device has none by that id.
     public func message(_ id: Int64) throws(ClientError) -> Message? {
-        try dependencies.database.read { reader in
-            guard let body = try Data.fetchOne(reader.db, sql: "SELECT body FROM messages WHERE message_id = ?", arguments: [id]) else {
-                return nil
-            }
-            return try JSONDecoder().decode(Message.self, from: Data(reader.open(Array(body), binding: Self.binding(id))))
+        try dependencies.database.read { try Self.message(id, in: $0) }
+    }
+
+    private static func message(_ id: Int64, in reader: ClientDatabase.Reader) throws -> Message? {
+        guard let body = try Data.fetchOne(reader.db, sql: "SELECT body FROM messages WHERE message_id = ?", arguments: [id]) else {
+            return nil
         }
+        return try JSONDecoder().decode(Message.self, from: Data(reader.open(Array(body), binding: binding(id))))
     }
 
     /// The newest `limit` messages of a conversation, oldest first, without hidden control messages (a stored

@@ -49,6 +49,14 @@ protocol AccountCalling: Sendable {
     func rekeyGroup(_ conversationID: Int64) async throws(ClientError)
     /// Sets a group's title and sends it end to end to its members (creator only).
     func setGroupTitle(_ title: String, of conversationID: Int64) async throws(ClientError)
+    /// Takes in a message the server pushed in its notification (decrypted, stored, confirmed).
+    func takePushed(_ news: ServerEvent.NewMessage) async throws(ClientError)
+    /// A group lost a member: a new sender-key chain, and the conversation list read again.
+    func groupShrank(_ conversationID: Int64) async throws(ClientError)
+    /// Someone joined a group: its creator sends them the title.
+    func memberJoined(_ conversationID: Int64) async throws(ClientError)
+    /// Fresh sessions with each of `account`'s devices (their keys changed).
+    func renewSessions(with account: Int64) async throws(ClientError)
     /// This account's own fingerprint and verification code.
     func ownVerification() async throws(ClientError) -> (fingerprint: Fingerprint, payload: VerificationPayload)
     /// A contact's key was accepted or verified: opens what they sent meanwhile and sends what waited for them.
@@ -138,6 +146,22 @@ final class AccountLink: ServerCalling, AccountCalling {
 
     func setGroupTitle(_ title: String, of conversationID: Int64) async throws(ClientError) {
         try await reached().setGroupTitle(title, of: conversationID)
+    }
+
+    func takePushed(_ news: ServerEvent.NewMessage) async throws(ClientError) {
+        try await reached().receivePushed(news)
+    }
+
+    func groupShrank(_ conversationID: Int64) async throws(ClientError) {
+        try await reached().groupShrank(conversationID)
+    }
+
+    func memberJoined(_ conversationID: Int64) async throws(ClientError) {
+        try await reached().memberJoined(conversationID)
+    }
+
+    func renewSessions(with account: Int64) async throws(ClientError) {
+        try await reached().renewSessions(with: account)
     }
 
     func ownVerification() async throws(ClientError) -> (fingerprint: Fingerprint, payload: VerificationPayload) {

@@ -1,0 +1,76 @@
+import Foundation
+@testable import ParleyClient
+import ParleyWire
+import Synchronization
+import Testing
+
+/// The notification handler alone, on a sealed database with no server or actor behind it: what a notice says of
+/// a stored message lands, and what a hostile server sends instead changes nothing stored.
+@Suite("Server notices, the part")
+struct ServerNoticesTests {
+    private static func message(_ id: Int64) -> Message {
+        Message(id: id, conversationID: 3, senderID: 2, senderDevice: 1, timestamp: 1, text: "hi", kind: "text", replyTo: nil,
+                forwardedFrom: nil, reactions: [:], pinned: false, deleted: false, deliveredTo: [], undecryptable: false)
+    }
+
+    private static func reacted(_ id: Int64, _ emoji: String = "👍", present: Bool = true) -> [String: JSONValue] {
+        ["conversation_id": .int(3), "message_id": .int(id), "account_id": .int(2), "emoji": .string(emoji), "present": .bool(present)]
+    }
+
+    @Test("reactions, pins and deliveries land on the stored message, a re-send's delivery on its original; subscribers hear each")
+    func noticesLand() async throws {
+        let account = try ScratchAccount("notices")
+        let context = account.context()
+        let notices = ServerNotices(dependencies: context, presence: PresenceBook())
+        let history = MessageHistory(dependencies: context)
+        try history.store(Self.message(5))
+        try account.database.write { try $0.put(Namespace.resendOf, "77", Array("5".utf8)) }
+        let heard = Mutex<[String]>([])
+        let events = context.events.subscribe()
+        let listener = Task { for await event in events { if case .server(let notice) = event { heard.withLock { $0.append(notice.name) } } } }
+
+        await notices.handle("message_reacted", Self.reacted(5))
+        await notices.handle("message_pinned", ["conversation_id": .int(3), "message_id": .int(5), "account_id": .int(2)])
+        await notices.handle("message_delivered", ["message_id": .int(77), "account_id": .int(9), "device_id": .int(1)])
+        let stored = try #require(try history.message(5))
+        #expect(stored.reactions["👍"] == [2] && stored.pinned && stored.deliveredTo == [9])
+        try await eventually("subscribers hear the three notices") { heard.withLock { $0.count } == 3 }
+        listener.cancel()
+    }
+
+    @Test("malformed, unknown, oversized and misdirected notices change nothing stored; a malformed one is not passed on")
+    func hostileNoticesChangeNothing() async throws {
+        let account = try ScratchAccount("notices-hostile")
+        let context = account.context()
+        let notices = ServerNotices(dependencies: context, presence: PresenceBook())
+        let history = MessageHistory(dependencies: context)
+        try history.store(Self.message(5))
+        let before = try #require(try history.message(5))
+        let heard = Mutex<[String]>([])
+        let events = context.events.subscribe()
+        let listener = Task { for await event in events { if case .server(let notice) = event { heard.withLock { $0.append(notice.name) } } } }
+
+        var missing = Self.reacted(5)
+        missing["emoji"] = nil
+        var wrongType = Self.reacted(5)
+        wrongType["message_id"] = .string("5")
+        await notices.handle("message_reacted", missing)
+        await notices.handle("message_reacted", wrongType)
+        await notices.handle("message_reacted", Self.reacted(5, String(repeating: "👍", count: 100)))   // over 64 bytes
+        await notices.handle("no_such_event", ["message_id": .int(5)])
+        await notices.handle("\u{1B}[2J", [:])
+        // Well formed, about messages this device does not have: nothing is made up.
+        await notices.handle("message_reacted", Self.reacted(6))
+        await notices.handle("message_deleted", ["conversation_id": .int(3), "message_id": .int(999)])
+        // Out of range, and a new message without its fields: malformed, so neither acted on nor passed on.
+        await notices.handle("message_deleted", ["conversation_id": .int(3), "message_id": .int(-1)])
+        await notices.handle("new_message", ["message_id": .int(8), "conversation_id": .int(3)])
+
+        #expect(try history.message(5) == before)
+        #expect(try history.message(6) == nil && history.message(999) == nil)
+        try await eventually("the two well-formed notices are passed on") { heard.withLock { $0.count } >= 2 }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(heard.withLock { $0 } == ["message_reacted", "message_deleted"], "only well-formed notices reach subscribers")
+        listener.cancel()
+    }
+}
