@@ -172,10 +172,10 @@ extension ChatSession {
         for account in state.unknownAccounts where !asked.contains(account) {
             asked.insert(account)
             Task {
-                if let known = try? await client.contact(account), let name = known.displayName ?? known.email {
+                if let known = try? client.contacts.contact(account), let name = known.displayName ?? known.email {
                     post.yield(.learned(account, name))
                 }
-                if let learned = try? await client.learnProfile(account), let name = learned.displayName ?? learned.email {
+                if let learned = try? await client.contacts.learnProfile(account), let name = learned.displayName ?? learned.email {
                     post.yield(.learned(account, name))
                 }
             }

@@ -8,7 +8,7 @@ public enum MessageLine {
         let me = await client.accountID
         let who = message.senderID == me ? "me" : await PersonName.of(message.senderID, client: client)
         // What to type in a command about them: their e-mail (a display name is not an address).
-        let address = ((try? await client.contact(message.senderID)) ?? nil)?.email ?? "\(message.senderID)"
+        let address = ((try? client.contacts.contact(message.senderID)) ?? nil)?.email ?? "\(message.senderID)"
         let time = Date(timeIntervalSince1970: Double(message.timestamp) / 1000).formatted(date: .omitted, time: .shortened)
         var text = message.deleted ? "(deleted)"
             : message.heldForKeyChange == true ? "(held: their identity key changed — run 'parley verify \(address)', then 'parley verify accept \(address)')"

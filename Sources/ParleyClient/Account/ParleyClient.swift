@@ -70,8 +70,8 @@ public actor ParleyClient {
     public nonisolated let requests: MessageRequests
     /// The conversations this device knows.
     let conversationBook: ConversationBook
-    /// The people this device knows.
-    let contactBook: ContactBook
+    /// The people this device knows: their e-mail and name as learnt, and their profiles read on demand.
+    public nonisolated let contacts: ContactBook
     /// OpenPGP keys kept in the vault for `parley pgp`.
     public nonisolated let pgpVault: PGPKeyVault
     /// The components' way to the server and back to this actor.
@@ -109,7 +109,7 @@ public actor ParleyClient {
         inbox = Inbox(dependencies: context)
         profiles = Profiles(dependencies: context)
         messageActions = MessageActions(dependencies: context)
-        contactBook = ContactBook(dependencies: context)
+        contacts = ContactBook(dependencies: context)
         vault = AccountVault(directory: directory, autoLock: lock)
         trust = Trust(dependencies: context)
         link.attach(self, connection: connection)

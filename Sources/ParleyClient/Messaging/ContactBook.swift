@@ -4,18 +4,18 @@ import ParleyWire
 /// The people this device knows (namespace `contact`): their account id, e-mail and display name, merged as they
 /// are learned from conversations, requests and profiles. Identity keys and trust are not here (the sessions'
 /// store and `Trust` keep them).
-struct ContactBook: Sendable {
+public struct ContactBook: Sendable {
     typealias Dependencies = HasServer & HasDatabase & Sendable
     let dependencies: any Dependencies
 
     /// Someone this device knows.
-    func contact(_ accountID: Int64) throws(ClientError) -> Contact? {
+    public func contact(_ accountID: Int64) throws(ClientError) -> Contact? {
         try dependencies.database.read { try $0.get(Namespace.contact, String(accountID)) }
             .flatMap { try? JSONDecoder().decode(Contact.self, from: Data($0)) }
     }
 
     /// Every contact, in no particular order.
-    func all() throws(ClientError) -> [Contact] {
+    public func all() throws(ClientError) -> [Contact] {
         try dependencies.database.read { try $0.all(Namespace.contact) }
             .compactMap { try? JSONDecoder().decode(Contact.self, from: Data($0.value)) }
     }
@@ -30,7 +30,8 @@ struct ContactBook: Sendable {
     }
 
     /// Reads someone's profile (name, and e-mail when they show it) and remembers it.
-    func learnProfile(_ accountID: Int64) async throws(ClientError) -> Contact {
+    @discardableResult
+    public func learnProfile(_ accountID: Int64) async throws(ClientError) -> Contact {
         let profile = try await dependencies.server.call(API.GetProfile.self, .init(accountID: accountID))
         let email = profile.shown["email"] ?? profile.own["email"]?.value
         try remember(Contact(accountID: accountID, email: email, displayName: profile.displayName))
@@ -38,7 +39,7 @@ struct ContactBook: Sendable {
     }
 
     /// How the user knows a contact, for messages and errors: e-mail, else name, else the account id.
-    func name(_ accountID: Int64) throws(ClientError) -> String {
+    public func name(_ accountID: Int64) throws(ClientError) -> String {
         let contact = try contact(accountID)
         return contact?.email ?? contact?.displayName ?? "account \(accountID)"
     }

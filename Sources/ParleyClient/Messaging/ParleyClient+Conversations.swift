@@ -37,7 +37,7 @@ extension ParleyClient {
         if let known = try await conversations().first(where: { $0.kind == "direct" && Set($0.members) == [me, account] }) {
             return known.id
         }
-        guard let email = try contact(account)?.email else { return nil }
+        guard let email = try contacts.contact(account)?.email else { return nil }
         return try await startConversation(with: email).id
     }
 
@@ -79,18 +79,7 @@ extension ParleyClient {
         try conversationBook.stored(id)
     }
 
-    /// Someone this device knows.
-    public func contact(_ accountID: Int64) throws(ClientError) -> Contact? {
-        try contactBook.contact(accountID)
-    }
-
-    /// Reads someone's profile (name, and e-mail when they show it) and remembers it.
-    @discardableResult
-    public func learnProfile(_ accountID: Int64) async throws(ClientError) -> Contact {
-        try await contactBook.learnProfile(accountID)
-    }
-
     func remember(_ contact: Contact) throws(ClientError) {
-        try contactBook.remember(contact)
+        try contacts.remember(contact)
     }
 }

@@ -78,8 +78,8 @@ extension ParleyClient {
         try await answerRetryRequests()
         try trust.noticeIdentityChanges(me: keys.accountID)
         try noticeHeldKeyChanges(arrived)
-        for sender in Set(arrived.map(\.senderID)) where try contact(sender)?.displayName == nil {
-            _ = try? await learnProfile(sender)
+        for sender in Set(arrived.map(\.senderID)) where try contacts.contact(sender)?.displayName == nil {
+            _ = try? await contacts.learnProfile(sender)
         }
     }
 

@@ -21,7 +21,7 @@ extension ParleyClient {
     func resolveContact(_ email: String) async throws(ClientError) -> Int64 {
         let wanted = email.lowercased()
         guard wanted != self.email else { throw .invalidInput("\(email) is your own account; give a contact's e-mail") }
-        let known = try contactBook.all().first { $0.email?.lowercased() == wanted }
+        let known = try contacts.all().first { $0.email?.lowercased() == wanted }
         if let known, try trust.currentKey(of: known.accountID) != nil { return known.accountID }
         guard await isConnected else {
             throw .invalidInput("\(email) is not among this device's contacts with a known key; connect to the server to look them up")
@@ -33,7 +33,7 @@ extension ParleyClient {
 
     /// How the user knows a contact, for messages and errors: e-mail, else name, else the account id.
     func contactName(_ accountID: Int64) throws(ClientError) -> String {
-        try contactBook.name(accountID)
+        try contacts.name(accountID)
     }
 
     /// A contact's key was accepted or verified: what they sent meanwhile is opened, and what waited to go to

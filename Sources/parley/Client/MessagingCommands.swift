@@ -204,7 +204,7 @@ extension Parley {
                     let other = conversation.kind == "direct" ? conversation.members.first { $0 != me } : nil
                     var trust: TrustStatus?
                     if let other { trust = try client.trust.status(of: other) }
-                    if let other, (try? await client.contact(other))??.displayName == nil { _ = try? await client.learnProfile(other) }
+                    if let other, (try? client.contacts.contact(other))??.displayName == nil { _ = try? await client.contacts.learnProfile(other) }
                     let name = if let other { await PersonName.of(other, client: client) }
                         else { conversation.title ?? "a group without a title yet" }
                     rows.append(ConversationRow(conversation: conversation, trust: trust, name: name))
