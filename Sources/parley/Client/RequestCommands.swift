@@ -24,23 +24,13 @@ extension Parley {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            let (requests, lines) = try await options.withClient { client in
-                _ = try await client.sync()
-                let requests = try await client.requests.list()
-                var lines: [Int64: [String]] = [:]
-                for request in requests {
-                    let messages = try await client.messages(in: request.conversationID, limit: 3)
-                    var shown: [String] = []
-                    for message in messages { shown.append("    " + (await MessageLine.format(message, client: client))) }
-                    lines[request.conversationID] = shown
-                }
-                return (requests, lines)
-            }
-            options.output(requests) {
-                requests.isEmpty ? "No message requests." : requests.map { request in
+            let previews = try await options.withClient { client in try await RequestList.previews(client) }
+            options.output(previews.map(\.request)) {
+                previews.isEmpty ? "No message requests." : previews.map { preview in
+                    let request = preview.request
                     let header = "request \(request.conversationID): \(request.displayName) <\(request.email)> wants to talk"
                     let answer = "    answer with 'parley requests accept|decline|block \(request.conversationID)'"
-                    return ([header] + (lines[request.conversationID] ?? []) + [answer]).joined(separator: "\n")
+                    return ([header] + preview.lines.map { "    " + $0 } + [answer]).joined(separator: "\n")
                 }.joined(separator: "\n")
             }
         }
