@@ -26,7 +26,7 @@ extension Parley {
             let outcome: SendOutcome
             if attachment.file != nil {
                 outcome = try await options.withClient(reconnect: true) { client in
-                    let id = if let conversation { conversation } else { try await client.startConversation(with: to!).id }
+                    let id = try await OfflineSession(client: client, offline: nil).conversation(for: target)
                     return try await attachment.send(attachment.file!, caption: text, to: id, client: client)
                 }
             } else {
@@ -40,11 +40,13 @@ extension Parley {
             }
         }
 
+        /// Where the message goes: the conversation given, or the direct one with --to.
+        private var target: OfflineSession.Target { if let conversation { .conversation(conversation) } else { .person(to!) } }
+
         /// Sends the text; without the server it goes into the outbox of a conversation this device knows.
         private func sendText() async throws -> SendOutcome {
             let session = try await options.openOnlineOrOffline()
             if let offline = session.offline { Console.err("Offline: \(offline).") }
-            let target: OfflineSession.Target = if let conversation { .conversation(conversation) } else { .person(to!) }
             do {
                 let outcome = try await session.send(text!, to: target, replyTo: replyTo)
                 await session.client.disconnect()
