@@ -10,12 +10,10 @@ enum ChatVaultAccess {
     /// What unlocks the vault in `directory` without asking anything (mode none, a TPM key without a PIN); nil
     /// when a PIN is needed.
     static func withoutAsking(_ directory: URL) -> MainKeyAccess? {
-        switch (try? ParleyClient.protection(directory: directory)) ?? .none {
-        case .none: return .pin(nil)
-        case .pin: return nil
-        case .hardware:
-            guard let sealed = try? MainKeyFile.hardwareBlob(in: directory), (try? TPMMainKeyProtector.needsPIN(sealed.blob)) == false else { return nil }
-            return .hardware(TPMMainKeyProtector(pin: nil))
+        switch VaultRequirement.of(directory) {
+        case .nothing: .pin(nil)
+        case .tpm(pin: false): .hardware(TPMMainKeyProtector(pin: nil))
+        case .pin, .tpm(pin: true), .unusable, .unreadable: nil
         }
     }
 

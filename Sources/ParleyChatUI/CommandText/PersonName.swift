@@ -24,3 +24,12 @@ public enum PersonName {
         }
     }
 }
+
+extension PersonName {
+    /// The name of `account`; when this device knows no display name for them yet, their profile is asked of
+    /// the server first (best effort: offline, the name this device has is used).
+    public static func learning(_ account: Int64, client: ParleyClient) async -> String {
+        if (try? client.contacts.contact(account))??.displayName == nil { _ = try? await client.contacts.learnProfile(account) }
+        return await of(account, client: client)
+    }
+}

@@ -31,8 +31,9 @@ public struct MailServer: Sendable, Codable, Equatable, CustomStringConvertible 
         if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
             host = String(text[text.index(after: text.startIndex)..<close])
             let rest = text[text.index(after: close)...]
-            if rest.hasPrefix(":") {
-                guard let value = Int(rest.dropFirst()) else { throw .invalidInput("\(text) is not HOST:PORT") }
+            // Anything after the bracket but a port is a mistake, not something to drop silently.
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":"), let value = Int(rest.dropFirst()) else { throw .invalidInput("\(text) is not HOST:PORT") }
                 port = value
             }
         } else if let colon = text.lastIndex(of: ":"), text.firstIndex(of: ":") == colon {

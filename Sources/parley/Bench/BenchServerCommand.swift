@@ -64,14 +64,14 @@ struct BenchServer: AsyncParsableCommand {
         guard rate > 0, duration > 0, warmup >= 0, (1...65_536).contains(size) else { throw ValidationError("rate, duration and size must be positive") }
         guard (0...60_000).contains(confirmEvery) else { throw ValidationError("--confirm-every must be 0–60000 ms") }
         if servers != nil, server != nil { throw ValidationError("give --servers or --server, not both") }
-        for node in nodeList { _ = try ListenAddress.parse(node) }
+        for node in nodeList { _ = try ListenAddress.validated(node) }
         if !nodeList.isEmpty, codes == nil { throw ValidationError("--servers needs --codes PATH[,PATH…] (the nodes' dev-codes.log)") }
     }
 
     func run() async throws {
         try await ServerLoad(
             connections: connections, rate: rate, duration: duration, warmup: warmup, size: size, groupSize: groupSize,
-            confirmEvery: confirmEvery, nodes: try nodeList.map { try ListenAddress.parse($0) }.map { (host: $0.0, port: $0.1) }, codes: codes, serverPid: serverPid, databasePid: databasePid
+            confirmEvery: confirmEvery, nodes: try nodeList.map { try ListenAddress.validated($0) }.map { (host: $0.0, port: $0.1) }, codes: codes, serverPid: serverPid, databasePid: databasePid
         ).run()
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import ParleyClient
-import Crypto
 
 extension Parley {
     /// `parley account …`: create, confirm and look after an account.
@@ -35,27 +34,18 @@ extension Parley.Account {
             let address = try server.address()
             let password = try SecretInput.password(prompt: "Account password: ", fromStandardInput: passwordStdin)
             let vaultPIN = pin ? try SecretInput.pin(prompt: "New vault PIN: ") : nil
-            let client: ParleyClient
             do {
                 // An unconfirmed account from an earlier run (its code lost or expired) is replaced, not a dead end.
                 if try await ParleyClient.discardUnconfirmed(home: options.homeURL, email: email) {
                     Console.err("Replacing the unconfirmed registration of \(email.lowercased()) in this home; its old code no longer works.")
                 }
-                client = try ParleyClient.create(
-                    home: options.homeURL, email: email, displayName: name, server: address, pin: vaultPIN,
-                    deviceName: ProcessInfo.processInfo.hostName)
-            } catch {
-                throw CommandFailure("\(error)")
-            }
-            do {
-                try await client.register(password: password, invite: invite)
-            } catch {
                 // A failed registration leaves nothing behind, so the same command can simply be run again
                 // (with the server or trust settings corrected): the home is never wedged by a half account.
-                do { try await client.discardUnconfirmed() } catch {
-                    throw CommandFailure("\(error)")
-                }
-                throw CommandFailure("\(error); nothing was kept on this device, so run the command again once that is fixed")
+                _ = try await AccountSetup.register(
+                    home: options.homeURL, email: email, displayName: name, server: address, pin: vaultPIN,
+                    deviceName: ProcessInfo.processInfo.hostName, password: password, invite: invite)
+            } catch {
+                throw CommandFailure("\(error)")
             }
             options.output(["status": "verification_sent", "email": email.lowercased()]) {
                 "Registered \(email.lowercased()) on \(address). Check your e-mail, then run: parley account confirm CODE"
@@ -91,7 +81,7 @@ extension Parley.Account {
                 reachable = (try? await client.connect(reconnect: false)) != nil
                 await client.disconnect()
             }
-            let fingerprint = Parley.Account.fingerprint(await client.identityKey)
+            let fingerprint = IdentityFingerprint.short(await client.identityKey)
             let status = StatusOutput(email: client.email, accountID: account, deviceID: device, server: server.description,
                                       connected: reachable, confirmed: account != nil, identityFingerprint: fingerprint)
             options.output(status) {
@@ -102,14 +92,6 @@ extension Parley.Account {
                 """
             }
         }
-    }
-
-    /// A short, readable digest of the identity key (compare it out of band; safety numbers come in `contacts`).
-    static func fingerprint(_ key: [UInt8]) -> String {
-        let hex = SHA256.hash(data: key).prefix(16).map { String(format: "%02x", $0) }.joined()
-        return stride(from: 0, to: hex.count, by: 4).map { i in
-            String(hex[hex.index(hex.startIndex, offsetBy: i)..<hex.index(hex.startIndex, offsetBy: i + 4)])
-        }.joined(separator: " ")
     }
 
     struct StatusOutput: Encodable {
@@ -169,7 +151,7 @@ extension Parley.Account {
             let password = try SecretInput.password(prompt: "Account password: ", fromStandardInput: passwordStdin)
             let fingerprint = try await options.withClient { client in
                 try await client.rotateKeys(password: password)
-                return Parley.Account.fingerprint(await client.identityKey)
+                return IdentityFingerprint.short(await client.identityKey)
             }
             options.output(["identity_fingerprint": fingerprint]) { "New identity key: \(fingerprint). Ask your contacts to verify it." }
         }

@@ -27,13 +27,7 @@ extension Parley.Account {
                 what: "This deletes \(email) from the server for good, with everything it holds for it, and erases this device's copy.",
                 refusal: "delete removes \(email) from the server for good; confirm with --yes when not at a terminal")
             let client = try options.open()
-            do {
-                try await client.connect(reconnect: false)
-                try await client.deleteAccount()
-            } catch {
-                await client.disconnect()
-                throw CommandFailure("\(error)")
-            }
+            do { try await AccountExit.deleteAccount(client) } catch { throw CommandFailure("\(error)") }
             options.output(["deleted": email]) {
                 "Deleted \(email): the server holds nothing of it any more, and this device's data for it was erased."
             }

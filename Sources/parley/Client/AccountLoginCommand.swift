@@ -29,9 +29,7 @@ extension Parley.Account {
         func run() async throws {
             let address = try server.address()
             let email = self.email.trimmingCharacters(in: .whitespaces).lowercased()
-            guard !ParleyClient.accounts(in: options.homeURL).contains(email) else {
-                throw CommandFailure("\(email) is already signed in in this home (\(options.homeURL.path)); use it, or pick another --home")
-            }
+            do { try AccountSetup.checkNotSignedIn(email, home: options.homeURL) } catch { throw CommandFailure("\(error)") }
             var code = self.code
             if code == nil {
                 do { try await AccountRecovery.sendCode(email: email, server: address) } catch { throw CommandFailure("\(error)") }
@@ -48,18 +46,16 @@ extension Parley.Account {
             }
             let password = try SecretInput.password(prompt: "Account password: ", fromStandardInput: passwordStdin)
             let vaultPIN = pin ? try SecretInput.pin(prompt: "New vault PIN: ") : nil
-            let client: ParleyClient
+            let signedIn: AccountSetup.SignedIn
             do {
-                client = try await AccountRecovery.restore(
+                signedIn = try await AccountSetup.signIn(
                     home: options.homeURL, email: email, server: address, code: code ?? "", password: password, pin: vaultPIN,
                     deviceName: name ?? ProcessInfo.processInfo.hostName)
-                try await client.connect(reconnect: false)
             } catch {
                 throw CommandFailure("\(error)")
             }
-            let device = await client.deviceID ?? 0
-            let others = ((try? await client.devices.list()) ?? []).filter { !$0.isThisDevice }.map(\.id)
-            await client.disconnect()
+            await signedIn.client.disconnect()
+            let (device, others) = (signedIn.deviceID, signedIn.otherDevices)
             options.output(["email": email, "device_id": "\(device)"]) {
                 var text = "Signed in: \(email) on this device (device \(device)). Earlier messages stay on the devices that had them."
                 if !others.isEmpty {

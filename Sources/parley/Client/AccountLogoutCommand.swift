@@ -24,18 +24,13 @@ extension Parley.Account {
                 refusal: "logout erases this device's copy of \(email); confirm with --yes when not at a terminal")
             let client = try options.open()
             let device = await client.deviceID
-            do {
-                try await client.connect(reconnect: false)
-                try await client.signOut()
-            } catch .signedOut {
-                // Already out of the account (removed elsewhere, or keys rotated): only the local copy is left.
-                do { try await client.eraseSignedOutDevice() } catch { throw CommandFailure("\(error)") }
+            let outcome: AccountExit.SignOut
+            do { outcome = try await AccountExit.signOut(client) } catch { throw CommandFailure("\(error)") }
+            // Already out of the account (removed elsewhere, or keys rotated): only the local copy was left.
+            guard outcome == .signedOut else {
                 return options.output(["erased": email]) {
                     "Device \(device ?? 0) was no longer part of \(email); its local data was erased."
                 }
-            } catch {
-                await client.disconnect()
-                throw CommandFailure("\(error)")
             }
             options.output(["signed_out": email]) {
                 "Signed out: device \(device ?? 0) left \(email) and its local data was erased."

@@ -25,11 +25,8 @@ extension Parley.Account {
             let client = try options.open()
             var address = await client.server
             if let addresses {
-                let current = address
                 do {
-                    address = try ServerAddress(parsing: addresses, tls: tls || pinKey != nil || ca != nil || current.tls)
-                    address.pinnedKeySHA256 = pinKey ?? current.pinnedKeySHA256
-                    address.trustedCertificatesFile = ca ?? current.trustedCertificatesFile
+                    address = try ServerAddress(parsing: addresses, tls: tls, pinKey: pinKey, ca: ca, keeping: address)
                     try await client.setServer(address)
                 } catch {
                     throw CommandFailure("\(error)")

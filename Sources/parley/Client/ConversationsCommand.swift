@@ -24,8 +24,7 @@ extension Parley {
             let pinned: [Message]
             do {
                 try await client.connect(reconnect: false)
-                try await client.messageActions.refreshStates(in: conversation, limit: 1_000)
-                pinned = try client.history.messages(in: conversation, limit: 1_000).filter { $0.pinned && !$0.deleted }
+                pinned = try await PinnedMessages.of(conversation, client: client)
             } catch {
                 await client.disconnect()
                 throw CommandFailure("\(error)")

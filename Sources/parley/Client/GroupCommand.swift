@@ -47,8 +47,7 @@ extension Parley.Group {
                 let list = try await client.groups.invitations()
                 var names: [Int64: String] = [:]
                 for invitation in list {
-                    if (try? client.contacts.contact(invitation.creatorID))??.displayName == nil { _ = try? await client.contacts.learnProfile(invitation.creatorID) }
-                    names[invitation.creatorID] = await PersonName.of(invitation.creatorID, client: client)
+                    names[invitation.creatorID] = await PersonName.learning(invitation.creatorID, client: client)
                 }
                 return (list, names)
             }

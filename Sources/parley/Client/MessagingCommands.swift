@@ -26,7 +26,7 @@ extension Parley {
             let outcome: SendOutcome
             if attachment.file != nil {
                 outcome = try await options.withClient(reconnect: true) { client in
-                    let id = if let conversation { conversation } else { try await client.startConversation(with: to!).id }
+                    let id = try await OfflineSession(client: client, offline: nil).conversation(for: target)
                     return try await attachment.send(attachment.file!, caption: text, to: id, client: client)
                 }
             } else {
@@ -40,28 +40,20 @@ extension Parley {
             }
         }
 
+        /// Where the message goes: the conversation given, or the direct one with --to.
+        private var target: OfflineSession.Target { if let conversation { .conversation(conversation) } else { .person(to!) } }
+
         /// Sends the text; without the server it goes into the outbox of a conversation this device knows.
         private func sendText() async throws -> SendOutcome {
-            let (client, offline) = try await options.openOnlineOrOffline()
+            let session = try await options.openOnlineOrOffline()
+            if let offline = session.offline { Console.err("Offline: \(offline).") }
             do {
-                if let offline { Console.err("Offline: \(offline).") }
-                let id: Int64
-                if let conversation {
-                    id = conversation
-                } else if offline == nil {
-                    id = try await client.startConversation(with: to!).id
-                } else if let known = try await Offline.directConversation(with: to!, client: client) {
-                    id = known
-                } else {
-                    throw CommandFailure(
-                        "nothing was queued: this device has no conversation with \(to!) yet, and starting one needs the server; try again when it is reachable")
-                }
-                let outcome = try await client.send(text!, to: id, replyTo: replyTo)
-                await client.disconnect()
+                let outcome = try await session.send(text!, to: target, replyTo: replyTo)
+                await session.client.disconnect()
                 return outcome
             } catch {
-                await client.disconnect()
-                throw error is CommandFailure ? error : CommandFailure("\(error)")
+                await session.client.disconnect()
+                throw CommandFailure("\(error)")
             }
         }
     }
@@ -81,76 +73,45 @@ extension Parley {
             let lockRequest = follow ? Self.endOnLockRequest() : nil
             defer { lockRequest?.cancel() }
             let client = try options.open()
-            let events = client.events()
-            var offline: String?
-            do {
-                try await client.connect(reconnect: follow, catchUp: false)
-            } catch {
-                // Without the server a conversation's history still is on this device; following waits for it.
-                guard let reason = Offline.reason(error) else { throw CommandFailure("\(error)") }
-                offline = reason
+            let follower = MessageFollower(client: client, conversation: conversation)
+            let offline: String?
+            // Without the server a conversation's history still is on this device; following waits for it.
+            do { offline = try await ServerReach.connect(client, reconnect: follow, catchUp: false) } catch { throw CommandFailure("\(error)") }
+            if let offline {
+                Console.err(conversation != nil ? Offline.notice(offline)
+                    : follow ? "Offline: \(offline)."
+                    : "Offline: \(offline). No new messages can be fetched; 'parley read --conversation ID' shows a history.")
             }
-            var shown: [Message]
-            var requests: [Int64: Int] = [:]
+            let batch: MessageReading.Batch
             do {
-                if let offline {
-                    Console.err(conversation != nil ? Offline.notice(offline)
-                        : follow ? "Offline: \(offline)."
-                        : "Offline: \(offline). No new messages can be fetched; 'parley read --conversation ID' shows a history.")
-                    if let conversation { shown = try client.history.messages(in: conversation, limit: limit) } else { shown = [] }
-                } else if let conversation {
-                    _ = try await client.sync()
-                    try await client.messageActions.refreshStates(in: conversation, limit: limit)
-                    shown = try client.history.messages(in: conversation, limit: limit)
-                } else {
-                    // New means not shown yet, whichever command happened to fetch it; a message request's
-                    // messages wait in 'parley requests' and are only announced here (docs/CLIENT.md §5).
-                    let new = try await client.inbox.takeNew()
-                    (shown, requests) = (new.messages, new.inRequests)
-                }
-                try client.inbox.markSeen(shown.map(\.id))
+                batch = try await MessageReading(client: client, conversation: conversation, limit: limit).first(offline: offline != nil)
             } catch {
                 await client.disconnect()
                 throw CommandFailure("\(error)")
             }
+            let (shown, requests) = (batch.messages, batch.inRequests)
             if shown.isEmpty && requests.isEmpty && !follow && offline == nil && !options.json { ClientOptions.say("No new messages.") }
             for message in shown { await show(message, client) }
+            // A message request's messages wait in 'parley requests' and are only announced here (docs/CLIENT.md §5).
             for (conversation, count) in requests.sorted(by: { $0.key < $1.key }) where !options.json {
                 ClientOptions.say("\(count) new in message request \(conversation): see 'parley requests' to read it and answer.")
             }
             // What was shown is read: the read mark moves and senders see their read ticks.
             if offline == nil { await client.inbox.markRead(shown) }
             guard follow else { return await client.disconnect() }
-            if offline != nil {
-                Console.err("Waiting for the server: new messages show here once it is reachable.")
-                try await Offline.waitForServer(client)
-                _ = try await client.sync()
-                let missed = try client.inbox.takeUnseen(in: conversation)
-                Console.err("Connected.")
-                for message in missed { await show(message, client) }
-            }
-            let own = await client.accountID
-            for await event in events {
-                if let end = Self.accountEnded(event, own: own) {
-                    await client.disconnect()
-                    throw CommandFailure(end)
+            do {
+                if offline != nil {
+                    Console.err("Waiting for the server: new messages show here once it is reachable.")
+                    try await ServerReach.waitForServer(client)
+                    let missed = try await follower.catchUp()
+                    Console.err("Connected.")
+                    for message in missed { await show(message, client) }
                 }
-                guard case .message(let message) = event, conversation == nil || message.conversationID == conversation else { continue }
-                await show(message, client)
-                try? client.inbox.markSeen([message.id])
-                await client.inbox.markRead([message])
-            }
-        }
-
-        /// Why following must end, when the account itself was disabled or deleted (docs/OPERATIONS.md §8).
-        static func accountEnded(_ event: ClientEvent, own: Int64?) -> String? {
-            switch event {
-            case .server(.accountDisabled):
-                return "this account is disabled; ask the server's operator"
-            case .server(.accountDeleted(let deleted)) where deleted.accountID == own:
-                return "this account was deleted; 'parley account logout --yes' erases this device's copy"
-            default:
-                return nil
+                try await follower.follow { message in await show(message, client) }
+            } catch let error as CancellationError {
+                throw error
+            } catch {
+                throw CommandFailure("\(error)")
             }
         }
 
@@ -178,10 +139,14 @@ extension Parley {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            let (client, offline) = try await options.openOnlineOrOffline()
-            if let offline { Console.err(Offline.notice(offline)) }
-            let all = try await Self.rows(client)
-            await client.disconnect()
+            let session = try await options.openOnlineOrOffline()
+            if let offline = session.offline { Console.err(Offline.notice(offline)) }
+            let all: [ConversationRow]
+            do { all = try await ConversationList.rows(session.client) } catch {
+                await session.client.disconnect()
+                throw CommandFailure("\(error)")
+            }
+            await session.client.disconnect()
             // Message requests have their own list ('parley requests'); here they are only counted.
             let rows = all.filter { $0.conversation.isRequest != true }
             let requests = all.count - rows.count
@@ -192,27 +157,6 @@ extension Parley {
                 }
                 if requests > 0 { lines.append("\(requests) message request\(requests == 1 ? "" : "s") waiting: see 'parley requests'.") }
                 return lines.joined(separator: "\n")
-            }
-        }
-
-        private static func rows(_ client: ParleyClient) async throws -> [ConversationRow] {
-            do {
-                let me = await client.accountID
-                var rows: [ConversationRow] = []
-                for conversation in try await client.conversations() {
-                    // A direct conversation shows the other person's trust status (docs/CLIENT.md §9).
-                    let other = conversation.kind == "direct" ? conversation.members.first { $0 != me } : nil
-                    var trust: TrustStatus?
-                    if let other { trust = try client.trust.status(of: other) }
-                    if let other, (try? client.contacts.contact(other))??.displayName == nil { _ = try? await client.contacts.learnProfile(other) }
-                    let name = if let other { await PersonName.of(other, client: client) }
-                        else { conversation.title ?? "a group without a title yet" }
-                    rows.append(ConversationRow(conversation: conversation, trust: trust, name: name))
-                }
-                return rows
-            } catch {
-                await client.disconnect()
-                throw CommandFailure("\(error)")
             }
         }
     }
@@ -231,19 +175,12 @@ extension Parley {
             if options.json { return options.output(found) { "" } }
             if found.isEmpty { ClientOptions.say("Nothing found.") }
             // Each hit with where it is, the message before and after it, and how to open it full-screen.
-            let conversations = (try? await client.conversations()) ?? []
-            let me = await client.accountID
-            for message in found {
-                let conversation = conversations.first { $0.id == message.conversationID }
-                let other = conversation.flatMap { $0.kind == "direct" ? $0.members.first { $0 != me } : nil }
-                let name = if let other { await PersonName.of(other, client: client) }
-                    else { conversation?.title ?? "conversation \(message.conversationID)" }
-                let history = (try? client.history.messages(in: message.conversationID, limit: 1_000)) ?? []
-                let index = history.firstIndex { $0.id == message.id }
-                ClientOptions.say("— \(name) (conversation \(message.conversationID); open it with 'parley chat --conversation \(message.conversationID)')")
-                if let index, index > 0 { ClientOptions.say("    " + (await MessageLine.format(history[index - 1], client: client))) }
-                ClientOptions.say("  ▶ " + (await MessageLine.format(message, client: client)))
-                if let index, index + 1 < history.count { ClientOptions.say("    " + (await MessageLine.format(history[index + 1], client: client))) }
+            for hit in await SearchResults.hits(found, client: client) {
+                let id = hit.message.conversationID
+                ClientOptions.say("— \(hit.place) (conversation \(id); open it with 'parley chat --conversation \(id)')")
+                if let before = hit.before { ClientOptions.say("    " + (await MessageLine.format(before, client: client))) }
+                ClientOptions.say("  ▶ " + (await MessageLine.format(hit.message, client: client)))
+                if let after = hit.after { ClientOptions.say("    " + (await MessageLine.format(after, client: client))) }
             }
         }
     }

@@ -48,21 +48,17 @@ extension Parley.Account {
                     Waiting (the code expires in 15 minutes) …
                     """
                 }
-                let client = try await pairing.complete(home: options.homeURL, pin: vaultPIN) { step in
+                let paired = try await PairingFlow.complete(pairing, home: options.homeURL, pin: vaultPIN) { step in
                     guard !json else { return }
                     switch step {
                     case .authorized(let displayName): ClientOptions.say("Authorized: this device now holds \(displayName)'s keys.")
                     case .added(let id): ClientOptions.say("Added as device \(id). Receiving history …")
                     case .history: break
                     }
-                    }
-                // Logging in once proves the new device works, and lists the conversations.
-                try await client.connect(reconnect: false)
-                let count = try await client.conversations().count
-                await client.disconnect()
-                let device = await client.deviceID ?? 0
-                options.output(["status": "paired", "email": client.email, "device_id": String(device)]) {
-                    "Paired: \(client.email) on this device (device \(device)), \(count) conversation(s) with their history. See them with 'parley conversations' and 'parley read --conversation ID'."
+                }
+                let (email, device) = (paired.client.email, paired.deviceID)
+                options.output(["status": "paired", "email": email, "device_id": String(device)]) {
+                    "Paired: \(email) on this device (device \(device)), \(paired.conversations) conversation(s) with their history. See them with 'parley conversations' and 'parley read --conversation ID'."
                 }
             } catch {
                 throw CommandFailure("\(error)")
@@ -93,7 +89,7 @@ extension Parley.Account {
             }
             let texts: [[UInt8]]
             do { texts = try QRScanner.decode(png: Array(data)) } catch { throw CommandFailure("\(scan!): \(error)") }
-            guard let text = texts.map({ String(decoding: $0, as: UTF8.self) }).first(where: { $0.lowercased().hasPrefix("parley-pair:") }) else {
+            guard let text = PairingFlow.code(inScanned: texts) else {
                 throw CommandFailure("\(scan!) holds no Parley pairing code")
             }
             return text

@@ -17,28 +17,13 @@ extension Parley {
 
         func run() async throws {
             let client = try options.open()
-            let list: [(contact: Contact, identityKey: [UInt8]?)]
-            do { list = try client.profiles.contacts() } catch { throw CommandFailure("\(error)") }
-            var rows: [ContactRow] = []
-            for entry in list {
-                let trust = ((try? client.trust.status(of: entry.contact.accountID)) ?? .unverified).rawValue
-                rows.append(ContactRow(accountID: entry.contact.accountID, email: entry.contact.email, name: entry.contact.displayName,
-                                       identityFingerprint: entry.identityKey.map(Parley.Account.fingerprint), trust: trust))
-            }
+            let rows: [ContactRow]
+            do { rows = try await ContactList.rows(client) } catch { throw CommandFailure("\(error)") }
             options.output(rows) {
                 rows.isEmpty ? "No contacts yet." : rows.map { row in
                     "\(row.accountID)\t\(row.email ?? "-")\t\(row.name ?? "-")\t\(row.identityFingerprint ?? "(no session yet)")\t\(row.trust)"
                 }.joined(separator: "\n")
             }
-        }
-
-        struct ContactRow: Encodable {
-            let accountID: Int64
-            let email: String?
-            let name: String?
-            let identityFingerprint: String?
-            /// `unverified`, `trusted` or `verified` (docs/CLIENT.md §9).
-            let trust: String
         }
     }
 }

@@ -24,23 +24,13 @@ extension Parley {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            let (requests, lines) = try await options.withClient { client in
-                _ = try await client.sync()
-                let requests = try await client.requests.list()
-                var lines: [Int64: [String]] = [:]
-                for request in requests {
-                    let messages = try client.history.messages(in: request.conversationID, limit: 3)
-                    var shown: [String] = []
-                    for message in messages { shown.append("    " + (await MessageLine.format(message, client: client))) }
-                    lines[request.conversationID] = shown
-                }
-                return (requests, lines)
-            }
-            options.output(requests) {
-                requests.isEmpty ? "No message requests." : requests.map { request in
+            let previews = try await options.withClient { client in try await RequestList.previews(client) }
+            options.output(previews.map(\.request)) {
+                previews.isEmpty ? "No message requests." : previews.map { preview in
+                    let request = preview.request
                     let header = "request \(request.conversationID): \(request.displayName) <\(request.email)> wants to talk"
                     let answer = "    answer with 'parley requests accept|decline|block \(request.conversationID)'"
-                    return ([header] + (lines[request.conversationID] ?? []) + [answer]).joined(separator: "\n")
+                    return ([header] + preview.lines.map { "    " + $0 } + [answer]).joined(separator: "\n")
                 }.joined(separator: "\n")
             }
         }
@@ -83,10 +73,9 @@ extension Parley {
 
         func run() async throws {
             let name = try await options.withClient { client in
-                guard let request = try await client.requests.list().first(where: { $0.conversationID == conversation }) else {
+                guard let request = try await client.requests.blockStarter(of: conversation) else {
                     throw CommandFailure("there is no message request \(conversation) ('parley requests' lists them)")
                 }
-                try await client.requests.block(.account(request.accountID))
                 return "\(request.displayName) <\(request.email)>"
             }
             options.output(["blocked_request": conversation]) { "Blocked \(name) and declined their request; they are not told." }
@@ -103,7 +92,7 @@ extension Parley {
         @Argument(help: "Their e-mail, or their account id.") var person: String
 
         func run() async throws {
-            try await options.withClient { client in try await client.requests.block(Person.parse(person)) }
+            try await options.withClient { client in try await client.requests.block(ParleyClient.Person(typed: person)) }
             options.output(["blocked": person]) { "Blocked \(person)." }
         }
     }
@@ -115,7 +104,7 @@ extension Parley {
         @Argument(help: "Their e-mail, or their account id (see 'parley blocked').") var person: String
 
         func run() async throws {
-            try await options.withClient { client in try await client.requests.unblock(Person.parse(person)) }
+            try await options.withClient { client in try await client.requests.unblock(ParleyClient.Person(typed: person)) }
             options.output(["unblocked": person]) { "Unblocked \(person): their new messages reach you again (a declined request stays declined)." }
         }
     }
@@ -136,10 +125,3 @@ extension Parley {
     }
 }
 
-/// A person as a command names them: an account id when the text is a number, else an e-mail.
-enum Person {
-    static func parse(_ text: String) -> ParleyClient.Person {
-        if let id = Int64(text), id > 0 { return .account(id) }
-        return .email(text)
-    }
-}

@@ -11,9 +11,6 @@ struct ServerOptions: ParsableArguments {
 
     /// The address with its trust settings; TLS is implied by a pin or a CA file.
     func address() throws -> ServerAddress {
-        var address = try ServerAddress(parsing: server, tls: tls || pinKey != nil || ca != nil)
-        address.pinnedKeySHA256 = pinKey
-        address.trustedCertificatesFile = ca
-        return address
+        try ServerAddress(parsing: server, tls: tls, pinKey: pinKey, ca: ca)
     }
 }

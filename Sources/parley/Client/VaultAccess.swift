@@ -1,4 +1,5 @@
 import Foundation
+import ParleyChatUI
 import ParleyClient
 import ParleyHardwareKeys
 import ParleyVault
@@ -7,20 +8,18 @@ import ParleyVault
 /// sealed to the TPM, the TPM (PARLEY_TPM_TCTI) and the TPM key's PIN when it has one.
 enum VaultAccess {
     static func access(home: URL, email: String) throws -> MainKeyAccess {
-        let directory = ParleyClient.accountDirectory(home: home, email: email)
-        switch (try? ParleyClient.protection(directory: directory)) ?? .none {
-        case .none:
+        switch VaultRequirement.of(ParleyClient.accountDirectory(home: home, email: email)) {
+        case .nothing:
             return .pin(nil)
         case .pin:
             return .pin(try SecretInput.pin(prompt: "Vault PIN for \(email): "))
-        case .hardware(let name):
-            guard name == TPMMainKeyProtector.protectorName,
-                  let sealed = try? MainKeyFile.hardwareBlob(in: directory)
-            else { throw CommandFailure("\(email)'s vault is sealed to a hardware key '\(name)' this parley cannot use") }
-            let needsPIN: Bool
-            do { needsPIN = try TPMMainKeyProtector.needsPIN(sealed.blob) } catch { throw CommandFailure("\(email)'s vault: \(error)") }
+        case .tpm(let needsPIN):
             let pin = needsPIN ? try SecretInput.pin(prompt: "TPM PIN for \(email): ", fromStandardInput: false) : nil
             return .hardware(TPMMainKeyProtector(pin: pin))
+        case .unusable(let name):
+            throw CommandFailure("\(email)'s vault is sealed to a hardware key '\(name)' this parley cannot use")
+        case .unreadable(let why):
+            throw CommandFailure("\(email)'s vault: \(why)")
         }
     }
 

@@ -63,7 +63,7 @@ extension Parley.Verify {
                 throw CommandFailure("\(image): \(error)")
             }
             // An image may hold other codes too: use the first that is a Parley verification code.
-            guard let code = codes.first(where: { (try? VerificationPayload(scanned: $0)) != nil }) else {
+            guard let code = VerificationFlow.verificationCode(inScanned: codes) else {
                 throw CommandFailure("\(image): \(VerificationError.notAVerificationCode)")
             }
             let shown = try await options.withClient(requireServer: false) { client in try await client.trust.verify(scannedPayload: code) }

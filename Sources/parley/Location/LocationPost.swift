@@ -55,43 +55,39 @@ extension Parley.Location {
             if bpt.enabled { return try await postToTracker() }
             if client.namesAccount { return try await postToAccount() }
             let writer = try seal.writer()
-            guard let gpsd else {
-                let waypoint = Waypoint(latitude: lat!, longitude: lon!, timestamp: time ?? WallClock.nowMilliseconds(),
-                                        accuracy: accuracy, altitude: altitude)
-                LineOutput.write(try writer.line(waypoint))
-                return
+            guard let gpsd else { return LineOutput.write(try writer.line(given)) }
+            try await withGPSD(gpsd) { connection in
+                try await connection.forEachNewFix(count: count) { LineOutput.write(try writer.line($0)) }
             }
-            let endpoint = try GPSDConnection.Endpoint(parsing: gpsd)
-            let connection = try await GPSDConnection.open(endpoint)
-            defer { connection.disconnect() }
-            try await connection.forEachNewFix(count: count) { LineOutput.write(try writer.line($0)) }
         }
 
         /// `--bpt`: seal with the account's tracker key and post to its tracker server.
         private func postToTracker() async throws {
             try bpt.checkAlone(seal)
             var posting = try BPTPosting(options: client, bpt: bpt)
-            guard let gpsd else {
-                let waypoint = Waypoint(latitude: lat!, longitude: lon!, timestamp: time ?? WallClock.nowMilliseconds(),
-                                        accuracy: accuracy, altitude: altitude)
-                return try await posting.post([waypoint])
-            }
-            let connection = try await GPSDConnection.open(try GPSDConnection.Endpoint(parsing: gpsd))
-            defer { connection.disconnect() }
-            try await posting.postLive(from: connection, count: count)
+            guard let gpsd else { return try await posting.post([given]) }
+            try await withGPSD(gpsd) { connection in try await posting.postLive(from: connection, count: count) }
         }
 
         /// `--home`: seal with the account's key and post to its server.
         private func postToAccount() async throws {
             try LocationAccountPosting.checkOffline(seal)
-            guard let gpsd else {
-                let waypoint = Waypoint(latitude: lat!, longitude: lon!, timestamp: time ?? WallClock.nowMilliseconds(),
-                                        accuracy: accuracy, altitude: altitude)
-                return try await LocationAccountPosting.post([waypoint], route: seal.route, options: client)
+            guard let gpsd else { return try await LocationAccountPosting.post([given], route: seal.route, options: client) }
+            try await withGPSD(gpsd) { connection in
+                try await LocationAccountPosting.postLive(from: connection, count: count, route: seal.route, options: client)
             }
-            let connection = try await GPSDConnection.open(try GPSDConnection.Endpoint(parsing: gpsd))
+        }
+
+        /// The position given with --lat and --lon (checked by `validate`), at --time or now.
+        private var given: Waypoint {
+            Waypoint(latitude: lat!, longitude: lon!, timestamp: time ?? WallClock.nowMilliseconds(), accuracy: accuracy, altitude: altitude)
+        }
+
+        /// Runs `body` with a connection to gpsd at `address`, closed afterwards.
+        private func withGPSD(_ address: String, _ body: (GPSDConnection) async throws -> Void) async throws {
+            let connection = try await GPSDConnection.open(try GPSDConnection.Endpoint(parsing: address))
             defer { connection.disconnect() }
-            try await LocationAccountPosting.postLive(from: connection, count: count, route: seal.route, options: client)
+            try await body(connection)
         }
     }
 }

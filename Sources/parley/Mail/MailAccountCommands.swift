@@ -36,10 +36,7 @@ extension Parley.Mail.MailAccount {
             guard let security = MailServer.Security(rawValue: security.lowercased()) else {
                 throw CommandFailure("--security is tls or starttls, not \(self.security)")
             }
-            let defaultPort = security == .tls ? 993 : 143
-            var server = try MailFailure.run { () throws(MailboxError) in
-                try MailServer(parsing: imap, security: security, defaultPort: defaultPort)
-            }
+            var server = try MailFailure.run { () throws(MailboxError) in try MailServer(imap: imap, security: security) }
             server.trustedCertificatesFile = ca.map { ($0 as NSString).expandingTildeInPath }
             server.pinnedKeySHA256 = pinKey
             let smtp = try submission.server(ca: server.trustedCertificatesFile, pinKey: pinKey)
@@ -118,10 +115,7 @@ struct SubmissionOptions: ParsableArguments {
             guard let value = MailServer.Security(rawValue: text.lowercased()) else { throw CommandFailure("--smtp-security is tls or starttls, not \(text)") }
             return value
         }
-        var server = try MailFailure.run { () throws(MailboxError) in
-            try MailServer(parsing: smtp, security: explicit ?? .starttls, defaultPort: explicit == .tls ? 465 : 587)
-        }
-        if explicit == nil, server.port == 465 { server.security = .tls }
+        var server = try MailFailure.run { () throws(MailboxError) in try MailServer(submission: smtp, security: explicit) }
         server.trustedCertificatesFile = ca
         server.pinnedKeySHA256 = smtpPinKey ?? pinKey
         return server

@@ -30,23 +30,15 @@ extension Parley.Mail {
             let headers: MailHeaders
             do { headers = try MailHeaders.of(eml: raw) } catch { throw CommandFailure("cannot read message \(id)'s header: \(error)") }
             let addressing = try MailReplyAddressing(replyingTo: headers, id: id, me: settings.email, all: all)
-            let (to, cc) = (addressing.to, addressing.cc)
             let pgp = try options.pgpOptions(email: settings.email, keys: keys)
             let passphrase = PassphraseOnce(pgp)
             let keyring = try pgp.openKeyring()
-            var text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-            if !noQuote {
-                // An original that cannot be read (not for this key, damaged) is answered without a quote.
-                if let original = try? MailOpening.open(id, store: store, keyring: keyring, passphrase: passphrase) {
-                    text = MailOutgoing.quoting(text, original: original.mail)
-                }
-            }
-            var composer = MailComposer(from: settings.email, to: to, subject: addressing.subject, text: text)
-            composer.cc = cc
-            composer.inReplyTo = headers["Message-ID"]
-            composer.references = headers["References"]
+            let text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+            // An original that cannot be read (not for this key, damaged) is answered without a quote.
+            let original = noQuote ? nil : (try? MailOpening.open(id, store: store, keyring: keyring, passphrase: passphrase))?.mail
+            var composer = MailComposer(reply: addressing, to: headers, from: settings.email, text: text, quoting: original)
             composer.attachments = try attach.map(MailOutgoing.attachment)
-            let recipients = to + cc
+            let recipients = composer.to + composer.cc
             let prepared = try await MailOutgoing.message(composer, recipients: recipients, store: store, settings: settings, plain: plain,
                                                           lookup: !noLookup, keyring: keyring, passphrase: passphrase)
             let answering = try MailFailure.run { () throws(MailboxError) in try store.location(of: listing) }

@@ -46,16 +46,7 @@ extension Parley.PGP {
         /// `saveInto` when given. Returns the lines and how many attachments were saved.
         static func render(_ mail: Mail, saveInto out: String?) throws -> (lines: [String], saved: Int) {
             guard let out else { return MailTranscript.lines(mail) }
-            let directory = URL(fileURLWithPath: (out as NSString).expandingTildeInPath, isDirectory: true)
-            return try MailTranscript.lines(mail) { attachment in
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                let target = directory.appendingPathComponent(attachment.safeName)
-                guard !FileManager.default.fileExists(atPath: target.path) else {
-                    throw CommandFailure("\(target.path) exists already; pick another --out directory")
-                }
-                try Data(attachment.data).write(to: target, options: .atomic)
-                return target.path
-            }
+            return try MailTranscript.lines(mail, savingInto: URL(fileURLWithPath: (out as NSString).expandingTildeInPath, isDirectory: true))
         }
 
         /// Asks for the pass phrase only when the message holds something encrypted (standard input is read later).

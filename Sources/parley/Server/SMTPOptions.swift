@@ -26,7 +26,7 @@ struct SMTPOptions: ParsableArguments {
     /// never from the command line (other users can read that).
     func configuration() throws -> SMTPConfiguration? {
         guard let server else { return nil }
-        let (host, port) = try ListenAddress.parse(server)
+        let (host, port) = try ListenAddress.validated(server)
         guard let security = SMTPConfiguration.Security(rawValue: security) else {
             throw ValidationError("--smtp-security must be none, starttls or tls")
         }

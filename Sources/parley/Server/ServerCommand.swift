@@ -90,7 +90,7 @@ extension Parley {
 
         func validate() throws {
             guard (1...3600).contains(loginTimeout) else { throw ValidationError("--login-timeout must be 1–3600 seconds") }
-            if let metrics { _ = try ListenAddress.parse(metrics) }
+            if let metrics { _ = try ListenAddress.validated(metrics) }
             guard (1...3650).contains(retentionDays) else { throw ValidationError("--retention-days must be 1–3650 days") }
             guard (1...1440).contains(sweepMinutes) else { throw ValidationError("--sweep-minutes must be 1–1440 minutes") }
             guard (1...600).contains(databaseTimeout) else { throw ValidationError("--database-timeout must be 1–600 seconds") }
@@ -101,7 +101,7 @@ extension Parley {
 
         /// The configuration the flags (and `PARLEY_DATABASE_URL`) describe.
         func serverConfiguration() throws -> ServerConfiguration {
-            let (host, port) = try ListenAddress.parse(listen)
+            let (host, port) = try ListenAddress.validated(listen)
             var configuration = ServerConfiguration(
                 host: host, port: port, dataDirectory: URL(fileURLWithPath: data, isDirectory: true), tlsCertificatePath: tlsCert,
                 tlsKeyPath: tlsKey, development: dev, maximumLineLength: maxLine, loginTimeoutSeconds: loginTimeout)
@@ -129,7 +129,7 @@ extension Parley {
             if printConfig { return FileHandle.standardOutput.write(Data(printedSettings().utf8)) }
             if check { return try await runCheck() }
             let configuration = try serverConfiguration()
-            let metricsAddress = try metrics.map { text in try ListenAddress.parse(text) }.map { (host: $0.0, port: $0.1) }
+            let metricsAddress = try metrics.map { text in try ListenAddress.validated(text) }.map { (host: $0.0, port: $0.1) }
             try await ServerLaunch.run(configuration, metrics: metricsAddress, codeSender: { directory, logger in
                 try await Self.codeSender(dev: dev, smtp: smtp, directory: directory, logger: logger)
             }, announce: { line in
@@ -164,23 +164,9 @@ extension Parley {
     }
 }
 
-/// Parses `HOST:PORT` and `[IPv6]:PORT`.
-enum ListenAddress {
-    static func parse(_ text: String) throws -> (String, Int) {
-        let host: Substring
-        let portText: Substring
-        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
-            host = text[text.index(after: text.startIndex)..<close]
-            portText = text[text.index(after: close)...].drop { $0 == ":" }
-        } else if let colon = text.lastIndex(of: ":") {
-            host = text[..<colon]
-            portText = text[text.index(after: colon)...]
-        } else {
-            throw ValidationError("--listen must be HOST:PORT, for example 127.0.0.1:7433")
-        }
-        guard !host.isEmpty, let port = Int(portText), (0...65_535).contains(port) else {
-            throw ValidationError("--listen must be HOST:PORT with a port from 0 to 65535, for example 127.0.0.1:7433")
-        }
-        return (String(host), port)
+extension ListenAddress {
+    /// `parse`, its refusal shown as a usage mistake.
+    static func validated(_ text: String) throws -> (String, Int) {
+        do { return try parse(text) } catch { throw ValidationError(error.description) }
     }
 }

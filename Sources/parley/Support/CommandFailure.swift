@@ -27,6 +27,7 @@ extension CommandFailure {
         case let failure as ServerLaunch.Failure: CommandFailure(failure.description)
         case let failure as MailFlowError: CommandFailure(failure.description)
         case let failure as AdministrationError: CommandFailure(failure.description)
+        case let failure as MailTranscript.AttachmentExists: CommandFailure(failure.description)
         default: error
         }
     }

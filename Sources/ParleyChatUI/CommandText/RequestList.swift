@@ -1,0 +1,29 @@
+import ParleyClient
+
+/// A message request as `requests` lists it: who wants to talk, and their latest messages as lines.
+public struct RequestPreview: Sendable {
+    /// The request.
+    public let request: MessageRequest
+    /// Its latest messages, one line each (`MessageLine`).
+    public let lines: [String]
+}
+
+/// The message requests waiting for an answer, each with a preview.
+public enum RequestList {
+    /// How many of a request's latest messages its preview shows.
+    public static let previewLength = 3
+
+    /// Fetches, then every waiting request with its latest messages.
+    public static func previews(_ client: ParleyClient) async throws(ClientError) -> [RequestPreview] {
+        _ = try await client.sync()
+        var previews: [RequestPreview] = []
+        for request in try await client.requests.list() {
+            var lines: [String] = []
+            for message in try client.history.messages(in: request.conversationID, limit: previewLength) {
+                lines.append(await MessageLine.format(message, client: client))
+            }
+            previews.append(RequestPreview(request: request, lines: lines))
+        }
+        return previews
+    }
+}
