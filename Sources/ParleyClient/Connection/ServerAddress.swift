@@ -53,6 +53,10 @@ public struct ServerAddress: Sendable, Codable, Equatable, CustomStringConvertib
     }
 
     private static func endpoint(_ text: String) throws(ClientError) -> ServerEndpoint {
+        // Named before anything is echoed: such a host names no server, and its bytes would reach the terminal.
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .invalidInput("a server address cannot hold control characters")
+        }
         let invalid = ClientError.invalidInput("'\(text)' is not HOST:PORT (for example 127.0.0.1:7300)")
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
               (1...65535).contains(port) else { throw invalid }

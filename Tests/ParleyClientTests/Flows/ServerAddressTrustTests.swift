@@ -35,6 +35,15 @@ struct ServerAddressTrustTests {
                 _ = try ServerAddress(parsing: text, tls: false, pinKey: "AAAA", ca: nil)
             }
         }
+        // The plain parser refuses a control character too, without echoing it (the terminal would run it).
+        for text in ["\u{1B}[2J:1", "example.org:1,\u{7}b:2", "a\u{0}b:1"] {
+            do {
+                _ = try ServerAddress(parsing: text)
+                Issue.record("a host with a control character was taken")
+            } catch {
+                #expect(error.description == "a server address cannot hold control characters")
+            }
+        }
         do {
             _ = try ServerAddress(parsing: "example.org", tls: false, pinKey: nil, ca: nil)
         } catch {
