@@ -79,7 +79,7 @@ struct AccountConnectionTests {
         let connection = AccountConnection(
             server: harness.address, group: ClientDependencies().eventLoopGroup,
             policy: ReconnectPolicy(initial: 0.05, maximum: 0.1), events: EventBroadcaster<ClientEvent>())
-        connection.attach(owner)
+        connection.attach(owner) { _, _ in }
         return connection
     }
 }
@@ -123,6 +123,4 @@ private final class HeldLoginOwner: ConnectionOwner {
     func setUp(catchUp: Bool) async throws(ClientError) {
         state.withLock { $0.setUps += 1 }
     }
-
-    func handleNotification(_ name: String, _ fields: [String: JSONValue]) async {}
 }

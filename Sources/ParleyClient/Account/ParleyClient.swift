@@ -113,7 +113,7 @@ public actor ParleyClient {
         vault = AccountVault(directory: directory, autoLock: lock)
         trust = Trust(dependencies: context)
         link.attach(self, connection: connection)
-        connection.attach(self)
+        connection.attach(self) { [notices] name, fields in await notices.handle(name, fields) }
     }
 
     /// A stream of everything that happens to this account from now on.

@@ -28,7 +28,8 @@ extension AccountConnection {
 
     /// Opens socket `generation` on one of the server's nodes and says hello.
     private func open(_ generation: Int, catchUp: Bool) async throws(ClientError) {
-        let notifications = NotificationPump(owner: try reachedOwner())
+        _ = try reachedOwner()
+        let notifications = NotificationPump(handler: noticeHandler)
         do throws(ClientError) {
             // A server of several nodes: start with the node that answered last, then try the others in turn.
             let (opened, node) = try await WireConnection.connect(
@@ -119,11 +120,11 @@ extension AccountConnection {
 final class NotificationPump: Sendable {
     private let continuation: AsyncStream<(String, [String: JSONValue])>.Continuation
 
-    init(owner: any ConnectionOwner) {
+    init(handler: @escaping NoticeHandler) {
         let (stream, continuation) = AsyncStream<(String, [String: JSONValue])>.makeStream()
         self.continuation = continuation
-        Task { [weak owner] in
-            for await (event, fields) in stream { await owner?.handleNotification(event, fields) }
+        Task {
+            for await (event, fields) in stream { await handler(event, fields) }
         }
     }
 

@@ -4,15 +4,16 @@ import ParleyWire
 import Synchronization
 
 /// What the account's connection asks of the account it serves: the login (only the account holds the key that
-/// signs the server's nonce), the set-up after it, and what the server announces.
+/// signs the server's nonce) and the set-up after it.
 protocol ConnectionOwner: AnyObject, Sendable {
     /// Logs the open connection in; `signedOut` when the server no longer knows this device's key.
     func logIn() async throws(ClientError)
     /// After login: keys, own devices, the outbox, and (with `catchUp`) what was missed.
     func setUp(catchUp: Bool) async throws(ClientError)
-    /// One notification, in arrival order.
-    func handleNotification(_ name: String, _ fields: [String: JSONValue]) async
 }
+
+/// Where the server's notifications go, one at a time in arrival order.
+typealias NoticeHandler = @Sendable (_ name: String, _ fields: [String: JSONValue]) async -> Void
 
 /// The account's one connection to its server: opening it on one of the server's nodes, logging in, setting up,
 /// reconnecting with backoff, and typed calls on it. `ConnectionStateMachine` decides; this actor carries out what
@@ -43,12 +44,19 @@ actor AccountConnection: ServerCalling {
         self.events = events
     }
 
-    private struct OwnerReference { weak var owner: (any ConnectionOwner)? }
-
-    /// Points the connection at the account it serves (once the account is fully made).
-    nonisolated func attach(_ target: any ConnectionOwner) {
-        owner.withLock { $0.owner = target }
+    private struct OwnerReference {
+        weak var owner: (any ConnectionOwner)?
+        var notices: NoticeHandler = { _, _ in }
     }
+
+    /// Points the connection at the account it serves (once the account is fully made) and at where the server's
+    /// notifications go.
+    nonisolated func attach(_ target: any ConnectionOwner, notices: @escaping NoticeHandler) {
+        owner.withLock { $0 = OwnerReference(owner: target, notices: notices) }
+    }
+
+    /// Where notifications go.
+    var noticeHandler: NoticeHandler { owner.withLock { $0.notices } }
 
     /// The account, or `notConnected` once it is gone.
     func reachedOwner() throws(ClientError) -> any ConnectionOwner {

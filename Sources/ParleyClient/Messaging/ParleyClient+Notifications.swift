@@ -3,11 +3,6 @@ import ParleyWire
 
 /// What the server's notices ask of the sessions (`ServerNotices` acts on everything else).
 extension ParleyClient {
-    /// One notification, handed on in arrival order (the connection's pump awaits each).
-    func handleNotification(_ name: String, _ fields: [String: JSONValue]) async {
-        await notices.handle(name, fields)
-    }
-
     /// A group lost a member: a new sender-key chain before anything more is sent, and the list read again.
     func groupShrank(_ conversationID: Int64) async throws(ClientError) {
         try rekeyGroup(conversationID)
