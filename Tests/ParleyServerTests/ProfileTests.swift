@@ -39,6 +39,27 @@ struct ProfileTests {
         try await people.server.stop()
     }
 
+    @Test("a contact hears profile_updated when a profile changes; a stranger hears nothing, and a refused change tells no one")
+    func contactsHearOfAChange() async throws {
+        let people = try await TwoPeople.start()
+        let eve = TestAccount("eve@example.org")
+        let eveSocket = try people.server.connect()
+        try await people.server.createAccount(eve, on: eveSocket)
+        _ = try await people.server.login(eve, on: eveSocket)
+        _ = try await people.directConversation()
+        #expect(try await people.annSocket.call("update_profile", ["display_name": "  "]).errorCode == "invalid_field")
+        #expect(try await people.annSocket.call("update_profile", ["display_name": "Ann L."]).ok)
+        let note = try await people.bobSocket.nextNotification(named: "profile_updated")
+        #expect(note["account_id"] as? Int == people.annID)
+        // Exactly one: the refused change told no one.
+        #expect(try await people.bobSocket.call("ping").ok)
+        #expect(!people.bobSocket.notifications.contains { $0["event"] as? String == "profile_updated" })
+        // Eve shares no conversation with ann: a ping's answer comes after anything sent to her before it.
+        #expect(try await eveSocket.call("ping").ok)
+        #expect(!eveSocket.notifications.contains { $0["event"] as? String == "profile_updated" })
+        try await people.server.stop()
+    }
+
     @Test("unknown fields, bad visibilities and oversize values are refused and change nothing")
     func validation() async throws {
         let people = try await TwoPeople.start()

@@ -7,7 +7,7 @@ import ParleyWire
 /// applied here; what needs the sessions (a pushed message, a group that shrank, someone's new keys) goes to the
 /// account's actor. Subscribers hear every event after it was acted on.
 struct ServerNotices: Sendable {
-    typealias Dependencies = HasDatabase & HasEvents & HasAccount & HasClock & Sendable
+    typealias Dependencies = HasDatabase & HasEvents & HasAccount & HasClock & HasServer & Sendable
     let dependencies: any Dependencies
     /// Who is online, as the server last said.
     let presence: PresenceBook
@@ -74,6 +74,10 @@ struct ServerNotices: Sendable {
             // decrypts. The new key is learnt now, so the warning appears when the change happens (§9).
             guard changed.accountID != (try? await account.confirmedAccountID()) else { return }
             try await account.renewSessions(with: changed.accountID)
+        case .profileUpdated(let changed):
+            // A contact's new name replaces the one learnt before (the profile says what this account may see).
+            guard changed.accountID != (try? await account.confirmedAccountID()) else { return }
+            try await ContactBook(dependencies: dependencies).learnProfile(changed.accountID)
         default:
             return
         }

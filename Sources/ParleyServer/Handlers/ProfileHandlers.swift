@@ -94,6 +94,12 @@ enum ProfileHandlers {
             try await StoreCall.call(context) { try await context.store.setDisplayName(accountID: caller.accountID, displayName) }
         }
         try await StoreCall.call(context) { try await context.store.setProfileFields(accountID: caller.accountID, updates) }
+        // Contacts hear it, so a name shown beside their messages is not the old one (a hint; losing it only
+        // leaves the old name until the next read of the profile).
+        guard let contacts = try? await context.store.contactIDs(accountID: caller.accountID) else { return }
+        for contact in contacts {
+            context.notifications.notify(accountID: contact, .profileUpdated(.init(accountID: caller.accountID)))
+        }
     }
 
     static func avatar(_ owner: AvatarOwner, _ context: ServerContext) async throws(WireError) -> API.Avatar {

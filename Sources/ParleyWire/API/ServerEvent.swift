@@ -23,6 +23,7 @@ public enum ServerEvent: Sendable, Equatable {
     case userOnline(Account)
     case userOffline(Account)
     case keysUpdated(Account)
+    case profileUpdated(Account)
     case newWaypoints(NewWaypoints)
 
     /// The event's name on the wire (`event`).
@@ -50,6 +51,7 @@ public enum ServerEvent: Sendable, Equatable {
         case .userOnline: "user_online"
         case .userOffline: "user_offline"
         case .keysUpdated: "keys_updated"
+        case .profileUpdated: "profile_updated"
         case .newWaypoints: "new_waypoints"
         }
     }
@@ -68,7 +70,8 @@ public enum ServerEvent: Sendable, Equatable {
         case .groupInvitation(let body): body
         case .memberRemoved(let body): body
         case .conversationDeleted(let body): body
-        case .accountDeleted(let body), .accountDisabled(let body), .userOnline(let body), .userOffline(let body), .keysUpdated(let body): body
+        case .accountDeleted(let body), .accountDisabled(let body), .userOnline(let body), .userOffline(let body), .keysUpdated(let body),
+             .profileUpdated(let body): body
         case .deviceAdded(let body): body
         case .deviceRemoved(let body): body
         case .onlineUsers(let body): body
@@ -123,6 +126,7 @@ public enum ServerEvent: Sendable, Equatable {
         Entry("user_online", Account.self, ServerEvent.userOnline),
         Entry("user_offline", Account.self, ServerEvent.userOffline),
         Entry("keys_updated", Account.self, ServerEvent.keysUpdated),
+        Entry("profile_updated", Account.self, ServerEvent.profileUpdated),
         Entry("new_waypoints", NewWaypoints.self, ServerEvent.newWaypoints),
     ]
 

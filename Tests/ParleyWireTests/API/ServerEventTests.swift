@@ -30,6 +30,7 @@ struct ServerEventTests {
         .userOnline(.init(accountID: 7)),
         .userOffline(.init(accountID: 7)),
         .keysUpdated(.init(accountID: 7)),
+        .profileUpdated(.init(accountID: 7)),
         .newWaypoints(.init(ownerID: 7, routeID: 3, count: 2, lastWaypointID: 41)),
     ]
 
