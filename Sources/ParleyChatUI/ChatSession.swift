@@ -56,7 +56,7 @@ public final class ChatSession {
         Terminal.startReading(deliver: { post.yield(.keys($0)) }, ended: { post.yield(.inputEnded) })
         watch(SIGWINCH, as: .resize)
         for number in [SIGTERM, SIGHUP, SIGINT] { watch(number, as: .terminate) }
-        watch(ParleyClient.lockSignal, as: .lockRequested)
+        watch(AccountHome.lockSignal, as: .lockRequested)
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(2))

@@ -19,7 +19,7 @@ enum ChatVaultAccess {
 
     /// A PIN typed on a locked chat's screen, as the vault in `directory` takes it.
     static func typed(_ pin: String, for directory: URL) -> MainKeyAccess {
-        guard case .hardware = (try? ParleyClient.protection(directory: directory)) ?? .none else { return .pin(pin) }
+        guard case .hardware = (try? AccountHome.protection(directory: directory)) ?? .none else { return .pin(pin) }
         return .hardware(TPMMainKeyProtector(pin: Array(pin.precomposedStringWithCanonicalMapping.utf8)))
     }
 }

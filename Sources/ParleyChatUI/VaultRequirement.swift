@@ -19,7 +19,7 @@ public enum VaultRequirement: Sendable, Equatable {
 
     /// What the vault in `directory` needs.
     public static func of(_ directory: URL) -> VaultRequirement {
-        switch (try? ParleyClient.protection(directory: directory)) ?? .none {
+        switch (try? AccountHome.protection(directory: directory)) ?? .none {
         case .none:
             return .nothing
         case .pin:

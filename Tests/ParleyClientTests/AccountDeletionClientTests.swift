@@ -17,7 +17,7 @@ struct AccountDeletionClientTests {
         let directory = ann.directory
         try await ann.deleteAccount()
         #expect(!FileManager.default.fileExists(atPath: directory.path), "ann's local data is erased")
-        #expect(ParleyClient.accounts(in: harness.home("ann")).isEmpty)
+        #expect(AccountHome.accounts(in: harness.home("ann")).isEmpty)
 
         // Bob hears it; what he already holds stays on his device; writing to her finds nobody.
         var heard = false

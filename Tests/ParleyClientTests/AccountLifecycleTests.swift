@@ -18,7 +18,7 @@ struct AccountLifecycleTests {
         let phoneDirectory = phone.directory
         try await phone.signOut()
         #expect(!FileManager.default.fileExists(atPath: phoneDirectory.path), "the phone's local data is erased")
-        #expect(ParleyClient.accounts(in: harness.home("ann-phone")).isEmpty)
+        #expect(AccountHome.accounts(in: harness.home("ann-phone")).isEmpty)
         #expect(try await ann.devices.list().map(\.id) == [1])
         #expect(!(try await ann.devices.list().map(\.id)).contains(phoneID))
         // Bob's next message still reaches the laptop (the stale phone is dropped from his device list).
@@ -48,7 +48,7 @@ struct AccountLifecycleTests {
             _ = try await AccountRecovery.restore(home: home, email: "ann@example.org", server: harness.address, code: code,
                                                   password: "not it", pin: nil, deviceName: "new laptop")
         }
-        #expect(ParleyClient.accounts(in: home).isEmpty)
+        #expect(AccountHome.accounts(in: home).isEmpty)
         let restored = try await AccountRecovery.restore(
             home: home, email: "ann@example.org", server: harness.address, code: code, password: "correct horse ann",
             pin: "8642", deviceName: "new laptop")

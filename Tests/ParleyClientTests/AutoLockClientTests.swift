@@ -47,7 +47,7 @@ struct AutoLockClientTests {
             }
         }
         #expect(throws: ClientError.vault(.wiped)) { try ParleyClient.open(home: home, email: "ann@example.org", pin: "1111") }
-        #expect(ParleyClient.accounts(in: home).isEmpty)
+        #expect(AccountHome.accounts(in: home).isEmpty)
         #expect(throws: ClientError.noAccount("ann@example.org")) { try ParleyClient.open(home: home, email: "ann@example.org", pin: "2468") }
     }
 }

@@ -104,7 +104,7 @@ struct DevicePairingClientTests {
         }()
         await #expect(throws: ClientError.self) { try await pairing.complete(home: harness.home("ann-phone"), pin: nil, timeout: .seconds(20)) }
         await attempt
-        #expect(ParleyClient.accounts(in: harness.home("ann-phone")).isEmpty)
+        #expect(AccountHome.accounts(in: harness.home("ann-phone")).isEmpty)
         // The pairing is burned: authorizing again with the right code is refused.
         await #expect(throws: ClientError.invalidInput("this code was already used; start pairing again on the new device")) {
             try await ann.devices.authorize(code: code.text)

@@ -28,7 +28,7 @@ public enum AccountRecovery {
         deviceName: String, dependencies: any ParleyClient.Dependencies = ClientDependencies()
     ) async throws(ClientError) -> ParleyClient {
         let email = email.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !ParleyClient.accounts(in: home).contains(email) else {
+        guard !AccountHome.accounts(in: home).contains(email) else {
             throw .invalidInput("\(email) already has an account in this home; use it, or pick another --home")
         }
         let answer = try await withConnection(server, dependencies) { connection throws(ClientError) in

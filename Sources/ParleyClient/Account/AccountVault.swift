@@ -50,6 +50,6 @@ public struct AccountVault: Sendable {
 
     /// How the MainKey is protected.
     public func protection() throws(ClientError) -> VaultProtection {
-        try ParleyClient.protection(directory: directory)
+        try AccountHome.protection(directory: directory)
     }
 }

@@ -4,19 +4,6 @@ import ParleyProtocol
 import ParleyVault
 
 extension ParleyClient {
-    /// The directory of `email`'s account under `home`.
-    public static func accountDirectory(home: URL, email: String) -> URL {
-        home.appendingPathComponent("accounts", isDirectory: true)
-            .appendingPathComponent(email.lowercased(), isDirectory: true)
-    }
-
-    /// The e-mail addresses with an account under `home`.
-    public static func accounts(in home: URL) -> [String] {
-        let root = home.appendingPathComponent("accounts", isDirectory: true)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
-        return names.filter { MainKeyFile.exists(in: root.appendingPathComponent($0)) }.sorted()
-    }
-
     /// Creates a new account on this device: fresh identity, login and prekeys, a MainKey protected by
     /// `pin` (or kept in a 0600 file when nil). Nothing is sent; call `register(password:)` next.
     public static func create(
@@ -38,7 +25,7 @@ extension ParleyClient {
         guard email.split(separator: "@").count == 2, email.contains(".") else {
             throw .invalidInput("'\(email)' is not an e-mail address like name@example.org")
         }
-        let directory = accountDirectory(home: home, email: email)
+        let directory = AccountHome.directory(home: home, email: email)
         guard !MainKeyFile.exists(in: directory) else {
             throw .invalidInput("\(email) already has an account in this home; use it, or pick another --home")
         }
@@ -76,7 +63,7 @@ extension ParleyClient {
         dependencies: any Dependencies = ClientDependencies(), reconnectPolicy: ReconnectPolicy = ReconnectPolicy(),
         waitForOtherProcess: Duration = .seconds(2)
     ) throws(ClientError) -> ParleyClient {
-        let directory = accountDirectory(home: home, email: email)
+        let directory = AccountHome.directory(home: home, email: email)
         guard MainKeyFile.exists(in: directory) else { throw .noAccount(email) }
         let processLock = try AccountLock(directory: directory, wait: waitForOtherProcess)
         let key: MainKey
@@ -99,12 +86,5 @@ extension ParleyClient {
         let database = try ClientDatabase(path: directory.appendingPathComponent("client.sqlite"), lock: lock)
         return ParleyClient(email: email, directory: directory, keys: keys, database: database, lock: lock,
                             processLock: processLock, dependencies: dependencies, reconnectPolicy: reconnectPolicy)
-    }
-}
-
-extension ParleyClient {
-    /// How the MainKey of the account in `directory` is protected (before opening it).
-    public static func protection(directory: URL) throws(ClientError) -> VaultProtection {
-        do { return try MainKeyFile.protection(in: directory) } catch { throw .vault(error) }
     }
 }

@@ -56,20 +56,6 @@ extension ParleyClient {
         }
     }
 
-    /// Removes an unconfirmed account that an earlier `register` left in `home` (its code lost or expired),
-    /// so registering the same e-mail again starts afresh. Only a vault without a PIN is opened unasked (a PIN
-    /// try would count towards the wipe); returns whether an account was removed. A confirmed one is kept.
-    public static func discardUnconfirmed(home: URL, email: String) async throws(ClientError) -> Bool {
-        let email = email.trimmingCharacters(in: .whitespaces).lowercased()
-        let directory = accountDirectory(home: home, email: email)
-        guard MainKeyFile.exists(in: directory), (try? protection(directory: directory)) == VaultProtection.none else { return false }
-        // In use by another process, or unreadable: not a leftover to clear; `create` then says what is there.
-        guard let client = try? open(home: home, email: email, pin: nil, waitForOtherProcess: .zero),
-              await client.accountID == nil else { return false }
-        try await client.discardUnconfirmed()
-        return true
-    }
-
     /// Confirms registration with the e-mailed code; the device gets its ids.
     public func confirm(code: String) async throws(ClientError) {
         let answer = try await withTemporaryConnection { () async throws(ClientError) in

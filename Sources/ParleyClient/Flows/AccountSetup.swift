@@ -38,7 +38,7 @@ public enum AccountSetup {
     /// Refuses when `email` already has an account in `home`: signing in again there would replace it.
     public static func checkNotSignedIn(_ email: String, home: URL) throws(AccountSetupError) {
         let email = email.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !ParleyClient.accounts(in: home).contains(email) else { throw .alreadySignedIn(email: email, home: home.path) }
+        guard !AccountHome.accounts(in: home).contains(email) else { throw .alreadySignedIn(email: email, home: home.path) }
     }
 
     /// Restores the account from its key backup with the e-mailed `code` and `password`, as a new device named

@@ -36,7 +36,7 @@ extension Parley.Account {
             let vaultPIN = pin ? try SecretInput.pin(prompt: "New vault PIN: ") : nil
             do {
                 // An unconfirmed account from an earlier run (its code lost or expired) is replaced, not a dead end.
-                if try await ParleyClient.discardUnconfirmed(home: options.homeURL, email: email) {
+                if try await AccountHome.discardUnconfirmed(home: options.homeURL, email: email) {
                     Console.err("Replacing the unconfirmed registration of \(email.lowercased()) in this home; its old code no longer works.")
                 }
                 // A failed registration leaves nothing behind, so the same command can simply be run again

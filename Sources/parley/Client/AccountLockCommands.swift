@@ -18,7 +18,7 @@ extension Parley.Account {
         func run() async throws {
             let email = try options.accountEmail()
             let holder: String?
-            do { holder = try ParleyClient.requestLock(home: options.homeURL, email: email) } catch { throw CommandFailure("\(error)") }
+            do { holder = try AccountHome.requestLock(home: options.homeURL, email: email) } catch { throw CommandFailure("\(error)") }
             options.output(["locked": holder ?? ""]) {
                 holder.map { "Asked \($0) to lock \(email)." } ?? "No parley process has \(email) open: it is locked."
             }
@@ -38,8 +38,8 @@ extension Parley.Account {
 
         func run() async throws {
             let email = try options.accountEmail()
-            let directory = ParleyClient.accountDirectory(home: options.homeURL, email: email)
-            guard case .pin = (try? ParleyClient.protection(directory: directory)) ?? .none else {
+            let directory = AccountHome.directory(home: options.homeURL, email: email)
+            guard case .pin = (try? AccountHome.protection(directory: directory)) ?? .none else {
                 throw CommandFailure("\(email)'s vault has no PIN, so it never locks; set one with 'parley account set-pin'")
             }
             let client = try options.open()

@@ -20,7 +20,7 @@ struct ClientOptions: ParsableArguments {
     /// The account's e-mail: `--account`, or the only account in the home.
     func accountEmail() throws -> String {
         if let account { return account.lowercased() }
-        let accounts = ParleyClient.accounts(in: homeURL)
+        let accounts = AccountHome.accounts(in: homeURL)
         switch accounts.count {
         case 0: throw CommandFailure("no account in \(homeURL.path); create one with 'parley account register'")
         case 1: return accounts[0]

@@ -122,8 +122,8 @@ extension Parley {
 
         /// Ends the process with a message when `parley account lock` signals it.
         private static func endOnLockRequest() -> any DispatchSourceSignal {
-            signal(ParleyClient.lockSignal, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: ParleyClient.lockSignal, queue: .global())
+            signal(AccountHome.lockSignal, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: AccountHome.lockSignal, queue: .global())
             source.setEventHandler {
                 ClientOptions.say("Locked by 'parley account lock'; run 'parley read --follow' again to go on.")
                 Foundation.exit(0)

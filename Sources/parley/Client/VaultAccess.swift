@@ -8,7 +8,7 @@ import ParleyVault
 /// sealed to the TPM, the TPM (PARLEY_TPM_TCTI) and the TPM key's PIN when it has one.
 enum VaultAccess {
     static func access(home: URL, email: String) throws -> MainKeyAccess {
-        switch VaultRequirement.of(ParleyClient.accountDirectory(home: home, email: email)) {
+        switch VaultRequirement.of(AccountHome.directory(home: home, email: email)) {
         case .nothing:
             return .pin(nil)
         case .pin:

@@ -46,7 +46,7 @@ extension MailOptions {
     func pgpOptions(email: String, keys: MailKeyOptions) throws -> PGPOptions {
         let keyring = keys.keyring, passphraseFile = keys.passphraseFile
         var arguments = ["--home", homeURL.path]
-        if ParleyClient.accounts(in: homeURL).contains(email) { arguments += ["--account", email] }
+        if AccountHome.accounts(in: homeURL).contains(email) { arguments += ["--account", email] }
         if let keyring { arguments += ["--keyring", keyring] }
         if let passphraseFile { arguments += ["--passphrase-file", passphraseFile] }
         return try PGPOptions.parse(arguments)

@@ -46,7 +46,7 @@ struct PGPOptions: ParsableArguments {
     func openKeyring() throws -> any PGPKeyStore {
         let home = ParleyHome.url(self.home)
         let choice = try PGPKeyStoreChoice.choose(keyring: keyring, environment: ProcessInfo.processInfo.environment, account: account,
-                                                  accounts: keyring == nil ? ParleyClient.accounts(in: home) : [], homePath: home.path)
+                                                  accounts: keyring == nil ? AccountHome.accounts(in: home) : [], homePath: home.path)
         switch choice {
         case .keyring(let path):
             return try PGPKeyring(directory: path)

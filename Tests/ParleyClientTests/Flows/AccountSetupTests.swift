@@ -21,9 +21,9 @@ struct AccountSetupTests {
             guard case .registrationFailed = error else { throw error }
             #expect(error.description.hasSuffix("; nothing was kept on this device, so run the command again once that is fixed"))
         }
-        #expect(ParleyClient.accounts(in: harness.home("ann")).isEmpty)
+        #expect(AccountHome.accounts(in: harness.home("ann")).isEmpty)
         let ann = try await Self.register(harness, "ann")
-        #expect(ParleyClient.accounts(in: harness.home("ann")) == ["ann@example.org"])
+        #expect(AccountHome.accounts(in: harness.home("ann")) == ["ann@example.org"])
         #expect(harness.server.latestCode(for: "ann@example.org") != nil)
         await ann.disconnect()
         try await harness.stop()
@@ -34,7 +34,7 @@ struct AccountSetupTests {
         let harness = try await ClientHarness.start()
         for email in ["", "not an address", "a@b@example.org", "\u{1B}]0;owned\u{07}", String(repeating: "é", count: 10_000)] {
             await #expect(throws: AccountSetupError.self) { _ = try await Self.register(harness, "x", email: email) }
-            #expect(ParleyClient.accounts(in: harness.home("x")).isEmpty)
+            #expect(AccountHome.accounts(in: harness.home("x")).isEmpty)
         }
         try await harness.stop()
     }
@@ -68,7 +68,7 @@ struct AccountSetupTests {
         } catch {
             #expect(error.description == "that is not the account password; try again — the same code stays good for 15 minutes")
         }
-        #expect(ParleyClient.accounts(in: harness.home("ann-new")).isEmpty)
+        #expect(AccountHome.accounts(in: harness.home("ann-new")).isEmpty)
         let signedIn = try await AccountSetup.signIn(
             home: harness.home("ann-new"), email: "ann@example.org", server: harness.address, code: code,
             password: "correct horse ann", pin: nil, deviceName: "new")
@@ -78,7 +78,7 @@ struct AccountSetupTests {
         await signedIn.client.disconnect()
         try await ann.devices.remove(signedIn.deviceID)
         #expect(try await AccountExit.signOut(signedIn.client) == .erasedOnly)
-        #expect(ParleyClient.accounts(in: harness.home("ann-new")).isEmpty)
+        #expect(AccountHome.accounts(in: harness.home("ann-new")).isEmpty)
         await ann.disconnect()
         try await harness.stop()
     }
@@ -89,7 +89,7 @@ struct AccountSetupTests {
         let ann = try await harness.person("ann")
         await ann.disconnect()
         #expect(try await AccountExit.signOut(ann) == .signedOut)
-        #expect(ParleyClient.accounts(in: harness.home("ann")).isEmpty)
+        #expect(AccountHome.accounts(in: harness.home("ann")).isEmpty)
         try await harness.stop()
     }
 
@@ -99,7 +99,7 @@ struct AccountSetupTests {
         let ann = try await harness.person("ann")
         await ann.disconnect()
         try await AccountExit.deleteAccount(ann)
-        #expect(ParleyClient.accounts(in: harness.home("ann")).isEmpty)
+        #expect(AccountHome.accounts(in: harness.home("ann")).isEmpty)
         try await harness.stop()
     }
 
