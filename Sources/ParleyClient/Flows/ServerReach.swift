@@ -6,10 +6,7 @@ public enum ServerReach {
     /// The reason when `error` means the server cannot be reached right now, as opposed to an answer (a refused
     /// login, a TLS key that does not match the pin) that must not be worked around.
     public static func offlineReason(_ error: ClientError) -> String? {
-        switch error {
-        case .unreachable, .timeout, .disconnected, .notConnected: error.description
-        default: nil
-        }
+        error.isAboutReachingTheServer ? error.description : nil
     }
 
     /// Connects `client`; nil when connected, the reason when the server cannot be reached. Any other failure

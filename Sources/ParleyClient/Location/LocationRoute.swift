@@ -36,6 +36,14 @@ public struct LocationPoint: Sendable, Equatable {
     public let waypoint: Waypoint?
     /// Why it could not be opened (no key held opens it, it was altered, a legacy value…); never key material.
     public let problem: String?
+
+    /// A waypoint as a follower sees it (an app's tests make their own).
+    public init(waypointID: Int64, timestamp: Int64, waypoint: Waypoint?, problem: String?) {
+        self.waypointID = waypointID
+        self.timestamp = timestamp
+        self.waypoint = waypoint
+        self.problem = problem
+    }
 }
 
 /// A page of a route: its description and some of its waypoints, oldest first.
@@ -86,7 +94,7 @@ public struct LocationShareResult: Sendable, Equatable {
     public let keyNotSentTo: [Int64]
 }
 
-/// New waypoints of someone followed, as they arrive (`locationUpdates`).
+/// New waypoints of someone followed, as they arrive (`following.updates(from:)`).
 public struct LocationUpdate: Sendable, Equatable {
     /// The sharer.
     public let ownerID: Int64
@@ -94,4 +102,11 @@ public struct LocationUpdate: Sendable, Equatable {
     public let routeID: Int64
     /// The new waypoints, oldest first.
     public let points: [LocationPoint]
+
+    /// New waypoints of `ownerID`'s route `routeID` (an app's tests make their own).
+    public init(ownerID: Int64, routeID: Int64, points: [LocationPoint]) {
+        self.ownerID = ownerID
+        self.routeID = routeID
+        self.points = points
+    }
 }

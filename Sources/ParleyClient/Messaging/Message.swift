@@ -81,6 +81,20 @@ public struct Conversation: Codable, Sendable, Equatable, Identifiable {
     /// True while it is a message request you have not answered: someone who is not a contact started it
     /// (docs/CLIENT.md §12). Writing in it, or `requests.accept`, accepts it.
     public var isRequest: Bool?
+
+    /// A conversation as this device would know it (an app's tests make their own).
+    public init(id: Int64, kind: String, members: [Int64], creatorID: Int64, title: String? = nil, unread: Int = 0,
+                favourite: Bool = false, lastMessageAt: Int64? = nil, isRequest: Bool? = nil) {
+        self.id = id
+        self.kind = kind
+        self.members = members
+        self.creatorID = creatorID
+        self.title = title
+        self.unread = unread
+        self.favourite = favourite
+        self.lastMessageAt = lastMessageAt
+        self.isRequest = isRequest
+    }
 }
 
 /// Someone this device has talked to.

@@ -46,6 +46,16 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server speaks another version of the protocol (docs/API.md §1).
     case protocolMismatch(server: Int)
 
+    /// Whether the server could not be reached (no connection, none possible, or no answer in time), as opposed
+    /// to an answer — a refusal, a TLS key that does not match its pin — that must not be worked around. What can
+    /// go on from this device (sending into the outbox, reading the history) goes on after these alone.
+    public var isAboutReachingTheServer: Bool {
+        switch self {
+        case .unreachable, .timeout, .disconnected, .notConnected: true
+        default: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .notConnected: "not connected to the server; check it is running and try again"
