@@ -10,23 +10,8 @@ import Testing
 struct AccountConnectionTests {
     @Test("connect() during a reconnect's login waits for it and reports its outcome: signed out, not a success")
     func connectDuringAReconnectThatEndsSignedOut() async throws {
-        let harness = try await ClientHarness.start()
-        let owner = HeldLoginOwner()
-        let connection = Self.connection(to: harness, owner: owner)
-        try await connection.connect(reconnect: true, catchUp: false)
-        #expect(await connection.isConnected)
-
-        // The socket goes; the reconnect opens a new one and its login is held.
-        owner.holdNextLogin()
-        await connection.connection?.close()
-        try await eventually("the reconnect's login to start") { owner.loginsStarted == 2 }
-
-        let outcome = Task { () -> ClientError? in
-            do throws(ClientError) {
-                try await connection.connect(reconnect: true, catchUp: false)
-                return nil
-            } catch { return error }
-        }
+        let (harness, owner, connection) = try await Self.reconnectHeldAtLogin()
+        let outcome = Self.connectMeanwhile(connection)
         try await Task.sleep(for: .milliseconds(300))
         #expect(owner.loginsStarted == 2, "connect() started a second attempt beside the one under way")
         owner.releaseHeldLogin(with: .signedOut)
@@ -38,20 +23,8 @@ struct AccountConnectionTests {
 
     @Test("connect() during a reconnect's login that succeeds returns connected, with one login in all")
     func connectDuringAReconnectThatSucceeds() async throws {
-        let harness = try await ClientHarness.start()
-        let owner = HeldLoginOwner()
-        let connection = Self.connection(to: harness, owner: owner)
-        try await connection.connect(reconnect: true, catchUp: false)
-        owner.holdNextLogin()
-        await connection.connection?.close()
-        try await eventually("the reconnect's login to start") { owner.loginsStarted == 2 }
-
-        let outcome = Task { () -> ClientError? in
-            do throws(ClientError) {
-                try await connection.connect(reconnect: true, catchUp: false)
-                return nil
-            } catch { return error }
-        }
+        let (harness, owner, connection) = try await Self.reconnectHeldAtLogin()
+        let outcome = Self.connectMeanwhile(connection)
         try await Task.sleep(for: .milliseconds(300))
         owner.releaseHeldLogin(with: nil)
         #expect(await outcome.value == nil)
@@ -73,6 +46,30 @@ struct AccountConnectionTests {
         await #expect(throws: ClientError.notConnected) { try await connection.call(API.Ping.self, NoFields()) }
         #expect(await !connection.isConnected)
         try await harness.stop()
+    }
+
+    /// A connection that logged in once, then lost its socket; its reconnect has opened a new one and is held at
+    /// the login (the owner's second).
+    private static func reconnectHeldAtLogin() async throws -> (ClientHarness, HeldLoginOwner, AccountConnection) {
+        let harness = try await ClientHarness.start()
+        let owner = HeldLoginOwner()
+        let connection = Self.connection(to: harness, owner: owner)
+        try await connection.connect(reconnect: true, catchUp: false)
+        #expect(await connection.isConnected)
+        owner.holdNextLogin()
+        await connection.connection?.close()
+        try await eventually("the reconnect's login to start") { owner.loginsStarted == 2 }
+        return (harness, owner, connection)
+    }
+
+    /// The user's `connect()` while that reconnect is under way; its error, or nil when it connected.
+    private static func connectMeanwhile(_ connection: AccountConnection) -> Task<ClientError?, Never> {
+        Task {
+            do throws(ClientError) {
+                try await connection.connect(reconnect: true, catchUp: false)
+                return nil
+            } catch { return error }
+        }
     }
 
     private static func connection(to harness: ClientHarness, owner: HeldLoginOwner) -> AccountConnection {
