@@ -161,24 +161,11 @@ struct LocationAccountCommandTests {
         #expect(try await Self.location(["routes"], home: ann).stdout.contains("route 1: active"))
         let log = root.appendingPathComponent("walk.nmea")
         try Data(LocationCommandTests.nmeaLog().utf8).write(to: log)
-        let port = Int.random(in: 20_000...40_000)
-        let fake = Process()
-        fake.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
-        fake.arguments = ["-q", "-c", "0.05", "-P", String(port), log.path]
-        fake.standardOutput = FileHandle.nullDevice
-        fake.standardError = FileHandle.nullDevice
-        try ProcessLaunch.start(fake)
-        defer {
-            for child in LocationCommandTests.children(of: fake.processIdentifier) { kill(child, SIGKILL) }
-            kill(fake.processIdentifier, SIGKILL)
-            fake.waitUntilExit()
-        }
-        var live = try await Self.location(["post", "--gpsd", "127.0.0.1:\(port)", "--count", "2"], home: ann)
-        for _ in 0..<30 where live.status != 0 && live.stderr.contains("gpsd") {
-            try await Task.sleep(for: .milliseconds(300))
-            live = try await Self.location(["post", "--gpsd", "127.0.0.1:\(port)", "--count", "2"], home: ann)
-        }
-        #expect(live.status == 0, "\(live.stderr)")
+        let fake = try GPSFake(replaying: log)
+        defer { fake.stop() }
+        try #require(try await fake.waitUntilListening(), "gpsd did not listen: \(fake.diagnostics)")
+        let live = try await Self.location(["post", "--gpsd", "127.0.0.1:\(fake.port)", "--count", "2"], home: ann)
+        #expect(live.status == 0, "\(live.stderr); \(fake.diagnostics)")
         #expect(live.stdout.split(separator: "\n").count == 2 && live.stdout.contains("61.4978 23.761"), "\(live.stdout)")
         let followed = try await Self.location(["show", "ann@example.org"], home: bob)
         let lines = followed.stdout.split(separator: "\n")

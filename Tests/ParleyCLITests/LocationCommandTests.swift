@@ -148,30 +148,11 @@ struct LocationCommandTests {
     @Test("post --gpsd reads live fixes from a real gpsd fed by gpsfake")
     func gpsd() async throws {
         try Data(Self.nmeaLog().utf8).write(to: URL(fileURLWithPath: path("walk.nmea")))
-        let port = Int.random(in: 20_000...40_000)
-        let fake = Process()
-        fake.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
-        fake.arguments = ["-q", "-c", "0.05", "-P", String(port), path("walk.nmea")]
-        fake.standardOutput = FileHandle.nullDevice
-        fake.standardError = FileHandle.nullDevice
-        try ProcessLaunch.start(fake)
-        defer {
-            // Children spawned from the test runner inherit a blocked SIGTERM, so stop them with SIGKILL:
-            // first the gpsd that gpsfake started, then gpsfake itself.
-            for child in Self.children(of: fake.processIdentifier) { kill(child, SIGKILL) }
-            kill(fake.processIdentifier, SIGKILL)
-            fake.waitUntilExit()
-        }
-        // gpsfake (Python) starts gpsd itself, which takes seconds when the whole suite loads the machine:
-        // retry until it listens, for as long as gpsfake lives, 60 s at most, off the cooperative pool.
-        let deadline = Date(timeIntervalSinceNow: 60)
-        var result = try await ParleyBinary.runDetached(["location", "post", "--gpsd", "127.0.0.1:\(port)", "--count", "3"])
-        while result.status != 0, fake.isRunning, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(300))
-            result = try await ParleyBinary.runDetached(["location", "post", "--gpsd", "127.0.0.1:\(port)", "--count", "3"])
-        }
-        #expect(fake.isRunning || result.status == 0, "gpsfake exited early (status \(fake.isRunning ? 0 : fake.terminationStatus)); the port may be taken")
-        #expect(result.status == 0, "\(result.stderr)")
+        let fake = try GPSFake(replaying: URL(fileURLWithPath: path("walk.nmea")))
+        defer { fake.stop() }
+        try #require(try await fake.waitUntilListening(), "gpsd did not listen: \(fake.diagnostics)")
+        let result = try await ParleyBinary.runDetached(["location", "post", "--gpsd", "127.0.0.1:\(fake.port)", "--count", "3"])
+        #expect(result.status == 0, "\(result.stderr); \(fake.diagnostics)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 3)
         for line in lines {
@@ -182,20 +163,6 @@ struct LocationCommandTests {
         }
         let refused = try await ParleyBinary.runDetached(["location", "post", "--gpsd", "127.0.0.1:1"])
         #expect(refused.status != 0 && refused.stderr.contains("cannot connect to gpsd"))
-    }
-
-    /// Process ids whose parent is `parent`, from /proc.
-    static func children(of parent: Int32) -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { entry -> Int32? in
-            guard let pid = Int32(entry),
-                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")")
-            else { return nil }
-            // Fields after the command name: state, then the parent's pid.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 1 && Int32(fields[1]) == parent ? pid : nil
-        }
     }
 
     /// Ten seconds of GGA + RMC at 61.4978 N 23.761 E on 2027-01-15 from 08:00:00 UTC.

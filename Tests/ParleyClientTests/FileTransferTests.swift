@@ -97,12 +97,13 @@ struct FileTransferTests {
         let attachment = try #require(try await upload(via: context).file)
         let pipe = scratch.url.appendingPathComponent("pipe")
         #expect(mkfifo(pipe.path, 0o600) == 0)
-        let reader = Task.detached { FileHandle(forReadingAtPath: pipe.path)?.readDataToEndOfFile() }
+        // The reader blocks (opening a pipe waits for its writer): on a thread of its own, not the cooperative pool.
+        let reader = Task { try await Blocking.run { FileHandle(forReadingAtPath: pipe.path)?.readDataToEndOfFile() } }
         // Whatever happens, the reader is let go (a writer that opens and closes gives it an end of file), so a
         // failure fails the test instead of hanging it.
         defer { let fd = open(pipe.path, O_WRONLY | O_NONBLOCK); if fd >= 0 { close(fd) } }
         try await FileDownloader(dependencies: context).download(attachment, to: pipe, options: AttachmentOptions())
-        let received = await reader.value
+        let received = try await reader.value
         #expect(received == Data(plaintext))
         #expect(LocalFile.isDeviceOrPipe(pipe))
     }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// How `parley server admin` reaches running servers (docs/OPERATIONS.md §8): a SQLite server through its
@@ -26,7 +27,7 @@ struct AdministrationTests {
 
         // Garbage on the admin socket: a clear refusal, nothing happens, the server serves on.
         for garbage in ["hello", "{}", #"{"v":2,"n":"x","e":[]}"#, String(repeating: "x", count: 20_000)] {
-            let raw = try UnixLine.exchange(path: path, garbage)
+            let raw = try await UnixLine.exchange(path: path, garbage)
             #expect(raw.contains(#""ok":false"#), "\(raw)")
         }
         #expect(try await people.annSocket.call("ping").ok)
@@ -119,28 +120,28 @@ extension AdministrationTests {
         #expect(try await second.login(ann, on: onSecond).ok)
         #expect(try await first.login(bob, on: bobSocket).ok)
         let database = try #require(first.databaseURL).description
-        func admin(_ arguments: [String]) throws -> (Int32, String) {
-            try ServerProcess.runToExitWithOutput(["server", "admin"] + arguments + ["--database", database])
+        func admin(_ arguments: [String]) async throws -> (Int32, String) {
+            try await ServerProcess.runToExitWithOutput(["server", "admin"] + arguments + ["--database", database])
         }
 
-        let (listed, list) = try admin(["accounts", "list"])
+        let (listed, list) = try await admin(["accounts", "list"])
         #expect(listed == 0 && list.contains("1\tactive\tann@example.org") && list.contains("2\tactive\tbob@example.org"), "\(list)")
         // The nodes count their connections as they report them: asked again until all three logins are counted.
         var stats = ""
         for _ in 0..<20 {
-            stats = try admin(["stats"]).1
+            stats = try await admin(["stats"]).1
             if stats.contains("3 signed in on 2 nodes") { break }
             try await Task.sleep(for: .milliseconds(250))
         }
         #expect(stats.contains("accounts:      2") && stats.contains("3 signed in on 2 nodes"), "\(stats)")
-        let (disabled, said) = try admin(["accounts", "disable", "ann@example.org"])
+        let (disabled, said) = try await admin(["accounts", "disable", "ann@example.org"])
         #expect(disabled == 0 && said.contains("its connections on all 2 server nodes were closed"), "\(said)")
         try await expectClosed(onFirst, "ann on node 1")
         try await expectClosed(onSecond, "ann on node 2")
         #expect(try await second.login(ann, on: try second.connect()).errorMessage == "this account is disabled; ask the server's operator")
-        let (again, twice) = try admin(["accounts", "disable", "1"])
+        let (again, twice) = try await admin(["accounts", "disable", "1"])
         #expect(again != 0 && twice.contains("disabled already"), "\(twice)")
-        let (deleted, gone) = try admin(["accounts", "delete", "ann@example.org", "--yes"])
+        let (deleted, gone) = try await admin(["accounts", "delete", "ann@example.org", "--yes"])
         #expect(deleted == 0 && gone.contains("Deleted ann@example.org (account 1)"), "\(gone)")
         #expect(try await AccountTrace.leftovers(first.opened.store, accountID: 1, email: ann.email) == [:])
         #expect(try await bobSocket.call("ping").ok)
@@ -151,7 +152,12 @@ extension AdministrationTests {
 
 /// One raw line to a Unix socket and its answer (for feeding the admin socket what no parley sends).
 enum UnixLine {
-    static func exchange(path: String, _ line: String) throws -> String {
+    /// Waits for the answer off the cooperative pool: the server that answers runs in this process, on that pool.
+    static func exchange(path: String, _ line: String) async throws -> String {
+        try await Blocking.run { try exchangeBlocking(path: path, line) }
+    }
+
+    private static func exchangeBlocking(path: String, _ line: String) throws -> String {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         guard connect(fd, path: path) == 0 else { throw LineSocket.Failure(description: "cannot connect to \(path)") }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import ParleyServer
+import ParleyTestSupport
 import Synchronization
 import Testing
 
@@ -51,9 +52,9 @@ struct BackupTests {
             if !backup.isEmpty { try FileManager.default.removeItem(atPath: backup) }
             before = acknowledged.withLock { $0 }
             backup = people.server.directory.appendingPathComponent("backup-\(UUID().uuidString).sqlite").path
-            try await Task.detached { [backup] in
+            try await Blocking.run { [backup] in
                 try SQLiteBackup.backup(databaseAt: people.server.directory.appendingPathComponent("parley.sqlite").path, to: backup)
-            }.value
+            }
             during = acknowledged.withLock { $0.count } - before.count
         }
         try await Task.sleep(for: .milliseconds(200))

@@ -33,7 +33,7 @@ struct DurabilityTests {
 
     @Test("every acknowledged message survives kill -9 of the server")
     func killNine() async throws {
-        var server = try ServerProcess(data: data)
+        var server = try await ServerProcess.start(data: data)
         var (_, bob, bobSocket, annSocket, _, bobID, conversation) = try await annAndBob(on: server)
         var acknowledged: [Int] = []
         for index in 0..<25 {
@@ -45,15 +45,15 @@ struct DurabilityTests {
             ])
             acknowledged.append(try #require(response["message_id"] as? Int))
         }
-        server.stop(signal: SIGKILL)
+        await server.stop(signal: SIGKILL)
 
-        server = try ServerProcess(data: data)
+        server = try await ServerProcess.start(data: data)
         bobSocket = try LineSocket(port: server.port)
         _ = try await login(bob, on: bobSocket)
         let fetched = try await bobSocket.call("get_messages", ["limit": 500])
         let ids = try #require(fetched["messages"] as? [[String: Any]]).compactMap { $0["message_id"] as? Int }
         #expect(ids == acknowledged)
-        #expect(server.stop(signal: SIGTERM) == 0)
+        #expect(await server.stop(signal: SIGTERM) == 0)
         try? FileManager.default.removeItem(at: data)
     }
 
@@ -62,7 +62,7 @@ struct DurabilityTests {
         // 300 messages of two 12 KiB envelopes write about 2,500 frames to the log: past the threshold where
         // background rounds and the writer's tail copies run (WALCheckpointer), so the kill lands among them.
         let limits = ["--requests-per-second", "100000", "--account-requests-per-second", "100000"]
-        var server = try ServerProcess(data: data, extraArguments: limits)
+        var server = try await ServerProcess.start(data: data, extraArguments: limits)
         var (_, bob, bobSocket, annSocket, _, bobID, conversation) = try await annAndBob(on: server)
         let ciphertext = Data(repeating: 0x5A, count: 12 * 1_024).base64EncodedString()
         var acknowledged: [Int] = []
@@ -75,9 +75,9 @@ struct DurabilityTests {
             ])
             acknowledged.append(try #require(response["message_id"] as? Int, "\(response)"))
         }
-        server.stop(signal: SIGKILL)
+        await server.stop(signal: SIGKILL)
 
-        server = try ServerProcess(data: data, extraArguments: limits)
+        server = try await ServerProcess.start(data: data, extraArguments: limits)
         bobSocket = try LineSocket(port: server.port)
         _ = try await login(bob, on: bobSocket)
         var fetched: [Int] = []
@@ -90,23 +90,23 @@ struct DurabilityTests {
             after = try #require(last["timestamp"] as? Int)
         }
         #expect(fetched == acknowledged)
-        #expect(server.stop(signal: SIGTERM) == 0)
+        #expect(await server.stop(signal: SIGTERM) == 0)
         try? FileManager.default.removeItem(at: data)
     }
 
     @Test("SIGTERM stops the server with exit status 0")
     func sigterm() async throws {
-        let server = try ServerProcess(data: data)
+        let server = try await ServerProcess.start(data: data)
         let socket = try LineSocket(port: server.port)
         #expect(try await socket.call("ping").ok)
-        #expect(server.stop(signal: SIGTERM) == 0)
+        #expect(await server.stop(signal: SIGTERM) == 0)
         #expect(try await socket.readLine() == nil)
         try? FileManager.default.removeItem(at: data)
     }
 
     @Test("no private key of a registered account ever reaches the server's files")
     func noPlaintextAtRest() async throws {
-        let server = try ServerProcess(data: data)
+        let server = try await ServerProcess.start(data: data)
         let (ann, _, _, annSocket, _, bobID, conversation) = try await annAndBob(on: server)
         let ciphertext = Data((0..<64).map { _ in UInt8.random(in: 0...255) })
         #expect(try await annSocket.call("send_message", [
@@ -115,7 +115,7 @@ struct DurabilityTests {
                 ["account_id": bobID, "device_id": 1, "ciphertext": ciphertext.base64EncodedString()],
             ],
         ]).ok)
-        server.stop(signal: SIGTERM)
+        await server.stop(signal: SIGTERM)
         for file in try FileManager.default.contentsOfDirectory(atPath: data.path) {
             let bytes = try Data(contentsOf: data.appendingPathComponent(file))
             #expect(bytes.range(of: ann.identity.rawRepresentation) == nil, "\(file)")

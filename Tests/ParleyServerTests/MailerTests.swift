@@ -122,11 +122,11 @@ struct ServerMailerTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let sink = try await SMTPSink.start(directory: root)
         defer { sink.stop() }
-        let server = try ServerProcess(data: root.appendingPathComponent("data"), mailer: [
+        let server = try await ServerProcess.start(data: root.appendingPathComponent("data"), mailer: [
             "--smtp", "127.0.0.1:\(sink.port)", "--smtp-security", "none", "--smtp-from", "codes@parley.example",
             "--registration", "open",   // off --dev the default is invite (InviteCommandTests); this test is about mail
         ])
-        defer { server.stop(signal: SIGTERM) }
+        defer { server.killWithoutWaiting() }
         let socket = try LineSocket(port: server.port)
         let ann = TestAccount("ann@example.org")
         #expect(try await socket.call("register", ann.registerFields).ok)
@@ -136,19 +136,11 @@ struct ServerMailerTests {
         #expect(try await socket.call("register_confirm", ["email": ann.email, "code": String(code)]).ok)
 
         // Nobody listening at the mail address: the server refuses to start, and says why.
-        let refused = try await Self.detached {
-            try ServerProcess.runToExit([
-                "server", "--listen", "127.0.0.1:0", "--data", root.appendingPathComponent("other").path,
-                "--smtp", "127.0.0.1:1", "--smtp-security", "none", "--smtp-from", "codes@parley.example",
-            ])
-        }
+        let refused = try await ServerProcess.runToExit([
+            "server", "--listen", "127.0.0.1:0", "--data", root.appendingPathComponent("other").path,
+            "--smtp", "127.0.0.1:1", "--smtp-security", "none", "--smtp-from", "codes@parley.example",
+        ])
         #expect(refused.0 != 0)
         #expect(refused.1.contains("cannot deliver"), "\(refused.1)")
-    }
-
-    static func detached<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
-        }
     }
 }

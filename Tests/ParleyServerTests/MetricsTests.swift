@@ -18,8 +18,8 @@ struct MetricsTests {
     func metricsEndpoint() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-metrics-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let server = try ServerProcess(data: data, extraArguments: ["--metrics", "127.0.0.1:0"])
-        defer { server.stop(signal: SIGKILL) }
+        let server = try await ServerProcess.start(data: data, extraArguments: ["--metrics", "127.0.0.1:0"])
+        defer { server.killWithoutWaiting() }
         let base = "http://127.0.0.1:\(try #require(server.metricsPort))"
 
         let socket = try LineSocket(port: server.port)
@@ -46,10 +46,10 @@ struct MetricsTests {
     func refusalsCounted() async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-metrics-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let server = try ServerProcess(data: data, extraArguments: [
+        let server = try await ServerProcess.start(data: data, extraArguments: [
             "--metrics", "127.0.0.1:0", "--max-connections-per-address", "2", "--max-line-before-login", "16384",
         ])
-        defer { server.stop(signal: SIGKILL) }
+        defer { server.killWithoutWaiting() }
         let base = "http://127.0.0.1:\(try #require(server.metricsPort))"
 
         let first = try LineSocket(port: server.port, source: "127.0.0.2")

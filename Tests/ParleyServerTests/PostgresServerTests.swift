@@ -11,7 +11,7 @@ struct PostgresServerTests {
     /// Runs `parley server --check ARGS`; returns the exit status and standard error.
     func check(_ arguments: [String], environment: [String: String] = [:]) async throws -> (Int32, String) {
         let path = data.path
-        return try await Blocking.run { try ServerProcess.runToExit(["server", "--check", "--data", path] + arguments, environment: environment) }
+        return try await ServerProcess.runToExit(["server", "--check", "--data", path] + arguments, environment: environment)
     }
 
     @Test("--check reports an unmigrated database, then passes once the server migrated it")
@@ -51,7 +51,7 @@ struct PostgresServerTests {
     func killNineOnPostgres() async throws {
         let url = try await PostgresCluster.newDatabase()
         defer { try? FileManager.default.removeItem(at: data) }
-        var server = try ServerProcess(data: data, extraArguments: ["--database", "\(url)"])
+        var server = try await ServerProcess.start(data: data, extraArguments: ["--database", "\(url)"])
         let ann = TestAccount("ann@example.org")
         let bob = TestAccount("bob@example.org")
         let socket = try LineSocket(port: server.port)
@@ -73,15 +73,15 @@ struct PostgresServerTests {
             ])
             acknowledged.append(try #require(sent["message_id"] as? Int, "\(sent)"))
         }
-        server.stop(signal: SIGKILL)
+        await server.stop(signal: SIGKILL)
 
-        server = try ServerProcess(data: data, extraArguments: ["--database", "\(url)"])
+        server = try await ServerProcess.start(data: data, extraArguments: ["--database", "\(url)"])
         let again = try LineSocket(port: server.port)
         _ = try await again.login(bob)
         let fetched = try await again.call("get_messages", ["after_ts": 0])
         let ids = try #require(fetched["messages"] as? [[String: Any]]).compactMap { $0["message_id"] as? Int }
         #expect(ids == acknowledged)
-        #expect(server.stop(signal: SIGTERM) == 0)
+        #expect(await server.stop(signal: SIGTERM) == 0)
         await PostgresCluster.dropDatabase(url)
     }
 
@@ -89,7 +89,7 @@ struct PostgresServerTests {
     func databaseGone() async throws {
         let url = try await PostgresCluster.newDatabase()
         defer { try? FileManager.default.removeItem(at: data) }
-        let server = try ServerProcess(data: data, extraArguments: ["--database", "\(url)", "--database-timeout", "5"])
+        let server = try await ServerProcess.start(data: data, extraArguments: ["--database", "\(url)", "--database-timeout", "5"])
         let ann = TestAccount("ann@example.org")
         let socket = try LineSocket(port: server.port)
         let codes = data.appendingPathComponent("dev-codes.log")
@@ -103,7 +103,7 @@ struct PostgresServerTests {
         #expect(answer.errorCode == "unavailable", "\(answer)")
         #expect(!"\(answer)".contains("postgres:"), "the answer names no database URL")
 
-        let status = server.stop(signal: SIGTERM)  // waits for the exit
+        let status = await server.stop(signal: SIGTERM)  // waits for the exit
         #expect(status == 0, "graceful shutdown finished despite the database being gone")
     }
 }

@@ -97,15 +97,15 @@ struct RetentionTests {
 
     @Test("parley server: --retention-days and --sweep-minutes are documented and checked; sweeps show in the metrics")
     func flagsAndMetrics() async throws {
-        let (status, errors) = try ServerProcess.runToExit(["server", "--dev", "--retention-days", "0"])
+        let (status, errors) = try await ServerProcess.runToExit(["server", "--dev", "--retention-days", "0"])
         #expect(status != 0 && errors.contains("--retention-days must be 1–3650 days"), "\(errors)")
-        let (minutesStatus, minutesErrors) = try ServerProcess.runToExit(["server", "--dev", "--sweep-minutes", "99999"])
+        let (minutesStatus, minutesErrors) = try await ServerProcess.runToExit(["server", "--dev", "--sweep-minutes", "99999"])
         #expect(minutesStatus != 0 && minutesErrors.contains("--sweep-minutes must be 1–1440 minutes"))
 
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-retention-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
-        let server = try ServerProcess(data: data, extraArguments: ["--metrics", "127.0.0.1:0", "--retention-days", "7"])
-        defer { server.stop(signal: SIGKILL) }
+        let server = try await ServerProcess.start(data: data, extraArguments: ["--metrics", "127.0.0.1:0", "--retention-days", "7"])
+        defer { server.killWithoutWaiting() }
         let base = "http://127.0.0.1:\(try #require(server.metricsPort))"
         var text = ""
         for _ in 0..<250 where !text.contains("parley_retention_sweeps_total 1") {
@@ -115,6 +115,6 @@ struct RetentionTests {
         #expect(text.contains("parley_retention_sweeps_total 1"), "\(text)")
         #expect(text.contains(#"parley_retention_swept_total{kind="messages"} 0"#))
         #expect(text.contains("parley_retention_sweep_duration_seconds_count 1"))
-        #expect(server.stop(signal: SIGTERM) == 0, "a graceful stop with the sweeper running exits 0")
+        #expect(await server.stop(signal: SIGTERM) == 0, "a graceful stop with the sweeper running exits 0")
     }
 }

@@ -35,7 +35,7 @@ struct FileDownloader: Sendable {
             throw .attachment(.output("cannot write \(temporary.path)"))
         }
         if inPlace {
-            try LocalFile.copy(temporary, into: destination)
+            try await LocalFile.copyOnItsOwnThread(temporary, into: destination)
             return
         }
         // rename(2) replaces the target atomically: readers see the old file or the whole new one.

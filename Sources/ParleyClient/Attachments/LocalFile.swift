@@ -28,8 +28,18 @@ enum LocalFile {
         return kind != S_IFREG && kind != S_IFDIR
     }
 
+    /// Copies the file at `source` into the device or pipe `destination`, on a thread of its own: opening a pipe
+    /// waits for its reader and writing into it waits on the reader, and neither may hold one of the few threads
+    /// (one per core) that every other task of the process runs on.
+    static func copyOnItsOwnThread(_ source: URL, into destination: URL) async throws(ClientError) {
+        let outcome: Result<Void, ClientError> = await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: Result { () throws(ClientError) in try copy(source, into: destination) }) }.start()
+        }
+        try outcome.get()
+    }
+
     /// Copies the file at `source` into the device or pipe `destination`.
-    static func copy(_ source: URL, into destination: URL) throws(ClientError) {
+    private static func copy(_ source: URL, into destination: URL) throws(ClientError) {
         guard let input = try? FileHandle(forReadingFrom: source), let output = FileHandle(forWritingAtPath: destination.path) else {
             throw .attachment(.output("cannot write to \(destination.path)"))
         }

@@ -20,7 +20,7 @@ extension MultiNodeSuites {
             ]
             for process in nodes.processes { arguments += ["--server-pid", "\(process.process.processIdentifier)"] }
             let command = arguments
-            let (status, output) = try await Blocking.run { try ServerProcess.runToExitWithOutput(command) }
+            let (status, output) = try await ServerProcess.runToExitWithOutput(command)
             #expect(status == 0, "\(output)")
             #expect(output.contains("nodes                3"), "\(output)")
             #expect(output.contains("offered              20 msg/s × 2 recipient(s) = 40 deliveries/s"))
@@ -34,9 +34,7 @@ extension MultiNodeSuites {
             #expect(confirmed >= 60, "\(output)")
             #expect(output.contains(/server RSS\s+\d+ MiB\n/), "\(output)")
 
-            let (refused, errors) = try await Blocking.run {
-                try ServerProcess.runToExit(["bench", "server", "--servers", "127.0.0.1:1", "--connections", "6", "--group-size", "4"])
-            }
+            let (refused, errors) = try await ServerProcess.runToExit(["bench", "server", "--servers", "127.0.0.1:1", "--connections", "6", "--group-size", "4"])
             #expect(refused != 0)
             #expect(errors.contains("multiple of --group-size"), "\(errors)")
         }
@@ -48,15 +46,15 @@ extension MultiNodeSuites {
         @Test("the per-connection, per-account and registration limits are checked and applied")
         func limitFlags() async throws {
             for flag in ["--requests-per-second", "--account-requests-per-second", "--registrations-per-minute"] {
-                let (status, errors) = try await Blocking.run { try ServerProcess.runToExit(["server", "--dev", flag, "0"]) }
+                let (status, errors) = try await ServerProcess.runToExit(["server", "--dev", flag, "0"])
                 #expect(status != 0 && errors.contains("must be at least 1"), "\(flag): \(errors)")
             }
             // Applied: with 1 request per second (bursts of 2), ten pings sent in one go mostly get rate_limited.
             // (Pipelined, so the answer does not depend on how fast this machine is: they arrive together.)
             let data = FileManager.default.temporaryDirectory.appendingPathComponent("parley-limits-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: data) }
-            let server = try ServerProcess(data: data, extraArguments: ["--requests-per-second", "1"])
-            defer { server.stop(signal: SIGTERM) }
+            let server = try await ServerProcess.start(data: data, extraArguments: ["--requests-per-second", "1"])
+            defer { server.killWithoutWaiting() }
             let socket = try LineSocket(port: server.port)
             let lines = (0..<10).map { #"{"type":"ping","request_id":"p\#($0)"}"# }.joined(separator: "\n") + "\n"
             #expect(await socket.send(Array(lines.utf8)))

@@ -22,7 +22,7 @@ extension MultiNodeSuites {
                 var processes: [ServerProcess] = []
                 for _ in 0..<3 {
                     let arguments = ["--database", "\(url)", "--metrics", "127.0.0.1:0"]
-                    processes.append(try ServerProcess(data: data, extraArguments: arguments))
+                    processes.append(try await ServerProcess.start(data: data, extraArguments: arguments))
                 }
                 return Nodes(data: data, url: url, processes: processes)
             }
@@ -54,7 +54,7 @@ extension MultiNodeSuites {
             }
 
             func stop() async {
-                for process in processes where process.process.isRunning { process.stop(signal: SIGTERM) }
+                for process in processes where process.process.isRunning { await process.stop(signal: SIGTERM) }
                 await PostgresCluster.dropDatabase(url)
                 try? FileManager.default.removeItem(at: data)
             }
@@ -99,7 +99,7 @@ extension MultiNodeSuites {
         }
 
         func killNineBehindHAProxy(_ nodes: Nodes) async throws {
-            let proxy = try HAProxy(nodes: nodes.processes.map(\.port))
+            let proxy = try await HAProxy.start(nodes: nodes.processes.map(\.port))
             defer { proxy.stop() }
             let front = ServerAddress(host: "127.0.0.1", port: proxy.port)
             let ann = try await person("ann", server: front, nodes: nodes)
@@ -115,7 +115,7 @@ extension MultiNodeSuites {
             let before = await nodes.connections()
             let victim = before.indices.max { before[$0] < before[$1] } ?? 0
             #expect(before[victim] >= 1, "the killed node held a client: \(before)")
-            nodes.processes[victim].stop(signal: SIGKILL)
+            await nodes.processes[victim].stop(signal: SIGKILL)
             try await annSends
             try await bobSends
 
@@ -144,7 +144,7 @@ extension MultiNodeSuites {
             let annID = try #require(await ann.accountID)
             #expect(await ann.currentNode.port == nodes.processes[0].port, "the first node answers first")
 
-            nodes.processes[0].stop(signal: SIGKILL)
+            await nodes.processes[0].stop(signal: SIGKILL)
             _ = try await ann.send("after the kill", to: chat)
             let received = try await Self.received(by: bob, from: annID, chat: chat, expected: ["after the kill"])
             #expect(received == ["after the kill"])

@@ -6,12 +6,17 @@ import Glibc
 
 /// HAProxy from Debian's package, run in the foreground with the repository's documented front-door
 /// configuration (deploy/haproxy/parley.cfg) in front of the given node ports.
-final class HAProxy {
+/// Started off the cooperative pool (its start waits for the port); its properties are set once, in `init`.
+final class HAProxy: @unchecked Sendable {
     let process = Process()
     /// The front door's port on 127.0.0.1.
     let port: Int
 
-    init(nodes: [Int]) throws {
+    static func start(nodes: [Int]) async throws -> HAProxy {
+        try await Blocking.run { try HAProxy(nodes: nodes) }
+    }
+
+    private init(nodes: [Int]) throws {
         precondition(nodes.count == 3, "deploy/haproxy/parley.cfg names three nodes")
         port = try LocalPorts.free()
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -32,12 +37,13 @@ final class HAProxy {
             usleep(50_000)
         }
         stop()
+        process.waitUntilExit()
         throw LineSocket.Failure(description: "haproxy did not start listening on \(port)")
     }
 
+    /// Sends SIGTERM and does not wait (it runs in a `defer`; Foundation reaps the process).
     func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
     }
 }

@@ -2,7 +2,11 @@ import ParleyTestSupport
 import Foundation
 
 /// The real `parley server` binary in its own process, for crash and signal tests.
-final class ServerProcess {
+///
+/// Starting, stopping and running one to its end wait for another process: they do it off the cooperative pool
+/// (`Blocking`), where a wait would stall every other test's in-process servers. Its properties are set once, in
+/// `init`, hence `@unchecked Sendable`.
+final class ServerProcess: @unchecked Sendable {
     let process = Process()
     let port: Int
     /// Where `--metrics` serves, when it was given.
@@ -11,7 +15,11 @@ final class ServerProcess {
 
     /// Starts `parley server` on a free port with `data` as its data directory: `--dev`, or with
     /// `mailer` arguments (`--smtp …`) instead, and any `extraArguments`.
-    init(data: URL, mailer: [String]? = nil, extraArguments: [String] = []) throws {
+    static func start(data: URL, mailer: [String]? = nil, extraArguments: [String] = []) async throws -> ServerProcess {
+        try await Blocking.run { try ServerProcess(data: data, mailer: mailer, extraArguments: extraArguments) }
+    }
+
+    private init(data: URL, mailer: [String]?, extraArguments: [String]) throws {
         let binary = Self.productsDirectory.appendingPathComponent("parley")
         process.executableURL = binary
         // A long login timeout: these tests are about crashes and signals, and when the whole suite runs
@@ -43,16 +51,26 @@ final class ServerProcess {
 
     /// Sends `signal` and waits for the process to end; returns its exit status.
     @discardableResult
-    func stop(signal: Int32) -> Int32 {
+    func stop(signal: Int32) async -> Int32 {
         kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        let process = process
+        _ = try? await Blocking.run { process.waitUntilExit() }
         output.fileHandleForReading.readabilityHandler = nil
         return process.terminationStatus
     }
 
+    /// Sends SIGKILL and does not wait (for a `defer`, which cannot wait; Foundation reaps the process).
+    func killWithoutWaiting() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
     /// Runs `parley ARGUMENTS` to its end (a command that exits by itself, like `server --check` or a
     /// refused start); returns the exit status and standard error.
-    static func runToExit(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
+    static func runToExit(_ arguments: [String], environment: [String: String] = [:]) async throws -> (Int32, String) {
+        try await Blocking.run { try runToExitBlocking(arguments, environment: environment) }
+    }
+
+    private static func runToExitBlocking(_ arguments: [String], environment: [String: String]) throws -> (Int32, String) {
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent("parley")
         process.arguments = arguments
@@ -67,7 +85,11 @@ final class ServerProcess {
     }
 
     /// Runs `parley ARGUMENTS` to its end with standard output and error in one text; returns the exit status and it.
-    static func runToExitWithOutput(_ arguments: [String]) throws -> (Int32, String) {
+    static func runToExitWithOutput(_ arguments: [String]) async throws -> (Int32, String) {
+        try await Blocking.run { try runToExitWithOutputBlocking(arguments) }
+    }
+
+    private static func runToExitWithOutputBlocking(_ arguments: [String]) throws -> (Int32, String) {
         let process = Process()
         process.executableURL = productsDirectory.appendingPathComponent("parley")
         process.arguments = arguments
