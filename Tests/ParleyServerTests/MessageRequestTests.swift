@@ -70,6 +70,29 @@ struct MessageRequestTests {
         try await people.server.stop()
     }
 
+    @Test("replying in the conversation answers its request; a message for one device of the starter does not",
+          arguments: StoreBackend.allCases)
+    func replyingAnswers(_ backend: StoreBackend) async throws {
+        let people = try await TwoPeople.start(backend: backend)
+        let conversation = try await people.directConversation(accepted: false)
+        #expect(try await send("hello", from: people.annSocket, in: conversation, to: [people.bobID]).ok)
+        // A retry request (directed, docs/API.md §6) is not a reply: the request stays.
+        let directed = try await people.bobSocket.call("send_message", [
+            "conversation_id": conversation, "client_message_id": UUID().uuidString, "to_account_id": people.annID, "to_device_id": 1,
+            "envelopes": [["account_id": people.annID, "device_id": 1, "ciphertext": Data("retry".utf8).base64EncodedString()]],
+        ])
+        #expect(directed.ok, "\(directed)")
+        #expect((try await people.bobSocket.call("list_requests")["requests"] as? [[String: Any]])?.count == 1)
+        // His answer in the conversation is his choice to talk: the request is gone, the conversation a plain one.
+        #expect(try await send("hi ann", from: people.bobSocket, in: conversation, to: [people.annID]).ok)
+        #expect((try await people.bobSocket.call("list_requests")["requests"] as? [[String: Any]])?.isEmpty == true)
+        let listed = try #require(try await people.bobSocket.call("list_conversations")["conversations"] as? [[String: Any]])
+        #expect(listed.count == 1 && listed.first?["request"] == nil, "\(listed)")
+        #expect(try await send("again", from: people.annSocket, in: conversation, to: [people.bobID]).ok)
+        #expect(try await messages(people.bobSocket).count == 2)
+        try await people.server.stop()
+    }
+
     @Test("declining hides the request and withholds what the stranger sends next, without telling them")
     func decline() async throws {
         let people = try await TwoPeople.start()

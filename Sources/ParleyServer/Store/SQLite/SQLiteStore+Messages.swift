@@ -7,7 +7,8 @@ extension SQLiteStore {
     ) async throws -> MessageInsertion {
         try await groupWrite("message") { db -> MessageInsertion in
             // On the one writer, so no membership change can come between this check and the insert.
-            let members = try Self.activeMemberDevices(db, conversationID: message.conversationID)
+            let conversation = try Self.sendingView(db, conversationID: message.conversationID)
+            let members = conversation.devices
             guard accept(members) else { return .refused(memberDevices: members) }
             if let existing = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT id, created_at FROM messages WHERE sender_id = ? AND client_id = ?"),
@@ -27,13 +28,13 @@ extension SQLiteStore {
             let id = db.lastInsertedRowID
             let insertEnvelope = try db.cachedStatement(
                 sql: "INSERT INTO envelopes (message_id, account_id, device_id, ciphertext) VALUES (?, ?, ?, ?)")
-            let withheld = try Self.withholding(db, message)
+            let withheld = try Self.blockers(db, of: message.senderID).union(conversation.declined)
             for envelope in message.envelopes where !withheld.contains(envelope.accountID) {
                 try insertEnvelope.execute(arguments: [id, envelope.accountID, Int64(envelope.deviceID), Data(envelope.ciphertext)])
             }
-            if !message.directed {
+            if !message.directed, conversation.withRequest.contains(message.senderID) {
                 // Writing in a conversation answers its request: the person chose to reply (docs/API.md §5.1).
-                try db.cachedStatement(sql: "UPDATE members SET request = NULL WHERE conversation_id = ? AND account_id = ? AND request IS NOT NULL")
+                try db.cachedStatement(sql: "UPDATE members SET request = NULL WHERE conversation_id = ? AND account_id = ?")
                     .execute(arguments: [message.conversationID, message.senderID])
             }
             return .stored(StoredMessage(id: id, timestamp: timestamp, created: true, withheld: withheld))
@@ -82,14 +83,37 @@ extension SQLiteStore {
         }
     }
 
-    /// The recipients whose envelopes are not stored, so nothing reaches them: those who blocked the sender
-    /// and those who declined this conversation. The sender is not told (its message stays undelivered).
-    static func withholding(_ db: Database, _ message: NewMessage) throws -> Set<Int64> {
-        Set(try Int64.fetchAll(
-            db.cachedStatement(sql: """
-                SELECT blocker_id FROM blocks WHERE blocked_id = ?1
-                UNION SELECT account_id FROM members WHERE conversation_id = ?2 AND request = 'declined'
-                """),
-            arguments: [message.senderID, message.conversationID]))
+    /// What sending a message needs to know of a conversation that is not deleted, in one read: every device of
+    /// every active member, the active members who declined its request (nothing reaches them), and those with a
+    /// request still open (a reply of theirs answers it).
+    struct SendingView {
+        var devices: [MemberDevice] = []
+        var declined: Set<Int64> = []
+        var withRequest: Set<Int64> = []
+    }
+
+    static func sendingView(_ db: Database, conversationID: Int64) throws -> SendingView {
+        let statement = try db.cachedStatement(sql: """
+            SELECT m.account_id, m.request, d.device_id FROM members m
+            JOIN conversations c ON c.id = m.conversation_id AND c.deleted_at IS NULL
+            LEFT JOIN devices d ON d.account_id = m.account_id
+            WHERE m.conversation_id = ? AND m.status = 'active'
+            """)
+        var view = SendingView()
+        for row in try Row.fetchAll(statement, arguments: [conversationID]) {
+            let account: Int64 = row["account_id"]
+            view.devices.append((account, (row["device_id"] as Int64?).map { UInt32($0) }))
+            switch row["request"] as String? {
+            case nil: break
+            case "declined": view.declined.insert(account); view.withRequest.insert(account)
+            default: view.withRequest.insert(account)
+            }
+        }
+        return view
+    }
+
+    /// The accounts that blocked `sender`: nothing `sender` sends reaches them.
+    static func blockers(_ db: Database, of sender: Int64) throws -> Set<Int64> {
+        Set(try Int64.fetchAll(db.cachedStatement(sql: "SELECT blocker_id FROM blocks WHERE blocked_id = ?"), arguments: [sender]))
     }
 }
