@@ -32,13 +32,9 @@ public final class PythonFixture: Sendable {
         self.port = port
     }
 
-    /// Starts a fixture on a dispatch thread.
+    /// Starts a fixture off the cooperative pool (`Blocking`).
     public static func start(_ name: String, arguments: [String], hint: String) async throws -> PythonFixture {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try PythonFixture(name, arguments: arguments, hint: hint) })
-            }
-        }
+        try await Blocking.run { try PythonFixture(name, arguments: arguments, hint: hint) }
     }
 
     /// Kills it. SIGKILL, because a child spawned from a test thread may inherit a mask that blocks SIGTERM,

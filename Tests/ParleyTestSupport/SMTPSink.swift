@@ -17,13 +17,9 @@ public final class SMTPSink: Sendable {
         port = fixture.port
     }
 
-    /// Starts a sink on a dispatch thread.
+    /// Starts a sink off the cooperative pool (`Blocking`).
     public static func start(directory: URL, tls: String? = nil, certificate: (cert: String, key: String)? = nil, login: (String, String)? = nil) async throws -> SMTPSink {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try SMTPSink(directory: directory, tls: tls, certificate: certificate, login: login) })
-            }
-        }
+        try await Blocking.run { try SMTPSink(directory: directory, tls: tls, certificate: certificate, login: login) }
     }
 
     /// The messages delivered so far, as text.
