@@ -1,10 +1,11 @@
 import Foundation
+import ParleyTestSupport
 import Testing
 @testable import ParleyPGP
 
 /// What `parley pgp` shows that ParleyPGP decides: the advice for each error, algorithm names, signature
 /// report lines, the text of a read mail, and which key store applies.
-@Suite struct PGPPresentationTests {
+@Suite(.offThePool) struct PGPPresentationTests {
     @Test func everyErrorHasAdviceThatSaysWhatToDo() {
         let all: [PGPError] = [.badArmor("x"), .malformed("x"), .unsupported("x"), .badSignature("x"), .needsPassphrase, .wrongPassphrase,
                                .noMatchingKey, .missingMDC, .badMDC, .truncated, .unusableKey("x"), .notEncrypted, .trailingData]
@@ -72,6 +73,12 @@ import Testing
         #expect(MailTranscript.mayHoldEncrypted(Array("-----BEGIN PGP MESSAGE-----".utf8)))
         #expect(MailTranscript.mayHoldEncrypted(Array("Content-Type: Multipart/Encrypted;".utf8)))
         #expect(MailTranscript.mayHoldEncrypted(Array("filename=\"report.gpg\"".utf8)))
+        // The MIME type in any case, at the very start and the very end; cut short or broken, it is not there.
+        #expect(MailTranscript.mayHoldEncrypted(Array("MULTIPART/ENCRYPTED".utf8)))
+        #expect(MailTranscript.mayHoldEncrypted(Array("/ a/b Content-Type: multipart/eNcRyPtEd".utf8)))
+        #expect(!MailTranscript.mayHoldEncrypted(Array("Content-Type: multipart/encrypte".utf8)))
+        #expect(!MailTranscript.mayHoldEncrypted(Array("/multipart/ encrypted multipart-encrypted".utf8)))
+        #expect(!MailTranscript.mayHoldEncrypted(Array("-----BEGIN PGP MESSAGE----".utf8)))
         #expect(!MailTranscript.mayHoldEncrypted(Array("Subject: lunch\r\n\r\nsee you".utf8)))
         #expect(!MailTranscript.mayHoldEncrypted([]))
         // Garbage (not UTF-8) and oversize input: decided without a crash, looking at the first 64 MiB only.

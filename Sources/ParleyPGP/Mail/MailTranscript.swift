@@ -66,9 +66,11 @@ public enum MailTranscript {
 
     /// Whether a message may hold something encrypted: an armored message, PGP/MIME, or an attached .pgp/.gpg
     /// file (binary OpenPGP, so no armor line shows it). Only the first 64 MiB are looked at.
+    /// The bytes are searched as they are (no text is made of 64 MiB); only the MIME type's case is ignored.
     public static func mayHoldEncrypted(_ eml: [UInt8]) -> Bool {
-        let text = String(decoding: eml.prefix(64 << 20), as: UTF8.self)
-        return text.contains("-----BEGIN PGP MESSAGE-----") || text.lowercased().contains("multipart/encrypted")
-            || text.contains("application/pgp-encrypted") || text.contains(".pgp") || text.contains(".gpg")
+        eml.prefix(64 << 20).withUnsafeBytes { bytes in
+            ["-----BEGIN PGP MESSAGE-----", "application/pgp-encrypted", ".pgp", ".gpg"].contains { ByteSearch.contains(bytes, $0) }
+                || ByteSearch.containsIgnoringASCIICase(bytes, "multipart/encrypted", anchor: UInt8(ascii: "/"))
+        }
     }
 }
