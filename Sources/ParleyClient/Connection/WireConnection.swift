@@ -72,8 +72,11 @@ final class WireConnection: Sendable {
         }
     }
 
-    /// Sends one request and waits for its answer.
-    func call(_ method: String, _ fields: [String: JSONValue]) async throws(ClientError) -> [String: JSONValue] {
+    /// Sends one request and waits for its answer: `requestTimeout`, plus `serverWait` for a request that asks the
+    /// server to hold its answer that long (a long poll), so a slow server is not taken for a lost answer.
+    func call(
+        _ method: String, _ fields: [String: JSONValue], serverWait: TimeAmount = .zero
+    ) async throws(ClientError) -> [String: JSONValue] {
         guard channel.isActive, !pending.isClosed else { throw .notConnected }
         let id = pending.nextID()
         let line: [UInt8]
@@ -86,7 +89,7 @@ final class WireConnection: Sendable {
         do {
             return try await withCheckedThrowingContinuation { continuation in
                 pending.wait(for: id, continuation)
-                let timeout = channel.eventLoop.scheduleTask(in: Self.requestTimeout) {
+                let timeout = channel.eventLoop.scheduleTask(in: Self.requestTimeout + serverWait) {
                     pending.complete(id, with: .failure(.timeout(method)))
                 }
                 channel.writeAndFlush(ByteBuffer(bytes: line)).whenComplete { result in

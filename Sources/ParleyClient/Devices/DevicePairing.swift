@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOCore
 import ParleyCrypto
 import ParleyWire
 
@@ -142,7 +143,9 @@ public actor DevicePairing {
 
     /// One request on the pairing connection, reopened when the server closed it (its login timeout);
     /// every pairing request is safe to repeat.
-    private func call(_ method: String, _ fields: [String: JSONValue]) async throws(ClientError) -> [String: JSONValue] {
+    private func call(
+        _ method: String, _ fields: [String: JSONValue], serverWait: TimeAmount = .zero
+    ) async throws(ClientError) -> [String: JSONValue] {
         var attempt = 0
         while true {
             attempt += 1
@@ -150,7 +153,7 @@ public actor DevicePairing {
                 if !connection.isOpen {
                     connection = try await WireConnection.connect(toAnyNodeOf: server, group: dependencies.eventLoopGroup).0
                 }
-                return try await connection.call(method, fields)
+                return try await connection.call(method, fields, serverWait: serverWait)
             } catch {
                 // The server closes a connection that has not logged in after its login timeout, and a busy
                 // server may do so just as a request goes out: reconnect and repeat, a few times, briefly apart.
@@ -161,8 +164,10 @@ public actor DevicePairing {
     }
 
     /// One typed request on the pairing connection (see `call(_:_:)`).
-    private func call<M: APIMethod>(_ method: M.Type, _ request: M.Request) async throws(ClientError) -> M.Response {
-        try M.response(from: try await call(M.name, request.fields))
+    private func call<M: APIMethod>(
+        _ method: M.Type, _ request: M.Request, serverWait: TimeAmount = .zero
+    ) async throws(ClientError) -> M.Response {
+        try M.response(from: try await call(M.name, request.fields, serverWait: serverWait))
     }
 
     /// The pairing's id and token, which admit this device to it.
@@ -174,7 +179,8 @@ public actor DevicePairing {
     ) async throws(ClientError) -> API.PairingWait.Response? {
         do {
             return try await call(API.PairingWait.self, .init(
-                ticket: ticket, afterState: afterState, afterChunks: afterChunks, waitMilliseconds: waitMilliseconds))
+                ticket: ticket, afterState: afterState, afterChunks: afterChunks, waitMilliseconds: waitMilliseconds),
+                serverWait: .milliseconds(waitMilliseconds))
         } catch .disconnected, .notConnected {
             try? await Task.sleep(for: .milliseconds(200))
             return nil
