@@ -12,4 +12,15 @@ public enum Blocking {
             Thread { continuation.resume(with: Result { try body() }) }.start()
         }
     }
+
+    /// Runs `body(0)` … `body(count - 1)` at the same time, each on a thread of its own, and returns when all
+    /// have: `DispatchQueue.concurrentPerform` would run them on the threads the cooperative pool shares.
+    public static func concurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        let done = DispatchGroup()
+        for index in 0..<count {
+            done.enter()
+            Thread { body(index); done.leave() }.start()
+        }
+        done.wait()
+    }
 }

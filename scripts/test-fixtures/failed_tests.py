@@ -2,12 +2,13 @@
 """Repeats, at the end of a run, what a swift-testing or XCTest log says failed.
 
 CI keeps only the tail of a long log; without this the failing test's name and its issue
-scroll out of sight above hundreds of passing lines."""
+scroll out of sight above hundreds of passing lines. PoolWatch's reports that the cooperative pool stalled
+(Tests/ParleyTestSupport/PoolWatch.swift) are repeated too: they usually explain a time-out."""
 import re
 import sys
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-FAILURE = re.compile(r"^(✘ Test |.*error: -\[|.*Fatal error|Test Case .* failed)")
+FAILURE = re.compile(r"^(✘ Test |.*error: -\[|.*Fatal error|Test Case .* failed|parley-tests: Swift's cooperative pool)")
 
 following = False
 with open(sys.argv[1], encoding="utf-8", errors="replace") as log:

@@ -12,6 +12,7 @@ final class ClientHarness: Sendable {
     let server: EmbeddedServer
 
     static func start(_ adjust: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ClientHarness {
+        PoolWatch.start()
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-client-\(UUID().uuidString)")
         // The server's defaults (rates, budgets, login deadline): a test that is about a limit sets its own.
         let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"), adjust: adjust)

@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import ParleyCrypto
 import ParleyServer
+import ParleyTestSupport
 import ServiceLifecycle
 
 /// A real server on 127.0.0.1, port 0, with SQLite in a fresh temporary directory (or, for
@@ -23,6 +24,7 @@ final class TestServer: Sendable {
     static func start(
         backend: StoreBackend = .sqlite, joining database: PostgresURL? = nil, _ adjust: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
+        PoolWatch.start()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, dataDirectory: directory, development: true)
