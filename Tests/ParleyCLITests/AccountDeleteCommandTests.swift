@@ -1,9 +1,10 @@
 import Foundation
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// `parley account delete`, as a user runs it against a default server.
-@Suite("parley account delete", .serialized)
+@Suite("parley account delete", .serialized, .offThePool)
 struct AccountDeleteCommandTests {
     @Test func deletingTheAccountErasesItOnTheServerAndHere() async throws {
         let scene = try await CLIScene.start("delete", people: ["ann", "bob"])

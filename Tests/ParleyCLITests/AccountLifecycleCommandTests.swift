@@ -1,9 +1,10 @@
 import Foundation
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// `parley group rename`, one process per account, and `parley account logout`, as a user runs them.
-@Suite("parley group rename, account in use, account logout", .serialized)
+@Suite("parley group rename, account in use, account logout", .serialized, .offThePool)
 struct AccountLifecycleCommandTests {
     @Test func renameThenBusyAccountThenLogout() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-life-\(UUID().uuidString)")

@@ -1,9 +1,10 @@
 import Foundation
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// `parley account servers`: show the addresses, change them to several nodes, refuse bad ones.
-@Suite("parley account servers", .serialized)
+@Suite("parley account servers", .serialized, .offThePool)
 struct AccountServersCommandTests {
     @Test func showChangeAndRefuse() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-servers-\(UUID().uuidString)")

@@ -1,10 +1,11 @@
 import Foundation
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// `parley server admin accounts|devices|stats` through the binary, against a running server and a stopped one
 /// (docs/OPERATIONS.md §8).
-@Suite("parley server admin accounts, devices, stats", .serialized)
+@Suite("parley server admin accounts, devices, stats", .serialized, .offThePool)
 struct AdminAccountCommandTests {
     @Test func anOperatorDisablesEnablesAndDeletesAccounts() async throws {
         let scene = try await CLIScene.start("admin", people: ["ann", "bob", "carol"])

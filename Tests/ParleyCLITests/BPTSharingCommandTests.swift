@@ -4,7 +4,7 @@ import Testing
 
 /// A Berry Picker Tracker app user follows a Parley user: `bpt-key`, `bpt-link`, `post|replay --bpt`
 /// against the stand-in tracker server, read back through `follow --bpt-server` as the app reads.
-@Suite("parley location: Berry Picker Tracker users follow you", .serialized)
+@Suite("parley location: Berry Picker Tracker users follow you", .serialized, .offThePool)
 struct BPTSharingCommandTests {
     /// A link's parts, decoded as the app decodes them (twice).
     struct Link {

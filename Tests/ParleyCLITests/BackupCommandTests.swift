@@ -1,10 +1,11 @@
 import Foundation
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// `parley server backup` and `restore` as an operator runs them (docs/OPERATIONS.md §10): a backup of a
 /// running server, a restore refused while it runs, then done with it stopped — and what people see after.
-@Suite("parley server backup, restore", .serialized)
+@Suite("parley server backup, restore", .serialized, .offThePool)
 struct BackupCommandTests {
     @Test func aBackupOfARunningServerIsWhatARestoredServerServes() async throws {
         let scene = try await CLIScene.start("backup", people: ["ann", "bob"])

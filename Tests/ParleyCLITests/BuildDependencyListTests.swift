@@ -1,9 +1,10 @@
 import Foundation
+import ParleyTestSupport
 import Testing
 
 /// `scripts/demo` installs the packages marked `build` in scripts/test-tools.txt before the first build on a
 /// fresh machine (issue 21, item 1): each C library the package builds against must be marked there.
-@Suite("the build's Debian packages")
+@Suite("the build's Debian packages", .offThePool)
 struct BuildDependencyListTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

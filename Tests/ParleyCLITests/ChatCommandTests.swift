@@ -1,9 +1,10 @@
 import Foundation
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// The chat commands as a user runs them: the built binary against a real server.
-@Suite("parley account/send/read/… commands", .serialized)
+@Suite("parley account/send/read/… commands", .serialized, .offThePool)
 struct ChatCommandTests {
     let environment = ["PARLEY_PASSWORD": "a long enough password"]
 

@@ -5,7 +5,7 @@ import Testing
 /// A chat whose vault key is sealed to a TPM behind a TPM PIN (docs/HARDWARE-KEYS.md): the lock screen takes
 /// that PIN, the TPM (not Parley) judges it, and a wrong one leaves the screen locked. A real terminal (tmux) and
 /// a real software TPM.
-@Suite("parley chat with the vault in a TPM (tmux)", .serialized)
+@Suite("parley chat with the vault in a TPM (tmux)", .serialized, .offThePool)
 struct ChatTPMLockTests {
     @Test("a locked chat of a TPM + PIN vault takes the TPM PIN on its lock screen; a wrong one stays locked")
     func lockScreenTakesTheTPMPIN() async throws {

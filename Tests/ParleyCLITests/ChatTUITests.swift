@@ -2,10 +2,11 @@ import Foundation
 @testable import parley
 @testable import ParleyChatUI
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// `parley chat` used the way a person uses it: in a real terminal (tmux), typing, reading the screen.
-@Suite("parley chat in a terminal (tmux)", .serialized)
+@Suite("parley chat in a terminal (tmux)", .serialized, .offThePool)
 struct ChatTUITests {
     /// A shell line that shows a marker, runs the chat, then reports how it ended and whether the
     /// terminal is back in cooked mode, and stays open so the screen can be read.

@@ -1,11 +1,12 @@
 import ArgumentParser
 @testable import parley
+import ParleyTestSupport
 import Testing
 
 /// Every command spells its own name. Without one, ArgumentParser derives it with
 /// `String(describing:)`, and in a binary this size each of those reflective lookups scans every
 /// protocol conformance: it was 40 % of `parley`'s start-up (22 ms of 54) before any work began.
-@Suite("parley commands: names")
+@Suite("parley commands: names", .offThePool)
 struct CommandNameTests {
     /// Every command type below `parley`, with the path that reaches it.
     static func commands() -> [(path: String, type: ParsableCommand.Type)] {

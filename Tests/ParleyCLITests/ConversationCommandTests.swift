@@ -1,11 +1,12 @@
 import Foundation
 import ParleyImage
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// The everyday commands that were missing (issue 21 item 12), as a person runs them on a default server:
 /// a conversation's pins, deleting a conversation, declining an invitation, a group's picture.
-@Suite("parley conversations pins/delete, group decline/avatar", .serialized)
+@Suite("parley conversations pins/delete, group decline/avatar", .serialized, .offThePool)
 struct ConversationCommandTests {
     @Test func pinsDeleteDeclineAndAGroupPicture() async throws {
         let scene = try await CLIScene.start("conversations", people: ["ann", "bob"])

@@ -6,7 +6,7 @@ import Testing
 
 /// Dead ends a new user met (issue 21 item 10): a registration that failed or whose code was lost can simply be
 /// run again, and the wipe after ten wrong PINs says what comes back.
-@Suite("parley dead ends: retrying a registration, the wipe after wrong PINs", .serialized)
+@Suite("parley dead ends: retrying a registration, the wipe after wrong PINs", .serialized, .offThePool)
 struct DeadEndCommandTests {
     static func register(home: URL, server: [String], password: String = "a long enough password") async throws -> ParleyBinary.Result {
         try await ParleyBinary.runDetached(

@@ -1,9 +1,10 @@
 import Foundation
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// `parley account pair`, `account authorize` and `devices` as a user runs them.
-@Suite("parley account pair/authorize and devices", .serialized)
+@Suite("parley account pair/authorize and devices", .serialized, .offThePool)
 struct DeviceCommandTests {
     @Test func aSecondDeviceJoinsWithACodeAndIsRemovedAgain() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-pair-\(UUID().uuidString)")

@@ -3,7 +3,7 @@ import ParleyTestSupport
 import Testing
 
 /// The SDK example (Examples/EchoBot, docs/SDK.md) against a default server, with a person using `parley`.
-@Suite("The echo bot example", .serialized)
+@Suite("The echo bot example", .serialized, .offThePool)
 struct EchoBotTests {
     static func bot(_ arguments: [String], environment: [String: String] = [:]) async throws -> String {
         let process = try LiveProcess(arguments, environment: environment, executable: "ParleyEchoBot")

@@ -2,7 +2,7 @@ import Foundation
 import ParleyTestSupport
 import Testing
 
-@Suite("parley envelope")
+@Suite("parley envelope", .offThePool)
 struct EnvelopeCommandTests {
     let directory: URL
     /// Removed with everything in it when the test's instance goes.

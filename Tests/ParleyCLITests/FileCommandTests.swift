@@ -2,7 +2,7 @@ import Foundation
 import ParleyTestSupport
 import Testing
 
-@Suite("parley file")
+@Suite("parley file", .offThePool)
 struct FileCommandTests {
     let directory: URL
     /// Removed with everything in it when the test's instance goes.

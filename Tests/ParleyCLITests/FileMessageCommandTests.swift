@@ -1,10 +1,11 @@
 import Foundation
 import ParleyImage
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// `parley send --file`, `parley read` and `parley download` as a user runs them.
-@Suite("parley send --file / read / download", .serialized)
+@Suite("parley send --file / read / download", .serialized, .offThePool)
 struct FileMessageCommandTests {
     let environment = ["PARLEY_PASSWORD": "a long enough password"]
 

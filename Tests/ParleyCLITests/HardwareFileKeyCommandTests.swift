@@ -4,7 +4,7 @@ import Testing
 
 /// `parley file keygen --hardware` and opening files with the key the TPM holds, through the binary, against
 /// a real software TPM (swtpm).
-@Suite("parley file with a key held in a TPM", .serialized)
+@Suite("parley file with a key held in a TPM", .serialized, .offThePool)
 struct HardwareFileKeyCommandTests {
     @Test("a key made in the TPM opens Parley files and FileLock packages sealed to it; its blob is useless without that TPM")
     func keygenSealOpen() throws {

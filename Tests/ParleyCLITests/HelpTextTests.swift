@@ -1,9 +1,10 @@
 import Foundation
+import ParleyTestSupport
 import Testing
 
 /// Help texts are paragraphs that argument-parser wraps to the terminal; a hard line break inside a sentence
 /// shows as a line cut short (issue 21, item 16).
-@Suite("help texts")
+@Suite("help texts", .offThePool)
 struct HelpTextTests {
     static let commands: [[String]] = [
         ["demo"], ["chat"], ["server"], ["account", "pair"], ["account", "login"], ["account", "servers"], ["account", "logout"],

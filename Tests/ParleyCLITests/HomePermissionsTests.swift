@@ -1,10 +1,11 @@
 import Foundation
 import ParleyImage
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// Everything Parley writes in a home is 0600 in 0700 directories, whatever the umask (issue 21, item 15).
-@Suite("home permissions", .serialized)
+@Suite("home permissions", .serialized, .offThePool)
 struct HomePermissionsTests {
     /// Every entry under `home` whose mode lets anyone but the owner in, as "path mode".
     static func tooOpen(in home: URL) throws -> [String] {

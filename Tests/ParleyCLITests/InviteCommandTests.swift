@@ -1,10 +1,11 @@
 import Foundation
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// An operator makes invite codes with `parley server admin invites`; a person registers with one
 /// (docs/OPERATIONS.md §7), through the binary, against a running server with --registration invite.
-@Suite("parley server admin invites, account register --invite", .serialized)
+@Suite("parley server admin invites, account register --invite", .serialized, .offThePool)
 struct InviteCommandTests {
     @Test func anOperatorInvitesAPersonWhoRegistersWithTheCode() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-invites-\(UUID().uuidString)")

@@ -1,10 +1,11 @@
 import Foundation
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// Files well past the 2.4 MiB a default server's rate limit let an unpaced client send (issue 21, item 7):
 /// `parley send --file` and `parley download` against a server started with its default limits.
-@Suite("large files on a default server", .serialized)
+@Suite("large files on a default server", .serialized, .offThePool)
 struct LargeFileCommandTests {
     @Test func fiveMebibytesTravelBothWays() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-large-\(UUID().uuidString)")

@@ -71,13 +71,12 @@ final class LiveProcess: Sendable {
     /// Waits for the process to exit and returns its status.
     func exitStatus() async -> Int32 {
         let process = self.process, finished = self.finished
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                finished.wait()
-                process.waitUntilExit()
-                continuation.resume(returning: process.terminationStatus)
-            }
-        }
+        // On a thread of its own: a dispatch queue would share the cooperative pool's threads (see `Blocking`).
+        return (try? await Blocking.run {
+            finished.wait()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }) ?? -1
     }
 }
 

@@ -4,7 +4,7 @@ import ParleyServer
 import Testing
 
 /// `parley location share/post/show/follow/revoke/routes` with an account, against an embedded server.
-@Suite("parley location with an account", .serialized)
+@Suite("parley location with an account", .serialized, .offThePool)
 struct LocationAccountCommandTests {
     static func location(_ arguments: [String], home: URL) async throws -> ParleyBinary.Result {
         var full = ["location"] + arguments

@@ -2,7 +2,7 @@ import Foundation
 import ParleyTestSupport
 import Testing
 
-@Suite("parley location", .serialized)
+@Suite("parley location", .serialized, .offThePool)
 struct LocationCommandTests {
     let directory: URL
     /// Removed with everything in it when the test's instance goes.

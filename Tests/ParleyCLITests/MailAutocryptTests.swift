@@ -4,7 +4,7 @@ import Testing
 
 /// Autocrypt through the binary against real peers: Bob's header written by Sequoia's `sq`, his mail placed in a
 /// real Dovecot, Ann's answer decrypted by GnuPG and her own header read back by `sq` (docs/MAIL.md §6.1).
-@Suite("parley mail: Autocrypt", .serialized)
+@Suite("parley mail: Autocrypt", .serialized, .offThePool)
 struct MailAutocryptTests {
     let people: MailPeople
     init() throws { people = try MailPeople("parley-mail-autocrypt") }

@@ -4,7 +4,7 @@ import Testing
 
 /// `parley mail` as a person uses it, through the real binary, against a real Dovecot on its defaults:
 /// add the account, sync, list, read mail that GnuPG wrote — and a sync killed with SIGKILL resumes.
-@Suite("parley mail", .serialized)
+@Suite("parley mail", .serialized, .offThePool)
 struct MailCommandTests {
     static let ann = "ann@example.org"
     static let imapPassword = "ann's imap password"

@@ -6,7 +6,7 @@ import Testing
 /// made at test time by scripts/test-fixtures/mail_interop.py (Debian's python3 `email` package and GnuPG 2.2),
 /// delivered by Dovecot, then `parley mail sync`, `list`, `read` and `save`. (The other direction — mail Parley
 /// sends, fetched with imaplib and checked by `gpg --decrypt` — is in MailCommandTests.)
-@Suite("parley mail interoperability", .serialized)
+@Suite("parley mail interoperability", .serialized, .offThePool)
 struct MailInteropTests {
     let people: MailPeople
 

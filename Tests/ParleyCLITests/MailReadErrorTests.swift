@@ -6,7 +6,7 @@ import Testing
 /// format, other), each made by a real message — scripts/test-fixtures/mail_interop.py --set errors, with GnuPG 2.2 —
 /// and read with `parley mail read N`. Each gives one sentence in plain words, the process ends normally, and the
 /// headers and the other parts of the message still show; no error code, key material or plaintext is printed.
-@Suite("parley mail read: decryption errors", .serialized)
+@Suite("parley mail read: decryption errors", .serialized, .offThePool)
 struct MailReadErrorTests {
     let people: MailPeople
     /// The text every encrypted message of the error set holds.

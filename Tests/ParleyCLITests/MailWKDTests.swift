@@ -4,7 +4,7 @@ import Testing
 
 /// Web Key Directory lookups through the binary: directories written by Sequoia's `sq wkd generate`, served over
 /// real TLS by a Python server that plays several domains, and hostile directories (docs/MAIL.md §6.2).
-@Suite("parley mail: Web Key Directory", .serialized)
+@Suite("parley mail: Web Key Directory", .serialized, .offThePool)
 struct MailWKDTests {
     let people: MailPeople
     let web: URL

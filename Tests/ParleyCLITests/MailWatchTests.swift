@@ -4,7 +4,7 @@ import Testing
 
 /// `parley mail watch` in a real terminal (tmux): encrypted mail from GnuPG is shown decrypted, the pass phrase
 /// is asked once and the unlocked key kept only while it is used (docs/MAIL.md §5, "Watching").
-@Suite("parley mail watch in a terminal", .serialized, .enabled(if: Tmux.isInstalled))
+@Suite("parley mail watch in a terminal", .serialized, .enabled(if: Tmux.isInstalled), .offThePool)
 struct MailWatchTests {
     let people: MailPeople
     init() throws { people = try MailPeople("parley-mail-watch") }

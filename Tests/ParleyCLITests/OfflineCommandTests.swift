@@ -1,11 +1,12 @@
 import Foundation
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// With the server down, what the device holds still works (issue 21, item 6; docs/CLIENT.md §6): `send`
 /// queues in the outbox and says so, `conversations` and `read --conversation` show the local history, and
 /// errors speak of the server, not of sockets.
-@Suite("offline commands", .serialized)
+@Suite("offline commands", .serialized, .offThePool)
 struct OfflineCommandTests {
     @Test func sendQueuesAndReadingWorksWhileTheServerIsDown() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-offline-\(UUID().uuidString)")

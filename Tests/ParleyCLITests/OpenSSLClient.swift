@@ -49,19 +49,18 @@ final class OpenSSLClient: Sendable {
 
     /// Whether a fresh TLS handshake with 127.0.0.1:`port` verifies against `trusting` alone.
     static func handshakeVerifies(port: Int, trusting: String) async -> Bool {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-                process.arguments = ["s_client", "-connect", "127.0.0.1:\(port)", "-CAfile", trusting, "-verify_return_error", "-brief"]
-                process.standardInput = FileHandle.nullDevice
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                guard (try? ProcessLaunch.start(process)) != nil else { return continuation.resume(returning: false) }
-                process.waitUntilExit()
-                continuation.resume(returning: process.terminationStatus == 0)
-            }
-        }
+        // On a thread of its own: a dispatch queue would share the cooperative pool's threads (see `Blocking`).
+        (try? await Blocking.run {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            process.arguments = ["s_client", "-connect", "127.0.0.1:\(port)", "-CAfile", trusting, "-verify_return_error", "-brief"]
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            guard (try? ProcessLaunch.start(process)) != nil else { return false }
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        }) ?? false
     }
 
     func close() {

@@ -4,7 +4,7 @@ import Testing
 
 /// `-o PATH` when PATH is not a regular file: a named pipe or a device is written in place, never replaced by a
 /// regular file (writing `-o /dev/null --force` once put a regular file where the system's /dev/null was).
-@Suite("Output paths that are not files")
+@Suite("Output paths that are not files", .offThePool)
 struct OutputPathTests {
     let scratch: TemporaryDirectory
 

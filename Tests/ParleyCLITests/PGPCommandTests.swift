@@ -4,7 +4,7 @@ import Testing
 
 /// `parley pgp` run as a user would: the built binary, a keyring directory, pass phrases from files
 /// or the environment, and a round trip with the real GnuPG in both directions.
-@Suite("parley pgp", .serialized)
+@Suite("parley pgp", .serialized, .offThePool)
 struct PGPCommandTests {
     /// Holds the keyring, pass phrase file and gpg home; stops gpg's agent and removes it all afterwards.
     let scratch: GnuPGScratch

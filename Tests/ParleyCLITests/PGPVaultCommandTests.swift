@@ -1,9 +1,10 @@
 import Foundation
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// `parley pgp` with its keys in a Parley account's vault: sealed under the MainKey, never as files.
-@Suite("parley pgp keys in the account vault", .serialized)
+@Suite("parley pgp keys in the account vault", .serialized, .offThePool)
 struct PGPVaultCommandTests {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-pgp-vault-\(UUID().uuidString)")
     let passphrase = "vault test pass phrase"

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTestSupport
 
 /// Runs the built `parley` executable the way a user would and captures what it prints.
 enum ParleyBinary {
@@ -19,22 +20,19 @@ enum ParleyBinary {
     static func run(
         _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]
     ) throws -> Result {
+        PoolWatch.start()
         let result = try runBinary(arguments, stdin: Data((stdin ?? "").utf8), environment: environment)
         return Result(status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self), stderr: result.stderr)
     }
 }
 
 extension ParleyBinary {
-    /// `run` on a dispatch thread: a test that hosts a server in this process must not block one of
+    /// `run` on a thread of its own (`Blocking`; a dispatch queue would share the pool's threads): a test that hosts a server in this process must not block one of
     /// the two cooperative threads of a 2-core machine while the binary talks to that server.
     static func runDetached(
         _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]
     ) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Swift.Result { try run(arguments, stdin: stdin, environment: environment) })
-            }
-        }
+        try await Blocking.run { try run(arguments, stdin: stdin, environment: environment) }
     }
 }
 

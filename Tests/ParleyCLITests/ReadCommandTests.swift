@@ -1,9 +1,10 @@
 import Foundation
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// `parley read` as a person uses it between other commands (issue 21 items 3 and 4), on a default server.
-@Suite("parley read: new means not shown yet, and reading marks read", .serialized)
+@Suite("parley read: new means not shown yet, and reading marks read", .serialized, .offThePool)
 struct ReadCommandTests {
     @Test func aMessageFetchedByAnotherCommandIsStillNewAndReadingMovesTheReadMark() async throws {
         let scene = try await CLIScene.start("read", people: ["ann", "bob"])

@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// What another person writes reaches the terminal inert, whichever command prints it (issue 21, item 8):
 /// a sender cannot retitle the window, clear the screen, overwrite a line with CR or reorder it with a bidi
 /// override.
-@Suite("remote text on the terminal", .serialized)
+@Suite("remote text on the terminal", .serialized, .offThePool)
 struct RemoteTextCommandTests {
     /// A window title, a screen clear, a carriage return that overwrites the sender, a right-to-left override.
     static let hostile = "hi\u{1B}]0;title\u{07} \u{1B}[2J\rbob: fake \u{202E}gnp.exe"

@@ -1,11 +1,12 @@
 import Foundation
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// Message requests and the block list as a person meets them (issue 20), through the binary on a default
 /// server: a stranger writes, the request waits apart, it is read and accepted; another is blocked and what
 /// they send after never shows.
-@Suite("parley requests, block, unblock, blocked", .serialized)
+@Suite("parley requests, block, unblock, blocked", .serialized, .offThePool)
 struct RequestCommandTests {
     @Test func aStrangersMessageWaitsAsARequestUntilAnswered() async throws {
         let scene = try await CLIScene.start("requests", people: ["ann", "bob", "mallory"])

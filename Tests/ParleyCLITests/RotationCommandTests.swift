@@ -1,10 +1,11 @@
 import Foundation
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// Issue 19 §2 as a person meets it: `parley account rotate-keys` on an account with two devices, a contact
 /// who was away, and a stranger who writes afterwards — all through the binary, on a server with its defaults.
-@Suite("parley account rotate-keys with a second device and an offline contact", .serialized)
+@Suite("parley account rotate-keys with a second device and an offline contact", .serialized, .offThePool)
 struct RotationCommandTests {
     @Test func theAccountStaysReachableAndNothingSentAroundTheRotationIsLost() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-rotate-\(UUID().uuidString)")

@@ -4,7 +4,7 @@ import Testing
 
 /// `parley sop` against itself and against Sequoia's `sqop` (installed by scripts/test from
 /// scripts/test-tools.txt; the tests fail, not skip, without it).
-@Suite("parley sop", .serialized)
+@Suite("parley sop", .serialized, .offThePool)
 struct SOPCommandTests {
     let directory: URL
     let message = Data("SOP interop message\nwith two lines ✓\n".utf8)

@@ -1,10 +1,11 @@
 import Foundation
+import ParleyTestSupport
 import Testing
 
 /// `parley sop` list-profiles, change-key-password, revoke-key, update-key and merge-certs through the
 /// real binary, with sqop and gpg judging the output (neither peer implements these subcommands —
 /// `sqop 0.27.3` and `gosop 0.0.0` exit 69 — so they check what Parley made by using it).
-@Suite("parley sop key maintenance", .serialized)
+@Suite("parley sop key maintenance", .serialized, .offThePool)
 struct SOPKeyMaintenanceCommandTests {
     let sop: SOPHarness
     let message = Data("key maintenance message\n".utf8)

@@ -1,9 +1,10 @@
 import Foundation
+import ParleyTestSupport
 import Testing
 
 /// `parley sop` with RFC 9580: `--profile rfc9580` keys and messages through the real binary, and RFC 9580
 /// Appendix A's samples (from Tests/ParleyPGPTests/Vectors/rfc9580) decrypted and verified by it.
-@Suite("parley sop RFC 9580", .serialized)
+@Suite("parley sop RFC 9580", .serialized, .offThePool)
 struct SOPRFC9580Tests {
     let sop: SOPHarness
     let message = Data("a v6 message\n".utf8)

@@ -8,7 +8,7 @@ import Testing
 /// Every child process is waited for on a thread of its own (`Blocking`): a test that held one of the
 /// two cooperative threads for the minutes these runs take in a debug build starved the in-process
 /// servers of every other suite until their requests timed out.
-@Suite("parley sop streaming", .serialized)
+@Suite("parley sop streaming", .serialized, .offThePool)
 struct SOPStreamingTests {
     let directory: URL
     /// Removed with everything in it when the test's instance goes.

@@ -1,10 +1,11 @@
 import Foundation
+import ParleyTestSupport
 import Testing
 
 /// `parley sop certify-userid` and `validate-userid` through the real binary. sqop 0.27.3 implements
 /// neither (exit 69), so gpg is the peer: it checks Parley's certifications (`--check-sigs`) and makes
 /// certifications (`--quick-sign-key`) that Parley validates; sqop makes the keys.
-@Suite("parley sop user IDs", .serialized)
+@Suite("parley sop user IDs", .serialized, .offThePool)
 struct SOPUserIDCommandTests {
     let sop: SOPHarness
     static let bob = "bob <bob@example.org>"

@@ -1,10 +1,11 @@
 import Foundation
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// `parley search` shows each hit where it is, with the messages around it and how to open it full-screen;
 /// `parley profile show` tells the owner who sees each field (issue 21 item 12).
-@Suite("parley search in context, profile visibility", .serialized)
+@Suite("parley search in context, profile visibility", .serialized, .offThePool)
 struct SearchCommandTests {
     @Test func aHitComesWithItsNeighboursAndTheWayToOpenIt() async throws {
         let scene = try await CLIScene.start("search", people: ["ann", "bob"])

@@ -3,7 +3,7 @@ import ParleyTestSupport
 import Testing
 
 /// `parley server --config FILE`, `PARLEY_SERVER_*` and flags (docs/OPERATIONS.md §11), through the binary.
-@Suite("parley server: configuration file and environment", .serialized)
+@Suite("parley server: configuration file and environment", .serialized, .offThePool)
 struct ServerConfigFileTests {
     /// Writes `text` as an owner-only file in `directory`.
     static func file(_ text: String, in directory: URL, name: String = "server.yaml", mode: Int = 0o600) throws -> String {

@@ -4,7 +4,7 @@ import Testing
 
 /// deploy/systemd/parley-server.service (docs/OPERATIONS.md §9): systemd accepts it, its sandbox scores well,
 /// and its command line, with the example configuration file, is one `parley server` accepts.
-@Suite("The systemd unit")
+@Suite("The systemd unit", .offThePool)
 struct ServiceUnitTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let unit = repository.appendingPathComponent("deploy/systemd/parley-server.service")

@@ -4,7 +4,7 @@ import ParleyTestSupport
 import Testing
 
 /// Reaching a TLS server the wrong way names the TLS problem and what to pass, never "the connection dropped … try again".
-@Suite("parley and TLS mistakes", .serialized)
+@Suite("parley and TLS mistakes", .serialized, .offThePool)
 struct TLSErrorCommandTests {
     @Test func plainToATLSPortAndUntrustedCertificatesSayWhatToPass() async throws {
         let scratch = try TemporaryDirectory("parley-tls-errors")

@@ -5,7 +5,7 @@ import Testing
 /// SIGHUP makes a running `parley server` read its TLS certificate and key again (docs/OPERATIONS.md §11), as
 /// certbot's deploy hook or `systemctl reload` do: new connections get the new certificate, open ones stay,
 /// and files that cannot be used leave the certificate in use.
-@Suite("parley server: TLS reload on SIGHUP", .serialized)
+@Suite("parley server: TLS reload on SIGHUP", .serialized, .offThePool)
 struct TLSReloadTests {
     @Test("a renewed certificate is served after SIGHUP; the connection opened before it still answers")
     func renewal() async throws {

@@ -20,13 +20,9 @@ struct Tmux: Sendable {
         try await Self.tool("/usr/bin/tmux", ["-L", socket] + arguments)
     }
 
-    /// Runs a program to completion on a dispatch thread; fails on a non-zero exit.
+    /// Runs a program to completion on a thread of its own (`Blocking`); fails on a non-zero exit.
     static func tool(_ path: String, _ arguments: [String]) async throws -> String {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try spawn(path, arguments) })
-            }
-        }
+        try await Blocking.run { try spawn(path, arguments) }
     }
 
     /// posix_spawn and waitpid rather than Foundation's `Process`: `tmux new-session` forks the tmux

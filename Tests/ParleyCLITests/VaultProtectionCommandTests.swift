@@ -4,7 +4,7 @@ import Testing
 
 /// `parley account set-protection hardware|pin|none` (docs/HARDWARE-KEYS.md): the vault's MainKey sealed to a
 /// real software TPM, through the binary, with what a person sees across several commands.
-@Suite("parley account set-protection: the vault's key in the TPM", .serialized)
+@Suite("parley account set-protection: the vault's key in the TPM", .serialized, .offThePool)
 struct VaultProtectionCommandTests {
     /// The MainKey file's mode byte (docs/FORMATS.md §11): 0 none, 1 PIN, 2 hardware.
     static func mode(_ home: URL, _ email: String) throws -> UInt8 {

@@ -1,9 +1,10 @@
 import Foundation
 import ParleyServer
+import ParleyTestSupport
 import Testing
 
 /// `parley verify` as a user runs it: the built binary against a real server, PNG files on disk.
-@Suite("parley verify", .serialized)
+@Suite("parley verify", .serialized, .offThePool)
 struct VerifyCommandTests {
     let environment = ["PARLEY_PASSWORD": "a long enough password"]
 

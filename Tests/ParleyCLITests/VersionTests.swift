@@ -1,7 +1,8 @@
 import Foundation
+import ParleyTestSupport
 import Testing
 
-@Suite("parley binary")
+@Suite("parley binary", .offThePool)
 struct VersionTests {
     @Test("--version prints the version and exits 0")
     func version() throws {

@@ -1,9 +1,10 @@
 import Foundation
 import ParleyClient
 import ParleyVault
+import ParleyTestSupport
 import Testing
 
-@Suite("Client: autolock and the PIN")
+@Suite("Client: autolock and the PIN", .offThePool)
 struct AutoLockClientTests {
     @Test func idleClientLocksAndThePINUnlocksIt() async throws {
         let harness = try await ClientHarness.start()

@@ -1,9 +1,10 @@
 import Foundation
 import ParleyClient
 import ParleyVault
+import ParleyTestSupport
 import Testing
 
-@Suite("Client: vault PIN")
+@Suite("Client: vault PIN", .offThePool)
 struct VaultPINTests {
     @Test func changedPINOpensAndOldOneIsRefused() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("parley-pin-\(UUID().uuidString)")

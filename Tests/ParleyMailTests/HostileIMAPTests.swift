@@ -12,10 +12,13 @@ import Testing
         home = try TemporaryDirectory("parley-mail-hostile")
     }
 
-    func sync(against server: HostileIMAPServer, security: MailServer.Security = .tls) async throws -> (MailStore, MailboxError?) {
+    func sync(
+        against server: HostileIMAPServer, security: MailServer.Security = .tls, home: URL? = nil
+    ) async throws -> (MailStore, MailboxError?) {
+        let home = home ?? self.home.url
         var imap = MailServer(host: "127.0.0.1", port: server.port, security: security)
         imap.trustedCertificatesFile = server.certificate
-        let store = try MailStore.create(home: home.url, settings: MailAccountSettings(
+        let store = try MailStore.create(home: home, settings: MailAccountSettings(
             email: "ann@example.org", imap: imap, username: "ann@example.org", password: "secret"), pin: nil)
         do {
             _ = try await MailThread.run { () throws(MailboxError) in try MailSync(store: store).run() }
@@ -36,12 +39,20 @@ import Testing
     }
 
     @Test func aLiteralOfFourGigabytesIsCutOffAtTheBudget() async throws {
-        let server = try HostileIMAPServer(.hugeLiteral)
-        let before = Self.residentBytes()
-        let (store, error) = try await sync(against: server)
-        guard case .serverSentTooMuch = try #require(error) else { Issue.record("got \(String(describing: error))"); return }
-        #expect(Self.residentBytes() - before < 256 << 20, "memory grew by \((Self.residentBytes() - before) >> 20) MiB")
-        try expectNothingStored(store)
+        // The process's resident memory is all there is to measure, and other tests in the process allocate
+        // too (an RFC 9580 Argon2 vector takes 2 GiB for a moment): the least growth of up to three syncs counts.
+        // A client that held what the server announces would grow by gigabytes every time.
+        var growth = Int.max
+        for attempt in 1...3 where growth >= 256 << 20 {
+            let server = try HostileIMAPServer(.hugeLiteral)
+            let home = self.home.url.appendingPathComponent("attempt-\(attempt)")
+            let before = Self.residentBytes()
+            let (store, error) = try await sync(against: server, home: home)
+            growth = min(growth, Self.residentBytes() - before)
+            guard case .serverSentTooMuch = try #require(error) else { Issue.record("got \(String(describing: error))"); return }
+            try expectNothingStored(store)
+        }
+        #expect(growth < 256 << 20, "memory grew by \(growth >> 20) MiB")
     }
 
     @Test func aLineThatNeverEndsIsCutOffAtTheBudget() async throws {

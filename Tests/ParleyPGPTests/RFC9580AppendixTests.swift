@@ -1,9 +1,10 @@
 import Foundation
 import ParleyPGP
+import ParleyTestSupport
 import Testing
 
 /// Every sample of RFC 9580 Appendix A read, verified or decrypted by ParleyPGP (vectors nobody here wrote).
-@Suite struct RFC9580AppendixTests {
+@Suite(.offThePool) struct RFC9580AppendixTests {
     typealias V = RFC9580Vectors
 
     @Test func a3CertificateParsesAndValidates() throws {

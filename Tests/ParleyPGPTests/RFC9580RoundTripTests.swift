@@ -1,9 +1,10 @@
 import Foundation
 @testable import ParleyPGP
+import ParleyTestSupport
 import Testing
 
 /// What ParleyPGP writes for RFC 9580: v6 keys, salted v6 signatures, SEIPD v2 to v6 recipients, chosen per recipient.
-@Suite struct RFC9580RoundTripTests {
+@Suite(.offThePool) struct RFC9580RoundTripTests {
     static let now: UInt32 = 1_800_000_000
     static let passphrase = Array("a long enough pass phrase".utf8)
 

@@ -1,13 +1,14 @@
 import Foundation
 import Synchronization
 @testable import ParleyVault
+import ParleyTestSupport
 import Testing
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-@Suite("MainKey file: PIN mode, attempts and wipe")
+@Suite("MainKey file: PIN mode, attempts and wipe", .offThePool)
 struct MainKeyFilePINTests {
     /// Reads the attempt counter stored in the file.
     func failedAttempts(_ directory: TemporaryDirectory) throws -> Int {
@@ -92,7 +93,7 @@ struct MainKeyFilePINTests {
         try MainKeyFile.create(in: directory.account, key: MainKey.generate(), pin: "1111")
         let errors = Mutex<[VaultError?]>([])
         let account = directory.account
-        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+        Blocking.concurrently(4) { _ in
             let error = vaultError { try MainKeyFile.unlock(in: account, pin: "0000") }
             errors.withLock { $0.append(error) }
         }

@@ -2,9 +2,10 @@ import Crypto
 import Foundation
 import ParleyCrypto
 @testable import ParleyVault
+import ParleyTestSupport
 import Testing
 
-@Suite("MainKey file vectors")
+@Suite("MainKey file vectors", .offThePool)
 struct MainKeyFileVectorTests {
     let vectors = MainKeyFileVectors.shared
 
