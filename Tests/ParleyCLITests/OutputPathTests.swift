@@ -61,7 +61,7 @@ struct OutputPathTests {
     @Test("/dev/null stays the character device it is")
     func devNull() throws {
         try Data("x".utf8).write(to: URL(fileURLWithPath: path("plain.txt")))
-        let seal = try ParleyBinary.run(["file", "seal", "--passphrase", "--password-stdin", "--work-factor", "14", path("plain.txt"),
+        let seal = try ParleyBinary.run(["file", "seal", "--passphrase", "--password-stdin", "--work-factor", "14", "--lanes", "1", path("plain.txt"),
                                          "-o", "/dev/null"], stdin: "pass phrase\n")
         #expect(seal.status == 0, "\(seal.stderr)")
         var info = stat()
