@@ -24,27 +24,7 @@ public struct MailSummary: Sendable, Codable, Equatable {
         subject = headers?.decoded("Subject")
         date = headers?["Date"]
         let type = headers?.contentType.value ?? ""
-        encrypted = type == "multipart/encrypted" || Self.contains(raw, "-----BEGIN PGP MESSAGE-----")
-    }
-
-    /// Whether `bytes` holds `text` (memchr and memcmp: Foundation's generic `firstRange` took 16 % of a sync's time).
-    static func contains(_ bytes: [UInt8], _ text: String) -> Bool {
-        let needle = Array(text.utf8)
-        guard let first = needle.first, bytes.count >= needle.count else { return false }
-        return bytes.withUnsafeBufferPointer { haystack in
-            needle.withUnsafeBufferPointer { needle in
-                guard let start = haystack.baseAddress, let wanted = needle.baseAddress else { return false }
-                let last = haystack.count - needle.count
-                var offset = 0
-                while offset <= last {
-                    guard let hit = memchr(start + offset, Int32(first), last - offset + 1) else { return false }
-                    let index = UnsafeRawPointer(start).distance(to: UnsafeRawPointer(hit))
-                    if memcmp(start + index, wanted, needle.count) == 0 { return true }
-                    offset = index + 1
-                }
-                return false
-            }
-        }
+        encrypted = type == "multipart/encrypted" || ByteSearch.contains(raw, "-----BEGIN PGP MESSAGE-----")
     }
 
     /// The summary of a message too large to fetch.

@@ -1,22 +1,30 @@
 import Foundation
 
-/// Finding ASCII text in raw bytes (a whole mail, up to tens of MiB) without decoding them as a string first.
-enum ByteSearch {
+/// Finding ASCII text in raw bytes (a whole mail, up to tens of MiB) without decoding them as a string first;
+/// the mail reader and the mail store's summaries both search this way (Foundation's generic `firstRange` took
+/// 16 % of a sync's time).
+public enum ByteSearch {
     /// Whether `needle` occurs in `bytes` exactly: the C library's `memchr` finds each candidate's first byte and
     /// `memcmp` compares the rest.
-    static func contains(_ bytes: UnsafeRawBufferPointer, _ needle: String) -> Bool {
+    public static func contains(_ bytes: UnsafeRawBufferPointer, _ needle: String) -> Bool {
         let needle = Array(needle.utf8)
-        guard let base = bytes.baseAddress, let first = needle.first else { return needle.isEmpty }
+        guard let first = needle.first else { return true }
+        guard let start = bytes.baseAddress, bytes.count >= needle.count else { return false }
+        let last = bytes.count - needle.count
         return needle.withUnsafeBytes { wanted in
-            var from = 0
-            while bytes.count - from >= needle.count, let found = memchr(base + from, Int32(first), bytes.count - from) {
-                let at = base.distance(to: UnsafeRawPointer(found))
-                guard bytes.count - at >= needle.count else { return false }
-                if memcmp(found, wanted.baseAddress!, needle.count) == 0 { return true }
-                from = at + 1
+            var offset = 0
+            while offset <= last, let hit = memchr(start + offset, Int32(first), last - offset + 1) {
+                let index = start.distance(to: UnsafeRawPointer(hit))
+                if memcmp(hit, wanted.baseAddress!, needle.count) == 0 { return true }
+                offset = index + 1
             }
             return false
         }
+    }
+
+    /// `contains(_:_:)` over an array.
+    public static func contains(_ bytes: [UInt8], _ needle: String) -> Bool {
+        bytes.withUnsafeBytes { contains($0, needle) }
     }
 
     /// Whether `needle` (ASCII) occurs in `bytes`, letters in either case. The search jumps between occurrences of
