@@ -32,10 +32,7 @@ enum LocalFile {
     /// waits for its reader and writing into it waits on the reader, and neither may hold one of the few threads
     /// (one per core) that every other task of the process runs on.
     static func copyOnItsOwnThread(_ source: URL, into destination: URL) async throws(ClientError) {
-        let outcome: Result<Void, ClientError> = await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: Result { () throws(ClientError) in try copy(source, into: destination) }) }.start()
-        }
-        try outcome.get()
+        try await OwnThread.run { () throws(ClientError) in try copy(source, into: destination) }
     }
 
     /// Copies the file at `source` into the device or pipe `destination`.

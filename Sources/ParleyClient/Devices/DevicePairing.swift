@@ -79,9 +79,13 @@ public actor DevicePairing {
         let channel: PairingChannel
         let keys: PairingKeys
         do {
-            channel = try PairingChannel(
-                code: code, ownPrivate: ephemeral, newDevicePublic: Array(ephemeral.publicKey.rawRepresentation),
-                authorizingPublic: authorizingKey, role: .newDevice)
+            // scrypt at 2^15 (32 MiB): on a thread of its own, not one of the pool's (OwnThread).
+            let (code, ephemeral) = (code, ephemeral)
+            channel = try await OwnThread.run { () throws(PairingError) in
+                try PairingChannel(
+                    code: code, ownPrivate: ephemeral, newDevicePublic: Array(ephemeral.publicKey.rawRepresentation),
+                    authorizingPublic: authorizingKey, role: .newDevice)
+            }
             keys = try PairingKeys(decoding: try channel.openKeys(keysBox))
         } catch {
             throw .invalidInput("pairing failed: \(error)")

@@ -56,9 +56,12 @@ public struct Devices: Sendable {
         let ephemeral = Curve25519.KeyAgreement.PrivateKey()
         let channel: PairingChannel
         do {
-            channel = try PairingChannel(
-                code: code, ownPrivate: ephemeral, newDevicePublic: newDeviceKey,
-                authorizingPublic: Array(ephemeral.publicKey.rawRepresentation), role: .authorizingDevice)
+            // scrypt at 2^15 (32 MiB): on a thread of its own, not one of the pool's (OwnThread).
+            channel = try await OwnThread.run { () throws(PairingError) in
+                try PairingChannel(
+                    code: code, ownPrivate: ephemeral, newDevicePublic: newDeviceKey,
+                    authorizingPublic: Array(ephemeral.publicKey.rawRepresentation), role: .authorizingDevice)
+            }
         } catch {
             throw .invalidInput("\(error)")
         }
