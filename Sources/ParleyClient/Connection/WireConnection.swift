@@ -3,30 +3,33 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import ParleyWire
+import Synchronization
 
 /// One TCP (or TLS) connection to a Parley server: pipelined requests, responses matched by id,
 /// notifications handed to a callback as they arrive.
 final class WireConnection: Sendable {
     /// The longest server line the client reads (a page of messages can be large).
     static let maximumLineLength = 128 << 20
-    /// How long a request may wait for its answer.
-    static let requestTimeout: TimeAmount = .seconds(30)
+    /// How long a request may wait for its answer, unless it asks the server to wait (`call(serverWait:)`).
+    static let defaultRequestTimeout: TimeAmount = .seconds(30)
 
     private let channel: any Channel
     private let pending: PendingRequests
     private let diagnosis: ConnectionDiagnosis
+    private let requestTimeout: TimeAmount
 
-    private init(channel: any Channel, pending: PendingRequests, diagnosis: ConnectionDiagnosis) {
+    private init(channel: any Channel, pending: PendingRequests, diagnosis: ConnectionDiagnosis, requestTimeout: TimeAmount) {
         self.diagnosis = diagnosis
         self.channel = channel
         self.pending = pending
+        self.requestTimeout = requestTimeout
     }
 
     /// Connects to `address`; `onNotification` runs on the event loop for each notification, `onClose` once.
     static func connect(
         to address: ServerAddress, group: any EventLoopGroup,
         onNotification: @escaping @Sendable (String, [String: JSONValue]) -> Void,
-        onClose: @escaping @Sendable () -> Void
+        onClose: @escaping @Sendable () -> Void, requestTimeout: TimeAmount = defaultRequestTimeout
     ) async throws(ClientError) -> WireConnection {
         let pending = PendingRequests()
         let tls = try TLSSetup(address: address)
@@ -58,7 +61,7 @@ final class WireConnection: Sendable {
                 try? await channel.close()
                 throw ClientError.unreachable("\(address): nothing is listening")
             }
-            let connection = WireConnection(channel: channel, pending: pending, diagnosis: diagnosis)
+            let connection = WireConnection(channel: channel, pending: pending, diagnosis: diagnosis, requestTimeout: requestTimeout)
             // A TLS failure (a pin mismatch included) surfaces on the first request, so make one now.
             if tls != nil { _ = try await connection.call(API.Ping.self, NoFields()) }
             return connection
@@ -72,7 +75,7 @@ final class WireConnection: Sendable {
         }
     }
 
-    /// Sends one request and waits for its answer: `requestTimeout`, plus `serverWait` for a request that asks the
+    /// Sends one request and waits for its answer: the connection's request timeout, plus `serverWait` for a request that asks the
     /// server to hold its answer that long (a long poll), so a slow server is not taken for a lost answer.
     func call(
         _ method: String, _ fields: [String: JSONValue], serverWait: TimeAmount = .zero
@@ -86,12 +89,17 @@ final class WireConnection: Sendable {
             throw .invalidInput("cannot encode the request '\(method)'")
         }
         let channel = self.channel, pending = self.pending
+        // Cancelled with the answer: a timer left to fire would hold its closure on the event loop for the whole
+        // timeout, one per request (hundreds of thousands under a benchmark's load).
+        let timer = Mutex<Scheduled<Void>?>(nil)
+        defer { timer.withLock { $0?.cancel() } }
         do {
             return try await withCheckedThrowingContinuation { continuation in
                 pending.wait(for: id, continuation)
-                let timeout = channel.eventLoop.scheduleTask(in: Self.requestTimeout + serverWait) {
+                let timeout = channel.eventLoop.scheduleTask(in: requestTimeout + serverWait) {
                     pending.complete(id, with: .failure(.timeout(method)))
                 }
+                timer.withLock { $0 = timeout }
                 channel.writeAndFlush(ByteBuffer(bytes: line)).whenComplete { result in
                     if case .failure = result {
                         timeout.cancel()
