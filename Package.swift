@@ -353,6 +353,7 @@ let package = Package(
         .testTarget(name: "ParleyChatUITests", dependencies: ["ParleyChatUI", "ParleyClient"]),
         .testTarget(name: "ParleyLocationFeedsTests", dependencies: ["ParleyLocationFeeds", "ParleyLocation"]),
         .testTarget(name: "ParleyServerSettingsTests", dependencies: ["ParleyServerSettings"]),
+        .testTarget(name: "ParleyBenchTests", dependencies: ["ParleyBench"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -74,7 +74,7 @@ struct BenchTarget: Sendable {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
-    private static func residentMemory(of process: String) -> Int? {
+    static func residentMemory(of process: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
             let kb = Int(line.split(separator: " ").dropFirst().first ?? "")

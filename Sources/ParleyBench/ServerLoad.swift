@@ -1,6 +1,5 @@
 import Foundation
 import NIOCore
-import Synchronization
 
 /// `parley bench server`'s run: sets up the accounts and connections, sends at the fixed rate, waits for the
 /// last deliveries and prints the report. The command line parses and checks the settings; this measures.
@@ -58,85 +57,45 @@ public struct ServerLoad: Sendable {
         let loaded = target.residentMemory()
         print("sending \(Int(rate)) messages/s for \(warmup) s warm-up + \(duration) s measured, \(size)-byte envelopes, \(groupSize - 1) recipient(s) each")
         let interval = TimeAmount.nanoseconds(Int64(Double(connections) / rate * 1e9))
-        let start = NIODeadline.now()
-        let end = start + .nanoseconds(Int64((warmup + duration) * 1e9))
         let payload = Data((0..<size).map { UInt8($0 & 0xFF) }).base64EncodedString()
-        // The measured window runs from the end of the warm-up to the last delivery (or the end of sending,
-        // if later): when the server falls behind, deliveries go on after the senders stop, and the rate
-        // is over that longer window. Senders keep to the schedule whatever the server does.
-        let cpuAtStart = Mutex<(server: Double?, database: Double?, generator: Double?, at: UInt64)>((nil, nil, nil, 0))
         let databasePid = self.databasePid
-        Task {
-            try await Task.sleep(for: .seconds(warmup))
-            recorder.setRecording(true)
-            let database = databasePid.flatMap(BenchTarget.cpuSecondsWithChildren)
-            cpuAtStart.withLock { $0 = (target.serverCPUSeconds(), database, BenchTarget.ownCPUSeconds(), LatencyRecorder.now()) }
-        }
-        for (index, client) in clients.enumerated() {
-            // Spread the connections' first sends over one interval so they do not fire together.
-            let offset = TimeAmount.nanoseconds(interval.nanoseconds * Int64(index) / Int64(clients.count))
-            client.sendPeriodically(first: start + offset, interval: interval, end: end, payload: payload, recorder: recorder)
-            if confirmEvery > 0 {
-                let every = TimeAmount.milliseconds(Int64(confirmEvery))
-                let spread = TimeAmount.nanoseconds(every.nanoseconds * Int64(index) / Int64(clients.count))
-                client.confirmations.confirmPeriodically(on: client.connection, first: start + spread, interval: every)
+        let window = LoadWindow(
+            recorder: recorder, warmup: warmup, duration: duration, serverCPU: { target.serverCPUSeconds() },
+            databaseCPU: { databasePid.flatMap(BenchTarget.cpuSecondsWithChildren) })
+        // Senders keep to the schedule whatever the server does; when it falls behind, deliveries go on after the
+        // senders stop, and the rate is over that longer window.
+        let measured = try await window.measure { start, end in
+            for (index, client) in clients.enumerated() {
+                // Spread the connections' first sends over one interval so they do not fire together.
+                let offset = TimeAmount.nanoseconds(interval.nanoseconds * Int64(index) / Int64(clients.count))
+                client.sendPeriodically(first: start + offset, interval: interval, end: end, payload: payload, recorder: recorder)
+                if confirmEvery > 0 {
+                    let every = TimeAmount.milliseconds(Int64(confirmEvery))
+                    let spread = TimeAmount.nanoseconds(every.nanoseconds * Int64(index) / Int64(clients.count))
+                    client.confirmations.confirmPeriodically(on: client.connection, first: start + spread, interval: every)
+                }
             }
         }
-        try await Task.sleep(for: .nanoseconds((end - NIODeadline.now()).nanoseconds))
-        let sendingEnded = LatencyRecorder.now()
-        // Wait for the last deliveries: until none is due, or nothing arrived for a second (lost ones), 30 s at most.
-        while LatencyRecorder.now() - sendingEnded < 30_000_000_000 {
-            try await Task.sleep(for: .milliseconds(100))
-            let (last, awaiting) = recorder.progress()
-            if awaiting == 0 || LatencyRecorder.now() - max(last, sendingEnded) > 1_000_000_000 { break }
-        }
-        recorder.setRecording(false)
         clients.forEach { $0.confirmations.stop() }
-        let cpuStart = cpuAtStart.withLock { $0 }
-        let window = Double(max(recorder.progress().lastDelivery, sendingEnded) - cpuStart.at) / 1e9
-        let cpuUsed = zip2(cpuStart.server, target.serverCPUSeconds()).map { $1 - $0 }
-        let generatorUsed = zip2(cpuStart.generator, BenchTarget.ownCPUSeconds()).map { $1 - $0 }
-        let databaseUsed = zip2(cpuStart.database, databasePid.flatMap(BenchTarget.cpuSecondsWithChildren)).map { $1 - $0 }
-        func cpu(_ seconds: Double?, _ missing: String) -> String {
-            seconds.map {
-                String(format: "%.2f s in %.1f s = %.0f%% of a core, %.0f µs per delivery",
-                       $0, window, 100 * $0 / window, 1e6 * $0 / max(1, Double(recorder.results().latencies.count)))
-            } ?? missing
-        }
-        let (latencies, errors, due, undelivered, unanswered) = recorder.results()
         let confirmed = clients.reduce((confirmed: 0, failed: 0)) { sum, client in
             let totals = client.confirmations.totals
             return (sum.confirmed + totals.confirmed, sum.failed + totals.failed)
         }
-        let delivered = Double(latencies.count) / window
-        func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }
         var perConnection = "n/a"
         if let idle, let loaded { perConnection = "\(max(0, loaded - idle) / connections / 1024) KiB" }
         print("""
             nodes                \(target.nodes.count)
             connections          \(connections)
             offered              \(Int(rate)) msg/s × \(groupSize - 1) recipient(s) = \(Int(rate) * (groupSize - 1)) deliveries/s
-            delivered            \(String(format: "%.0f", delivered)) deliveries/s (\(latencies.count) of the \(due) due from the window's acknowledged sends, in \(String(format: "%.1f", window)) s)
-            undelivered          \(undelivered)\(unanswered > 0 ? " (and \(unanswered) sends never answered)" : "")
-            latency p50          \(ms(latencies.quantile(0.50)))
-            latency p99          \(ms(latencies.quantile(0.99)))
-            latency p999         \(ms(latencies.quantile(0.999)))
-            latency max          \(ms(latencies.last ?? .nan))
-            errors               \(errors.values.reduce(0, +))\(errors.isEmpty ? "" : " (" + errors.sorted { $0.value > $1.value }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + ")")
+            \(measured.deliveryLines)
             confirmed            \(confirmEvery > 0 ? "\(confirmed.confirmed) deliveries, every \(confirmEvery) ms (\(confirmed.failed) requests failed)" : "none (recipients do not confirm; give --confirm-every)")
             server RSS           \(target.residentMemory().map { "\($0 >> 20) MiB" } ?? "n/a (give --server-pid)")\(target.embedded != nil ? " (with the load generator)" : "")
             RSS per connection   \(perConnection) (growth from setting up the connections)
-            server CPU           \(cpu(cpuUsed, "n/a (give --server-pid)"))
-            database CPU         \(cpu(databaseUsed, "n/a (give --database-pid)"))
-            this process's CPU   \(cpu(generatorUsed, "n/a"))\(target.embedded != nil ? " (the load generator and the embedded server)" : " (the load generator)")
+            server CPU           \(measured.cpu(measured.serverCPU, "n/a (give --server-pid)"))
+            database CPU         \(measured.cpu(measured.databaseCPU, "n/a (give --database-pid)"))
+            this process's CPU   \(measured.cpu(measured.generatorCPU, "n/a"))\(target.embedded != nil ? " (the load generator and the embedded server)" : " (the load generator)")
             """)
         clients.forEach { $0.connection.close() }
         try await target.stop()
     }
-}
-
-/// Both values, when both are there.
-private func zip2<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
-    guard let a, let b else { return nil }
-    return (a, b)
 }

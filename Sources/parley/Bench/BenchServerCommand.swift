@@ -9,7 +9,7 @@ extension Parley {
         static let configuration = CommandConfiguration(
             commandName: "bench",
             abstract: "Measure Parley's performance (build with -c release for real figures).",
-            subcommands: [BenchServer.self, BenchClientLatency.self]
+            subcommands: [BenchServer.self, BenchPeer.self, BenchClientLatency.self]
         )
     }
 }
