@@ -66,12 +66,12 @@ public struct PeerLoad: Sendable {
         let window = LoadWindow(
             recorder: recorder, warmup: warmup, duration: duration,
             serverCPU: { server.flatMap(BenchTarget.cpuSecondsWithChildren) }, databaseCPU: { nil })
-        let (peers2, size) = (peers, size)
+        let (senders, size) = (peers, size)
         let measured = try await window.measure { start, end in
-            for (index, connection) in peers2.enumerated() {
-                let offset = TimeAmount.nanoseconds(interval.nanoseconds * Int64(index) / Int64(peers2.count))
+            for (index, connection) in senders.enumerated() {
+                let offset = TimeAmount.nanoseconds(interval.nanoseconds * Int64(index) / Int64(senders.count))
                 connection.sendPeriodically(
-                    first: start + offset, interval: interval, end: end, to: peers2[index ^ 1].address, size: size,
+                    first: start + offset, interval: interval, end: end, to: senders[index ^ 1].address, size: size,
                     base: index * 100_000_000)
             }
         }
