@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyPGP
+import ParleyServer
 import ParleyServerSettings
 
 /// The `parley` command: every Parley feature, one subcommand each.
@@ -19,6 +20,7 @@ struct Parley: AsyncParsableCommand {
     /// ArgumentParser's `main`, except that a mistake on a `parley sop` command line exits with the
     /// code the SOP draft gives it (see `SOPUsage`).
     static func main() async {
+        EventLoopSizing.matchAllowedCPUs(environment: ProcessInfo.processInfo.environment)
         do {
             let arguments = try ServerSettings.arguments(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
             var command = try await asyncParseAsRoot(arguments)
