@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import ParleyClient
 import ParleyWire
 
 /// One benchmark client connection: sends request lines, matches responses by id, and hands
@@ -31,14 +32,19 @@ final class BenchConnection: Sendable {
 
     /// Connects to `host:port`; `onNotification` runs on the connection's event loop.
     static func connect(host: String, port: Int, onNotification: @escaping Notification) async throws -> BenchConnection {
-        let channel = try await ClientBootstrap(group: group)
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(BenchLineHandler(onNotification: onNotification))
+        let channel: any Channel
+        do {
+            channel = try await ClientBootstrap(group: group)
+                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(BenchLineHandler(onNotification: onNotification))
+                    }
                 }
-            }
-            .connect(host: host, port: port).get()
+                .connect(host: host, port: port).get()
+        } catch {
+            throw Failure(description: "cannot connect to \(host):\(port): \(ConnectFailure.describe(error))")
+        }
         let handler = try await channel.eventLoop.submit {
             NIOLoopBound(try channel.pipeline.syncOperations.handler(type: BenchLineHandler.self), eventLoop: channel.eventLoop)
         }.get()

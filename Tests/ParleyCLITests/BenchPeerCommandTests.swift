@@ -92,6 +92,11 @@ struct BenchPeerCommandTests {
         let nothing = try LocalPorts.free()
         let refused = try ParleyBinary.run(["bench", "peer", "nats", "--server", "127.0.0.1:\(nothing)", "--connections", "2"])
         #expect(refused.status != 0)
+        #expect(refused.stderr.contains("cannot connect to 127.0.0.1:\(nothing): nothing is listening there"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("SingleConnectionFailure"), "a library's type names are not words: \(refused.stderr)")
+        let parley = try ParleyBinary.run(["bench", "server", "--server", "127.0.0.1:\(nothing)", "--codes", "/dev/null", "--connections", "2"])
+        #expect(parley.status != 0 && parley.stderr.contains("nothing is listening there"), "\(parley.stderr)")
+        #expect(!parley.stderr.contains("SingleConnectionFailure"), "\(parley.stderr)")
         let odd = try ParleyBinary.run(["bench", "peer", "nats", "--server", "127.0.0.1:\(nats.port)", "--connections", "3"])
         #expect(odd.status != 0 && odd.stderr.contains("even number"), "\(odd.stderr)")
     }

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import ParleyClient
 
 /// One connection to a peer server (Prosody, Mosquitto, NATS), speaking its dialect on the connection's event
 /// loop, as `BenchConnection` does for Parley: a send, its acknowledgement and a delivery cost no hop to Swift's pool.
@@ -22,9 +23,14 @@ final class PeerConnection: Sendable {
 
     /// Connects, sets the session up and returns once the server is ready to deliver to it (10 s at most).
     static func connect(host: String, port: Int, dialect: some PeerDialect, recorder: LatencyRecorder) async throws -> PeerConnection {
-        let channel = try await ClientBootstrap(group: group)
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
-            .connect(host: host, port: port).get()
+        let channel: any Channel
+        do {
+            channel = try await ClientBootstrap(group: group)
+                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .connect(host: host, port: port).get()
+        } catch {
+            throw Failure(description: "cannot connect to \(host):\(port): \(ConnectFailure.describe(error))")
+        }
         let (handler, ready) = try await channel.eventLoop.submit {
             let handler = PeerHandler(dialect: dialect, recorder: recorder, ready: channel.eventLoop.makePromise(of: String.self))
             try channel.pipeline.syncOperations.addHandler(handler)

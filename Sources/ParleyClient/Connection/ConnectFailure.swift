@@ -4,8 +4,9 @@ import NIOPosix
 
 /// Why a connection to the server could not be made, in the words of someone running a server: never a
 /// networking library's type names (`SingleConnectionFailure(…)`) or bare errno numbers.
-enum ConnectFailure {
-    static func describe(_ error: any Error) -> String {
+public enum ConnectFailure {
+    /// `error` from making a connection, in words.
+    public static func describe(_ error: any Error) -> String {
         if let error = error as? NIOConnectionError {
             if error.connectionErrors.isEmpty {
                 return "cannot find the host '\(error.host)' (check the name, or use an IP address)"
