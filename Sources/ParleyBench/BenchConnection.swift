@@ -28,7 +28,8 @@ final class BenchConnection: Sendable {
     /// The generator's own event loop, apart from the embedded server's (`MultiThreadedEventLoopGroup.singleton`):
     /// sharing the server's loops would delay both, and count the generator's own queueing as latency.
     /// One thread carries 1,000 connections at 5,000 msg/s in about half a core.
-    private static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    /// `bench peer`'s connections run on it too (`PeerConnection`).
+    static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
     /// Connects to `host:port`; `onNotification` runs on the connection's event loop.
     static func connect(host: String, port: Int, onNotification: @escaping Notification) async throws -> BenchConnection {

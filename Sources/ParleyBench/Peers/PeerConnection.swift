@@ -18,14 +18,11 @@ final class PeerConnection: Sendable {
         self.handler = handler
     }
 
-    /// The generator's own event loop (as `BenchConnection`'s).
-    private static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-
     /// Connects, sets the session up and returns once the server is ready to deliver to it (10 s at most).
     static func connect(host: String, port: Int, dialect: some PeerDialect, recorder: LatencyRecorder) async throws -> PeerConnection {
         let channel: any Channel
         do {
-            channel = try await ClientBootstrap(group: group)
+            channel = try await ClientBootstrap(group: BenchConnection.group)
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .connect(host: host, port: port).get()
         } catch {
