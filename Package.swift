@@ -13,9 +13,11 @@ let package = Package(
         .library(name: "ParleyWire", targets: ["ParleyWire"]),
         .library(name: "ParleyServer", targets: ["ParleyServer"]),
         .library(name: "ParleyFiles", targets: ["ParleyFiles"]),
+        .library(name: "ParleyClientFormats", targets: ["ParleyClientFormats"]),
         .library(name: "ParleyClient", targets: ["ParleyClient"]),
         .library(name: "ParleyVault", targets: ["ParleyVault"]),
         .library(name: "ParleyPGP", targets: ["ParleyPGP"]),
+        .library(name: "ParleyMailFormats", targets: ["ParleyMailFormats"]),
         .library(name: "ParleyMail", targets: ["ParleyMail"]),
         .library(name: "ParleyLocation", targets: ["ParleyLocation"]),
         .library(name: "ParleyQR", targets: ["ParleyQR"]),
@@ -107,9 +109,16 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
+        // The bytes one client sends another through the server, with no I/O: envelopes, retry requests, content
+        // (docs/CLIENT.md §2–3). Apart from ParleyClient so the fuzzer builds without NIO and GRDB.
+        .target(
+            name: "ParleyClientFormats",
+            dependencies: ["ParleyCrypto", "ParleyLocation", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(
             name: "ParleyClient",
             dependencies: [
+                "ParleyClientFormats",
                 "ParleyCrypto",
                 "ParleyTLS",
                 "ParleyImage",
@@ -174,11 +183,18 @@ let package = Package(
         ),
         // libetpan (Debian libetpan-dev), the IMAP client MailCore is built on, and helpers over its FETCH results.
         .target(name: "CParleyMail", linkerSettings: [.linkedLibrary("etpan")]),
+        // What mail's bytes mean, with no I/O: IMAP responses (through libetpan), Autocrypt headers and receipts,
+        // addresses, dates, Web Key Directory locations. Apart from ParleyMail so the fuzzer builds without NIO.
+        .target(
+            name: "ParleyMailFormats",
+            dependencies: ["CParleyMail", "ParleyPGP", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // `parley mail`: an IMAP account's encrypted local store, synced through libetpan over verified TLS (docs/MAIL.md).
         .target(
             name: "ParleyMail",
             dependencies: [
                 "CParleyMail",
+                "ParleyMailFormats",
                 "ParleyCrypto",
                 "ParleyPGP",
                 "ParleyTLS",
@@ -239,6 +255,7 @@ let package = Package(
                 "ParleyHardwareKeys",
                 "ParleyPGP",
                 "ParleyMail",
+                "ParleyMailFormats",
                 "ParleyLocation",
                 "ParleyLocationFeeds",
                 "ParleyQR",
@@ -255,7 +272,7 @@ let package = Package(
             dependencies: ["ParleyCrypto", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
             resources: [.copy("Vectors")]
         ),
-        .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire", "ParleyTestSupport"]),
+        .testTarget(name: "ParleyWireTests", dependencies: ["ParleyWire", "ParleyTestSupport"], resources: [.copy("Vectors")]),
         .testTarget(
             name: "ParleyHardwareKeysTests",
             dependencies: ["ParleyHardwareKeys", "ParleyCrypto", "ParleyVault", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
@@ -316,6 +333,7 @@ let package = Package(
             name: "ParleyClientTests",
             dependencies: [
                 "ParleyClient",
+                "ParleyClientFormats",
                 "ParleyLocation",
                 "ParleyServer",
                 "ParleyVault",
@@ -342,6 +360,7 @@ let package = Package(
             name: "ParleyMailTests",
             dependencies: [
                 "ParleyMail",
+                "ParleyMailFormats",
                 "ParleyPGP",
                 "ParleyTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),

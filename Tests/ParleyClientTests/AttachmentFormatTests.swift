@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 @testable import ParleyClient
+import ParleyClientFormats
 import Testing
 
 /// docs/FORMATS.md §16 against vectors from an independent Python implementation

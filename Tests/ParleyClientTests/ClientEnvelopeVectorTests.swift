@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 @testable import ParleyClient
+import ParleyClientFormats
 import Testing
 
 /// docs/CLIENT.md §2–3 against an independent Python encoder's vectors.
@@ -43,7 +44,7 @@ struct ClientEnvelopeVectorTests {
     @Test func invalidEnvelopesAreRefused() throws {
         let file = try Vectors.load("client-envelope", as: File.self)
         for vector in file.envelopes.invalid {
-            #expect(throws: ClientError.cannotDecrypt, "\(vector.name)") { try ClientEnvelope(serialized: [UInt8](hex: vector.hex)) }
+            #expect(throws: ClientFormatError.unreadable, "\(vector.name)") { try ClientEnvelope(serialized: [UInt8](hex: vector.hex)) }
         }
     }
 
@@ -54,7 +55,7 @@ struct ClientEnvelopeVectorTests {
             #expect(try MessageContent.decode(bytes).encoded() == bytes, "\(vector.name)")
         }
         for vector in file.contents.invalid {
-            #expect(throws: ClientError.cannotDecrypt, "\(vector.name)") { try MessageContent.decode([UInt8](hex: vector.json)) }
+            #expect(throws: ClientFormatError.unreadable, "\(vector.name)") { try MessageContent.decode([UInt8](hex: vector.json)) }
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ParleyClient
+import ParleyClientFormats
 import ParleyCrypto
 import ParleyTestSupport
 import ParleyVault

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import ParleyClient
+import ParleyClientFormats
 import Testing
 
 @Suite("Client: groups with sender keys")

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ParleyClient
+import ParleyClientFormats
 import ParleyLocation
 import Testing
 
@@ -28,7 +29,7 @@ struct LocationKeyContentTests {
         let file = try Vectors.load("location-key", as: File.self)
         #expect(file.invalid_content.count == 5)
         for vector in file.invalid_content {
-            #expect(throws: ClientError.cannotDecrypt, "\(vector.name)") { try MessageContent.decode([UInt8](hex: vector.json)) }
+            #expect(throws: ClientFormatError.unreadable, "\(vector.name)") { try MessageContent.decode([UInt8](hex: vector.json)) }
         }
     }
 

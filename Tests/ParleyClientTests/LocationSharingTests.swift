@@ -1,5 +1,6 @@
 import Foundation
 @testable import ParleyClient
+import ParleyClientFormats
 import ParleyLocation
 import ParleyWire
 import Testing
@@ -170,10 +171,10 @@ struct LocationSharingTests {
         }
         // A type without its object (and an object without its type) is not content at all.
         var bare = MessageContent(id: "x", type: LocationKeyContent.type)
-        #expect(throws: ClientError.cannotDecrypt) { try MessageContent.decode(bare.encoded()) }
+        #expect(throws: ClientFormatError.unreadable) { try MessageContent.decode(bare.encoded()) }
         bare.type = "text"
         bare.location = LocationKeyContent(key: .random(), epoch: 1)
-        #expect(throws: ClientError.cannotDecrypt) { try MessageContent.decode(bare.encoded()) }
+        #expect(throws: ClientFormatError.unreadable) { try MessageContent.decode(bare.encoded()) }
 
         // A real key then arrives and is hidden from the conversation.
         _ = try await ann.location.share(with: "bob@example.org")

@@ -1,5 +1,6 @@
 import Foundation
 import ParleyClient
+import ParleyClientFormats
 import Testing
 
 @Suite("Client: message features end to end")

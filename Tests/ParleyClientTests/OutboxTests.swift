@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import ParleyClient
+import ParleyClientFormats
 import ParleyCrypto
 import ParleyTestSupport
 import ParleyVault

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import GRDB
 @testable import ParleyClient
+import ParleyClientFormats
 import ParleyProtocol
 import Testing
 

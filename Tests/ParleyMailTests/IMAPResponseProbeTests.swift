@@ -1,5 +1,6 @@
 import Foundation
 import ParleyMail
+@testable import ParleyMailFormats
 import Testing
 
 /// The parser the sync and the fuzz target share, on answers written from RFC 9051's grammar.

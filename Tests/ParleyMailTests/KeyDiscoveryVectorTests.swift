@@ -1,5 +1,6 @@
 import Foundation
 @testable import ParleyMail
+@testable import ParleyMailFormats
 import ParleyPGP
 import Testing
 

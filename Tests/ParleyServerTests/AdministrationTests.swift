@@ -1,6 +1,7 @@
 import Foundation
 @testable import ParleyServer
 import ParleyTestSupport
+import ParleyWire
 import Testing
 
 /// How `parley server admin` reaches running servers (docs/OPERATIONS.md §8): a SQLite server through its

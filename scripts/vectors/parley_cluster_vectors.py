@@ -2,13 +2,13 @@
 """Known-answer vectors for the cluster event payload (docs/SCALING.md §2), written independently of
 the Swift code from the document: compact JSON, keys sorted, UTF-8 unescaped, integers as integers.
 
-Writes Tests/ParleyServerTests/Vectors/cluster-batch.json.
+Writes Tests/ParleyWireTests/Vectors/cluster-batch.json.
 """
 import json
 import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "..", "Tests", "ParleyServerTests", "Vectors", "cluster-batch.json")
+OUT = os.path.join(HERE, "..", "..", "Tests", "ParleyWireTests", "Vectors", "cluster-batch.json")
 
 
 def dumps(value):

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ParleyClientFormats
 import ParleyImage
 import ParleyWire
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ParleyClientFormats
 import ParleyWire
 
 /// Saving a received file: streams the encrypted file from the server through the opener, checks the digest the

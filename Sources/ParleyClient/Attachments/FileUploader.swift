@@ -1,4 +1,5 @@
 import Foundation
+import ParleyClientFormats
 import ParleyImage
 import ParleyWire
 

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyClientFormats
 
 extension ParleyClient {
     /// Encrypts `file` with a fresh key, uploads it in chunks (resuming after a dropped connection), then

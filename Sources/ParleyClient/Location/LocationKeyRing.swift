@@ -1,4 +1,5 @@
 import Foundation
+import ParleyClientFormats
 import ParleyLocation
 
 /// The v2 keys this device holds for one sharer (itself, or someone it follows), newest epoch first.

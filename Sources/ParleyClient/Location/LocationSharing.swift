@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParleyClientFormats
 import ParleyLocation
 import ParleyWire
 

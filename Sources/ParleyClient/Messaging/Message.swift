@@ -1,3 +1,5 @@
+import ParleyClientFormats
+
 /// A message as this device shows it: server metadata plus the decrypted content and its state.
 public struct Message: Codable, Sendable, Equatable, Identifiable {
     /// The server's message id.
@@ -43,20 +45,6 @@ public struct Message: Codable, Sendable, Equatable, Identifiable {
     /// Whether `account` reacted with `emoji`.
     public func hasReaction(_ emoji: String, from account: Int64) -> Bool {
         reactions[emoji]?.contains(account) ?? false
-    }
-}
-
-/// The source a forwarded message names.
-public struct ForwardSource: Codable, Sendable, Equatable {
-    /// The original sender.
-    public let senderID: Int64
-    /// The original server timestamp.
-    public let timestamp: Int64
-
-    /// A source: who sent the original and when.
-    public init(senderID: Int64, timestamp: Int64) {
-        self.senderID = senderID
-        self.timestamp = timestamp
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyClientFormats
 
 /// A message accepted for sending and kept (sealed) until the server acknowledges it, so a crash, a
 /// dropped connection or a server restart never loses it; the client message id makes resending safe.

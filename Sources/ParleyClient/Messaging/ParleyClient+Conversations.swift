@@ -1,4 +1,5 @@
 import Foundation
+import ParleyClientFormats
 import ParleyWire
 
 extension ParleyClient {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ParleyClientFormats
 import ParleyCrypto
 import ParleyProtocol
 import ParleyWire

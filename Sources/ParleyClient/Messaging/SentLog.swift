@@ -1,4 +1,5 @@
 import Foundation
+import ParleyClientFormats
 
 /// What this device sent, kept sealed for a while so that a device that could not read it can be sent it again
 /// (docs/CLIENT.md §2.1), and which of our messages are re-sends of which.

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyClientFormats
 import ParleyCrypto
 import ParleyProtocol
 import ParleyWire
@@ -57,9 +58,10 @@ struct Sessions {
     func decrypt(_ bytes: [UInt8], conversationID: Int64, sender: Int64, device: UInt32, local: ProtocolAddress) throws -> MessageContent {
         let address = try ProtocolAddress(accountId: String(sender), deviceId: device)
         let random = self.random
-        switch try ClientEnvelope(serialized: bytes) {
+        switch try readable({ () throws(ClientFormatError) in try ClientEnvelope(serialized: bytes) }) {
         case .pairwise(let body):
-            return try MessageContent.decode(try SessionCipher(stores: store.stores).decrypt(body, from: address, random: random))
+            let plaintext = try SessionCipher(stores: store.stores).decrypt(body, from: address, random: random)
+            return try readable({ () throws(ClientFormatError) in try MessageContent.decode(plaintext) })
         case .group(let distribution, let body):
             let group = GroupCipher(stores: store.stores, localAddress: local)
             let groupID = Self.groupID(conversationID)
@@ -67,7 +69,8 @@ struct Sessions {
                 let opened = try SessionCipher(stores: store.stores).decrypt(distribution, from: address, random: random)
                 try group.process(try SenderKeyDistributionMessage(serialized: opened), groupId: groupID, from: address)
             }
-            return try MessageContent.decode(try group.decrypt(body, groupId: groupID, from: address))
+            let plaintext = try group.decrypt(body, groupId: groupID, from: address)
+            return try readable({ () throws(ClientFormatError) in try MessageContent.decode(plaintext) })
         case .retryRequest:
             // A request is not content; receiving takes it apart before anything is decrypted.
             throw ClientError.cannotDecrypt

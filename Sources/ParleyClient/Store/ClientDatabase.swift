@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ParleyClientFormats
 import ParleyVault
 
 /// The client's one SQLite file. Every sensitive value is sealed under the MainKey with a binding that
@@ -64,6 +65,7 @@ final class ClientDatabase: Sendable {
         switch error {
         case let error as ClientError: error
         case let error as VaultError: .vault(error)
+        case is ClientFormatError: .cannotDecrypt
         default: .storage(String(describing: error))
         }
     }

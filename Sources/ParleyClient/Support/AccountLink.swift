@@ -1,3 +1,4 @@
+import ParleyClientFormats
 import ParleyCrypto
 import Synchronization
 import ParleyWire

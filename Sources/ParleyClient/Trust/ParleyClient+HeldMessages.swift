@@ -1,4 +1,5 @@
 import Foundation
+import ParleyClientFormats
 import ParleyProtocol
 
 /// A message from a contact whose verified key changed, kept (sealed) until the user accepts the new key.

@@ -1,3 +1,4 @@
+import ParleyMailFormats
 import ParleyPGP
 
 /// A stored message opened as `read`, `save`, `watch` and `reply` show it: decrypted with the person's keys,

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyMailFormats
 import ParleyPGP
 
 /// What `send` and `reply` share: the encryption rule, Autocrypt, attachments, and what the person is told.

@@ -1,3 +1,4 @@
+import ParleyMailFormats
 import ParleyPGP
 
 /// Whom a reply goes to and under which subject: the original's Reply-To or From; with `all`, also its To

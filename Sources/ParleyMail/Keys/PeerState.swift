@@ -1,4 +1,5 @@
 import Foundation
+import ParleyMailFormats
 
 /// What the store knows of one correspondent's keys (docs/MAIL.md §6.1 and §6.3): Autocrypt Level 1's peer state,
 /// plus the last Web Key Directory answer. Sealed in the store; every field but `address` may be absent.

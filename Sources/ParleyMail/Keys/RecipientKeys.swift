@@ -1,4 +1,5 @@
 import Foundation
+import ParleyMailFormats
 import ParleyPGP
 
 /// Which key `send` encrypts to for each recipient (docs/MAIL.md §6): the person's own keys first, then a key

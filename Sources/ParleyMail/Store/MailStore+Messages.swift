@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ParleyMailFormats
 
 /// One stored message as a list shows it.
 public struct MailListing: Sendable, Equatable {

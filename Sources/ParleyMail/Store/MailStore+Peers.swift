@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import ParleyMailFormats
 import ParleyPGP
 
 /// Correspondents' learned keys (docs/MAIL.md §6.3): one sealed `PeerState` per address, under an id that does

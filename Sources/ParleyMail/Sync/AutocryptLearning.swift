@@ -1,4 +1,5 @@
 import Foundation
+import ParleyMailFormats
 import ParleyPGP
 
 /// What one sync learns from senders' Autocrypt headers (docs/MAIL.md §6.1), kept cheap for large mailboxes: a

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import ParleyMailFormats
 import ParleyPGP
 
 /// An incremental, resumable sync of an account's folders into its store (docs/MAIL.md §4).

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ParleyWire
 
 /// The operator's work on a server's database (`parley server admin`): finding an account by number or e-mail,
 /// disabling, enabling and deleting it, removing a device, invites and statistics — each change then told to

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyWire
 import PostgresNIO
 import Synchronization
 

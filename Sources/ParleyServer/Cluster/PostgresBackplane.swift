@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ParleyCrypto
+import ParleyWire
 import PostgresNIO
 import Synchronization
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import ParleyWire
 
 /// The running SQLite server's ear for `parley server admin` (docs/OPERATIONS.md §8): a Unix socket in the
 /// data directory, owner-only (0600, in a 0700 directory), never on the network.

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import ParleyWire
 
 /// How `parley server admin` reaches the running server(s) after it changed the database (docs/OPERATIONS.md §8):
 /// a SQLite server through its admin socket, the nodes of a PostgreSQL cluster through their event channel.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyMail
+import ParleyMailFormats
 import ParleyPGP
 
 extension Parley.Mail {

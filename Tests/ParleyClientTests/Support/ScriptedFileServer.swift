@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 @testable import ParleyClient
+import ParleyClientFormats
 import ParleyWire
 import Synchronization
 

@@ -1,4 +1,4 @@
-import ParleyClient
+import ParleyClientFormats
 
 extension FuzzTarget {
     static let clientTargets: [FuzzTarget] = [

@@ -1,5 +1,5 @@
 import Foundation
-import ParleyMail
+import ParleyMailFormats
 import ParleyPGP
 
 extension FuzzTarget {

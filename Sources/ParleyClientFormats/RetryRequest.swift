@@ -6,30 +6,30 @@ import ParleyCrypto
 ///
 /// It travels unencrypted, since the session it would need may be the broken part, and is signed with the
 /// requester's identity key, so the server, which relays it, can neither forge one nor alter one.
-struct RetryRequest: Equatable, Sendable {
+package struct RetryRequest: Equatable, Sendable {
     /// The request format version.
-    static let version: UInt8 = 0x01
+    package static let version: UInt8 = 0x01
     /// At most this many message ids in one request.
-    static let maximumMessages = 32
+    package static let maximumMessages = 32
     /// The server-visible `kind` of a retry request's message, and of a re-send answering one.
-    static let kind = "retry"
-    static let resendKind = "resend"
+    package static let kind = "retry"
+    package static let resendKind = "resend"
     /// What the signature covers, before the unsigned bytes.
-    static let signingContext = Array("Parley-retry-request-v1".utf8)
+    package static let signingContext = Array("Parley-retry-request-v1".utf8)
 
-    var accountID: Int64
-    var deviceID: UInt32
-    var recipientAccountID: Int64
-    var recipientDeviceID: UInt32
-    var conversationID: Int64
+    package var accountID: Int64
+    package var deviceID: UInt32
+    package var recipientAccountID: Int64
+    package var recipientDeviceID: UInt32
+    package var conversationID: Int64
     /// When the requester made it, in milliseconds since 1970.
-    var created: Int64
+    package var created: Int64
     /// The server ids of the messages that could not be read, 1…32, distinct.
-    var messageIDs: [Int64]
-    var signature: [UInt8]
+    package var messageIDs: [Int64]
+    package var signature: [UInt8]
 
     /// Builds and signs a request with the requester's identity key.
-    init(
+    package init(
         accountID: Int64, deviceID: UInt32, recipientAccountID: Int64, recipientDeviceID: UInt32, conversationID: Int64,
         created: Int64, messageIDs: [Int64], signingKey: Curve25519.Signing.PrivateKey
     ) {
@@ -47,10 +47,10 @@ struct RetryRequest: Equatable, Sendable {
 
     /// Reads a request's bytes; anything but exactly this format is "cannot decrypt". The signature is
     /// checked separately (`isSigned(by:)`), by whoever knows the requester's identity key.
-    init(serialized bytes: [UInt8]) throws(ClientError) {
+    package init(serialized bytes: [UInt8]) throws(ClientFormatError) {
         var reader = ByteReader(bytes)
         do {
-            guard try reader.readUInt8() == Self.version else { throw ClientError.cannotDecrypt }
+            guard try reader.readUInt8() == Self.version else { throw ClientFormatError.unreadable }
             accountID = Int64(bitPattern: try reader.readUInt64())
             deviceID = try reader.readUInt32()
             recipientAccountID = Int64(bitPattern: try reader.readUInt64())
@@ -58,21 +58,21 @@ struct RetryRequest: Equatable, Sendable {
             conversationID = Int64(bitPattern: try reader.readUInt64())
             created = Int64(bitPattern: try reader.readUInt64())
             let count = Int(try reader.readUInt8())
-            guard (1...Self.maximumMessages).contains(count), reader.remaining == 8 * count + 64 else { throw ClientError.cannotDecrypt }
+            guard (1...Self.maximumMessages).contains(count), reader.remaining == 8 * count + 64 else { throw ClientFormatError.unreadable }
             var ids: [Int64] = []
             for _ in 0..<count { ids.append(Int64(bitPattern: try reader.readUInt64())) }
             messageIDs = ids
             signature = reader.readRest()
         } catch {
-            throw .cannotDecrypt
+            throw .unreadable
         }
         guard Set(messageIDs).count == messageIDs.count,
               ([accountID, recipientAccountID, conversationID, created] + messageIDs).allSatisfy({ $0 >= 0 })
-        else { throw .cannotDecrypt }
+        else { throw .unreadable }
     }
 
     /// The bytes the signature covers (after the context string): everything but the signature.
-    var unsignedBytes: [UInt8] {
+    package var unsignedBytes: [UInt8] {
         var out: [UInt8] = [Self.version]
         out.appendBigEndian(UInt64(accountID))
         out.appendBigEndian(deviceID)
@@ -85,10 +85,10 @@ struct RetryRequest: Equatable, Sendable {
         return out
     }
 
-    var serialized: [UInt8] { unsignedBytes + signature }
+    package var serialized: [UInt8] { unsignedBytes + signature }
 
     /// Whether `identityKey` (a 32-byte Ed25519 public key) made the signature.
-    func isSigned(by identityKey: [UInt8]) -> Bool {
+    package func isSigned(by identityKey: [UInt8]) -> Bool {
         guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: identityKey) else { return false }
         return key.isValidSignature(signature, for: Self.signingContext + unsignedBytes)
     }

@@ -9,14 +9,14 @@ import ParleyCrypto
 ///
 /// Kind `0x03` (a self copy under a key derived from the identity seed, which the server's password-sealed
 /// key envelope holds) is retired: it is refused like any unknown kind.
-enum ClientEnvelope: Equatable {
+package enum ClientEnvelope: Equatable {
     case pairwise([UInt8])
     case group(distribution: [UInt8]?, message: [UInt8])
     case retryRequest(RetryRequest)
 
-    static let version: UInt8 = 0x01
+    package static let version: UInt8 = 0x01
 
-    var serialized: [UInt8] {
+    package var serialized: [UInt8] {
         switch self {
         case .pairwise(let body):
             return [Self.version, 0x01] + body
@@ -30,22 +30,22 @@ enum ClientEnvelope: Equatable {
         }
     }
 
-    init(serialized bytes: [UInt8]) throws(ClientError) {
-        guard bytes.count > 2 else { throw .cannotDecrypt }
-        guard bytes[0] == Self.version else { throw .cannotDecrypt }
+    package init(serialized bytes: [UInt8]) throws(ClientFormatError) {
+        guard bytes.count > 2 else { throw .unreadable }
+        guard bytes[0] == Self.version else { throw .unreadable }
         let body = Array(bytes[2...])
         switch bytes[1] {
         case 0x01:
             self = .pairwise(body)
         case 0x02:
-            guard body.count >= 4 else { throw .cannotDecrypt }
+            guard body.count >= 4 else { throw .unreadable }
             let n = Int(body[0]) << 24 | Int(body[1]) << 16 | Int(body[2]) << 8 | Int(body[3])
-            guard n <= body.count - 4, body.count - 4 - n > 0 else { throw .cannotDecrypt }
+            guard n <= body.count - 4, body.count - 4 - n > 0 else { throw .unreadable }
             self = .group(distribution: n == 0 ? nil : Array(body[4..<(4 + n)]), message: Array(body[(4 + n)...]))
         case 0x04:
             self = .retryRequest(try RetryRequest(serialized: body))
         default:
-            throw .cannotDecrypt
+            throw .unreadable
         }
     }
 }

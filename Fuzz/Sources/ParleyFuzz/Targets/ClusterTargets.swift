@@ -1,7 +1,7 @@
-import ParleyServer
+import ParleyWire
 
 extension FuzzTarget {
-    static let serverTargets: [FuzzTarget] = [
+    static let clusterTargets: [FuzzTarget] = [
         FuzzTarget("cluster-payload", "cluster NOTIFY payloads parse or are refused; a parsed batch, written again, parses to the same batch", run: clusterPayload),
     ]
 }

@@ -1,7 +1,6 @@
 import Foundation
-@testable import ParleyServer
 import ParleyTestSupport
-import ParleyWire
+@testable import ParleyWire
 import Testing
 
 /// The cluster event payload (docs/SCALING.md §2) against vectors written by an independent script

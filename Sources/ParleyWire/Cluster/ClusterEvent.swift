@@ -1,5 +1,4 @@
 import Foundation
-import ParleyWire
 
 /// What one server node asks the others to do for connections it does not hold: deliver a
 /// notification, or close connections (a removed device, rotated keys).
@@ -34,7 +33,7 @@ public struct ClusterEvent: Sendable, Equatable, Codable {
     }
 
     /// Whether a connection of `device` (of this event's account) is meant.
-    func targets(device: UInt32) -> Bool {
+    public func targets(device: UInt32) -> Bool {
         (deviceID == nil || deviceID == device) && exceptDevice != device
     }
 

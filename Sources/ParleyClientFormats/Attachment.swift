@@ -8,9 +8,9 @@ public struct Attachment: Codable, Sendable, Equatable {
     /// The server's file id (API §8).
     public let fileID: Int64
     /// The 32-byte per-file key (never shown; kept sealed in the local store).
-    let key: Data
+    package let key: Data
     /// SHA-256 of the whole encrypted file, as uploaded.
-    let sha256: Data
+    package let sha256: Data
     /// The plaintext size in bytes.
     public let size: Int64
     /// The file name the sender gave (a label only; never used as a path).
@@ -23,6 +23,22 @@ public struct Attachment: Codable, Sendable, Equatable {
     public let width: Int?
     /// For images: the original height in pixels.
     public let height: Int?
+
+    /// A file's pointer as it travels in content.
+    package init(
+        fileID: Int64, key: Data, sha256: Data, size: Int64, name: String, mimeType: String, thumbnail: Data?, width: Int?,
+        height: Int?
+    ) {
+        self.fileID = fileID
+        self.key = key
+        self.sha256 = sha256
+        self.size = size
+        self.name = name
+        self.mimeType = mimeType
+        self.thumbnail = thumbnail
+        self.width = width
+        self.height = height
+    }
 
     enum CodingKeys: String, CodingKey {
         case fileID = "id", key, sha256, size, name, mimeType = "mime", thumbnail, width, height
@@ -48,13 +64,13 @@ public struct Attachment: Codable, Sendable, Equatable {
     }
 
     /// The largest thumbnail accepted inside a message.
-    static let maximumThumbnail = 48 * 1024
+    package static let maximumThumbnail = 48 * 1024
 
     /// Whether the file is an image (by its MIME type).
     public var isImage: Bool { mimeType.hasPrefix("image/") }
 
     /// Whether every field is within the documented bounds (docs/CLIENT.md §3).
-    var isValid: Bool {
+    package var isValid: Bool {
         guard fileID >= 0, key.count == 32, sha256.count == 32, (0...(1 << 53)).contains(size) else { return false }
         guard (1...255).contains(name.utf8.count), !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return false }
         guard (3...100).contains(mimeType.utf8.count), mimeType.utf8.allSatisfy(Self.mimeByte), mimeType.utf8.filter({ $0 == UInt8(ascii: "/") }).count == 1

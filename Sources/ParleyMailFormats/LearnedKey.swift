@@ -27,9 +27,17 @@ public struct LearnedKey: Sendable {
     /// Seconds since 1970 when it was learned (the message's effective date, or the lookup's time).
     public let since: Int64
 
+    /// A key learned for `address` from `origin` at `since`.
+    package init(address: String, origin: KeyOrigin, certificate: Certificate, since: Int64) {
+        self.address = address
+        self.origin = origin
+        self.certificate = certificate
+        self.since = since
+    }
+
     /// The first certificate in `bytes` that can encrypt at `now` (and, when `mustName` is set, has a user ID
     /// naming `address`); nil when there is none or the bytes are not OpenPGP.
-    static func usable(_ bytes: [UInt8], for address: String, mustName: Bool, now: UInt32) -> Certificate? {
+    public static func usable(_ bytes: [UInt8], for address: String, mustName: Bool, now: UInt32) -> Certificate? {
         guard let certificates = try? Certificate.readAll(bytes) else { return nil }
         return certificates.first { certificate in
             !certificate.isSecret && !certificate.encryptionKeys(at: now).isEmpty && (!mustName || certificate.names(address))

@@ -1,25 +1,25 @@
 import Foundation
 
 /// What travels end-to-end inside every ciphertext (docs/CLIENT.md §3): a versioned JSON object.
-struct MessageContent: Codable, Sendable, Equatable {
+package struct MessageContent: Codable, Sendable, Equatable {
     /// Format version: 1.
-    var v: Int = 1
+    package var v: Int = 1
     /// The sender's client message id (also the idempotency key on the server).
-    var id: String
+    package var id: String
     /// `text` for what a person wrote; `group_title` for a group (re)naming; `file` for a file (its caption in `text`);
     /// `avatar` / `group_avatar` for a new picture of the sender / the group (its key in `file`);
     /// `location_key` for the sender's location key (in `location`, docs/CLIENT.md §11).
-    var type: String
-    var text: String?
-    var replyTo: Int64?
-    var forward: ForwardSource?
+    package var type: String
+    package var text: String?
+    package var replyTo: Int64?
+    package var forward: ForwardSource?
     /// The file of a `file` message (added compatibly in v1: older readers ignore it).
-    var file: Attachment?
+    package var file: Attachment?
     /// The key of a `location_key` message (added compatibly in v1; checked when it arrives, not here).
-    var location: LocationKeyContent?
+    package var location: LocationKeyContent?
     /// On a re-send answering a retry request: the server id of the message this one stands for
     /// (added compatibly in v1, docs/CLIENT.md §2.1).
-    var resendOf: Int64?
+    package var resendOf: Int64?
 
     enum CodingKeys: String, CodingKey {
         case v, id, type, text
@@ -28,23 +28,39 @@ struct MessageContent: Codable, Sendable, Equatable {
         case resendOf = "resend_of"
     }
 
-    static let supportedVersion = 1
-    /// The types that carry a `file` object (and the only ones that may).
-    static let typesWithFile: Set<String> = ["file", "avatar", "group_avatar"]
+    /// Content of `type` from the message `id`; what a type does not use stays nil.
+    package init(
+        v: Int = 1, id: String, type: String, text: String? = nil, replyTo: Int64? = nil, forward: ForwardSource? = nil,
+        file: Attachment? = nil, location: LocationKeyContent? = nil, resendOf: Int64? = nil
+    ) {
+        self.v = v
+        self.id = id
+        self.type = type
+        self.text = text
+        self.replyTo = replyTo
+        self.forward = forward
+        self.file = file
+        self.location = location
+        self.resendOf = resendOf
+    }
 
-    func encoded() -> [UInt8] {
+    package static let supportedVersion = 1
+    /// The types that carry a `file` object (and the only ones that may).
+    package static let typesWithFile: Set<String> = ["file", "avatar", "group_avatar"]
+
+    package func encoded() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array(try! encoder.encode(self))
     }
 
     /// Reads content; anything not version 1 JSON of this shape is refused.
-    static func decode(_ bytes: [UInt8]) throws(ClientError) -> MessageContent {
+    package static func decode(_ bytes: [UInt8]) throws(ClientFormatError) -> MessageContent {
         guard let content = try? JSONDecoder().decode(MessageContent.self, from: Data(bytes)),
               content.v == supportedVersion, !content.id.isEmpty, content.id.utf8.count <= 64,
               Self.typesWithFile.contains(content.type) == (content.file != nil), content.file?.isValid ?? true,
               (content.type == LocationKeyContent.type) == (content.location != nil), (content.resendOf ?? 1) > 0
-        else { throw .cannotDecrypt }
+        else { throw .unreadable }
         return content
     }
 }
