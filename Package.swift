@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "ParleyLocation", targets: ["ParleyLocation"]),
         .library(name: "ParleyQR", targets: ["ParleyQR"]),
         .library(name: "ParleyImage", targets: ["ParleyImage"]),
+        .library(name: "ParleyPeerDialects", targets: ["ParleyPeerDialects"]),
         .executable(name: "parley", targets: ["parley"]),
     ],
     dependencies: [
@@ -224,11 +225,15 @@ let package = Package(
             ]
         ),
         // The load generator behind `parley bench`: its own NIO client, the scenarios and their reports.
+        // How `parley bench peer` speaks Prosody's, Mosquitto's and NATS's protocols: a dialect per protocol, values
+        // with no I/O (the fuzzer reads servers' bytes through them).
+        .target(name: "ParleyPeerDialects"),
         .target(
             name: "ParleyBench",
             dependencies: [
                 "ParleyClient",
                 "ParleyCrypto",
+                "ParleyPeerDialects",
                 "ParleyServer",
                 "ParleyWire",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -372,7 +377,7 @@ let package = Package(
         .testTarget(name: "ParleyChatUITests", dependencies: ["ParleyChatUI", "ParleyClient"]),
         .testTarget(name: "ParleyLocationFeedsTests", dependencies: ["ParleyLocationFeeds", "ParleyLocation"]),
         .testTarget(name: "ParleyServerSettingsTests", dependencies: ["ParleyServerSettings"]),
-        .testTarget(name: "ParleyBenchTests", dependencies: ["ParleyBench"]),
+        .testTarget(name: "ParleyPeerDialectsTests", dependencies: ["ParleyPeerDialects"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -31,6 +31,7 @@ let package = Package(
                 .product(name: "ParleyLocation", package: root),
                 .product(name: "ParleyQR", package: root),
                 .product(name: "ParleyImage", package: root),
+                .product(name: "ParleyPeerDialects", package: root),
             ],
             path: "Sources/ParleyFuzz"
         )

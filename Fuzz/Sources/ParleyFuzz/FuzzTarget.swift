@@ -24,7 +24,7 @@ struct FuzzTarget: Sendable {
     static let all: [FuzzTarget] =
         wireTargets + wireAPITargets + protocolTargets + protocolDecryptTargets + sessionDecryptTargets + cryptoTargets + vaultTargets + filesTargets + pgpTargets
         + pgpSecretKeyTargets + pgpStreamTargets
-        + locationTargets + clusterTargets + clientTargets + qrTargets + imageTargets + mailTargets
+        + locationTargets + clusterTargets + clientTargets + qrTargets + imageTargets + mailTargets + peerDialectTargets
 }
 
 /// Stops the run: libFuzzer reports a deadly signal and writes the input to `crash-…`.

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import ParleyClient
+import ParleyPeerDialects
 
 /// One connection to a peer server (Prosody, Mosquitto, NATS), speaking its dialect on the connection's event
 /// loop, as `BenchConnection` does for Parley: a send, its acknowledgement and a delivery cost no hop to Swift's pool.

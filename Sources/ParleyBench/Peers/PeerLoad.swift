@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import ParleyPeerDialects
 
 /// `parley bench peer`'s run: the same open-loop load as `parley bench server` (connections in 1:1 pairs, a fixed
 /// total rate, a warm-up, then a measured window), against another messaging server, so that Parley's figures have

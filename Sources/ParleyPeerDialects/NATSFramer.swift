@@ -1,6 +1,6 @@
 /// The NATS client protocol's server operations (INFO, MSG, PING, PONG, +OK, -ERR) cut from a server's bytes.
-struct NATSFramer {
-    enum Operation: Equatable {
+package struct NATSFramer {
+    package enum Operation: Equatable {
         case info
         case message(subject: String, replyTo: String?, payload: [UInt8])
         case ping
@@ -10,13 +10,13 @@ struct NATSFramer {
     }
 
     /// The longest operation line and payload the benchmark accepts.
-    static let maximumLine = 4096
-    static let maximumPayload = 1 << 20
+    package static let maximumLine = 4096
+    package static let maximumPayload = 1 << 20
 
     private var buffer: [UInt8] = []
 
     /// Adds `bytes` and returns the operations now complete; throws on bytes NATS does not send.
-    mutating func feed(_ bytes: [UInt8]) throws(PeerWireError) -> [Operation] {
+    package mutating func feed(_ bytes: [UInt8]) throws(PeerWireError) -> [Operation] {
         buffer += bytes
         var operations: [Operation] = []
         var start = 0

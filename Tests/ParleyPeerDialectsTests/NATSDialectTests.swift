@@ -1,5 +1,5 @@
+@testable import ParleyPeerDialects
 import Testing
-@testable import ParleyBench
 
 /// The NATS side of `parley bench peer nats|nats-js`, fed a server's bytes without a socket.
 @Suite struct NATSDialectTests {

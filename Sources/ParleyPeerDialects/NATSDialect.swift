@@ -2,24 +2,24 @@
 /// partner's; nothing is stored or acknowledged. JetStream (the durable peer): every `b.*` subject goes into one
 /// stream kept in files, a publication is acknowledged once the stream has it, and each connection takes its
 /// messages from a push consumer of its own subject, delivered to `d.INDEX`.
-struct NATSDialect: PeerDialect {
-    static let streamName = "BENCH"
+package struct NATSDialect: PeerDialect {
+    package static let streamName = "BENCH"
 
     private let index: Int
     private let jetStream: Bool
     private var framer = NATSFramer()
     private var ready = false
 
-    init(index: Int, jetStream: Bool) {
+    package init(index: Int, jetStream: Bool) {
         self.index = index
         self.jetStream = jetStream
     }
 
-    var acknowledges: Bool { jetStream }
+    package var acknowledges: Bool { jetStream }
     private var address: String { "b.\(index)" }
     private var inbox: String { "_INBOX.\(index)" }
 
-    mutating func opening() -> [UInt8] {
+    package mutating func opening() -> [UInt8] {
         var text = #"CONNECT {"verbose":false,"pedantic":false,"echo":false,"headers":false}"# + "\r\n"
         guard jetStream else { return Array((text + "SUB \(address) 1\r\nPING\r\n").utf8) }
         // Every connection asks for the stream; asking again for the same stream is allowed.
@@ -28,7 +28,7 @@ struct NATSDialect: PeerDialect {
         return Array(text.utf8) + Self.publish("$JS.API.STREAM.CREATE.\(Self.streamName)", replyTo: "\(inbox).stream", Array(stream.utf8))
     }
 
-    mutating func read(_ bytes: [UInt8]) throws(PeerWireError) -> [PeerEvent] {
+    package mutating func read(_ bytes: [UInt8]) throws(PeerWireError) -> [PeerEvent] {
         var events: [PeerEvent] = []
         for operation in try framer.feed(bytes) {
             switch operation {
@@ -46,7 +46,7 @@ struct NATSDialect: PeerDialect {
         return events
     }
 
-    mutating func publish(id: Int, size: Int, to address: String) -> [UInt8] {
+    package mutating func publish(id: Int, size: Int, to address: String) -> [UInt8] {
         Self.publish(address, replyTo: jetStream ? "\(inbox).\(id)" : nil, PeerPayload.make(id: id, size: size))
     }
 

@@ -1,24 +1,24 @@
 /// MQTT 3.1.1 with QoS 1 (Mosquitto): each connection subscribes to its own topic `b/INDEX` and publishes to its
 /// partner's; the broker's PUBACK is the acknowledgement, and each delivery is answered with a PUBACK.
-struct MQTTDialect: PeerDialect {
+package struct MQTTDialect: PeerDialect {
     private let index: Int
     private var framer = MQTTFramer()
     private var nextPacketID: UInt16 = 1
     /// Packet id → message id of publications the broker has not acknowledged yet.
     private var unacknowledged: [UInt16: Int] = [:]
 
-    init(index: Int) { self.index = index }
+    package init(index: Int) { self.index = index }
 
-    var acknowledges: Bool { true }
+    package var acknowledges: Bool { true }
     private var topic: String { "b/\(index)" }
 
-    mutating func opening() -> [UInt8] {
+    package mutating func opening() -> [UInt8] {
         // CONNECT (§3.1): protocol "MQTT" level 4, clean session, no keep-alive, client id.
         let connect = MQTTFramer.string("MQTT") + [0x04, 0x02, 0x00, 0x00] + MQTTFramer.string("bench-\(index)")
         return MQTTFramer.packet(0x10, connect)
     }
 
-    mutating func read(_ bytes: [UInt8]) throws(PeerWireError) -> [PeerEvent] {
+    package mutating func read(_ bytes: [UInt8]) throws(PeerWireError) -> [PeerEvent] {
         var events: [PeerEvent] = []
         for packet in try framer.feed(bytes) {
             switch packet.type {
@@ -43,7 +43,7 @@ struct MQTTDialect: PeerDialect {
         return events
     }
 
-    mutating func publish(id: Int, size: Int, to address: String) -> [UInt8] {
+    package mutating func publish(id: Int, size: Int, to address: String) -> [UInt8] {
         let packetID = nextPacketID
         nextPacketID = nextPacketID == .max ? 1 : nextPacketID + 1
         unacknowledged[packetID] = id

@@ -3,8 +3,8 @@
 ///
 /// Only what the benchmark needs of XML: tags, quoted attribute values and text; a comment, a DTD or a processing
 /// instruction other than the XML declaration is refused, as RFC 6120 §11.1 refuses them.
-struct XMPPElementSplitter {
-    enum Piece: Equatable {
+package struct XMPPElementSplitter {
+    package enum Piece: Equatable {
         /// A `<stream:stream …>` header (also after a restart).
         case streamHeader
         /// A whole top-level element.
@@ -14,7 +14,7 @@ struct XMPPElementSplitter {
     }
 
     /// The largest element the benchmark accepts.
-    static let maximumElement = 1 << 20
+    package static let maximumElement = 1 << 20
 
     private var buffer: [UInt8] = []
     /// How far the buffer is read, and where the element being read began.
@@ -23,7 +23,7 @@ struct XMPPElementSplitter {
     /// 0 before the stream header, 1 inside the stream, deeper inside an element.
     private var depth = 0
 
-    mutating func feed(_ bytes: [UInt8]) throws(PeerWireError) -> [Piece] {
+    package mutating func feed(_ bytes: [UInt8]) throws(PeerWireError) -> [Piece] {
         buffer += bytes
         var pieces: [Piece] = []
         while let open = buffer[position...].firstIndex(of: UInt8(ascii: "<")) {

@@ -3,7 +3,7 @@
 ///
 /// A dialect is a value with no I/O, so its tests feed it a server's bytes and read back what it would answer.
 /// Every message the benchmark sends carries its id as decimal digits and a colon at the start of its payload.
-protocol PeerDialect: Sendable {
+package protocol PeerDialect: Sendable {
     /// The bytes to write once the TCP connection is up.
     mutating func opening() -> [UInt8]
     /// Reads the server's bytes; returns what they meant, in order. Throws on bytes the protocol does not allow.
@@ -16,7 +16,7 @@ protocol PeerDialect: Sendable {
 }
 
 /// What a peer server's bytes meant.
-enum PeerEvent: Equatable {
+package enum PeerEvent: Equatable {
     /// The session is set up; others send to this connection at `address` (a topic, a subject, a JID).
     case ready(address: String)
     /// A message from another connection arrived.
@@ -30,20 +30,20 @@ enum PeerEvent: Equatable {
 }
 
 /// A peer server's bytes that the benchmark cannot read, or a refusal of the session.
-struct PeerWireError: Error, Equatable, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+package struct PeerWireError: Error, Equatable, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// The benchmark payload: the message id in decimal, a colon, then filler up to `size` bytes (at least the id).
-enum PeerPayload {
-    static func make(id: Int, size: Int) -> [UInt8] {
+package enum PeerPayload {
+    package static func make(id: Int, size: Int) -> [UInt8] {
         let head = Array("\(id):".utf8)
         return head + [UInt8](repeating: UInt8(ascii: "x"), count: max(0, size - head.count))
     }
 
     /// The id at the start of `payload`, or nil when it does not start with digits and a colon.
-    static func id(in payload: some Collection<UInt8>) -> Int? {
+    package static func id(in payload: some Collection<UInt8>) -> Int? {
         var value = 0
         var digits = 0
         for byte in payload {

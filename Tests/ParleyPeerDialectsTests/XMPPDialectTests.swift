@@ -1,6 +1,6 @@
 import Foundation
+@testable import ParleyPeerDialects
 import Testing
-@testable import ParleyBench
 
 /// The XMPP side of `parley bench peer xmpp`, fed a server's bytes (as Prosody 0.12 writes them) without a socket.
 @Suite struct XMPPDialectTests {

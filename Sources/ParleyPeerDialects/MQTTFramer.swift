@@ -1,19 +1,19 @@
 /// MQTT 3.1.1 control packets (OASIS MQTT 3.1.1, §2.2) cut from a broker's byte stream.
-struct MQTTFramer {
+package struct MQTTFramer {
     /// A control packet: its type (the high four bits of its first byte), its flags (the low four) and its body.
-    struct Packet: Equatable {
+    package struct Packet: Equatable {
         let type: UInt8
         let flags: UInt8
         let body: [UInt8]
     }
 
     /// The largest packet the benchmark accepts; its messages are far smaller.
-    static let maximumLength = 1 << 20
+    package static let maximumLength = 1 << 20
 
     private var buffer: [UInt8] = []
 
     /// Adds `bytes` and returns the packets now complete; throws on a length MQTT does not allow.
-    mutating func feed(_ bytes: [UInt8]) throws(PeerWireError) -> [Packet] {
+    package mutating func feed(_ bytes: [UInt8]) throws(PeerWireError) -> [Packet] {
         buffer += bytes
         var packets: [Packet] = []
         var start = 0
@@ -47,7 +47,7 @@ struct MQTTFramer {
     }
 
     /// `body` with its remaining length and first byte in front.
-    static func packet(_ first: UInt8, _ body: [UInt8]) -> [UInt8] {
+    package static func packet(_ first: UInt8, _ body: [UInt8]) -> [UInt8] {
         var length = body.count
         var encoded: [UInt8] = []
         repeat {
@@ -60,7 +60,7 @@ struct MQTTFramer {
     }
 
     /// A UTF-8 string as MQTT writes it: a two-byte big-endian length, then the bytes.
-    static func string(_ text: String) -> [UInt8] {
+    package static func string(_ text: String) -> [UInt8] {
         let bytes = Array(text.utf8)
         return [UInt8(bytes.count >> 8), UInt8(bytes.count & 0xFF)] + bytes
     }

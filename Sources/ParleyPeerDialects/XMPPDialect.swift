@@ -3,22 +3,22 @@ import Foundation
 /// XMPP client-to-server (RFC 6120) against Prosody: an anonymous login (SASL ANONYMOUS), a bound resource, then
 /// `<message type='chat'>` stanzas to the partner's full JID. XMPP acknowledges nothing without stream management
 /// (XEP-0198), so a message counts as acknowledged once written, as in core NATS.
-struct XMPPDialect: PeerDialect {
+package struct XMPPDialect: PeerDialect {
     private let domain: String
     private var splitter = XMPPElementSplitter()
     private var authenticated = false
 
-    init(domain: String) { self.domain = domain }
+    package init(domain: String) { self.domain = domain }
 
-    var acknowledges: Bool { false }
+    package var acknowledges: Bool { false }
 
-    mutating func opening() -> [UInt8] { streamHeader }
+    package mutating func opening() -> [UInt8] { streamHeader }
 
     private var streamHeader: [UInt8] {
         Array("<?xml version='1.0'?><stream:stream to='\(domain)' version='1.0' xmlns='jabber:client' xmlns:stream='http://etherx.jabber.org/streams'>".utf8)
     }
 
-    mutating func read(_ bytes: [UInt8]) throws(PeerWireError) -> [PeerEvent] {
+    package mutating func read(_ bytes: [UInt8]) throws(PeerWireError) -> [PeerEvent] {
         var events: [PeerEvent] = []
         for piece in try splitter.feed(bytes) {
             switch piece {
@@ -30,7 +30,7 @@ struct XMPPDialect: PeerDialect {
         return events
     }
 
-    mutating func publish(id: Int, size: Int, to address: String) -> [UInt8] {
+    package mutating func publish(id: Int, size: Int, to address: String) -> [UInt8] {
         Array("<message to='\(address)' type='chat'><body>".utf8) + PeerPayload.make(id: id, size: size) + Array("</body></message>".utf8)
     }
 

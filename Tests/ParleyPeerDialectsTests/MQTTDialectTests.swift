@@ -1,5 +1,5 @@
+@testable import ParleyPeerDialects
 import Testing
-@testable import ParleyBench
 
 /// The MQTT 3.1.1 side of `parley bench peer mqtt`, fed a broker's bytes without a socket.
 @Suite struct MQTTDialectTests {
