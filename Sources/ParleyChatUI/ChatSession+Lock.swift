@@ -7,7 +7,7 @@ extension ChatSession {
     /// is simply unlocked again, a PIN vault clears the screen and asks for the PIN.
     func checkLock() async {
         guard client.vault.isLocked, !state.locked else { return }
-        if let access = ChatVaultAccess.withoutAsking(client.directory), (try? client.vault.unlock(access: access)) != nil { return }
+        if let access = ChatVaultAccess.withoutAsking(client.directory), (try? await client.vault.unlock(access: access)) != nil { return }
         enterLocked()
     }
 
@@ -53,7 +53,7 @@ extension ChatSession {
     private func unlock(pin: String) async {
         guard !pin.isEmpty else { state.notice = "type your vault PIN, then Enter"; return }
         do {
-            try client.vault.unlock(access: ChatVaultAccess.typed(pin, for: client.directory))
+            try await client.vault.unlock(access: ChatVaultAccess.typed(pin, for: client.directory))
         } catch .vault(.wiped) {
             // Too many wrong PINs: the local data is gone, there is nothing left to show.
             state.notice = "\(ClientError.vault(.wiped))"

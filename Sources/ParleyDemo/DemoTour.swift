@@ -59,15 +59,15 @@ public final class DemoTour: @unchecked Sendable {
         narrator.ok("carol received nothing: the server no longer delivers to her, and she never got the new chain key")
 
         narrator.chapter(5, "The vault PIN")
-        try ann.vault.changePIN(current: "2468", new: "1357")
+        try await ann.vault.changePIN(current: "2468", new: "1357")
         narrator.say("ann changed her PIN from 2468 to 1357 (only the MainKey is re-wrapped; no data is re-encrypted)")
         do {
-            try ann.vault.unlock(pin: "2468")
+            try await ann.vault.unlock(pin: "2468")
             throw DemoFailure("the old PIN still opened the vault")
         } catch let error as ClientError {
             narrator.ok("the old PIN is refused: \(error)")
         }
-        try ann.vault.unlock(pin: "1357")
+        try await ann.vault.unlock(pin: "1357")
         narrator.ok("the new PIN opens it")
 
         narrator.chapter(6, "The server restarts; nothing is lost")

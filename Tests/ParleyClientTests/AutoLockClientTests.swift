@@ -20,9 +20,9 @@ struct AutoLockClientTests {
         // Locked, the client cannot store what arrives: it stays on the server until unlocked.
         let whileLocked = try #require(try await bob.send("while ann is locked", to: chat.id).message)
         #expect(throws: ClientError.vault(.locked)) { try ann.history.messages(in: chat.id) }
-        #expect(throws: ClientError.self) { try ann.vault.unlock(pin: "0000") }
+        await #expect(throws: ClientError.self) { try await ann.vault.unlock(pin: "0000") }
         #expect(ann.vault.isLocked)
-        try ann.vault.unlock(pin: "2468")
+        try await ann.vault.unlock(pin: "2468")
         #expect(try ann.history.message(sent.id)?.text == "before the lock")
         // Setting the wall clock back (to dodge the timeout) is caught and locks at once.
         // (Whoever touches the vault first — this test, the sweeper or a notification — sees clockTampered;
@@ -30,7 +30,7 @@ struct AutoLockClientTests {
         clock.setWall(by: -3600)
         #expect(ann.vault.isLocked, "setting the wall clock back locks the vault at once")
         #expect(throws: ClientError.self) { try ann.history.messages(in: chat.id) }
-        try ann.vault.unlock(pin: "2468")
+        try await ann.vault.unlock(pin: "2468")
         _ = try await ann.sync()
         #expect(try ann.history.message(whileLocked.id)?.text == "while ann is locked")
         for client in [ann, bob] { await client.disconnect() }

@@ -129,7 +129,7 @@ extension Parley.Account {
             let client = try options.open(access: current)
             let new: String? = remove ? nil : try VaultAccess.newPIN(prompt: "New PIN: ")
             do {
-                try client.vault.changeProtection(current: current, to: new.map { .pin($0) } ?? .none)
+                try await client.vault.changeProtection(current: current, to: new.map { .pin($0) } ?? .none)
             } catch {
                 throw CommandFailure("\(error)")
             }

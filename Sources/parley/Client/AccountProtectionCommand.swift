@@ -43,7 +43,7 @@ extension Parley.Account {
                 }
                 protection = .hardware(TPMMainKeyProtector(pin: tpmPIN))
             }
-            do { try client.vault.changeProtection(current: current, to: protection) } catch { throw CommandFailure("\(error)") }
+            do { try await client.vault.changeProtection(current: current, to: protection) } catch { throw CommandFailure("\(error)") }
             options.output(["protection": mode.rawValue]) {
                 switch mode {
                 case .hardware: "The vault's key is sealed to this machine's TPM\(pin ? ", behind a PIN the TPM checks" : ""); on another machine it will not open."
