@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Parley's file and OpenPGP paths beside age and gpg, as issue 28 measures them: interleaved runs, medians and ranges.
+
+Usage: scripts/bench/head-to-head.py PARLEY [--file-mib 1024] [--pgp-mib 100] [--runs 3]
+
+Each row is one operation done by Parley and by its peer on the same input, to /dev/null and to a file: `parley file
+seal`/`open` (X25519) beside `age -r`/`age -d`, `parley pgp encrypt`/`decrypt` (Cv25519, no compression) beside
+`gpg -e`/`gpg -d`. Within each round the two run one after the other, the order alternating between rounds, so a
+change in the machine's load hits both alike. Wall time is the median of the runs with the range beside it; peak
+memory is the child's largest resident set (wait4's ru_maxrss). Parley syncs a file it writes before renaming it into
+place; age and gpg do not sync. Every output is compared with the input. Needs age, gnupg and time
+(scripts/bench/compare installs them); prints a Markdown table with the load average.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def timed(command, cwd, env):
+    """Runs `command`, its standard output to /dev/null; returns (seconds, peak RSS in MiB). Stops on a failure.
+
+    Through /usr/bin/time, a small C program: a child forked from this Python process would count Python's own
+    resident set in its peak (the kernel keeps the peak across exec)."""
+    with open(os.devnull, "wb") as sink, tempfile.TemporaryFile() as errors, tempfile.NamedTemporaryFile("r") as report:
+        started = time.monotonic()
+        status = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report.name] + command,
+                                stdout=sink, stderr=errors, cwd=cwd, env=env).returncode
+        elapsed = time.monotonic() - started
+        if status != 0:
+            errors.seek(0)
+            sys.exit(f"head-to-head: {' '.join(command)} failed: {errors.read().decode(errors='replace')}")
+        peak = int(report.read().split()[-1])
+    return elapsed, peak / 1024
+
+
+def same_file(a, b):
+    with open(a, "rb") as x, open(b, "rb") as y:
+        while True:
+            left, right = x.read(1 << 20), y.read(1 << 20)
+            if left != right:
+                return False
+            if not left:
+                return True
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("parley")
+    parser.add_argument("--file-mib", type=int, default=1024)
+    parser.add_argument("--pgp-mib", type=int, default=100)
+    parser.add_argument("--runs", type=int, default=3)
+    options = parser.parse_args()
+    parley = os.path.abspath(options.parley)
+
+    work = tempfile.mkdtemp(prefix="parley-head-to-head.", dir=os.environ.get("TMPDIR", "/var/tmp"))
+    env = dict(os.environ, GNUPGHOME=os.path.join(work, "gnupg"), PARLEY_PASSWORD="bench password",
+               PARLEY_PGP_PASSPHRASE="bench pass phrase")
+    os.mkdir(env["GNUPGHOME"], 0o700)
+
+    def setup(*command, **kwargs):
+        subprocess.run(command, cwd=work, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kwargs)
+
+    print(f"making {options.file_mib} MiB and {options.pgp_mib} MiB random files and keys…", file=sys.stderr)
+    for name, mib in (("plain", options.file_mib), ("pgp-plain", options.pgp_mib)):
+        with open(os.path.join(work, name), "wb") as out:
+            for _ in range(mib):
+                out.write(os.urandom(1 << 20))
+    setup(parley, "file", "keygen", "--kind", "x25519", "-o", "x.ecp1", "--public", "x.pem", "--iterations", "210000")
+    setup("age-keygen", "-o", "age.key")
+    recipient = subprocess.run(["age-keygen", "-y", "age.key"], cwd=work, check=True, capture_output=True, text=True).stdout.strip()
+    gpg = ["gpg", "--batch", "--yes", "-q", "--pinentry-mode", "loopback", "--passphrase", env["PARLEY_PGP_PASSPHRASE"]]
+    setup(*gpg, "--quick-gen-key", "bench@parley.invalid", "future-default", "default", "never")
+    with open(os.path.join(work, "key.sec.asc"), "wb") as key:
+        subprocess.run(gpg + ["--armor", "--export-secret-keys", "bench@parley.invalid"], cwd=work, env=env, check=True, stdout=key)
+    setup(parley, "pgp", "keys", "import", "--keyring", "keyring", "key.sec.asc")
+    # The inputs of the opening rows, made once by each tool.
+    setup(parley, "file", "seal", "-r", "x.pem", "plain", "-o", "p.prly")
+    setup("age", "-r", recipient, "-o", "a.age", "plain")
+    setup(*gpg, "--compress-algo", "none", "-e", "-r", "bench@parley.invalid", "-o", "g.gpg", "pgp-plain")
+
+    file_bytes, pgp_bytes = options.file_mib << 20, options.pgp_mib << 20
+    rows = [
+        # name, bytes, output file (None: standard output to /dev/null), the input it must equal, Parley's command, the peer's
+        ("seal, to /dev/null", file_bytes, None, None,
+         [parley, "file", "seal", "-r", "x.pem", "plain", "-o", "-"], ["age", "-r", recipient, "plain"]),
+        ("seal, to a file", file_bytes, "sealed", None,
+         [parley, "file", "seal", "-r", "x.pem", "plain", "-o", "sealed"], ["age", "-r", recipient, "-o", "sealed", "plain"]),
+        ("open, to /dev/null", file_bytes, None, None,
+         [parley, "file", "open", "-i", "x.ecp1", "p.prly", "-o", "-"], ["age", "-d", "-i", "age.key", "a.age"]),
+        ("open, to a file", file_bytes, "opened", "plain",
+         [parley, "file", "open", "-i", "x.ecp1", "p.prly", "-o", "opened"], ["age", "-d", "-i", "age.key", "-o", "opened", "a.age"]),
+        ("pgp encrypt, to /dev/null", pgp_bytes, None, None,
+         [parley, "pgp", "encrypt", "--keyring", "keyring", "-r", "bench@parley.invalid", "-o", "-", "pgp-plain"],
+         gpg + ["--compress-algo", "none", "-e", "-r", "bench@parley.invalid", "-o", "-", "pgp-plain"]),
+        ("pgp encrypt, to a file", pgp_bytes, "encrypted", None,
+         [parley, "pgp", "encrypt", "--keyring", "keyring", "-r", "bench@parley.invalid", "-o", "encrypted", "pgp-plain"],
+         gpg + ["--compress-algo", "none", "-e", "-r", "bench@parley.invalid", "-o", "encrypted", "pgp-plain"]),
+        ("pgp decrypt (gpg's message), to /dev/null", pgp_bytes, None, None,
+         [parley, "pgp", "decrypt", "--keyring", "keyring", "-o", "-", "g.gpg"], gpg + ["-d", "-o", "-", "g.gpg"]),
+        ("pgp decrypt (gpg's message), to a file", pgp_bytes, "decrypted", "pgp-plain",
+         [parley, "pgp", "decrypt", "--keyring", "keyring", "-o", "decrypted", "g.gpg"], gpg + ["-d", "-o", "decrypted", "g.gpg"]),
+    ]
+    load = open("/proc/loadavg").read().split()[:3]
+    results = {row[0]: ([], [], [], []) for row in rows}
+    for run in range(options.runs):
+        for name, _, output, original, ours, theirs in rows:
+            order = [(0, ours), (1, theirs)] if run % 2 == 0 else [(1, theirs), (0, ours)]
+            for which, command in order:
+                if output:
+                    path = os.path.join(work, output)
+                    if os.path.exists(path):
+                        os.remove(path)
+                seconds, rss = timed(command, work, env)
+                results[name][which].append(seconds)
+                results[name][2 + which].append(rss)
+                if original and not same_file(os.path.join(work, output), os.path.join(work, original)):
+                    sys.exit(f"head-to-head: {' '.join(command)} wrote something other than the input")
+    load_after = open("/proc/loadavg").read().split()[:3]
+
+    def shown(times):
+        return f"{statistics.median(times):.2f} s ({min(times):.2f}–{max(times):.2f})"
+
+    print(f"{options.runs} interleaved runs; load average {' '.join(load)} before, {' '.join(load_after)} after")
+    print()
+    print("| operation | size | Parley | peer | peer ÷ Parley (medians) | Parley peak RSS | peer peak RSS |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name, size, _, _, _, theirs in rows:
+        ours_t, theirs_t, ours_m, theirs_m = results[name]
+        peer = os.path.basename(theirs[0])
+        ratio = statistics.median(theirs_t) / statistics.median(ours_t)
+        print(f"| {name} | {size >> 20} MiB | {shown(ours_t)} | {peer} {shown(theirs_t)} | {ratio:.2f}× | "
+              f"{max(ours_m):.1f} MiB | {max(theirs_m):.1f} MiB |")
+    subprocess.run(["gpgconf", "--kill", "all"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(["rm", "-rf", work])
+
+
+if __name__ == "__main__":
+    main()
