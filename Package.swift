@@ -81,6 +81,7 @@ let package = Package(
         .target(
             name: "ParleyFiles",
             dependencies: [
+                "CParleyOpenSSL",
                 "ParleyCrypto",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

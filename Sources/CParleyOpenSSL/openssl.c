@@ -31,16 +31,19 @@ static const char *cbc_name(size_t key_len) {
     }
 }
 
-int parley_aes_ocb(int encrypt, const uint8_t *key, size_t key_len, const uint8_t *nonce, size_t nonce_len,
-                   const uint8_t *ad, size_t ad_len, const uint8_t *in, size_t in_len, uint8_t *out, uint8_t *tag) {
-    const EVP_CIPHER *cipher = ocb_cipher(key_len);
-    if (cipher == NULL || nonce_len < 1 || nonce_len > 15 || in_len > INT32_MAX || ad_len > INT32_MAX) return 0;
+// One AEAD call over memory: `in` to `out` (the same length), the 16-byte tag written (encrypt) or checked
+// (decrypt). OCB needs its tag length before the key; GCM takes a tag only when decrypting.
+static int aead(const EVP_CIPHER *cipher, int tag_length_first, int encrypt, const uint8_t *key, const uint8_t *nonce,
+                size_t nonce_len, const uint8_t *ad, size_t ad_len, const uint8_t *in, size_t in_len, uint8_t *out,
+                uint8_t *tag) {
+    if (cipher == NULL || in_len > INT32_MAX || ad_len > INT32_MAX) return 0;
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
     if (ctx == NULL) return 0;
     int ok = 0, len = 0;
     if (EVP_CipherInit_ex(ctx, cipher, NULL, NULL, NULL, encrypt) != 1) goto done;
     if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, (int)nonce_len, NULL) != 1) goto done;
-    if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, encrypt ? NULL : (void *)tag) != 1) goto done;
+    if ((tag_length_first || !encrypt)
+        && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, encrypt ? NULL : (void *)tag) != 1) goto done;
     if (EVP_CipherInit_ex(ctx, NULL, NULL, key, nonce, encrypt) != 1) goto done;
     if (ad_len > 0 && EVP_CipherUpdate(ctx, NULL, &len, ad, (int)ad_len) != 1) goto done;
     int written = 0;
@@ -54,6 +57,17 @@ int parley_aes_ocb(int encrypt, const uint8_t *key, size_t key_len, const uint8_
 done:
     EVP_CIPHER_CTX_free(ctx);
     return ok;
+}
+
+int parley_aes_ocb(int encrypt, const uint8_t *key, size_t key_len, const uint8_t *nonce, size_t nonce_len,
+                   const uint8_t *ad, size_t ad_len, const uint8_t *in, size_t in_len, uint8_t *out, uint8_t *tag) {
+    if (nonce_len < 1 || nonce_len > 15) return 0;
+    return aead(ocb_cipher(key_len), 1, encrypt, key, nonce, nonce_len, ad, ad_len, in, in_len, out, tag);
+}
+
+int parley_aes_256_gcm(int encrypt, const uint8_t key[32], const uint8_t nonce[12], const uint8_t *in, size_t in_len,
+                       uint8_t *out, uint8_t tag[16]) {
+    return aead(EVP_aes_256_gcm(), 0, encrypt, key, nonce, 12, NULL, 0, in, in_len, out, tag);
 }
 
 int parley_aes_ctr(const uint8_t *key, size_t key_len, const uint8_t iv[16], const uint8_t *in, size_t in_len, uint8_t *out) {

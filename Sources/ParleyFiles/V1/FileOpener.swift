@@ -33,15 +33,17 @@ public enum FileOpener {
         // A tag's worth of lookahead past a full chunk: if the input ends within it, the file has
         // stray bytes (malformed); if it ends exactly at the chunk, that chunk is the last.
         var buffer = [UInt8](repeating: 0, count: sealedSize + tag)
+        // Each chunk's plaintext is made here, in the same memory every time.
+        var opened = [UInt8](repeating: 0, count: sealedSize)
         var pending = 0
         var counter: UInt64 = 0
         var total: UInt64 = 0
-        try buffer.withUnsafeMutableBytes { raw in
+        try opened.withUnsafeMutableBytes { scratch in try buffer.withUnsafeMutableBytes { raw in
             while true {
                 pending += try input.readFully(into: UnsafeMutableRawBufferPointer(rebasing: raw[pending...]))
                 if pending == raw.count {
                     let plaintext = try cipher.open(
-                        UnsafeRawBufferPointer(rebasing: raw[0..<sealedSize]), counter: counter, last: false)
+                        UnsafeRawBufferPointer(rebasing: raw[0..<sealedSize]), counter: counter, last: false, scratch: scratch)
                     try output.write(plaintext)
                     total += UInt64(plaintext.count)
                     progress?(total)
@@ -59,13 +61,13 @@ public enum FileOpener {
                     throw FileError.malformed("an empty last chunk follows a full one")
                 }
                 let plaintext = try cipher.open(
-                    UnsafeRawBufferPointer(rebasing: raw[0..<pending]), counter: counter, last: true)
+                    UnsafeRawBufferPointer(rebasing: raw[0..<pending]), counter: counter, last: true, scratch: scratch)
                 try output.write(plaintext)
                 total += UInt64(plaintext.count)
                 progress?(total)
                 return
             }
-        }
+        } }
         return total
     }
 }

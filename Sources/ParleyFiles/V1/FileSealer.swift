@@ -37,16 +37,19 @@ public enum FileSealer {
         let chunkSize = FileFormatV1.chunkSize
         // One byte of lookahead past a full chunk tells whether that chunk is the last.
         var buffer = [UInt8](repeating: 0, count: chunkSize + 1)
+        // Each sealed chunk is made here, in the same memory every time.
+        var sealed = [UInt8](repeating: 0, count: chunkSize + FileFormatV1.tagLength)
         var pending = 0
         var counter: UInt64 = 0
         var total: UInt64 = 0
-        try buffer.withUnsafeMutableBytes { raw in
+        try sealed.withUnsafeMutableBytes { scratch in try buffer.withUnsafeMutableBytes { raw in
             while true {
                 pending += try input.readFully(into: UnsafeMutableRawBufferPointer(rebasing: raw[pending...]))
                 let last = pending <= chunkSize
                 let length = last ? pending : chunkSize
                 try cipher.seal(
-                    UnsafeRawBufferPointer(rebasing: raw[0..<length]), counter: counter, last: last, to: output)
+                    UnsafeRawBufferPointer(rebasing: raw[0..<length]), counter: counter, last: last, scratch: scratch,
+                    to: output)
                 total += UInt64(length)
                 progress?(total)
                 if last { return }
@@ -54,7 +57,7 @@ public enum FileSealer {
                 pending = 1
                 counter += 1
             }
-        }
+        } }
         return total
     }
 }
