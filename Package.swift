@@ -301,8 +301,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            resources: [.copy("Vectors")]
+            ]
         ),
         .testTarget(
             name: "ParleyFilesTests",
