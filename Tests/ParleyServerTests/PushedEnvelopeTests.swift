@@ -1,6 +1,9 @@
 import Foundation
+import NIOCore
+import NIOEmbedded
 @testable import ParleyServer
 import ParleyWire
+import Synchronization
 import Testing
 
 /// A new message's envelope in its `new_message` notification (docs/API.md §6.1), over real sockets on a
@@ -92,9 +95,11 @@ struct PushedEnvelopeTests {
     @Test("a connection that does not read holds at most its allowance of pushed ciphertext; the rest are hints, and written pushes give it back")
     func allowanceBoundsWhatWaits() async throws {
         let hub = NotificationHub()
-        final class Connection: Sendable {}
-        let connection = Connection()
-        let stream = hub.subscribe(accountID: 7, deviceID: 1, connection: ObjectIdentifier(connection), pushesEnvelopes: true, disconnect: {})
+        // A channel whose socket takes nothing: every write waits, its promise open, as for a device that does not read.
+        let channel = EmbeddedChannel(handler: HeldWrites())
+        let held = try channel.pipeline.syncOperations.handler(type: HeldWrites.self)
+        let outlet = NotificationOutlet(channel: channel)
+        hub.subscribe(accountID: 7, deviceID: 1, connection: ObjectIdentifier(channel), outlet: outlet, pushesEnvelopes: true, disconnect: {})
         // The allowance counts the ciphertext as it waits: base64 text, 4 characters for 3 bytes.
         let ciphertext = [UInt8](repeating: 0x41, count: ConnectionLimits().pushedEnvelopeLimit / 4 * 3)
         let fitting = EnvelopeAllowance.bytesPerConnection / ConnectionLimits().pushedEnvelopeLimit
@@ -102,20 +107,53 @@ struct PushedEnvelopeTests {
             .newMessage(.init(messageID: id, conversationID: 1, senderID: 8, senderDevice: 1, timestamp: id, kind: "text", ciphertext: ciphertext))
         }
         for id in 0..<(fitting + 4) { hub.notify(accountID: 7, deviceID: 1, push(Int64(id))) }
-        var iterator = stream.makeAsyncIterator()
-        var waiting: [NotificationHub.Queued] = []
-        for _ in 0..<(fitting + 4) { waiting.append(try #require(await iterator.next())) }
-        let pushed = waiting.map { queued -> Bool in
-            guard case .notification(_, let fields) = queued.message else { return false }
-            return fields["ciphertext"] != nil
-        }
-        #expect(pushed == Array(repeating: true, count: fitting) + Array(repeating: false, count: 4))
+        #expect(outlet.waitingCount == fitting + 4)
+        #expect(held.writes.map { $0.line.contains("\"ciphertext\"") } == Array(repeating: true, count: fitting) + Array(repeating: false, count: 4))
         // Once written, the allowance is back: the next push carries its envelope again.
-        waiting.forEach { $0.written() }
+        held.release()
+        #expect(outlet.waitingCount == 0)
         hub.notify(accountID: 7, deviceID: 1, push(99))
-        let next = try #require(await iterator.next())
-        guard case .notification(_, let fields) = next.message else { Issue.record("not a notification"); return }
-        #expect(fields["ciphertext"] != nil)
-        withExtendedLifetime(connection) {}
+        #expect(held.writes.last?.line.contains("\"ciphertext\"") == true)
+        held.release()
+        _ = try? channel.finish()
+    }
+
+    @Test("a connection with a full notification queue is disconnected, not buffered: the next notification is refused")
+    func fullQueueDisconnects() throws {
+        let hub = NotificationHub()
+        let channel = EmbeddedChannel(handler: HeldWrites())
+        let held = try channel.pipeline.syncOperations.handler(type: HeldWrites.self)
+        let outlet = NotificationOutlet(channel: channel)
+        let disconnected = Mutex(0)
+        hub.subscribe(accountID: 7, deviceID: 1, connection: ObjectIdentifier(channel), outlet: outlet, disconnect: { disconnected.withLock { $0 += 1 } })
+        for id in 0..<NotificationHub.queueLimit { hub.notify(accountID: 7, deviceID: 1, .userOnline(.init(accountID: Int64(id)))) }
+        #expect(disconnected.withLock { $0 } == 0)
+        #expect(outlet.waitingCount == NotificationHub.queueLimit)
+        hub.notify(accountID: 7, deviceID: 1, .userOnline(.init(accountID: 0)))
+        #expect(disconnected.withLock { $0 } == 1)
+        #expect(outlet.waitingCount == NotificationHub.queueLimit)
+        held.release()
+        #expect(outlet.waitingCount == 0)
+        _ = try? channel.finish()
+    }
+}
+
+/// Keeps every write with its promise, as a socket that takes nothing would, until `release`.
+private final class HeldWrites: ChannelOutboundHandler {
+    typealias OutboundIn = ByteBuffer
+
+    private(set) var writes: [(line: String, promise: EventLoopPromise<Void>?)] = []
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        writes.append((String(buffer: unwrapOutboundIn(data)), promise))
+    }
+
+    func flush(context: ChannelHandlerContext) {}
+
+    /// Completes every held write, as if the socket took them.
+    func release() {
+        let promises = writes.compactMap(\.promise)
+        writes = writes.map { ($0.line, nil) }
+        promises.forEach { $0.succeed() }
     }
 }

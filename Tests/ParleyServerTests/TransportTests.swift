@@ -1,4 +1,6 @@
 import Foundation
+import Glibc
+import Synchronization
 import Testing
 
 @Suite("Server transport over a real socket", .serialized)
@@ -98,6 +100,48 @@ struct TransportTests {
         for _ in 0..<12 { codes.append(try await socket.call("ping").errorCode) }
         #expect(codes.prefix(10).allSatisfy { $0 == nil })
         #expect(codes.suffix(2).allSatisfy { $0 == "rate_limited" })
+        try await server.stop()
+    }
+
+    @Test("16 MiB of requests sent without reading: every one is answered, in order, across reads of every size, and another client is answered meanwhile")
+    func floodWithoutReading() async throws {
+        let server = try await TestServer.start()
+        let flooder = try server.connect()
+        // Lines of 500 to 1,500 bytes (padding is JSON whitespace), so lines straddle the server's reads everywhere.
+        let count = 16_000
+        var bytes: [UInt8] = []
+        for index in 0..<count {
+            let padding = String(repeating: " ", count: 500 + (index * 7919) % 1_000)
+            bytes += Array("{\"type\":\"ping\",\(padding)\"request_id\":\"f\(index)\"}\n".utf8)
+        }
+        let fd = flooder.fd, all = bytes
+        let sent = Mutex(false)
+        DispatchQueue.global().async {
+            var offset = 0
+            while offset < all.count {
+                let written = all[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if written <= 0 { break }
+                offset += written
+            }
+            sent.withLock { $0 = offset == all.count }
+        }
+        // Another client is served while the flood is read.
+        let other = try server.connect()
+        #expect(try await other.call("ping").ok)
+        // Over its request rate most are refused, but each gets its answer, with its id, in order.
+        var answered = 0
+        while answered < count, let answer = try await flooder.readJSON() {
+            guard answer["request_id"] as? String == "f\(answered)" else {
+                Issue.record("answer \(answered) was \(answer)")
+                break
+            }
+            answered += 1
+        }
+        #expect(answered == count)
+        // Everything was read, so the sender finishes (it may still be returning from its last send).
+        for _ in 0..<50 where !sent.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(sent.withLock { $0 })
+        #expect(try await flooder.call("ping").errorCode == "rate_limited")
         try await server.stop()
     }
 

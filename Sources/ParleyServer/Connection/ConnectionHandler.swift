@@ -1,153 +1,228 @@
-import Logging
 import NIOCore
 import ParleyWire
 
-/// Serves one client connection: frames lines, runs requests one at a time, writes answers.
+/// Serves one client connection on its event loop: frames lines, answers them one at a time, writes the answers.
 ///
-/// Requests are handled in order and the next line is read only after the answer was handed to
-/// the channel, whose writer suspends while the socket is not writable: a client that sends but
-/// never reads stalls only itself, and the server's memory for it stays bounded. Unfinished lines
-/// are paid for from the server-wide `LineBudget` before they are buffered.
-struct ConnectionHandler {
-    let context: ServerContext
-    let router: RequestRouter
-    let state: ConnectionState
-    let remoteAddress: String
-    let budget: ConnectionBudget
-    let lines: LineBudget
+/// Requests are answered in order, each in a task started when its line is complete (`RequestResponder`), so an idle
+/// connection holds no task and no suspended stack: only this handler and its channel. Nothing more is read while a
+/// request is answered, while complete lines wait, or while the socket is not writable (the `read` event is held, as
+/// NIO's back-pressure handler does): a client that sends but never reads stalls only itself, and the server's memory
+/// for it stays bounded. Unfinished lines are paid for from the server-wide `LineBudget` before they are buffered.
+/// Notifications reach the channel from the hub directly (`NotificationOutlet`).
+final class ConnectionHandler: ChannelDuplexHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
 
-    func run(inbound: NIOAsyncChannelInboundStream<ByteBuffer>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
-        let subscription = Subscription(hub: context.notifications, state: state)
-        let context = self.context
-        var departed: Caller?
-        do {
-            try await withThrowingDiscardingTaskGroup { group in
-                try await readRequests(inbound: inbound, outbound: outbound) { caller in
-                    // After a login, notifications for that device flow through the same writer.
-                    let onlineHere = context.notifications.isOnline(accountID: caller.accountID)
-                    let stream = subscription.start(caller)
-                    group.addTask {
-                        for await queued in stream {
-                            try await self.write(queued.message, to: outbound)
-                            queued.written()
-                            ServerMetrics.notificationLag(.now - queued.raised)
-                        }
-                    }
-                    group.addTask { await Presence.cameOnline(caller, onlineHere: onlineHere, context: context) }
-                    group.addTask { [state] in await LoginRecheck.run(caller, state: state, context: context) }
-                }
-                // Ending the subscription ends the writer task, so the group can finish.
-                departed = subscription.cancel()
-            }
-        } catch {
-            if let caller = departed ?? subscription.cancel() { await Presence.wentOffline(caller, context: context) }
-            throw error
-        }
-        if let departed { await Presence.wentOffline(departed, context: context) }
+    private let responder: RequestResponder
+    private let lines: LineBudget
+    private let subscription: Subscription
+    /// Called once, when the channel has closed and no request is in flight any more.
+    private let onEnd: () -> Void
+
+    private var framer: LineFramer
+    private var limiter: RateLimiter
+    private var caller: Caller?
+    /// Bytes reserved from `lines` for the unfinished line.
+    private var held = 0
+    /// Reads not yet fed to the framer (they arrive while a request is answered), from `unreadStart` on.
+    private var unread: [ByteBuffer] = []
+    private var unreadStart = 0
+    /// Complete lines (and a refusal) not yet answered, from `pendingStart` on.
+    private var pending: [LineFramer.Event] = []
+    private var pendingStart = 0
+    private var busy = false
+    private var writable = true
+    private var readHeld = false
+    private var closing = false
+    private var removed = false
+    private var ended = false
+    /// The login's presence announcement, which the departure's must follow.
+    private var arrival: Task<Void, Never>?
+
+    init(responder: RequestResponder, lines: LineBudget, onEnd: @escaping () -> Void) {
+        self.responder = responder
+        self.lines = lines
+        self.onEnd = onEnd
+        subscription = Subscription(hub: responder.context.notifications, state: responder.state)
+        let configuration = responder.context.configuration
+        framer = LineFramer(maximumLineLength: min(configuration.limits.maximumLineLengthBeforeLogin, configuration.maximumLineLength))
+        limiter = RateLimiter(
+            rate: configuration.requestsPerSecond, burst: configuration.requestsPerSecond * 2, now: responder.context.clock.now())
     }
 
-    private func readRequests(
-        inbound: NIOAsyncChannelInboundStream<ByteBuffer>, outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
-        onLogin: (Caller) -> Void
-    ) async throws {
-        let configuration = context.configuration
-        var framer = LineFramer(maximumLineLength: min(configuration.limits.maximumLineLengthBeforeLogin, configuration.maximumLineLength))
-        var held = 0  // bytes reserved from `lines` for the unfinished line
-        defer { lines.release(held) }
-        var caller: Caller?
-        var limiter = RateLimiter(
-            rate: configuration.requestsPerSecond, burst: configuration.requestsPerSecond * 2, now: context.clock.now())
-        for try await buffer in inbound {
-            let bytes = buffer.readableBytesView
-            let partial = LineBudget.partialAfter(buffered: framer.bufferedByteCount, reading: bytes)
-            // A line over the connection's own limit is refused by the framer; only what it would keep is paid for.
-            if partial > held, partial <= framer.maximumLineLength {
-                guard lines.reserve(partial - held) else {
-                    ServerMetrics.refused("partial_line_budget")
-                    let error = WireError(.lineTooLong, "the server holds too many unfinished lines right now; send shorter lines or reconnect later (the connection is closed)")
-                    try await write(.failure(requestID: nil, error: error), to: outbound)
-                    return
-                }
-                held = partial
-            }
-            for event in framer.feed(bytes) {
-                switch event {
-                case .lineTooLong:
-                    ServerMetrics.refused("line_too_long")
-                    let error = WireError(.lineTooLong, lineLimitMessage(framer.maximumLineLength))
-                    try await write(.failure(requestID: nil, error: error), to: outbound)
-                    return
-                case .line(let bytes):
-                    guard !bytes.isEmpty else { continue }
-                    guard state.beginRequest() else { return }
-                    defer { state.endRequest() }
-                    let answer: WireMessage
-                    let now = context.clock.now()
-                    var accountAllows = true
-                    if let caller { accountAllows = await context.accountLimits.allow(accountID: caller.accountID, now: now) }
-                    if !limiter.allow(now: now) || !accountAllows {
-                        let id = try? WireRequest.parse(line: bytes).get().requestID
-                        answer = .failure(requestID: id, error: WireError(.rateLimited, "too many requests; slow down and retry"))
-                    } else {
-                        let before = caller
-                        answer = await respond(to: bytes, caller: &caller)
-                        if let caller, caller != before {
-                            framer.maximumLineLength = configuration.maximumLineLength
-                            onLogin(caller)
-                        }
-                    }
-                    try await write(answer, to: outbound)
-                }
-            }
-            if framer.bufferedByteCount < held {
-                lines.release(held - framer.bufferedByteCount)
-                held = framer.bufferedByteCount
+    private var server: ServerContext { responder.context }
+
+    // MARK: Reading
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
+        unread.append(unwrapInboundIn(data))
+        serve(context)
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if idle { context.read() } else { readHeld = true }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        writable = context.channel.isWritable
+        serve(context)
+        context.fireChannelWritabilityChanged()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // One client's broken connection never affects the others.
+        server.logger.debug("connection ended with an error", metadata: ["error": "\(type(of: error))"])
+        close(context)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        removed = true
+        closing = true
+        lines.release(held)
+        held = 0
+        unread = []
+        pending = []
+        endIfDone()
+    }
+
+    /// Nothing waits to be answered and the socket takes more: the next read may come.
+    private var idle: Bool {
+        !busy && !closing && writable && unreadStart == unread.count && pendingStart == pending.count
+    }
+
+    /// Answers what has arrived, one request at a time, then lets the next read come.
+    private func serve(_ context: ChannelHandlerContext) {
+        while !busy, !closing, writable {
+            if pendingStart < pending.count {
+                let event = pending[pendingStart]
+                pendingStart += 1
+                take(event, context)
+            } else if unreadStart < unread.count {
+                let buffer = unread[unreadStart]
+                unreadStart += 1
+                if unreadStart == unread.count { (unread, unreadStart) = ([], 0) }
+                pending = []
+                pendingStart = 0
+                feed(buffer, context)
+            } else {
+                break
             }
         }
+        if idle, readHeld {
+            readHeld = false
+            context.read()
+        }
+    }
+
+    /// Pays for what would stay unfinished, then frames the bytes.
+    private func feed(_ buffer: ByteBuffer, _ context: ChannelHandlerContext) {
+        let bytes = buffer.readableBytesView
+        let partial = LineBudget.partialAfter(buffered: framer.bufferedByteCount, reading: bytes)
+        // A line over the connection's own limit is refused by the framer; only what it would keep is paid for.
+        if partial > held, partial <= framer.maximumLineLength {
+            guard lines.reserve(partial - held) else {
+                ServerMetrics.refused("partial_line_budget")
+                refuse(WireError(.lineTooLong, "the server holds too many unfinished lines right now; send shorter lines or reconnect later (the connection is closed)"), context)
+                return
+            }
+            held = partial
+        }
+        pending = framer.feed(bytes)
+        if framer.bufferedByteCount < held {
+            lines.release(held - framer.bufferedByteCount)
+            held = framer.bufferedByteCount
+        }
+    }
+
+    private func take(_ event: LineFramer.Event, _ context: ChannelHandlerContext) {
+        switch event {
+        case .lineTooLong:
+            ServerMetrics.refused("line_too_long")
+            refuse(WireError(.lineTooLong, lineLimitMessage(framer.maximumLineLength)), context)
+        case .line(let bytes):
+            guard !bytes.isEmpty else { return }
+            guard responder.state.beginRequest() else {
+                close(context)
+                return
+            }
+            busy = true
+            let allows = limiter.allow(now: server.clock.now())
+            let responder = self.responder, caller = self.caller
+            let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+            Task {
+                let result = await responder.answer(bytes, caller: caller, connectionAllows: allows)
+                bound.eventLoop.execute { bound.value.handler.finish(result.answer, caller: result.caller, bound.value.context) }
+            }
+        }
+    }
+
+    /// Back on the event loop with a request's answer: a login subscribes, the answer is written, the next line is served.
+    private func finish(_ answer: WireMessage, caller: Caller?, _ context: ChannelHandlerContext) {
+        busy = false
+        guard !removed else {
+            responder.state.endRequest()
+            endIfDone()
+            return
+        }
+        if let caller, caller != self.caller {
+            self.caller = caller
+            framer.maximumLineLength = server.configuration.maximumLineLength
+            loggedIn(caller)
+        }
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: RequestResponder.line(answer, context: server))), promise: nil)
+        responder.state.endRequest()
+        serve(context)
+    }
+
+    // MARK: Login and leaving
+
+    /// After a login, notifications for that device flow to this channel, and contacts hear it came online.
+    private func loggedIn(_ caller: Caller) {
+        let server = self.server, state = responder.state
+        let onlineHere = server.notifications.isOnline(accountID: caller.accountID)
+        subscription.start(caller)
+        let previous = arrival
+        arrival = Task {
+            await previous?.value
+            await Presence.cameOnline(caller, onlineHere: onlineHere, context: server)
+        }
+        Task { await LoginRecheck.run(caller, state: state, context: server) }
+    }
+
+    /// Once closed with no request in flight: no more notifications, contacts hear it left, the server forgets it.
+    private func endIfDone() {
+        guard removed, !busy, !ended else { return }
+        ended = true
+        if let departed = subscription.cancel() {
+            let server = self.server, arrival = self.arrival
+            Task {
+                await arrival?.value
+                await Presence.wentOffline(departed, context: server)
+            }
+        }
+        onEnd()
+    }
+
+    // MARK: Closing
+
+    /// Writes `error` as the connection's last line and closes it.
+    private func refuse(_ error: WireError, _ context: ChannelHandlerContext) {
+        closing = true
+        let channel = context.channel
+        let line = RequestResponder.line(.failure(requestID: nil, error: error), context: server)
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: line))).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    private func close(_ context: ChannelHandlerContext) {
+        closing = true
+        context.close(promise: nil)
     }
 
     private func lineLimitMessage(_ limit: Int) -> String {
-        let after = context.configuration.maximumLineLength
+        let after = server.configuration.maximumLineLength
         let login = limit < after ? " before login (\(after) after)" : ""
         return "a request line may hold at most \(limit) bytes\(login); the connection is closed"
-    }
-
-    private func respond(to line: [UInt8], caller: inout Caller?) async -> WireMessage {
-        switch WireRequest.parse(line: line) {
-        case .failure(let failure):
-            return .failure(requestID: failure.requestID, error: failure.error)
-        case .success(let request):
-            // A new device pairing never logs in: its first pairing request moves it to the pairing allowance.
-            let pairingNow = caller == nil && state.seat == .stranger && API.newDeviceMethods.contains(request.method)
-            if pairingNow {
-                if let refusal = budget.move(address: remoteAddress, from: .stranger, to: .pairing) {
-                    return .failure(requestID: request.requestID, error: WireError(.rateLimited, refusal.message))
-                }
-                state.take(.pairing)
-            }
-            let environment = RequestEnvironment(caller: caller, remoteAddress: remoteAddress)
-            let (answer, loggedIn) = await router.handle(request, environment: environment, context: context)
-            if pairingNow, case .failure = answer {
-                _ = budget.move(address: remoteAddress, from: .pairing, to: .stranger)
-                state.take(.stranger)
-            }
-            if let loggedIn {
-                caller = loggedIn
-                _ = budget.move(address: remoteAddress, from: state.seat, to: .member)
-                state.take(.member)
-            }
-            return answer
-        }
-    }
-
-    private func write(_ message: WireMessage, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
-        let bytes: [UInt8]
-        do {
-            bytes = try message.encodedLine()
-        } catch {
-            context.logger.error("could not encode a response")
-            bytes = Array(#"{"error":{"code":"internal","message":"encoding failed"},"ok":false,"request_id":null,"type":"response"}"#.utf8) + [0x0A]
-        }
-        try await outbound.write(ByteBuffer(bytes: bytes))
     }
 }

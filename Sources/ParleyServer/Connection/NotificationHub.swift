@@ -14,7 +14,7 @@ public final class NotificationHub: Sendable {
     /// The field of a notification that only connections which asked for pushes get.
     static let pushedField = "ciphertext"
 
-    /// A notification waiting for its connection's writer, with when it was raised (for the lag metric), and
+    /// A notification on its way to its connection's socket, with when it was raised (for the lag metric), and
     /// the bytes of pushed ciphertext it holds from the connection's allowance until it is written.
     struct Queued: Sendable {
         let message: WireMessage
@@ -22,14 +22,14 @@ public final class NotificationHub: Sendable {
         var pushed = 0
         var allowance: EnvelopeAllowance?
 
-        /// Called once the writer handed it to the channel.
+        /// Called once it was written to the socket (or the connection closed).
         func written() {
             if pushed > 0 { allowance?.give(pushed) }
         }
     }
 
     struct Subscriber: Sendable {
-        let continuation: AsyncStream<Queued>.Continuation
+        let outlet: NotificationOutlet
         let disconnect: @Sendable () -> Void
         /// Present when the device asked for pushed envelopes.
         let allowance: EnvelopeAllowance?
@@ -44,29 +44,24 @@ public final class NotificationHub: Sendable {
     /// An empty hub.
     public init() {}
 
-    /// Registers a logged-in connection; returns the stream its writer drains.
+    /// Registers a logged-in connection, whose notifications go to `outlet`.
     func subscribe(
-        accountID: Int64, deviceID: UInt32, connection: ObjectIdentifier, pushesEnvelopes: Bool = false,
+        accountID: Int64, deviceID: UInt32, connection: ObjectIdentifier, outlet: NotificationOutlet, pushesEnvelopes: Bool = false,
         disconnect: @escaping @Sendable () -> Void
-    ) -> AsyncStream<Queued> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Queued.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
+    ) {
         subscribers.withLock {
             $0[accountID, default: [:]][deviceID, default: [:]][connection] = Subscriber(
-                continuation: continuation, disconnect: disconnect, allowance: pushesEnvelopes ? EnvelopeAllowance() : nil)
+                outlet: outlet, disconnect: disconnect, allowance: pushesEnvelopes ? EnvelopeAllowance() : nil)
         }
-        return stream
     }
 
     /// Removes a connection.
     func unsubscribe(accountID: Int64, deviceID: UInt32, connection: ObjectIdentifier) {
-        let removed = subscribers.withLock { table -> Subscriber? in
-            defer {
-                if table[accountID]?[deviceID]?.isEmpty == true { table[accountID]?[deviceID] = nil }
-                if table[accountID]?.isEmpty == true { table[accountID] = nil }
-            }
-            return table[accountID]?[deviceID]?.removeValue(forKey: connection)
+        subscribers.withLock { table in
+            table[accountID]?[deviceID]?.removeValue(forKey: connection)
+            if table[accountID]?[deviceID]?.isEmpty == true { table[accountID]?[deviceID] = nil }
+            if table[accountID]?.isEmpty == true { table[accountID] = nil }
         }
-        removed?.continuation.finish()
     }
 
     /// Sends `event` to every connected device of `accountID`, or only to `deviceID`, skipping `except`,
@@ -117,7 +112,7 @@ public final class NotificationHub: Sendable {
                 if pushedBytes > 0, let allowance = target.allowance, allowance.take(pushedBytes) {
                     queued = Queued(message: .notification(event: name, fields: fields), raised: raised, pushed: pushedBytes, allowance: allowance)
                 }
-                if case .dropped = target.continuation.yield(queued) {
+                if !target.outlet.offer(queued) {
                     queued.written()
                     ServerMetrics.notification(dropped: true)
                     target.disconnect()

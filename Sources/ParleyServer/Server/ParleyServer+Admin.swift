@@ -25,7 +25,7 @@ extension ParleyServer {
         let hub = context.notifications
         let logger = context.logger
         let counts: @Sendable () -> (open: Int, signedIn: Int) = { [self] in
-            connections.withLock { ($0.count, $0.values.filter(\.isLoggedIn).count) }
+            connections.counts
         }
         // Each client apart, with a deadline: one that connects and says nothing holds up no other.
         try? await withThrowingDiscardingTaskGroup { group in

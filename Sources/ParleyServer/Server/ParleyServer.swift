@@ -15,7 +15,7 @@ public final class ParleyServer: Service, Sendable {
     let tls: ServerTLS?
     let budget: ConnectionBudget
     let lines: LineBudget
-    let connections = Mutex<[ObjectIdentifier: ConnectionState]>([:])
+    let connections = OpenConnections()
     private let listening = Mutex<(channel: (any Channel)?, failure: (any Error)?, waiters: [CheckedContinuation<SocketAddress, any Error>])>((nil, nil, []))
 
     /// A server with its dependencies passed in.
@@ -52,35 +52,26 @@ public final class ParleyServer: Service, Sendable {
         return true
     }
 
-    /// Binds the listening socket.
-    private func bind(
-        configuration: ServerConfiguration, tls: ServerTLS?
-    ) async throws -> NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never> {
+    /// Binds the listening socket; each accepted connection gets its handlers on its event loop.
+    private func bind(configuration: ServerConfiguration) async throws -> any Channel {
         try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.maxMessagesPerRead, value: 64)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .childChannelOption(.maxMessagesPerRead, value: 16)
-            .bind(host: configuration.host, port: configuration.port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    if let tls {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls.current))
-                    }
-                    // At most four reads (64 KiB each) wait for a busy or stalled connection's handler, not ten.
-                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(
-                        wrappingChannelSynchronously: channel,
-                        configuration: .init(backPressureStrategy: .init(lowWatermark: 2, highWatermark: 4)))
-                }
+            // One read event brings at most four reads (64 KiB each at most) before the handler holds the next.
+            .childChannelOption(.maxMessagesPerRead, value: 4)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try self.accept(channel) }
             }
+            .bind(host: configuration.host, port: configuration.port)
+            .get()
     }
 
     public func run() async throws {
-        let tls = self.tls
-        let configuration = context.configuration
-        let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
+        let server: any Channel
         do {
-            server = try await bind(configuration: configuration, tls: tls)
+            server = try await bind(configuration: context.configuration)
         } catch {
             // Whoever waits for the address (the embedded server, the start-up line) hears why, instead of waiting forever.
             let waiters = listening.withLock { state in
@@ -92,17 +83,17 @@ public final class ParleyServer: Service, Sendable {
             throw error
         }
         let waiters = listening.withLock { state in
-            state.channel = server.channel
+            state.channel = server
             defer { state.waiters = [] }
             return state.waiters
         }
-        if let address = server.channel.localAddress {
+        if let address = server.localAddress {
             waiters.forEach { $0.resume(returning: address) }
         }
 
         // After a flood of connections has gone, hand the memory it used back to the system.
         let memory = MemoryReturn(minimumArrivals: 64)
-        let trimmer = server.channel.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(5), delay: .seconds(5)) { [budget] _ in
+        let trimmer = server.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(5), delay: .seconds(5)) { [budget] _ in
             if memory.after(budget.activity) { budget.restartActivity() }
         }
         defer { trimmer.cancel() }
@@ -111,65 +102,55 @@ public final class ParleyServer: Service, Sendable {
         try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { group in
                 if let admin { group.addTask { await self.serveAdmin(admin) } }
-                // However the accept loop ends, the admin socket ends with it.
+                // However the listening socket closes, the admin socket closes with it.
                 defer { admin?.channel.close(promise: nil) }
-                try await server.executeThenClose { inbound in
-                    for try await child in inbound {
-                        group.addTask { await self.serve(child) }
-                    }
+                try await withTaskCancellationHandler {
+                    try await server.closeFuture.get()
+                } onCancel: {
+                    server.close(promise: nil)
                 }
+                // No new connections: the open ones answer what they are answering, then close.
+                connections.drainAll()
+                await connections.waitUntilClosed()
             }
         } onGracefulShutdown: {
             self.context.logger.info("shutting down: no new connections; finishing requests in flight")
-            server.channel.close(promise: nil)
+            server.close(promise: nil)
             admin?.channel.close(promise: nil)
-            self.connections.withLock { $0.values.forEach { $0.drain() } }
+            self.connections.drainAll()
         }
         context.logger.info("server stopped")
     }
 
-    private func serve(_ child: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
-        let remote = child.channel.remoteAddress?.ipAddress ?? "unknown"
+    /// Sets up an accepted connection on its event loop: TLS, then the budget's verdict, the login deadline, and the
+    /// handler that serves it; what it holds is given back once it has closed and answered its last request.
+    private func accept(_ channel: any Channel) throws {
+        if let tls {
+            try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls.current))
+        }
+        let remote = channel.remoteAddress?.ipAddress ?? "unknown"
         if let refusal = budget.admit(address: remote) {
-            await refuse(child, refusal)
+            try channel.pipeline.syncOperations.addHandler(RefusalHandler(refusal))
             return
         }
-        let state = ConnectionState(channel: child.channel)
-        let key = ObjectIdentifier(state)
-        connections.withLock { $0[key] = state }
+        let state = ConnectionState(channel: channel)
+        connections.add(state)
         ServerMetrics.connectionOpened()
-        defer {
-            connections.withLock { _ = $0.removeValue(forKey: key) }
-            budget.release(address: remote, seat: state.seat)
-            ServerMetrics.connectionClosed()
-        }
         // The login deadline counts from the accept: requests do not extend it (a pairing device has its own).
-        let limits = context.configuration.limits
         let timeout = TimeAmount.seconds(context.configuration.loginTimeoutSeconds)
-        let pairingTimeout = TimeAmount.seconds(limits.pairingTimeoutSeconds)
-        let timer = child.channel.eventLoop.scheduleRepeatedTask(
+        let pairingTimeout = TimeAmount.seconds(context.configuration.limits.pairingTimeoutSeconds)
+        let timer = channel.eventLoop.scheduleRepeatedTask(
             initialDelay: timeout, delay: .nanoseconds(min(timeout.nanoseconds / 4, 1_000_000_000))
         ) { task in
             if state.closeIfLoginOverdue(loginTimeout: timeout, pairingTimeout: pairingTimeout) { task.cancel() }
         }
-        defer { timer.cancel() }
-        let handler = ConnectionHandler(
-            context: context, router: router, state: state, remoteAddress: remote, budget: budget, lines: lines)
-        do {
-            try await child.executeThenClose { inbound, outbound in
-                try await handler.run(inbound: inbound, outbound: outbound)
-            }
-        } catch {
-            // One client's broken connection never affects the others.
-            context.logger.debug("connection ended with an error", metadata: ["error": "\(type(of: error))"])
+        let responder = RequestResponder(context: context, router: router, state: state, remoteAddress: remote, budget: budget)
+        let handler = ConnectionHandler(responder: responder, lines: lines) { [connections, budget] in
+            timer.cancel()
+            connections.remove(state)
+            budget.release(address: remote, seat: state.seat)
+            ServerMetrics.connectionClosed()
         }
-    }
-
-    /// Tells a connection over the budget why, in one line, and closes it without reading anything.
-    private func refuse(_ child: NIOAsyncChannel<ByteBuffer, ByteBuffer>, _ refusal: ConnectionBudget.Refusal) async {
-        let line = try? WireMessage.failure(requestID: nil, error: WireError(.unavailable, refusal.message)).encodedLine()
-        try? await child.executeThenClose { _, outbound in
-            if let line { try await outbound.write(ByteBuffer(bytes: line)) }
-        }
+        try channel.pipeline.syncOperations.addHandler(handler)
     }
 }
