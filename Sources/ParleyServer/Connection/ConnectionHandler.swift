@@ -4,10 +4,11 @@ import ParleyWire
 /// Serves one client connection on its event loop: frames lines, answers them one at a time, writes the answers.
 ///
 /// Requests are answered in order, each in a task started when its line is complete (`RequestResponder`), so an idle
-/// connection holds no task and no suspended stack: only this handler and its channel. Nothing more is read while a
-/// request is answered, while complete lines wait, or while the socket is not writable (the `read` event is held, as
-/// NIO's back-pressure handler does): a client that sends but never reads stalls only itself, and the server's memory
-/// for it stays bounded. Unfinished lines are paid for from the server-wide `LineBudget` before they are buffered.
+/// connection holds no task and no suspended stack: only this handler and its channel. Nothing more is read once
+/// `readsAhead` reads wait behind the request being answered, or while the socket is not writable (the `read` event is
+/// held, as NIO's back-pressure handler does): a client that sends but never reads stalls only itself, and the
+/// server's memory for it stays bounded. (Holding every read while any request is answered cost two `epoll_ctl` calls
+/// per request, as NIO stops and starts watching the socket.) Unfinished lines are paid for from the server-wide `LineBudget` before they are buffered.
 /// Notifications reach the channel from the hub directly (`NotificationOutlet`).
 final class ConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
@@ -62,7 +63,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     func read(context: ChannelHandlerContext) {
-        if idle { context.read() } else { readHeld = true }
+        if mayRead { context.read() } else { readHeld = true }
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -87,9 +88,13 @@ final class ConnectionHandler: ChannelDuplexHandler {
         endIfDone()
     }
 
-    /// Nothing waits to be answered and the socket takes more: the next read may come.
-    private var idle: Bool {
-        !busy && !closing && writable && unreadStart == unread.count && pendingStart == pending.count
+    /// Reads that may wait unanswered behind a request before the next read is held (the async channel this handler
+    /// replaced allowed as many).
+    static let readsAhead = 4
+
+    /// The socket takes more and few reads wait: the next read may come.
+    private var mayRead: Bool {
+        !closing && writable && unread.count - unreadStart < Self.readsAhead
     }
 
     /// Answers what has arrived, one request at a time, then lets the next read come.
@@ -110,7 +115,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 break
             }
         }
-        if idle, readHeld {
+        if mayRead, readHeld {
             readHeld = false
             context.read()
         }
