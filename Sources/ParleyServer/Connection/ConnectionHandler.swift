@@ -83,8 +83,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
         closing = true
         lines.release(held)
         held = 0
-        unread = []
-        pending = []
+        (unread, unreadStart) = ([], 0)
+        (pending, pendingStart) = ([], 0)
         endIfDone()
     }
 
@@ -112,6 +112,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 pendingStart = 0
                 feed(buffer, context)
             } else {
+                // Nothing waits: an idle connection keeps no line it has answered.
+                if !pending.isEmpty { (pending, pendingStart) = ([], 0) }
                 break
             }
         }

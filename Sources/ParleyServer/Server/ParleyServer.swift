@@ -61,6 +61,7 @@ public final class ParleyServer: Service, Sendable {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             // One read event brings at most four reads (64 KiB each at most) before the handler holds the next.
             .childChannelOption(.maxMessagesPerRead, value: 4)
+            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65_536))
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try self.accept(channel) }
             }
