@@ -8,8 +8,8 @@ import ParleyWire
 /// `readsAhead` reads wait behind the request being answered, or while the socket is not writable (the `read` event is
 /// held, as NIO's back-pressure handler does): a client that sends but never reads stalls only itself, and the
 /// server's memory for it stays bounded. (Holding every read while any request is answered cost two `epoll_ctl` calls
-/// per request, as NIO stops and starts watching the socket.) Unfinished lines are paid for from the server-wide `LineBudget` before they are buffered.
-/// Notifications reach the channel from the hub directly (`NotificationOutlet`).
+/// per request, as NIO stops and starts watching the socket.) Unfinished lines are paid for from the server-wide
+/// `LineBudget` before they are buffered. Notifications reach the channel from the hub directly (`NotificationOutlet`).
 final class ConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
