@@ -4,12 +4,14 @@ import ParleyWire
 /// Serves one client connection on its event loop: frames lines, answers them one at a time, writes the answers.
 ///
 /// Requests are answered in order, each in a task started when its line is complete (`RequestResponder`), so an idle
-/// connection holds no task and no suspended stack: only this handler and its channel. Nothing more is read once
-/// `readsAhead` reads wait behind the request being answered, or while the socket is not writable (the `read` event is
-/// held, as NIO's back-pressure handler does): a client that sends but never reads stalls only itself, and the
-/// server's memory for it stays bounded. (Holding every read while any request is answered cost two `epoll_ctl` calls
-/// per request, as NIO stops and starts watching the socket.) Unfinished lines are paid for from the server-wide
-/// `LineBudget` before they are buffered. Notifications reach the channel from the hub directly (`NotificationOutlet`).
+/// connection holds no task and no suspended stack: only this handler and its channel. Nothing more is read while
+/// reads wait behind the request being answered (one read event brings at most four, the channel's
+/// `maxMessagesPerRead`), or while the socket is not writable (the `read` event is held, as NIO's back-pressure
+/// handler does): a client that sends but never reads stalls only itself, and the server's memory for it stays
+/// bounded. (Holding the read whenever a request was being answered, even with nothing waiting, cost two `epoll_ctl`
+/// calls per request, as NIO stopped and restarted watching the socket.) Unfinished lines are paid for from the
+/// server-wide `LineBudget` before they are buffered. Notifications reach the channel from the hub directly
+/// (`NotificationOutlet`).
 final class ConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
@@ -88,13 +90,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
         endIfDone()
     }
 
-    /// Reads that may wait unanswered behind a request before the next read is held (the async channel this handler
-    /// replaced allowed as many).
-    static let readsAhead = 4
-
-    /// The socket takes more and few reads wait: the next read may come.
+    /// The socket takes more and no read waits: the next read may come.
     private var mayRead: Bool {
-        !closing && writable && unread.count - unreadStart < Self.readsAhead
+        !closing && writable && unreadStart == unread.count
     }
 
     /// Answers what has arrived, one request at a time, then lets the next read come.
