@@ -369,6 +369,7 @@ let package = Package(
                 "ParleyMailFormats",
                 "ParleyPGP",
                 "ParleyTestSupport",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import NIOSSL
@@ -24,6 +25,9 @@ final class HostileIMAPServer: Sendable {
 
     let port: Int
     let certificate: String
+    /// Bytes of a flood the kernel has taken so far: more than any client can have read.
+    var floodedBytes: Int { flooded.withLockedValue { $0 } }
+    private let flooded = NIOLockedValueBox(0)
     private let channel: Channel
     private let directory: TemporaryDirectory
 
@@ -31,6 +35,7 @@ final class HostileIMAPServer: Sendable {
         directory = try TemporaryDirectory("parley-hostile-imap")
         let (cert, key) = try TestCertificate.make(in: directory.url)
         certificate = cert
+        let flooded = flooded
         let context = behaviour == .injectAfterStartTLS ? nil : try NIOSSLContext(configuration: .makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMFile(cert).map { .certificate($0) },
             privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))))
@@ -39,7 +44,7 @@ final class HostileIMAPServer: Sendable {
             .childChannelInitializer { child in
                 child.eventLoop.makeCompletedFuture {
                     if let context { try child.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
-                    try child.pipeline.syncOperations.addHandler(Script(behaviour))
+                    try child.pipeline.syncOperations.addHandler(Script(behaviour, flooded: flooded))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).wait()
@@ -55,10 +60,12 @@ final class HostileIMAPServer: Sendable {
         typealias InboundIn = ByteBuffer
         typealias OutboundOut = ByteBuffer
         let behaviour: Behaviour
+        let flooded: NIOLockedValueBox<Int>
         var buffer: [UInt8] = []
 
-        init(_ behaviour: Behaviour) {
+        init(_ behaviour: Behaviour, flooded: NIOLockedValueBox<Int>) {
             self.behaviour = behaviour
+            self.flooded = flooded
         }
 
         func channelActive(context: ChannelHandlerContext) {
@@ -127,6 +134,7 @@ final class HostileIMAPServer: Sendable {
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             // A write can complete inside writeAndFlush: go on from the event loop's queue, not deeper in the stack.
             context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: chunk))).whenSuccess {
+                bound.value.0.flooded.withLockedValue { $0 += chunk.count }
                 bound.value.1.eventLoop.execute {
                     let (handler, context) = bound.value
                     handler.flood(context, chunk: chunk)
