@@ -39,6 +39,18 @@ enum PGPIO {
         return try PGPFailure.run { try PrivateSpool.releasing(to: device, body) }
     }
 
+    /// Runs `body` writing a message it makes (ciphertext) to `path` as it is made: standard output, a device
+    /// or a pipe gets the bytes at once, as gpg and `parley sop encrypt` give them — a failure leaves a cut
+    /// message there, which no reader accepts, and the exit code says so; a file appears only when `body` succeeds.
+    static func withStreamedOutput<T>(_ path: String, replace: Bool, mode: Int, _ body: (PGPOutput) throws -> T) throws -> T {
+        if path == "-" { return try PGPFailure.run { try body(PGPFileOutput(.standardOutput)) } }
+        try OutputPlace.check(path, force: replace)
+        guard OutputPlace(path) == .device else { return try PGPFailure.run { try PGPFiles.atomically(path, replace: replace, mode: mode, body) } }
+        guard let device = FileHandle(forWritingAtPath: path) else { throw CommandFailure("\(path): cannot be written (check its permissions)") }
+        defer { try? device.close() }
+        return try PGPFailure.run { try body(PGPFileOutput(device)) }
+    }
+
     /// Prints signature results on standard error; returns whether at least one signature is good.
     static func report(_ verifications: [Verification], certificates: [Certificate]) -> Bool {
         for verification in verifications { eprint(VerificationReport.line(verification, certificates: certificates)) }
