@@ -64,6 +64,8 @@ public actor ParleyClient {
     public nonisolated let devices: Devices
     /// Groups: making one, members, invitations.
     public nonisolated let groups: Groups
+    /// Groups' titles: set by their creator, sent to each member who joins.
+    let groupTitles: GroupTitles
     /// Whom this device trusts: verifying contacts' keys, and changed keys reported, accepted or verified.
     public nonisolated let trust: Trust
     /// Message requests and the block list.
@@ -105,6 +107,7 @@ public actor ParleyClient {
         conversationBook = ConversationBook(dependencies: context)
         requests = MessageRequests(dependencies: context)
         groups = Groups(dependencies: context)
+        groupTitles = GroupTitles(dependencies: context)
         devices = Devices(dependencies: context)
         inbox = Inbox(dependencies: context)
         profiles = Profiles(dependencies: context)

@@ -58,7 +58,7 @@ extension ParleyClient: ConnectionOwner {
         try await messageActions.refreshStates()
         // Members who joined while this creator was away learn the group's title now.
         try await refreshConversations()
-        try await shareTitlesWithNewMembers()
+        try await groupTitles.shareWithNewMembers()
     }
 
     /// Logs the open connection in with the auth key's signature over the server's nonce.

@@ -12,7 +12,7 @@ public struct Invitation: Sendable, Equatable {
 /// Groups (docs/CLIENT.md §8): making one, its members, invitations. What is sent end to end (the title) and the
 /// sender-key chain a departure renews are the account's, reached through its link.
 public struct Groups: Sendable {
-    typealias Dependencies = HasServer & HasAccount & HasDatabase & Sendable
+    typealias Dependencies = HasServer & HasAccount & HasDatabase & HasRandom & Sendable
     let dependencies: any Dependencies
 
     private var server: any ServerCalling { dependencies.server }
@@ -23,13 +23,13 @@ public struct Groups: Sendable {
         guard !title.isEmpty, title.utf8.count <= 256 else { throw .invalidInput("a group title has 1–256 bytes") }
         let id = try await server.call(API.CreateConversation.self, .init(kind: .group, members: emails.map { $0.lowercased() })).conversationID
         _ = try await account.refreshConversation(id)
-        try await account.setGroupTitle(title, of: id)
+        try await GroupTitles(dependencies: dependencies).set(title, of: id)
         return try await account.refreshConversation(id)
     }
 
     /// Renames a group (its creator only): the title travels end-to-end to the members as a control message.
     public func rename(_ conversationID: Int64, to title: String) async throws(ClientError) {
-        try await account.setGroupTitle(title, of: conversationID)
+        try await GroupTitles(dependencies: dependencies).set(title, of: conversationID)
     }
 
     /// Invites `email` to a group (any member may).

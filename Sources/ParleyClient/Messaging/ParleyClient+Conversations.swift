@@ -13,25 +13,6 @@ extension ParleyClient {
         return conversation
     }
 
-    /// Renames a group (its creator only): the title travels end-to-end to the members as a control message.
-    func setGroupTitle(_ title: String, of conversationID: Int64) async throws(ClientError) {
-        guard !title.isEmpty, title.utf8.count <= 256 else { throw .invalidInput("a group title has 1–256 bytes") }
-        let conversation = try await conversationInfo(conversationID)
-        guard conversation.kind == "group" else { throw .invalidInput("conversation \(conversationID) is not a group") }
-        guard conversation.creatorID == keys.accountID else {
-            throw .invalidInput("only the group's creator renames it")
-        }
-        let content = MessageContent(id: newClientMessageID(), type: "group_title", text: title)
-        let entry = OutboxEntry(conversationID: conversationID, content: content, kind: "group_title", forwardOf: nil,
-                                created: dependencies.clock.now())
-        try database.write { writer in try ConversationBook.setTitle(title, of: conversationID, in: writer) }
-        // Everyone active now gets it (`deliver` refuses to leave anyone out); whoever joins later gets it from
-        // `shareTitle`. Read before sending: someone joining meanwhile gets it twice rather than never.
-        let members = try await refreshConversation(conversationID).members
-        _ = try await deliver(entry)
-        try setTitleHolders(Set(members), of: conversationID)
-    }
-
     /// The direct conversation with `account`: a known one, else started by the e-mail this device knows.
     func directConversationID(with account: Int64) async throws(ClientError) -> Int64? {
         let me = try identity().accountID

@@ -9,11 +9,6 @@ extension ParleyClient {
         try await refreshConversations()
     }
 
-    /// Someone joined a group: if this account created it, they get its title.
-    func memberJoined(_ conversationID: Int64) async throws(ClientError) {
-        try await shareTitle(of: try await refreshConversation(conversationID))
-    }
-
     /// Fresh sessions with each of `account`'s devices from their current bundles (the old ones archived).
     func renewSessions(with account: Int64) async throws(ClientError) {
         let answer = try await call(API.GetKeyBundle.self, .init(accountID: account))

@@ -133,7 +133,7 @@ extension ParleyClient {
     /// Sends one envelope to one device of a conversation (a retry request or a re-send, docs/API.md §6);
     /// returns the server's id of the message.
     @discardableResult
-    private func sendDirected(_ envelope: ClientEnvelope, kind: String, conversationID: Int64, to address: ProtocolAddress) async throws(ClientError) -> Int64? {
+    func sendDirected(_ envelope: ClientEnvelope, kind: String, conversationID: Int64, to address: ProtocolAddress) async throws(ClientError) -> Int64? {
         try await call(API.SendMessage.self, .init(
             conversationID: conversationID, clientMessageID: newClientMessageID(), kind: kind,
             envelopes: [Sessions.envelope(address, envelope)],

@@ -216,4 +216,14 @@ extension ParleyClient {
         _ = try await deliver(OutboxEntry(conversationID: conversationID, content: content, kind: kind,
                                           forwardOf: nil, created: dependencies.clock.now()))
     }
+
+    /// Seals `content` for each device of `members` (never this one) on its pairwise session and sends it to that
+    /// device alone (a group's title to those who joined since it was set).
+    func sendPairwise(_ content: MessageContent, kind: String, conversationID: Int64, toMembers members: [Int64]) async throws(ClientError) {
+        let (me, myDevice) = try identity()
+        for address in try await recipientDevices(of: members, me: me, myDevice: myDevice) {
+            let encrypted = try sessions.encrypt(content.encoded(), for: address)
+            try await sendDirected(.pairwise(encrypted), kind: kind, conversationID: conversationID, to: address)
+        }
+    }
 }

@@ -7,7 +7,7 @@ import ParleyWire
 /// applied here; what needs the sessions (a pushed message, a group that shrank, someone's new keys) goes to the
 /// account's actor. Subscribers hear every event after it was acted on.
 struct ServerNotices: Sendable {
-    typealias Dependencies = HasDatabase & HasEvents & HasAccount & HasClock & HasServer & Sendable
+    typealias Dependencies = HasDatabase & HasEvents & HasAccount & HasClock & HasServer & HasRandom & Sendable
     let dependencies: any Dependencies
     /// Who is online, as the server last said.
     let presence: PresenceBook
@@ -65,7 +65,7 @@ struct ServerNotices: Sendable {
             try await account.groupShrank(removal.conversationID)
         case .memberAdded(let member):
             // The creator sends the title to whoever just joined (and only to them).
-            try await account.memberJoined(member.conversationID)
+            try await GroupTitles(dependencies: dependencies).memberJoined(member.conversationID)
         case .conversationCreated, .conversationDeleted, .groupInvitation, .messageRequest, .requestAccepted, .accountDeleted:
             try await account.refreshConversations()
         case .keysUpdated(let changed):

@@ -48,14 +48,13 @@ protocol AccountCalling: Sendable {
     func refreshConversation(_ id: Int64) async throws(ClientError) -> Conversation
     /// Starts a new sender-key chain for a group: the next message reaches only its members then.
     func rekeyGroup(_ conversationID: Int64) async throws(ClientError)
-    /// Sets a group's title and sends it end to end to its members (creator only).
-    func setGroupTitle(_ title: String, of conversationID: Int64) async throws(ClientError)
+    /// Seals `content` for each device of `members` (never this one) on its pairwise session and sends it to that
+    /// device alone.
+    func sendPairwise(_ content: MessageContent, kind: String, conversationID: Int64, toMembers members: [Int64]) async throws(ClientError)
     /// Takes in a message the server pushed in its notification (decrypted, stored, confirmed).
     func takePushed(_ news: ServerEvent.NewMessage) async throws(ClientError)
     /// A group lost a member: a new sender-key chain, and the conversation list read again.
     func groupShrank(_ conversationID: Int64) async throws(ClientError)
-    /// Someone joined a group: its creator sends them the title.
-    func memberJoined(_ conversationID: Int64) async throws(ClientError)
     /// Fresh sessions with each of `account`'s devices (their keys changed).
     func renewSessions(with account: Int64) async throws(ClientError)
     /// This account's own fingerprint and verification code.
@@ -145,8 +144,8 @@ final class AccountLink: ServerCalling, AccountCalling {
         try await reached().rekeyGroup(conversationID)
     }
 
-    func setGroupTitle(_ title: String, of conversationID: Int64) async throws(ClientError) {
-        try await reached().setGroupTitle(title, of: conversationID)
+    func sendPairwise(_ content: MessageContent, kind: String, conversationID: Int64, toMembers members: [Int64]) async throws(ClientError) {
+        try await reached().sendPairwise(content, kind: kind, conversationID: conversationID, toMembers: members)
     }
 
     func takePushed(_ news: ServerEvent.NewMessage) async throws(ClientError) {
@@ -157,9 +156,6 @@ final class AccountLink: ServerCalling, AccountCalling {
         try await reached().groupShrank(conversationID)
     }
 
-    func memberJoined(_ conversationID: Int64) async throws(ClientError) {
-        try await reached().memberJoined(conversationID)
-    }
 
     func renewSessions(with account: Int64) async throws(ClientError) {
         try await reached().renewSessions(with: account)
