@@ -40,8 +40,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
     private var closing = false
     private var removed = false
     private var ended = false
-    /// The login's presence announcement, which the departure's must follow.
+    /// The login's presence announcement while it runs, which the departure's must follow; let go once done, so an
+    /// idle connection does not keep a finished task's memory.
     private var arrival: Task<Void, Never>?
+    /// Counts logins, so a finished announcement lets go of `arrival` only if no later login replaced it.
+    private var arrivals = 0
 
     init(responder: RequestResponder, lines: LineBudget, onEnd: @escaping () -> Void) {
         self.responder = responder
@@ -174,7 +177,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         if let caller, caller != self.caller {
             self.caller = caller
             framer.maximumLineLength = server.configuration.maximumLineLength
-            loggedIn(caller)
+            loggedIn(caller, context)
         }
         context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: RequestResponder.line(answer, context: server))), promise: nil)
         responder.state.endRequest()
@@ -184,16 +187,25 @@ final class ConnectionHandler: ChannelDuplexHandler {
     // MARK: Login and leaving
 
     /// After a login, notifications for that device flow to this channel, and contacts hear it came online.
-    private func loggedIn(_ caller: Caller) {
+    private func loggedIn(_ caller: Caller, _ context: ChannelHandlerContext) {
         let server = self.server, state = responder.state
         let onlineHere = server.notifications.isOnline(accountID: caller.accountID)
         subscription.start(caller)
         let previous = arrival
+        arrivals += 1
+        let number = arrivals
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
         arrival = Task {
             await previous?.value
             await Presence.cameOnline(caller, onlineHere: onlineHere, context: server)
+            bound.eventLoop.execute { bound.value.arrived(number) }
         }
         Task { await LoginRecheck.run(caller, state: state, context: server) }
+    }
+
+    /// The announcement of login `number` went out: nothing needs to wait for it any more.
+    private func arrived(_ number: Int) {
+        if number == arrivals { arrival = nil }
     }
 
     /// Once closed with no request in flight: no more notifications, contacts hear it left, the server forgets it.
