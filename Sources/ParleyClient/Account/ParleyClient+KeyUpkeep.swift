@@ -64,17 +64,6 @@ extension ParleyClient {
     func refreshOwnDevices() async throws(ClientError) {
         let (account, _) = try identity()
         let devices = try await call(API.ListDevices.self).devices.map(\.deviceID)
-        try setDevices(devices, of: account)
-    }
-
-    /// The devices we believe `account` has.
-    func knownDevices(of account: Int64) throws(ClientError) -> [UInt32]? {
-        guard let bytes = try database.read({ try $0.get(Namespace.devices, String(account)) }) else { return nil }
-        return (try? JSONDecoder().decode([UInt32].self, from: Data(bytes))) ?? []
-    }
-
-    func setDevices(_ devices: [UInt32], of account: Int64) throws(ClientError) {
-        let bytes = Array(try! JSONEncoder().encode(Array(Set(devices)).sorted()))
-        try database.write { try $0.put(Namespace.devices, String(account), bytes) }
+        try deviceLists.set(devices, of: account)
     }
 }

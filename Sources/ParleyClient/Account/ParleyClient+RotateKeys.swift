@@ -40,7 +40,7 @@ extension ParleyClient {
                            Array(try JSONEncoder().encode(retired)))
         }
         sessions = Sessions(database: database, identity: keys.identity, random: dependencies.random)
-        if let me = keys.accountID, let device = keys.deviceID { try setDevices([device], of: me) }
+        if let me = keys.accountID, let device = keys.deviceID { try deviceLists.set([device], of: me) }
         _ = try? await call(API.ChangePassword.self, .init(keyEnvelope: envelope.bytes))
     }
 }

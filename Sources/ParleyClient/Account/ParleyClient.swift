@@ -72,6 +72,8 @@ public actor ParleyClient {
     public nonisolated let requests: MessageRequests
     /// The conversations this device knows.
     let conversationBook: ConversationBook
+    /// The devices each account is believed to have: who gets a copy of each message.
+    let deviceLists: DeviceLists
     /// The people this device knows: their e-mail and name as learnt, and their profiles read on demand.
     public nonisolated let contacts: ContactBook
     /// OpenPGP keys kept in the vault for `parley pgp`.
@@ -105,6 +107,7 @@ public actor ParleyClient {
         tracker = TrackerKeys(dependencies: context)
         pgpVault = PGPKeyVault(dependencies: context)
         conversationBook = ConversationBook(dependencies: context)
+        deviceLists = DeviceLists(dependencies: context)
         requests = MessageRequests(dependencies: context)
         groups = Groups(dependencies: context)
         groupTitles = GroupTitles(dependencies: context)

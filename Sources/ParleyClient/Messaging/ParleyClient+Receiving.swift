@@ -78,7 +78,7 @@ extension ParleyClient {
         try await sendRetryRequests()
         try await answerRetryRequests()
         try trust.noticeIdentityChanges(me: keys.accountID)
-        try noticeHeldKeyChanges(arrived)
+        try trust.noticeHeldKeyChanges(arrived)
         for sender in Set(arrived.map(\.senderID)) where try contacts.contact(sender)?.displayName == nil {
             _ = try? await contacts.learnProfile(sender)
         }
@@ -126,7 +126,7 @@ extension ParleyClient {
                     filled = try self.open(ciphertext, into: &message, in: writer)
                 } catch ProtocolError.untrustedIdentity {
                     // A verified contact's key changed: held, not dropped, until the user accepts it (docs/CLIENT.md §9).
-                    if try !Self.storage({ try self.hold(&message, ciphertext: ciphertext, in: writer) }) { message.undecryptable = true }
+                    if try !Self.storage({ try HeldMessage.hold(&message, ciphertext: ciphertext, in: writer) }) { message.undecryptable = true }
                 } catch {
                     // Kept as a visible "cannot decrypt" so the user knows something is missing, and asked for again.
                     message.undecryptable = true

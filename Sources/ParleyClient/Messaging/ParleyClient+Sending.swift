@@ -124,7 +124,7 @@ extension ParleyClient {
     func recipientDevices(of members: [Int64], me: Int64, myDevice: UInt32) async throws(ClientError) -> [ProtocolAddress] {
         var out: [ProtocolAddress] = []
         for member in members {
-            var devices = try knownDevices(of: member)
+            var devices = try deviceLists.of(member)
             var needBundle = devices == nil
             for device in devices ?? [] where !(member == me && device == myDevice) {
                 if try !sessions.hasSession(member, device) { needBundle = true }
@@ -181,7 +181,7 @@ extension ParleyClient {
                 throw .invalidInput("account \(account) published an invalid key bundle for device \(id)")
             }
         }
-        try setDevices(devices, of: account)
+        try deviceLists.set(devices, of: account)
         try trust.noticeIdentityChanges(me: keys.accountID)
         return devices
     }
@@ -198,8 +198,8 @@ extension ParleyClient {
         // A device that left stops getting envelopes. Its session stays (the server's word alone never drops
         // one): what it sent before it left still decrypts.
         for (account, device) in addresses("extra_devices") where device != 0 {
-            let remaining = (try knownDevices(of: account) ?? []).filter { $0 != device }
-            try setDevices(remaining, of: account)
+            let remaining = (try deviceLists.of(account) ?? []).filter { $0 != device }
+            try deviceLists.set(remaining, of: account)
         }
         let (me, _) = try identity()
         // Our own new devices join the list here; `recipientDevices` fetches bundles for any without a session.

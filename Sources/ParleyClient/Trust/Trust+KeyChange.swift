@@ -89,3 +89,13 @@ extension Message {
     /// Whether this is a local entry the client wrote (a key-change warning), not a message from the server.
     public var isLocalEntry: Bool { id < 0 }
 }
+
+extension Trust {
+    /// After a receive pass: report, once per key, the verified contacts whose changed key held messages.
+    func noticeHeldKeyChanges(_ arrived: [Message]) throws(ClientError) {
+        for message in arrived where message.heldForKeyChange == true {
+            guard let offered = try dependencies.database.read({ try $0.get(Namespace.state, "offered/\(message.senderID)") }) else { continue }
+            try noticeBlockedKeyChange(of: message.senderID, offeredKey: offered, conversation: message.conversationID)
+        }
+    }
+}
