@@ -59,6 +59,7 @@ let package = Package(
         .target(
             name: "ParleyServer",
             dependencies: [
+                "CParleyMalloc",
                 "ParleyCrypto",
                 "ParleyWire",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -172,6 +173,7 @@ let package = Package(
         .systemLibrary(name: "CArgon2", path: "Sources/CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         // OpenSSL's libcrypto through EVP, for AES-OCB and the AES-CTR and CMAC that EAX is made of (SEIPD v2).
         .target(name: "CParleyOpenSSL", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "CParleyMalloc"),
         .target(
             name: "ParleyPGP",
             dependencies: [

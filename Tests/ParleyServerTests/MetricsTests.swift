@@ -37,6 +37,11 @@ struct MetricsTests {
         #expect(text.contains("parley_connections 1"), "the open socket is counted")
         #expect(text.contains("parley_store_duration_seconds_count"))
         #expect(!text.contains("secret.person") && !text.contains("method_"), "no e-mail and no made-up method in the labels")
+        // The process's memory, read at the scrape: both present and of a size a running server has.
+        for name in ["process_resident_memory_bytes", "parley_heap_in_use_bytes"] {
+            let value = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
+            #expect(value.map { $0 > Double(1 << 20) && $0 < Double(8 << 30) } == true, "\(name): \(String(describing: value))")
+        }
 
         #expect(try await Self.get(base + "/other").0 == 404)
         #expect(try await Self.get(base + "/metrics", method: "POST").0 == 405)

@@ -105,6 +105,7 @@ private final class MetricsHTTPHandler: ChannelInboundHandler, @unchecked Sendab
             status = .notFound
             body = Array("metrics are at /metrics\n".utf8)
         } else {
+            ProcessMemory.record(in: registry)
             registry.emit(into: &body)
         }
         var headers = HTTPHeaders()
