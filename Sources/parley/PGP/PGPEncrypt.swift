@@ -51,7 +51,7 @@ extension Parley.PGP {
             encryptor.compress = compress
             let name = input == "-" ? [] : Array(URL(fileURLWithPath: input).lastPathComponent.utf8)
             try PGPIO.withInput(input) { source in
-                try PGPIO.withStreamedOutput(output, replace: force, mode: 0o644) { sink in
+                try PGPIO.withOutput(output, replace: force, mode: 0o644, release: .asMade) { sink in
                     try encryptor.encrypt(from: source, to: sink, filename: name, armor: armor)
                 }
             }

@@ -26,29 +26,34 @@ enum PGPIO {
         return try PGPFailure.run { try PGPFiles.withInput(path, body) }
     }
 
-    /// Runs `body` writing to `path`: a file appears only when `body` succeeds (temporary file, then rename);
-    /// for standard output the bytes go to a private, unlinked temporary file first and are copied out
-    /// only after success, so unauthenticated plaintext never reaches a pipe.
-    static func withOutput<T>(_ path: String, replace: Bool, mode: Int, _ body: (PGPOutput) throws -> T) throws -> T {
-        if path == "-" { return try PGPFailure.run { try PrivateSpool.releasing(to: .standardOutput, body) } }
-        try OutputPlace.check(path, force: replace)
-        guard OutputPlace(path) == .device else { return try PGPFailure.run { try PGPFiles.atomically(path, replace: replace, mode: mode, body) } }
-        // A device or named pipe is written in place, and like standard output only once the message checked out.
-        guard let device = FileHandle(forWritingAtPath: path) else { throw CommandFailure("\(path): cannot be written (check its permissions)") }
-        defer { try? device.close() }
-        return try PGPFailure.run { try PrivateSpool.releasing(to: device, body) }
+    /// When standard output, a pipe or a device may have the bytes.
+    enum Release {
+        /// Only after `body` succeeded: output valid only once its end was checked (decrypted plaintext, a signed
+        /// text) goes to a private, sealed spool first (`PrivateSpool`), so none of it reaches a pipe unchecked.
+        case afterCheck
+        /// As they are made: a message being made (ciphertext), as gpg and `parley sop encrypt` give it — a
+        /// failure leaves a cut message, which no reader accepts, and the exit code says so.
+        case asMade
     }
 
-    /// Runs `body` writing a message it makes (ciphertext) to `path` as it is made: standard output, a device
-    /// or a pipe gets the bytes at once, as gpg and `parley sop encrypt` give them — a failure leaves a cut
-    /// message there, which no reader accepts, and the exit code says so; a file appears only when `body` succeeds.
-    static func withStreamedOutput<T>(_ path: String, replace: Bool, mode: Int, _ body: (PGPOutput) throws -> T) throws -> T {
-        if path == "-" { return try PGPFailure.run { try body(PGPFileOutput(.standardOutput)) } }
+    /// Runs `body` writing to `path` ('-' is standard output): a file appears only when `body` succeeds
+    /// (temporary file, then rename); standard output, a pipe or a device gets the bytes as `release` says.
+    static func withOutput<T>(_ path: String, replace: Bool, mode: Int, release: Release = .afterCheck,
+                              _ body: (PGPOutput) throws -> T) throws -> T {
+        if path == "-" { return try PGPFailure.run { try write(to: .standardOutput, release, body) } }
         try OutputPlace.check(path, force: replace)
         guard OutputPlace(path) == .device else { return try PGPFailure.run { try PGPFiles.atomically(path, replace: replace, mode: mode, body) } }
+        // A device or named pipe is written in place.
         guard let device = FileHandle(forWritingAtPath: path) else { throw CommandFailure("\(path): cannot be written (check its permissions)") }
         defer { try? device.close() }
-        return try PGPFailure.run { try body(PGPFileOutput(device)) }
+        return try PGPFailure.run { try write(to: device, release, body) }
+    }
+
+    private static func write<T>(to handle: FileHandle, _ release: Release, _ body: (PGPOutput) throws -> T) throws -> T {
+        switch release {
+        case .afterCheck: try PrivateSpool.releasing(to: handle, body)
+        case .asMade: try body(PGPFileOutput(handle))
+        }
     }
 
     /// Prints signature results on standard error; returns whether at least one signature is good.
