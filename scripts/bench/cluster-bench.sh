@@ -5,6 +5,9 @@
 #
 # Usage: scripts/bench/cluster-bench.sh [BENCH FLAGS…]
 #   e.g. scripts/bench/cluster-bench.sh --connections 1000 --rate 2000 --duration 10 --warmup 2
+# SETUPS="postgres-1" (any of sqlite, postgres-1, postgres-3, space-separated) runs only those set-ups.
+# PG_STATEMENTS=1 loads pg_stat_statements and prints, after each PostgreSQL set-up, the statements by
+# database time (planning and execution) per call. PG_SETTINGS="-c name=value …" adds server settings.
 # Needs the Debian package postgresql (installed here if missing); a throwaway cluster runs as the
 # `postgres` user on a unix socket in a temporary directory and is removed at the end. Set PARLEY to
 # use a built binary instead of building one (`swift build -c release --product parley`).
@@ -33,11 +36,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
+statements_flags=""
+[[ -n "${PG_STATEMENTS:-}" ]] && statements_flags="-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_planning=on"
 # A PostgreSQL tuned like a small dedicated database server: durable (fsync, synchronous_commit on).
 mkdir "$work/pg" "$work/socket" && chown postgres "$work/pg" "$work/socket"
 su postgres -s /bin/sh -c "'$pg_bin/initdb' -D '$work/pg' -A trust -U postgres" >/dev/null
 su postgres -s /bin/sh -c "'$pg_bin/pg_ctl' -D '$work/pg' -l '$work/pg/server.log' -w \
-    -o \"-k '$work/socket' -c listen_addresses='' -c max_connections=200 -c shared_buffers=256MB\" start" >/dev/null
+    -o \"-k '$work/socket' -c listen_addresses='' -c max_connections=200 -c shared_buffers=256MB $statements_flags ${PG_SETTINGS:-}\" start" >/dev/null
 
 # start_node DATA [ARGS…]: starts a development node on a free port; sets node_pid and node_port.
 start_node() {
@@ -74,15 +79,29 @@ run_setup() {
     for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
     pids=()
+    [[ -n "${PG_STATEMENTS:-}" && "$name" == postgres* ]] && statements "$([[ $name == postgres-1 ]] && echo one || echo three)"
+    true
+}
+
+# statements DB: the statements of the run by database time, per call (PG_STATEMENTS=1).
+statements() {
+    su postgres -s /bin/sh -c "'$pg_bin/psql' -h '$work/socket' -d '$1' -q -P pager=off" <<'SQL' >&2
+SELECT calls, round((total_plan_time / NULLIF(calls, 0))::numeric, 3) AS plan_ms, round((total_exec_time / NULLIF(calls, 0))::numeric, 3) AS exec_ms,
+       round(((total_plan_time + total_exec_time) / 1000)::numeric, 2) AS total_s, left(regexp_replace(query, '\s+', ' ', 'g'), 90) AS query
+FROM pg_stat_statements ORDER BY total_plan_time + total_exec_time DESC LIMIT 15;
+SQL
 }
 
 database() {
     su postgres -s /bin/sh -c "'$pg_bin/createdb' -h '$work/socket' $1"
+    [[ -n "${PG_STATEMENTS:-}" ]] && su postgres -s /bin/sh -c "'$pg_bin/psql' -h '$work/socket' -d $1 -q -c 'CREATE EXTENSION pg_stat_statements'"
     echo "postgres:///$1?host=$work/socket&user=postgres"
 }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem:/ {print $2}') GiB" >&2
 echo "bench flags: ${bench_flags[*]}" >&2
-run_setup sqlite 1
-run_setup postgres-1 1 --database "$(database one)"
-run_setup postgres-3 3 --database "$(database three)"
+setups="${SETUPS:-sqlite postgres-1 postgres-3}"
+[[ " $setups " == *" sqlite "* ]] && run_setup sqlite 1
+[[ " $setups " == *" postgres-1 "* ]] && run_setup postgres-1 1 --database "$(database one)"
+[[ " $setups " == *" postgres-3 "* ]] && run_setup postgres-3 3 --database "$(database three)"
+true

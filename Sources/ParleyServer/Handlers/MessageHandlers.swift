@@ -19,8 +19,11 @@ enum MessageHandlers {
         let conversationID = request.conversationID, kind = request.kind, replyTo = request.replyTo
         // The store takes the request's envelopes as they are: no ciphertext is copied.
         let envelopes = request.envelopes
-        let given = Set(envelopes.map { DeviceAddress(account: $0.accountID, device: $0.deviceID) })
         let target = try directedDevice(request, caller: caller)
+        let message = NewMessage(
+            conversationID: conversationID, senderID: caller.accountID, senderDevice: caller.deviceID,
+            clientMessageID: request.clientMessageID, kind: kind, replyTo: replyTo, envelopes: envelopes, directed: target != nil)
+        let given = message.envelopeDevices
         if let target, given != [target] {
             throw .invalid("envelopes", "a message for one device carries exactly one envelope, for that device")
         }
@@ -31,16 +34,10 @@ enum MessageHandlers {
             let replyConversation = try await StoreCall.call(context) { try await context.store.conversationID(ofMessage: replyTo) }
             guard replyConversation == conversationID else { throw .invalid("reply_to", "is not a message of this conversation") }
         }
-        let message = NewMessage(
-            conversationID: conversationID, senderID: caller.accountID, senderDevice: caller.deviceID,
-            clientMessageID: request.clientMessageID, kind: kind, replyTo: replyTo, envelopes: envelopes, directed: target != nil)
-        // The membership is checked inside the insert's transaction: one store call instead of two, and no
-        // member can be removed between the check and the insert.
+        // The membership is checked inside the insert's transaction (`NewMessage.fits`): one store call instead of
+        // two, and no member can be removed between the check and the insert.
         let insertion = try await StoreCall.call(context) {
-            try await context.store.insertMessage(message, now: context.clock.now()) { memberDevices in
-                memberDevices.contains { $0.accountID == caller.accountID }
-                    && (target.map { isMember($0, memberDevices) } ?? (requiredDevices(memberDevices, sender: caller) == given))
-            }
+            try await context.store.insertMessage(message, now: context.clock.now(), checkingMembers: true)
         }
         let stored: StoredMessage
         switch insertion {
@@ -48,7 +45,7 @@ enum MessageHandlers {
             stored = message
         case .refused(let memberDevices):
             guard memberDevices.contains(where: { $0.accountID == caller.accountID }) else { throw WireError(.notFound, "no such conversation") }
-            let required = target == nil ? requiredDevices(memberDevices, sender: caller) : []
+            let required = target == nil ? message.requiredDevices(memberDevices) : []
             throw WireError(
                 .staleDevices, "the conversation's devices changed: encrypt for exactly the devices in details and send again",
                 details: [
@@ -83,20 +80,6 @@ enum MessageHandlers {
         return DeviceAddress(account: account, device: device)
     }
 
-    static func isMember(_ device: DeviceAddress, _ memberDevices: [(accountID: Int64, deviceID: UInt32?)]) -> Bool {
-        memberDevices.contains { $0.accountID == device.account && $0.deviceID == device.device }
-    }
-
-    /// Every device of every active member, less the sending device (its own other devices included).
-    static func requiredDevices(_ memberDevices: [(accountID: Int64, deviceID: UInt32?)], sender: Caller) -> Set<DeviceAddress> {
-        var required: Set<DeviceAddress> = []
-        for (account, device) in memberDevices {
-            guard let device, !(account == sender.accountID && device == sender.deviceID) else { continue }
-            required.insert(DeviceAddress(account: account, device: device))
-        }
-        return required
-    }
-
     static func fetch(_ request: API.GetMessages.Request, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> API.GetMessages.Response {
         let after = request.afterTimestamp ?? 0
         let limit = request.limit ?? 100
@@ -127,12 +110,7 @@ enum MessageHandlers {
     }
 }
 
-/// One device of one account.
-struct DeviceAddress: Hashable, Comparable, Sendable {
-    let account: Int64
-    let device: UInt32
-
-    static func < (lhs: DeviceAddress, rhs: DeviceAddress) -> Bool { (lhs.account, lhs.device) < (rhs.account, rhs.device) }
-
+extension DeviceAddress {
+    /// As `stale_devices` details list it.
     var json: JSONValue { ["account_id": .number(Double(account)), "device_id": .number(Double(device))] }
 }

@@ -34,12 +34,12 @@ public struct StoredMessage: Sendable, Equatable {
 /// A member of a conversation and one of its devices (nil when the account has none).
 public typealias MemberDevice = (accountID: Int64, deviceID: UInt32?)
 
-/// What `insertMessage(_:now:ifMembers:)` did.
+/// What `insertMessage(_:now:checkingMembers:)` did.
 public enum MessageInsertion: Sendable {
     /// Stored now, or found stored earlier under the same (sender, client id).
     case stored(StoredMessage)
-    /// The check refused the conversation's member devices (read in the insert's transaction, which
-    /// stored nothing); they come back so the caller can say what was wrong.
+    /// The message does not fit the conversation's member devices (`NewMessage.fits`, read in the insert's
+    /// transaction, which stored nothing); they come back so the caller can say what was wrong.
     case refused(memberDevices: [MemberDevice])
 }
 
@@ -57,12 +57,11 @@ public struct DeliverableMessage: Sendable, Equatable {
 
 /// Messages and their per-device ciphertexts.
 public protocol MessageStore: Sendable {
-    /// In one transaction: reads the conversation's active member devices and asks `accept` about them
-    /// (nothing else can change the membership meanwhile), then stores the message and its envelopes, or
-    /// returns the earlier one with the same (sender, client id). The timestamp is `max(now, last + 1)`.
-    func insertMessage(
-        _ message: NewMessage, now: Int64, ifMembers accept: @escaping @Sendable ([MemberDevice]) -> Bool
-    ) async throws -> MessageInsertion
+    /// In one transaction: when `checkingMembers`, reads the conversation's active member devices and refuses a
+    /// message that does not fit them (`NewMessage.fits`; nothing else can change the membership meanwhile), then
+    /// stores the message and its envelopes, or returns the earlier one with the same (sender, client id). The
+    /// timestamp is `max(now, last + 1)`.
+    func insertMessage(_ message: NewMessage, now: Int64, checkingMembers: Bool) async throws -> MessageInsertion
 
     /// Messages with an envelope for this device not yet confirmed delivered and a timestamp after
     /// `afterTimestamp`, oldest first.
@@ -79,7 +78,7 @@ public protocol MessageStore: Sendable {
 extension MessageStore {
     /// Stores a message whatever the membership (set-up code and tests; `send_message` checks it).
     public func insertMessage(_ message: NewMessage, now: Int64) async throws -> StoredMessage {
-        switch try await insertMessage(message, now: now, ifMembers: { _ in true }) {
+        switch try await insertMessage(message, now: now, checkingMembers: false) {
         case .stored(let stored): return stored
         case .refused: throw StoreError.unavailable("message insert refused")
         }

@@ -46,7 +46,7 @@ struct MessageConformanceTests {
             let expected = try await store.activeMemberDevices(conversationID: p.conversation).map { "\($0.accountID)/\($0.deviceID ?? 0)" }
             #expect(Set(expected) == ["\(p.ann)/1", "\(p.bob)/1"])
             let message = Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1)], clientID: "m1")
-            guard case .refused(let seen) = try await store.insertMessage(message, now: 100, ifMembers: { _ in false }) else {
+            guard case .refused(let seen) = try await store.insertMessage(Sample.message(p.conversation, from: p.ann, to: [], clientID: "m1"), now: 100, checkingMembers: true) else {
                 Issue.record("stored although the check refused")
                 return
             }
@@ -54,20 +54,20 @@ struct MessageConformanceTests {
             #expect(try await store.messages(accountID: p.bob, deviceID: 1, afterTimestamp: 0, limit: 10).isEmpty)
             #expect(try await store.messages(accountID: p.ann, deviceID: 1, afterTimestamp: 0, limit: 10).isEmpty)
 
-            guard case .stored(let stored) = try await store.insertMessage(message, now: 100, ifMembers: { _ in true }) else {
+            guard case .stored(let stored) = try await store.insertMessage(message, now: 100, checkingMembers: true) else {
                 Issue.record("refused although the check accepted")
                 return
             }
             #expect(stored.created)
             // The check comes before the idempotency lookup: a retry the membership no longer allows is refused.
-            guard case .refused = try await store.insertMessage(message, now: 200, ifMembers: { _ in false }) else {
+            guard case .refused = try await store.insertMessage(Sample.message(p.conversation, from: p.ann, to: [], clientID: "m1"), now: 200, checkingMembers: true) else {
                 Issue.record("a refused retry returned the stored message")
                 return
             }
             // A deleted conversation has no members to accept.
             try await store.deleteConversation(conversationID: p.conversation, now: 300)
             let afterDeletion = Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1)], clientID: "m2")
-            guard case .refused(let none) = try await store.insertMessage(afterDeletion, now: 400, ifMembers: { !$0.isEmpty }) else {
+            guard case .refused(let none) = try await store.insertMessage(afterDeletion, now: 400, checkingMembers: true) else {
                 Issue.record("stored into a deleted conversation")
                 return
             }

@@ -297,6 +297,12 @@ enum PostgresMigrations {
             """),
         // An operator may disable an account (its logins are refused until enabled again).
         ("v15-account-administration", "ALTER TABLE accounts ADD COLUMN disabled_at BIGINT"),
+        // Every account gets its message clock when it is created, instead of a statement per message that made
+        // sure it had one; accounts made before this get theirs here.
+        ("v16-account-clocks-at-creation", """
+            INSERT INTO account_clocks (account_id, last) SELECT id, (SELECT last FROM message_clock) FROM accounts
+            ON CONFLICT (account_id) DO NOTHING
+            """),
     ]
 
     /// An arbitrary constant naming the migration advisory lock.

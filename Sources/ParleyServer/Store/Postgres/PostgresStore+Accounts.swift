@@ -22,6 +22,10 @@ extension PostgresStore {
                 RETURNING id
                 """, log, as: Int64.self)
             else { throw StoreError.unavailable("account insert returned no id") }
+            // The account's message clock, so that its first message needs no statement to make one; it starts
+            // at the old cluster-wide clock, so no account's timestamps go back.
+            try await db.run(
+                "INSERT INTO account_clocks (account_id, last) SELECT \(id), last FROM message_clock ON CONFLICT (account_id) DO NOTHING", log)
             try await db.run(
                 "INSERT INTO devices (account_id, device_id, name, created_at, last_seen) VALUES (\(id), 1, \(account.deviceName), \(now), \(now))",
                 log)

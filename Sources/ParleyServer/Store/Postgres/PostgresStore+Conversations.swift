@@ -69,25 +69,18 @@ extension PostgresStore {
     }
 
     public func activeMemberDevices(conversationID: Int64) async throws -> [(accountID: Int64, deviceID: UInt32?)] {
-        try await read { db, log in try await Self.activeMemberDevices(db, conversationID: conversationID, log, lockingMembers: false) }
-    }
-
-    /// Every device of every active member of a conversation that is not deleted; with `lockingMembers`,
-    /// the member rows are share-locked until the transaction ends.
-    static func activeMemberDevices(
-        _ db: PostgresConnection, conversationID: Int64, _ log: Logger, lockingMembers: Bool
-    ) async throws -> [MemberDevice] {
-        let lock = lockingMembers ? "FOR SHARE OF m" : ""
-        let query: PostgresQuery = """
-            SELECT m.account_id, d.device_id FROM members m
-            JOIN conversations c ON c.id = m.conversation_id AND c.deleted_at IS NULL
-            LEFT JOIN devices d ON d.account_id = m.account_id
-            WHERE m.conversation_id = \(conversationID) AND m.status = 'active'
-            ORDER BY m.account_id, d.device_id
-            \(unescaped: lock)
-            """
-        return try await db.rows(query, log).map { row in
-            (try row.get("account_id", as: Int64.self), try row.get("device_id", as: Int64?.self).map { UInt32(truncatingIfNeeded: $0) })
+        try await read { db, log in
+            try await db.rows(
+                """
+                SELECT m.account_id, d.device_id FROM members m
+                JOIN conversations c ON c.id = m.conversation_id AND c.deleted_at IS NULL
+                LEFT JOIN devices d ON d.account_id = m.account_id
+                WHERE m.conversation_id = \(conversationID) AND m.status = 'active'
+                ORDER BY m.account_id, d.device_id
+                """, log
+            ).map { row in
+                (try row.get("account_id", as: Int64.self), try row.get("device_id", as: Int64?.self).map { UInt32(truncatingIfNeeded: $0) })
+            }
         }
     }
 

@@ -2,14 +2,12 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    public func insertMessage(
-        _ message: NewMessage, now: Int64, ifMembers accept: @escaping @Sendable ([MemberDevice]) -> Bool
-    ) async throws -> MessageInsertion {
+    public func insertMessage(_ message: NewMessage, now: Int64, checkingMembers: Bool) async throws -> MessageInsertion {
         try await groupWrite("message") { db -> MessageInsertion in
             // On the one writer, so no membership change can come between this check and the insert.
             let conversation = try Self.sendingView(db, conversationID: message.conversationID)
             let members = conversation.devices
-            guard accept(members) else { return .refused(memberDevices: members) }
+            guard !checkingMembers || message.fits(members) else { return .refused(memberDevices: members) }
             if let existing = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT id, created_at FROM messages WHERE sender_id = ? AND client_id = ?"),
                 arguments: [message.senderID, message.clientMessageID])

@@ -1,0 +1,152 @@
+import PostgresNIO
+
+/// The statements every message runs, each one round trip and its own transaction, prepared once per pooled
+/// connection: PostgreSQL parses and plans them on first use and keeps the plan, where unnamed statements were
+/// parsed and planned again for each message (about 1.3 ms of the database's CPU per message), in a transaction
+/// of four round trips (docs/PERFORMANCE.md). Each names its parameters' types, so that a NULL in the first use
+/// cannot leave one unknown.
+enum PostgresStatements {
+
+    /// Stores one message with all its envelopes in one statement (one round trip, its own transaction), or finds
+    /// the stored one a retry repeats, or refuses a message that does not fit the conversation's member devices.
+    ///
+    /// The membership check is the SQL twin of `NewMessage.fits` (the store conformance tests hold both to each
+    /// case): the sender is an active member, and the envelopes are for a member's device (a message for one
+    /// device) or for exactly every device of every active member less the sending device. The member rows stay
+    /// share-locked until the commit: a removal waits for this insert, or this insert sees the removal.
+    ///
+    /// Then it locks the clock rows of exactly the message's accounts, in id order (two inserts never deadlock):
+    /// inserts for the same account run one after another, so each account's timestamps commit in increasing order
+    /// and a device's `get_messages` cursor never skips one; messages between other people do not wait.
+    ///
+    /// One row always: whether the message fits; the message's id and timestamp (NULL when an account has no clock
+    /// row yet: the caller adds it and runs this again); whether it was stored now; whom it is withheld from; and,
+    /// when it does not fit, the member devices (-1 for a member without devices).
+    struct StoreMessage: PostgresPreparedStatement {
+        static let name = "parley_store_message_v2"
+        static let sql = """
+            WITH member_devices AS (
+                SELECT m.account_id, d.device_id FROM members m
+                JOIN conversations c ON c.id = m.conversation_id AND c.deleted_at IS NULL
+                LEFT JOIN devices d ON d.account_id = m.account_id
+                WHERE m.conversation_id = $5 AND m.status = 'active'
+                FOR SHARE OF m
+            ), given AS (
+                SELECT DISTINCT account_id, device_id FROM unnest($10::BIGINT[], $11::BIGINT[]) AS g(account_id, device_id)
+            ), required AS (
+                SELECT account_id, device_id FROM member_devices
+                WHERE device_id IS NOT NULL AND NOT (account_id = $2 AND device_id = $6)
+            ), fits AS (
+                SELECT NOT $13 OR (
+                    EXISTS (SELECT 1 FROM member_devices WHERE account_id = $2)
+                    AND CASE WHEN $9
+                        THEN NOT EXISTS (SELECT account_id, device_id FROM given EXCEPT SELECT account_id, device_id FROM member_devices)
+                        ELSE NOT EXISTS (SELECT * FROM required EXCEPT SELECT * FROM given)
+                            AND NOT EXISTS (SELECT * FROM given EXCEPT SELECT * FROM required)
+                    END) AS ok
+            ), locked AS (
+                SELECT account_id, last FROM account_clocks WHERE account_id = ANY($1) AND (SELECT ok FROM fits)
+                ORDER BY account_id FOR UPDATE
+            ), existing AS (
+                SELECT id, created_at FROM messages WHERE sender_id = $2 AND client_id = $3 AND (SELECT ok FROM fits)
+            ), stamp AS (
+                SELECT GREATEST($4, MAX(last) + 1) AS ts FROM locked
+                HAVING NOT EXISTS (SELECT 1 FROM existing) AND COUNT(*) = cardinality($1)
+            ), bump AS (
+                UPDATE account_clocks SET last = stamp.ts FROM stamp WHERE account_clocks.account_id = ANY($1)
+            ), inserted AS (
+                INSERT INTO messages (conversation_id, sender_id, sender_device, client_id, created_at, kind, reply_to, directed)
+                SELECT $5, $2, $6, $3, stamp.ts, $7, $8, $9 FROM stamp
+                RETURNING id, created_at
+            ), withheld AS (
+                -- Nothing reaches whoever blocked the sender or declined this conversation (docs/API.md §5.1).
+                SELECT blocker_id AS account_id FROM blocks WHERE blocked_id = $2
+                UNION SELECT account_id FROM members WHERE conversation_id = $5 AND request = 'declined'
+            ), sealed AS (
+                INSERT INTO envelopes (message_id, account_id, device_id, ciphertext)
+                SELECT inserted.id, e.account_id, e.device_id, e.ciphertext FROM inserted,
+                    unnest($10::BIGINT[], $11::BIGINT[], $12::BYTEA[]) AS e(account_id, device_id, ciphertext)
+                WHERE e.account_id NOT IN (SELECT account_id FROM withheld)
+            ), answered AS (
+                -- Writing in a conversation answers its request; a message for one device (a retry) does not.
+                UPDATE members SET request = NULL FROM inserted
+                WHERE members.conversation_id = $5 AND members.account_id = $2
+                    AND members.request IS NOT NULL AND NOT $9
+            )
+            SELECT (SELECT ok FROM fits),
+                COALESCE((SELECT id FROM inserted), (SELECT id FROM existing)),
+                COALESCE((SELECT created_at FROM inserted), (SELECT created_at FROM existing)),
+                EXISTS (SELECT 1 FROM inserted),
+                CASE WHEN EXISTS (SELECT 1 FROM inserted) THEN ARRAY(SELECT account_id FROM withheld) ELSE ARRAY[]::BIGINT[] END,
+                CASE WHEN (SELECT ok FROM fits) THEN ARRAY[]::BIGINT[]
+                    ELSE ARRAY(SELECT account_id FROM member_devices ORDER BY account_id, device_id) END,
+                CASE WHEN (SELECT ok FROM fits) THEN ARRAY[]::BIGINT[]
+                    ELSE ARRAY(SELECT COALESCE(device_id, -1) FROM member_devices ORDER BY account_id, device_id) END
+            """
+        static let bindingDataTypes: [PostgresDataType] = [
+            .int8Array, .int8, .text, .int8, .int8, .int8, .text, .int8, .bool, .int8Array, .int8Array, .byteaArray, .bool,
+        ]
+        typealias Row = (Bool, Int64?, Int64?, Bool, [Int64], [Int64], [Int64])
+
+        var message: NewMessage
+        var accounts: [Int64]
+        var now: Int64
+        var checkingMembers: Bool
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 13)
+            bindings.append(accounts)
+            bindings.append(message.senderID)
+            bindings.append(message.clientMessageID)
+            bindings.append(now)
+            bindings.append(message.conversationID)
+            bindings.append(Int64(message.senderDevice))
+            bindings.append(message.kind)
+            bindings.append(message.replyTo)
+            bindings.append(message.directed)
+            bindings.append(message.envelopes.map(\.accountID))
+            bindings.append(message.envelopes.map { Int64($0.deviceID) })
+            bindings.append(message.envelopes.map { ByteBuffer(bytes: $0.ciphertext) })
+            bindings.append(checkingMembers)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+
+    /// Deletes a device's envelopes of the given messages (it has them now); returns each message that had one,
+    /// with its sender.
+    struct ConfirmEnvelopes: PostgresPreparedStatement {
+        static let name = "parley_confirm_envelopes_v1"
+        static let sql = """
+            DELETE FROM envelopes e USING messages m
+            WHERE m.id = e.message_id AND e.account_id = $1 AND e.device_id = $2 AND e.message_id = ANY($3)
+            RETURNING e.message_id, m.sender_id
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.int8, .int8, .int8Array]
+        typealias Row = (Int64, Int64)
+
+        var accountID: Int64
+        var deviceID: UInt32
+        var messageIDs: [Int64]
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(accountID)
+            bindings.append(Int64(deviceID))
+            bindings.append(messageIDs)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
+}
+
+extension PostgresConnection {
+    /// Every row of a prepared statement (prepared on this connection at its first use).
+    func rows<Statement: PostgresPreparedStatement>(_ statement: Statement, _ logger: Logger) async throws -> [Statement.Row] {
+        var rows: [Statement.Row] = []
+        for try await row in try await execute(statement, logger: logger) { rows.append(row) }
+        return rows
+    }
+}
