@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 @testable import ParleyServer
 import Testing
 
@@ -10,11 +9,7 @@ import Testing
 struct PostgresAccountClockTests {
     @Test("a new account has its clock at once; accounts without one still get distinct, increasing timestamps")
     func accountsWithoutClocksStillOrderTheirMessages() async throws {
-        let url = try await PostgresCluster.newDatabase()
-        var logger = Logger(label: "parley.test-store")
-        logger.logLevel = .critical
-        let store = try await PostgresStore.connect(url, logger: logger, maximumConnections: 8, callTimeout: .seconds(120))
-        do {
+        try await StoreBackend.withPostgresStore { store in
             let ada = try await Sample.activeAccount(store, "ada@example.org")
             let bob = try await Sample.activeAccount(store, "bob@example.org")
             #expect(try await clocks(store) == [ada, bob])
@@ -47,13 +42,7 @@ struct PostgresAccountClockTests {
             // A retry of a stored message finds it, clock or no clock.
             let retry = try await store.insertMessage(Sample.message(conversation, from: ada, to: [(bob, 1)], clientID: "m3"), now: 5_000)
             #expect(!retry.created)
-        } catch {
-            await store.close()
-            await PostgresCluster.dropDatabase(url)
-            throw error
         }
-        await store.close()
-        await PostgresCluster.dropDatabase(url)
     }
 
     /// The accounts that have a clock row, in id order.

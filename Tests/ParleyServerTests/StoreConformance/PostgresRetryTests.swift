@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 @testable import ParleyServer
 import Synchronization
 import Testing
@@ -9,27 +8,23 @@ import Testing
 struct PostgresRetryTests {
     @Test("of two deadlocked transactions the one PostgreSQL aborts is run again, and both changes land once")
     func deadlockIsRetried() async throws {
-        let url = try await PostgresCluster.newDatabase()
-        var logger = Logger(label: "parley.test-store")
-        logger.logLevel = .critical
-        let store = try await PostgresStore.connect(url, logger: logger, maximumConnections: 4)
-        try await store.saveLockout(subject: "a", LockoutRecord(failures: 0, lockedUntil: 0))
-        try await store.saveLockout(subject: "b", LockoutRecord(failures: 0, lockedUntil: 0))
-        let counters = Counters()
-        do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await Self.bump(store, counters, "a", then: "b") }
-                group.addTask { try await Self.bump(store, counters, "b", then: "a") }
-                try await group.waitForAll()
+        try await StoreBackend.withPostgresStore(maximumConnections: 4) { store in
+            try await store.saveLockout(subject: "a", LockoutRecord(failures: 0, lockedUntil: 0))
+            try await store.saveLockout(subject: "b", LockoutRecord(failures: 0, lockedUntil: 0))
+            let counters = Counters()
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await Self.bump(store, counters, "a", then: "b") }
+                    group.addTask { try await Self.bump(store, counters, "b", then: "a") }
+                    try await group.waitForAll()
+                }
+                #expect(counters.attempts.withLock { $0 } == 3)
+                #expect(try await store.lockout(subject: "a")?.failures == 2)
+                #expect(try await store.lockout(subject: "b")?.failures == 2)
+            } catch {
+                Issue.record("a deadlocked transaction was not retried: \(error)")
             }
-            #expect(counters.attempts.withLock { $0 } == 3)
-            #expect(try await store.lockout(subject: "a")?.failures == 2)
-            #expect(try await store.lockout(subject: "b")?.failures == 2)
-        } catch {
-            Issue.record("a deadlocked transaction was not retried: \(error)")
         }
-        await store.close()
-        await PostgresCluster.dropDatabase(url)
     }
 
     final class Counters: Sendable {

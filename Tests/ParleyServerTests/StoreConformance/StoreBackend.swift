@@ -12,8 +12,6 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// Runs `body` with a fresh, empty, migrated store (a new SQLite file or a new PostgreSQL database)
     /// and releases it afterwards, whether `body` throws or not.
     func withStore(_ body: (any Store) async throws -> Void) async throws {
-        var logger = Logger(label: "parley.test-store")
-        logger.logLevel = .critical
         switch self {
         case .sqlite:
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-store-\(UUID().uuidString)")
@@ -22,19 +20,27 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let store = try SQLiteStore(path: directory.appendingPathComponent("parley.sqlite").path)
             try await body(store)
         case .postgres:
-            let url = try await PostgresCluster.newDatabase()
-            // A generous call timeout: on a loaded 2-core machine a pool wait can pass the 15 s default.
-            let store = try await PostgresStore.connect(url, logger: logger, maximumConnections: 8, callTimeout: .seconds(120))
-            do {
-                try await body(store)
-            } catch {
-                await store.close()
-                await PostgresCluster.dropDatabase(url)
-                throw error
-            }
+            try await Self.withPostgresStore(body)
+        }
+    }
+
+    /// Runs `body` with a fresh, empty, migrated PostgreSQL store (a new database), closed and dropped afterwards
+    /// whether `body` throws or not.
+    static func withPostgresStore(maximumConnections: Int = 8, _ body: (PostgresStore) async throws -> Void) async throws {
+        var logger = Logger(label: "parley.test-store")
+        logger.logLevel = .critical
+        let url = try await PostgresCluster.newDatabase()
+        // A generous call timeout: on a loaded 2-core machine a pool wait can pass the 15 s default.
+        let store = try await PostgresStore.connect(url, logger: logger, maximumConnections: maximumConnections, callTimeout: .seconds(120))
+        do {
+            try await body(store)
+        } catch {
             await store.close()
             await PostgresCluster.dropDatabase(url)
+            throw error
         }
+        await store.close()
+        await PostgresCluster.dropDatabase(url)
     }
 }
 
