@@ -72,6 +72,48 @@ struct HostileInputConformanceTests {
         }
     }
 
+    @Test("a checked send with hostile values is refused or fails with a StoreError; nothing is stored", arguments: StoreBackend.allCases)
+    func hostileSends(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let ann = try await Sample.activeAccount(store, "ann@example.org")
+            let bob = try await Sample.activeAccount(store, "bob@example.org")
+            let conversation = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], now: 1).conversation.id
+            var messages: [NewMessage] = []
+            for target in [Int64.max, Int64.min, 0, -1] {
+                messages.append(Sample.message(target, from: ann, to: [(bob, 1)], clientID: "c\(target)"))
+            }
+            var extreme = Sample.message(conversation, from: ann, to: [(bob, UInt32.max)], clientID: "'; DROP TABLE messages; --")
+            extreme.kind = "\u{202E}'; DELETE FROM envelopes; --"
+            extreme.replyTo = Int64.min
+            messages.append(extreme)
+            messages.append(Sample.message(conversation, from: Int64.max, to: [(bob, 1)], clientID: "stranger"))
+            messages.append(Sample.message(conversation, from: ann, to: [(Int64.max, 1), (bob, 1)], clientID: "extra"))
+            var nul = Sample.message(conversation, from: ann, to: [(bob, 1)], clientID: "nul\u{0}inside")
+            nul.kind = "text\u{0}"
+            nul.envelopes = []
+            messages.append(nul)
+            for message in messages {
+                do {
+                    guard case .refused = try await store.insertMessage(message, now: 5, checkingMembers: true) else {
+                        Issue.record("stored: \(message.clientMessageID)")
+                        continue
+                    }
+                } catch {
+                    #expect(error is StoreError, "\(message.clientMessageID): \(error)")
+                }
+            }
+            #expect(try await store.messages(accountID: bob, deviceID: 1, afterTimestamp: 0, limit: 100).isEmpty)
+            #expect(try await store.messages(accountID: bob, deviceID: UInt32.max, afterTimestamp: 0, limit: 100).isEmpty)
+            // And the store still takes a good message.
+            let good = try await store.insertMessage(Sample.message(conversation, from: ann, to: [(bob, 1)], clientID: "good"), now: 6, checkingMembers: true)
+            guard case .stored(let stored) = good else {
+                Issue.record("a good message was refused after the hostile ones")
+                return
+            }
+            #expect(stored.created)
+        }
+    }
+
     @Test("odd text and extreme numbers either round-trip or fail with a StoreError", arguments: StoreBackend.allCases)
     func oddValues(_ backend: StoreBackend) async throws {
         try await backend.withStore { store in
