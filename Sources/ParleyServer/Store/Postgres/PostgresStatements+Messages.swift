@@ -140,6 +140,37 @@ enum PostgresStatements {
 
         func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
     }
+
+    /// A page of the messages waiting for one device after a timestamp, oldest first, with that device's ciphertext
+    /// (`get_messages`, and every catch-up after a reconnect).
+    struct DeliverableMessages: PostgresPreparedStatement {
+        static let name = "parley_deliverable_messages_v1"
+        static let sql = """
+            SELECT m.id, m.conversation_id, m.sender_id, m.sender_device, m.created_at, m.kind, m.reply_to, e.ciphertext
+            FROM envelopes e JOIN messages m ON m.id = e.message_id
+            WHERE e.account_id = $1 AND e.device_id = $2 AND m.created_at > $3
+            ORDER BY m.created_at LIMIT $4
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.int8, .int8, .int8, .int8]
+        typealias Row = (Int64, Int64, Int64, Int64, Int64, String, Int64?, ByteBuffer)
+
+        var accountID: Int64
+        var deviceID: UInt32
+        var afterTimestamp: Int64
+        /// NULL: no limit.
+        var limit: Int64?
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 4)
+            bindings.append(accountID)
+            bindings.append(Int64(deviceID))
+            bindings.append(afterTimestamp)
+            bindings.append(limit)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    }
 }
 
 extension PostgresConnection {

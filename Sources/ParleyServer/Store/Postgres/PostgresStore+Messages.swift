@@ -33,21 +33,12 @@ extension PostgresStore {
     }
 
     public func messages(accountID: Int64, deviceID: UInt32, afterTimestamp: Int64, limit: Int) async throws -> [DeliverableMessage] {
-        try await read { db, log in
-            try await db.rows(
-                """
-                SELECT m.*, e.ciphertext FROM envelopes e
-                JOIN messages m ON m.id = e.message_id
-                WHERE e.account_id = \(accountID) AND e.device_id = \(Int64(deviceID))
-                    AND m.created_at > \(afterTimestamp)
-                ORDER BY m.created_at LIMIT \(Self.sqlLimit(limit))
-                """, log
-            ).map { row in
+        let page = PostgresStatements.DeliverableMessages(accountID: accountID, deviceID: deviceID, afterTimestamp: afterTimestamp, limit: Self.sqlLimit(limit))
+        return try await read { db, log in
+            try await db.rows(page, log).map { id, conversationID, senderID, senderDevice, timestamp, kind, replyTo, ciphertext in
                 DeliverableMessage(
-                    id: try row.get("id"), conversationID: try row.get("conversation_id"), senderID: try row.get("sender_id"),
-                    senderDevice: UInt32(truncatingIfNeeded: try row.get("sender_device", as: Int64.self)),
-                    timestamp: try row.get("created_at"), kind: try row.get("kind"), replyTo: try row.get("reply_to"),
-                    ciphertext: try row.bytes("ciphertext"))
+                    id: id, conversationID: conversationID, senderID: senderID, senderDevice: UInt32(truncatingIfNeeded: senderDevice),
+                    timestamp: timestamp, kind: kind, replyTo: replyTo, ciphertext: Array(buffer: ciphertext))
             }
         }
     }
