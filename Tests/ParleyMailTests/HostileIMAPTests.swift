@@ -44,6 +44,10 @@ import Testing
         guard case .serverSentTooMuch(let limit) = try #require(error) else { Issue.record("got \(String(describing: error))"); return }
         #expect(limit <= ByteBudget.largestCommand)
         #expect(flooded < 32 << 20, "the server got \(flooded >> 20) MiB in before the client stopped")
+        // And nothing more once it stopped: closing TLS waits up to 5 s for the server's close_notify, and reading
+        // on meanwhile let a flooding server push about 500 MiB into a client that had given up.
+        try await Task.sleep(for: .seconds(2))
+        #expect(server.floodedBytes < 32 << 20, "the server got \(server.floodedBytes >> 20) MiB in after the client stopped")
         try expectNothingStored(store)
     }
 

@@ -58,7 +58,9 @@ final class FromServer: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
         guard budget.spend(buffer.readableBytes) else {
-            // Over budget: stop here; libetpan's next read fails (see StreamCanceller).
+            // Over budget: stop here, reading nothing more from the server (`ReadGate`); libetpan's next read
+            // fails (see StreamCanceller).
+            try? context.pipeline.syncOperations.handler(type: ReadGate.self).shutReads()
             context.close(promise: nil)
             canceller.cancel()
             return

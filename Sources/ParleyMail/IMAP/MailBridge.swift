@@ -67,6 +67,7 @@ final class MailBridge: Sendable {
                 .connectTimeout(.seconds(15))
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(ReadGate())
                         switch server.security {
                         case .tls:
                             try channel.pipeline.syncOperations.addHandler(tls.makeHandler())
