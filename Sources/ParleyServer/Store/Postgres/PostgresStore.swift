@@ -138,7 +138,7 @@ extension PostgresStore {
     func transaction<T: Sendable>(
         _ what: String, retryOnConflict: Bool = false, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {
-        try await retried(what, retryOnConflict: retryOnConflict) { connection, logger in
+        try await autocommitted(what, retryOnConflict: retryOnConflict) { connection, logger in
             try await connection.query("BEGIN", logger: logger)
             do {
                 let value = try await body(connection, logger)
@@ -151,18 +151,11 @@ extension PostgresStore {
         }
     }
 
-    /// Runs `body`, whose statements are each their own transaction (one statement that does all the work, or
-    /// statements that may commit one by one), retried like `transaction`: one round trip fewer each side.
+    /// Runs `body` on a pooled connection, its statements each their own transaction (one statement that does all
+    /// the work, or statements that may commit one by one: two round trips fewer than `transaction`), again after
+    /// a serialization failure or deadlock (or a unique violation, when `retryOnConflict`), a bounded number of times.
     func autocommitted<T: Sendable>(
         _ what: String, retryOnConflict: Bool = false, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
-    ) async throws -> T {
-        try await retried(what, retryOnConflict: retryOnConflict, body)
-    }
-
-    /// Runs `body` on a pooled connection, again after a serialization failure or deadlock (or a unique
-    /// violation, when `retryOnConflict`), a bounded number of times.
-    private func retried<T: Sendable>(
-        _ what: String, retryOnConflict: Bool, _ body: @escaping @Sendable (PostgresConnection, Logger) async throws -> T
     ) async throws -> T {
         let started = ContinuousClock.now
         defer { ServerMetrics.store(ContinuousClock.now - started) }
