@@ -43,9 +43,10 @@ public enum WireMessage: Sendable, Equatable {
         return line
     }
 
-    /// Reads a server line (the client side of the transport).
-    public static func parse<C: Collection<UInt8>>(line: C) throws(WireError) -> WireMessage {
-        guard case .object(var object)? = try? JSONParser.parse(line).value else {
+    /// Reads a server line (the client side of the transport); a line of more than `maximumValues` JSON values is
+    /// refused like one that is not JSON (`JSONParser`).
+    public static func parse<C: Collection<UInt8>>(line: C, maximumValues: Int = .max) throws(WireError) -> WireMessage {
+        guard case .object(var object)? = try? JSONParser.parse(line, maximumValues: maximumValues).value else {
             throw WireError(.malformedJSON, "the server sent a line that is not a JSON object")
         }
         switch object.removeValue(forKey: "type") {

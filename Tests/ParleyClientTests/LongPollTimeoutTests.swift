@@ -12,7 +12,7 @@ import Testing
         defer { server.stop() }
         let connection = try await WireConnection.connect(
             to: ServerAddress(host: "127.0.0.1", port: server.port), group: MultiThreadedEventLoopGroup.singleton,
-            onNotification: { _, _ in }, onClose: {}, requestTimeout: .seconds(1))
+            onNotification: { _, _, _ in true }, onClose: {}, requestTimeout: .seconds(1))
         defer { Task { await connection.close() } }
 
         let answer = try await connection.call("pairing_wait", [:], serverWait: .seconds(2))

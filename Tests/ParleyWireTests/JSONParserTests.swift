@@ -56,6 +56,22 @@ struct JSONParserTests {
         #expect(throws: JSONParser.SyntaxError.self) { try Self.parse(String(repeating: "[", count: 100_000)) }
     }
 
+    @Test("a value budget counts every value, containers included, and refuses the text past it")
+    func valueBudget() throws {
+        // {"a":[1,"x",null]} holds five values: the object, the array and three items.
+        let text = Array(#"{"a":[1,"x",null]}"#.utf8)
+        #expect(try JSONParser.parse(text, maximumValues: 5).value == .object(["a": .array([.number(1), .string("x"), .null])]))
+        #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(text, maximumValues: 4) }
+        #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(Array("[]".utf8), maximumValues: 0) }
+        // Eight MiB of zeros is four million values; refused at the budget, not after building them all.
+        var zeros = [UInt8](repeating: UInt8(ascii: ","), count: (8 << 20) + 1)
+        for index in stride(from: 1, to: zeros.count, by: 2) { zeros[index] = UInt8(ascii: "0") }
+        zeros[0] = UInt8(ascii: "["); zeros[zeros.count - 1] = UInt8(ascii: "]")
+        #expect(throws: JSONParser.SyntaxError.self) { try JSONParser.parse(zeros, maximumValues: 1 << 20) }
+        guard case .array(let all) = try JSONParser.parse(zeros).value else { Issue.record("not an array"); return }
+        #expect(all.count == (8 << 20) / 2)
+    }
+
     @Test("a string of 1 MiB parses, escaped or not; NUL is reported, the text \\u0000 is not")
     func largeStringsAndNUL() throws {
         let long = String(repeating: "A", count: 1 << 20)

@@ -34,7 +34,7 @@ extension AccountConnection {
             // A server of several nodes: start with the node that answered last, then try the others in turn.
             let (opened, node) = try await WireConnection.connect(
                 toAnyNodeOf: server, startingAt: nodeIndex, group: group,
-                onNotification: { event, fields in notifications.push(event, fields) },
+                onNotification: { event, fields, lineBytes in notifications.push(event, fields, lineBytes: lineBytes) },
                 onClose: { [weak self] in Task { await self?.socketClosed(generation: generation) } })
             do throws(ClientError) {
                 try await Self.hello(on: opened)
@@ -114,23 +114,4 @@ extension AccountConnection {
         // A failed attempt already told the machine, which scheduled the next.
         try? await carryOut(lifecycle.reconnectTimerFired())
     }
-}
-
-/// Carries notifications from the event loop to the account in arrival order.
-final class NotificationPump: Sendable {
-    private let continuation: AsyncStream<(String, [String: JSONValue])>.Continuation
-
-    init(handler: @escaping NoticeHandler) {
-        let (stream, continuation) = AsyncStream<(String, [String: JSONValue])>.makeStream()
-        self.continuation = continuation
-        Task {
-            for await (event, fields) in stream { await handler(event, fields) }
-        }
-    }
-
-    func push(_ event: String, _ fields: [String: JSONValue]) {
-        continuation.yield((event, fields))
-    }
-
-    deinit { continuation.finish() }
 }

@@ -9,7 +9,7 @@ extension WireConnection {
     /// absence, so it ends the attempt at once.
     static func connect(
         toAnyNodeOf address: ServerAddress, startingAt first: Int = 0, group: any EventLoopGroup,
-        onNotification: @escaping @Sendable (String, [String: JSONValue]) -> Void = { _, _ in },
+        onNotification: @escaping NotificationSink = { _, _, _ in true },
         onClose: @escaping @Sendable () -> Void = {}
     ) async throws(ClientError) -> (WireConnection, node: Int) {
         let count = address.endpoints.count

@@ -2,12 +2,17 @@ import Foundation
 import NIOCore
 import NIOPosix
 import NIOSSL
+import ParleyTLS
 import ParleyWire
 import Synchronization
 
 /// One TCP (or TLS) connection to a Parley server: pipelined requests, responses matched by id,
 /// notifications handed to a callback as they arrive.
 final class WireConnection: Sendable {
+    /// Takes one notification on the event loop: its name, its fields and the length of its line. False means the
+    /// client cannot keep up with the server, and the connection closes (`NotificationPump`).
+    typealias NotificationSink = @Sendable (_ event: String, _ fields: [String: JSONValue], _ lineBytes: Int) -> Bool
+
     /// The longest server line the client reads (a page of messages can be large).
     static let maximumLineLength = 128 << 20
     /// How long a request may wait for its answer, unless it asks the server to wait (`call(serverWait:)`).
@@ -28,28 +33,31 @@ final class WireConnection: Sendable {
     /// Connects to `address`; `onNotification` runs on the event loop for each notification, `onClose` once.
     static func connect(
         to address: ServerAddress, group: any EventLoopGroup,
-        onNotification: @escaping @Sendable (String, [String: JSONValue]) -> Void,
+        onNotification: @escaping NotificationSink,
         onClose: @escaping @Sendable () -> Void, requestTimeout: TimeAmount = defaultRequestTimeout
     ) async throws(ClientError) -> WireConnection {
         let pending = PendingRequests()
         let tls = try TLSSetup(address: address)
         let diagnosis = ConnectionDiagnosis(usesTLS: tls != nil)
-        let handler: @Sendable (WireMessage) -> Void = { message in
+        let handler: WireClientHandler.MessageSink = { message, lineBytes in
             switch message {
             case .success(let id, let fields): pending.complete(id, with: .success(fields))
             case .failure(let id?, let error): pending.complete(id, with: .failure(.server(error)))
             case .failure(nil, _): break
-            case .notification(let event, let fields): onNotification(event, fields)
+            case .notification(let event, let fields): return onNotification(event, fields, lineBytes)
             }
+            return true
         }
         let bootstrap = ClientBootstrap(group: group)
             .connectTimeout(.seconds(10))
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    let gate = ReadGate()
+                    try channel.pipeline.syncOperations.addHandler(gate)
                     if let tls { try channel.pipeline.syncOperations.addHandler(try tls.makeHandler()) }
                     try channel.pipeline.syncOperations.addHandler(WireClientHandler(
-                        maximumLineLength: maximumLineLength, diagnosis: diagnosis, onMessage: handler,
+                        maximumLineLength: maximumLineLength, gate: gate, diagnosis: diagnosis, onMessage: handler,
                         onClose: { pending.close(); onClose() }))
                 }
             }

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOSSL
 import NIOTLS
+import ParleyTLS
 
 /// libetpan's side → the server: every byte libetpan writes goes out (over TLS).
 final class ToServer: ChannelInboundHandler {

@@ -7,6 +7,7 @@ import CParleyMail
 import NIOCore
 import NIOPosix
 import NIOSSL
+import ParleyTLS
 
 /// libetpan's network (docs/MAIL.md §2): libetpan reads and writes one end of a socketpair; SwiftNIO carries
 /// the other end to the server over verified TLS, spending a byte budget on what the server sends.

@@ -1,0 +1,23 @@
+import NIOCore
+
+/// The first handler on a connection to a server (nearest the socket): once shut, no more reads reach the socket.
+///
+/// Closing a TLS connection starts a clean shutdown that waits up to 5 s for the server's close_notify, reading
+/// all the while; a server flooding the connection after the client gave up on it would have those 5 s at full
+/// speed (hundreds of MiB on a fast link, measured in HostileIMAPTests and HostileServerTests). Shut first, the
+/// flood stops at the sockets' buffers, and the connection closes when the shutdown times out. The chat client and
+/// `parley mail` both put one first in their pipelines.
+public final class ReadGate: ChannelOutboundHandler {
+    public typealias OutboundIn = NIOAny
+    private var shut = false
+
+    public init() {}
+
+    /// Stops every later read (call it on the channel's event loop).
+    public func shutReads() { shut = true }
+
+    public func read(context: ChannelHandlerContext) {
+        guard !shut else { return }
+        context.read()
+    }
+}
