@@ -3,7 +3,7 @@ import ParleyWire
 
 extension FuzzTarget {
     static let wireTargets: [FuzzTarget] = [
-        FuzzTarget("wire-json", "JSONParser agrees with JSONSerialization on validity and strings (documented differences aside); what it parses writes and parses back to the same value", run: wireJSON),
+        FuzzTarget("wire-json", "JSONParser agrees with JSONSerialization on validity and strings (documented differences aside); what it parses writes and parses back to the same value; a value budget refuses exactly the texts of more values", run: wireJSON),
         FuzzTarget("wire-request", "request and server lines parse or fail cleanly; a parsed request re-encodes to a line that parses to the same request; the line framer gives the same lines fed whole or byte by byte", run: wireRequest),
     ]
 }
@@ -36,6 +36,9 @@ private func wireJSON(_ bytes: [UInt8]) {
         require((try? JSONParser.parse(written).value) == value, "a written value does not parse back to itself")
         require((try? JSONSerialization.jsonObject(with: Data(written), options: [.fragmentsAllowed])) != nil,
                 "JSONSerialization refuses what JSONWriter wrote")
+        let count = valueCount(value)
+        require((try? JSONParser.parse(bytes, maximumValues: count).value) == value, "a budget of exactly its values refuses a text")
+        require((try? JSONParser.parse(bytes, maximumValues: count - 1)) == nil, "a budget one short of its values accepts a text")
     case (.success, nil):
         violated("JSONParser accepts a text JSONSerialization refuses")
     case (.failure, _?) where readsAsUTF16Or32(bytes):
@@ -47,6 +50,15 @@ private func wireJSON(_ bytes: [UInt8]) {
                 "JSONParser refuses a text JSONSerialization accepts: \(error)")
     case (.failure, nil):
         break
+    }
+}
+
+/// Every value in `value`, itself and containers included (what `JSONParser`'s budget counts).
+private func valueCount(_ value: JSONValue) -> Int {
+    switch value {
+    case .null, .bool, .number, .string: 1
+    case .array(let items): 1 + items.reduce(0) { $0 + valueCount($1) }
+    case .object(let fields): 1 + fields.values.reduce(0) { $0 + valueCount($1) }
     }
 }
 
