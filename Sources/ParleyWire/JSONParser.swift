@@ -16,6 +16,9 @@ public struct JSONParser {
         public let offset: Int
         public let reason: String
         public var description: String { "\(reason) at byte \(offset)" }
+        /// Whether the text was refused for holding more values than the caller allows (it may be valid JSON).
+        public var isOverValueBudget: Bool { reason == Self.tooManyValues }
+        static let tooManyValues = "more values than the reader accepts"
     }
 
     /// The value of `bytes`, and whether any string in it (keys included) contains U+0000; a text of more than
@@ -67,7 +70,7 @@ public struct JSONParser {
 
     private mutating func value(depth: Int) throws(SyntaxError) -> JSONValue {
         guard let byte = current else { throw error("the text ends where a value should be") }
-        guard valuesLeft > 0 else { throw error("more values than the reader accepts") }
+        guard valuesLeft > 0 else { throw error(SyntaxError.tooManyValues) }
         valuesLeft -= 1
         switch byte {
         case UInt8(ascii: "{"): return try object(depth: depth + 1)

@@ -5,6 +5,9 @@
 public struct WireRequest: Sendable, Equatable {
     /// The longest `request_id` accepted.
     public static let maximumRequestIDLength = 128
+    /// The most JSON values one request may hold (`JSONParser`): the largest request, a message for 1,024 devices,
+    /// holds about 4,100, while a 1 MiB line of `[0,0,…]` would be half a million values, 8–12 MiB once parsed.
+    public static let maximumValues = 1 << 16
 
     /// The method name.
     public let method: String
@@ -31,7 +34,10 @@ public struct WireRequest: Sendable, Equatable {
     public static func parse<C: Collection<UInt8>>(line: C) -> Result<WireRequest, RequestParseError> {
         let value: JSONValue, containsNUL: Bool
         do {
-            (value, containsNUL) = try JSONParser.parse(line)
+            (value, containsNUL) = try JSONParser.parse(line, maximumValues: maximumValues)
+        } catch where error.isOverValueBudget {
+            return .failure(RequestParseError(requestID: nil, error: WireError(
+                .invalidRequest, "a request may hold at most \(maximumValues) JSON values")))
         } catch {
             return .failure(RequestParseError(requestID: nil, error: WireError(.malformedJSON, "the line is not valid JSON")))
         }

@@ -46,6 +46,23 @@ struct TransportTests {
         try await server.stop()
     }
 
+    @Test("a request of more JSON values than the budget gets invalid_request, and the connection stays usable")
+    func tooManyValues() async throws {
+        // 100,000 values in 200 KB: within the default line limit once logged in (128 KiB before login holds at most
+        // 65,536), 1.6–2.4 MB once parsed without the budget.
+        let server = try await TestServer.start()
+        let socket = try server.connect()
+        let ann = TestAccount("ann@example.org")
+        try await server.createAccount(ann, on: socket)
+        #expect(try await server.login(ann, on: socket)["ok"] as? Bool == true)
+        let response = try await socket.call("ping", ["pad": [Int](repeating: 0, count: 100_000)])
+        #expect(response.errorCode == "invalid_request", "\(response)")
+        #expect(response.errorMessage == "a request may hold at most 65536 JSON values")
+        #expect(response.ok == false)
+        #expect(try await socket.call("ping").ok)
+        try await server.stop()
+    }
+
     @Test("a line over the limit gets line_too_long, the connection closes, others are unaffected")
     func oversizeLine() async throws {
         let server = try await TestServer.start { $0.maximumLineLength = 4096 }

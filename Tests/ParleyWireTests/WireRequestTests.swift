@@ -115,6 +115,27 @@ struct WireMessageTests {
         }
     }
 
+    @Test("the largest request, a message for 1,024 devices, is within the value budget; a line of more values is refused by name")
+    func valueBudget() throws {
+        let envelopes = (0..<API.SendMessage.maximumEnvelopes).map { (index: Int) -> API.Envelope in
+            let account = Int64(index / 8 + 1), device = UInt32(index % 8 + 1)
+            return API.Envelope(accountID: account, deviceID: device, ciphertext: [0x42])
+        }
+        let send = API.SendMessage.Request(conversationID: 1, clientMessageID: "c", envelopes: envelopes)
+        let line = try WireRequest(method: API.SendMessage.name, requestID: "r", fields: send.fields).encodedLine()
+        let parsed = try WireRequest.parse(line: line).get()
+        #expect(try API.SendMessage.Request(from: parsed.body).envelopes.count == API.SendMessage.maximumEnvelopes)
+
+        let zeros = "[" + Array(repeating: "0", count: WireRequest.maximumValues).joined(separator: ",") + "]"
+        let over = Array(#"{"type":"ping","request_id":"r","pad":\#(zeros)}"#.utf8)
+        guard case .failure(let failure) = WireRequest.parse(line: over) else { Issue.record("a line over the budget parsed"); return }
+        #expect(failure.error.code == .invalidRequest)
+        #expect(failure.error.message == "a request may hold at most 65536 JSON values")
+        // The same text with the padding one value shorter is within it (the object, type, request_id, pad's array).
+        let under = "[" + Array(repeating: "0", count: WireRequest.maximumValues - 4).joined(separator: ",") + "]"
+        #expect(throws: Never.self) { try WireRequest.parse(line: Array(#"{"type":"ping","request_id":"r","pad":\#(under)}"#.utf8)).get() }
+    }
+
     @Test("a literal backslash-u0000 in text is not a NUL and passes")
     func escapedBackslashIsText() throws {
         let request = try WireRequest.parse(line: Array(#"{"type":"send","request_id":"r","text":"see \\u0000 in C"}"#.utf8)).get()
