@@ -41,7 +41,13 @@ extension ParleyClient {
                 if !confirm.isEmpty {
                     _ = try await call(API.ConfirmDelivery.self, .init(messageIDs: confirm))
                 }
-                more = page.hasMore && !page.messages.isEmpty
+                // A page must move the cursor (the server lists only what is newer): one that does not — a server
+                // serving the same page again, or older messages — would hold this loop forever.
+                let moved = try cursor() > after
+                if page.hasMore, !page.messages.isEmpty, !moved {
+                    logger.warning("the server's next page of messages did not move past the last one; catching up stops here")
+                }
+                more = page.hasMore && !page.messages.isEmpty && moved
             }
         } while syncState.again
         try await settle(arrived)

@@ -6,7 +6,9 @@ import Glibc
 
 /// A TCP proxy in front of a test server that can cut every connection, and holds each `login_finish`
 /// request back for `hold` before passing it on: the window in which a reconnecting client has a socket
-/// but is not logged in yet. It keeps the request lines clients sent, to count them by method. Plain blocking sockets on threads of their own (never the test's pool).
+/// but is not logged in yet. It keeps the request lines clients sent, to count them by method, and can rewrite
+/// the server's answers (`tamper`: a hostile server that replays, lies or drops). Plain blocking sockets on
+/// threads of their own (never the test's pool).
 ///
 /// Every descriptor is closed exactly once, by the last thread that uses it: this proxy runs inside the
 /// test process, so a descriptor closed early gets reused by another test's connection, and a late
@@ -16,11 +18,16 @@ final class LoginHoldingProxy: Sendable {
     private let listener: Int32
     private let upstream: Int
     private let hold: Duration
-    private let state = Mutex<(clients: [SocketPair], holding: Int, requests: [String])>(([], 0, []))
+    private let tamper: Tamper?
+    private let state = Mutex<(clients: [SocketPair], holding: Int, requests: [String], methods: [String: String])>(([], 0, [], [:]))
 
-    init(upstream: Int, hold: Duration) throws {
+    /// Rewrites one answer line of the server (without its newline), given the method of the request it answers.
+    typealias Tamper = @Sendable (_ method: String, _ line: [UInt8]) -> [UInt8]
+
+    init(upstream: Int, hold: Duration, tamper: Tamper? = nil) throws {
         self.upstream = upstream
         self.hold = hold
+        self.tamper = tamper
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         listener = fd
         var address = Self.loopback(port: 0)
@@ -97,11 +104,25 @@ final class LoginHoldingProxy: Sendable {
         let writer = Mutex(destination)
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var pending: [UInt8] = []
+        let connection = String(describing: ObjectIdentifier(pair))
         while true {
             let count = read(source, &buffer, buffer.count)
             guard count > 0 else { break }
             guard holdingLogins else {
-                guard writer.withLock({ send($0, buffer, count, Int32(MSG_NOSIGNAL)) }) == count else { break }
+                guard let tamper else {
+                    guard writer.withLock({ send($0, buffer, count, Int32(MSG_NOSIGNAL)) }) == count else { break }
+                    continue
+                }
+                pending += buffer[0..<count]
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    var line = Array(pending[..<newline])
+                    pending.removeSubrange(...newline)
+                    if let id = Self.requestID(in: line), let method = state.withLock({ $0.methods[connection + id] }) {
+                        line = tamper(method, line)
+                    }
+                    line.append(0x0A)
+                    _ = writer.withLock { send($0, line, line.count, Int32(MSG_NOSIGNAL)) }
+                }
                 continue
             }
             pending += buffer[0..<count]
@@ -110,6 +131,10 @@ final class LoginHoldingProxy: Sendable {
                 pending.removeSubrange(...newline)
                 let text = String(decoding: line, as: UTF8.self)
                 state.withLock { $0.requests.append(text) }
+                if tamper != nil, let id = Self.requestID(in: line),
+                   let method = (try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])?["type"] as? String {
+                    state.withLock { $0.methods[connection + id] = method }
+                }
                 if text.contains("\"login_finish\"") {
                     state.withLock { $0.holding += 1 }
                     let (hold, proxy) = (self.hold, self)
@@ -126,6 +151,11 @@ final class LoginHoldingProxy: Sendable {
             }
         }
         pair.cut()
+    }
+
+    /// The `request_id` of a request or response line, if it has one.
+    private static func requestID(in line: [UInt8]) -> String? {
+        (try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])?["request_id"] as? String
     }
 }
 
