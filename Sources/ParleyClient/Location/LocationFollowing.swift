@@ -50,9 +50,13 @@ public struct LocationFollowing: Sendable {
                                  maximum: Int = 100_000) async throws(ClientError) -> LocationRoutePage {
         var page = try await route(of: ownerID, routeID: routeID, after: afterWaypointID)
         var points = page.points
-        while page.hasMore, points.count < maximum, let last = points.last {
-            page = try await route(of: ownerID, routeID: page.route.id, after: last.waypointID)
-            points += page.points
+        // Each page must move past the last (the server lists only later waypoints): a server that serves a page
+        // again would otherwise fill the list with copies up to `maximum`.
+        var after = afterWaypointID
+        while page.hasMore, points.count < maximum, let last = points.last, last.waypointID > after {
+            after = last.waypointID
+            page = try await route(of: ownerID, routeID: page.route.id, after: after)
+            points += page.points.filter { $0.waypointID > after }
         }
         return LocationRoutePage(route: page.route, points: Array(points.prefix(maximum)), hasMore: page.hasMore || points.count > maximum)
     }
