@@ -93,6 +93,28 @@ struct FileTransferTests {
         }
     }
 
+    @Test("an upload the server acknowledges wrongly, or forgets after a reconnect, fails after a bounded number of pieces")
+    func lyingUploadAcknowledgementsEndTheUpload() async throws {
+        let total = Int64(3 * API.fileChunkSize + 1234)
+        let lies: [(String, @Sendable (ScriptedFileServer) -> Void)] = [
+            ("no progress", { $0.state.withLock { $0.tamperUpload = { $0.received = 0 } } }),
+            ("one byte at a time", { $0.state.withLock { $0.tamperUpload = { $0.received = min($0.received, 1) } } }),
+            ("past the end", { $0.state.withLock { $0.tamperUpload = { $0.received = total * 2 } } }),
+            ("a conflict that holds nothing more", { $0.state.withLock { $0.conflictClaim = 0 } }),
+            ("forgotten after a reconnect", { $0.state.withLock { $0.dropAt = Int64(API.fileChunkSize * 2); $0.statusLie = 0 } }),
+        ]
+        for (name, lie) in lies {
+            let server = ScriptedFileServer()
+            lie(server)
+            let outcome: Result<MessageContent, ClientError> = await {
+                do throws(ClientError) { return .success(try await upload(via: account.context(server: server))) } catch { return .failure(error) }
+            }()
+            guard case .failure(.badResponse(let why)) = outcome else { Issue.record("\(name): \(outcome)"); continue }
+            #expect(!why.isEmpty)
+            #expect(server.state.withLock { $0.calls.filter { $0 == "upload_file" }.count } <= 4, "\(name)")
+        }
+    }
+
     @Test("a download into a named pipe writes into it and leaves it a pipe")
     func downloadIntoAPipe() async throws {
         let attachment = try #require(try await upload(via: context).file)

@@ -101,6 +101,9 @@ struct FileUploader: Sendable {
         }
         defer { try? input.close() }
         var pacer = TransferPacer()
+        // What the server has acknowledged never shrinks: an answer that goes back, or does not take the piece just
+        // sent, is a server that could otherwise keep this loop sending forever.
+        var acknowledged = offset
         while offset < total {
             let chunk: Data
             do {
@@ -111,9 +114,12 @@ struct FileUploader: Sendable {
             }
             let pause = pacer.delay(now: .now)
             if pause > .zero { try? await Task.sleep(for: pause) }
-            do {
+            do throws(ClientError) {
                 let answer = try await server.call(API.UploadFile.self, .init(fileID: fileID, offset: offset, chunk: Array(chunk)))
                 pacer.accepted()
+                guard answer.received == offset + Int64(chunk.count) else {
+                    throw .badResponse("upload_file acknowledged another part of the file than the one sent")
+                }
                 offset = answer.received
                 await options.progress?(TransferProgress(done: offset, total: total))
             } catch .server(let error) where error.code == .rateLimited {
@@ -121,12 +127,17 @@ struct FileUploader: Sendable {
                 guard pacer.refused(error, now: .now) != nil else { throw .attachment(.serverBusy) }
             } catch .notConnected, .disconnected, .timeout {
                 offset = try await resumeOffset(fileID: fileID, options: options)
+                guard offset >= acknowledged, offset <= total else {
+                    throw .badResponse("after the reconnect the server holds less of the upload than it had acknowledged")
+                }
                 await options.progress?(TransferProgress(done: offset, total: total, resumedAt: offset))
             } catch .server(let error) where error.code == .conflict {
                 // Another attempt got further than we knew (an answer lost with the connection).
                 guard case .number(let received)? = error.details["received"], let at = Int64(exactly: received) else { throw .server(error) }
+                guard at > offset, at <= total else { throw .badResponse("upload_file refused the piece without holding more of the file") }
                 offset = at
             }
+            acknowledged = max(acknowledged, offset)
         }
         return fileID
     }

@@ -6,9 +6,10 @@ import ParleyWire
 import Synchronization
 
 /// A server of files in memory that speaks the typed file methods to the client's transfer components, and can be
-/// told to misbehave (drop the connection, flip a bit, lie about sizes and offsets) the way a hostile or unlucky
-/// server would. It stands in for the real server only in tests of the components themselves; the real server
-/// carries files in AttachmentTests and the CLI's file tests.
+/// told to misbehave (drop the connection, flip a bit, lie about sizes and offsets, acknowledge another part of an
+/// upload, forget what it acknowledged) the way a hostile or unlucky server would. It stands in for the real server
+/// only in tests of the components themselves; the real server carries files in AttachmentTests and the CLI's file
+/// tests.
 final class ScriptedFileServer: ServerCalling {
     struct State {
         var files: [Int64: (bytes: [UInt8], size: Int64, sha256: [UInt8])] = [:]
@@ -20,6 +21,12 @@ final class ScriptedFileServer: ServerCalling {
         var calls: [String] = []
         /// What to do to each `download_file` answer.
         var tamper: (@Sendable (inout API.DownloadFile.Response) -> Void)?
+        /// What to do to each `upload_file` answer (the server keeps the piece either way).
+        var tamperUpload: (@Sendable (inout API.UploadFile.Response) -> Void)?
+        /// What `upload_status` says the server holds, instead of the truth.
+        var statusLie: Int64?
+        /// `conflict` for every piece, claiming this much is held.
+        var conflictClaim: Int64?
     }
 
     let state = Mutex(State())
@@ -43,15 +50,18 @@ final class ScriptedFileServer: ServerCalling {
                     state.dropAt = nil
                     throw .disconnected
                 }
+                if let claim = state.conflictClaim { throw .server(WireError(.conflict, "offset", details: ["received": .int(claim)])) }
                 guard piece.offset == Int64(file.bytes.count) else {
                     throw .server(WireError(.conflict, "offset", details: ["received": .int(Int64(file.bytes.count))]))
                 }
                 file.bytes += piece.chunk
                 state.files[piece.fileID] = file
-                return API.UploadFile.Response(received: Int64(file.bytes.count), complete: Int64(file.bytes.count) == file.size) as! M.Response
+                var answer = API.UploadFile.Response(received: Int64(file.bytes.count), complete: Int64(file.bytes.count) == file.size)
+                state.tamperUpload?(&answer)
+                return answer as! M.Response
             case let status as API.UploadStatus.Request:
                 guard let file = state.files[status.fileID] else { throw .server(WireError(.notFound, "no such upload")) }
-                let received = Int64(file.bytes.count)
+                let received = state.statusLie ?? Int64(file.bytes.count)
                 return API.UploadStatus.Response(received: received, size: file.size, complete: received == file.size) as! M.Response
             case let download as API.DownloadFile.Request:
                 guard let file = state.files[download.fileID] else { throw .server(WireError(.notFound, "no such file")) }
