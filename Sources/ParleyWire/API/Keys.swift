@@ -2,9 +2,11 @@
 extension API {
     static let keyMethods: [any APIMethod.Type] = [GetKeyBundle.self, EnsurePreKeys.self, GetPreKeyCount.self]
 
-    /// The most devices a list on the wire is read with (a reader's bound against a hostile peer, not a limit
-    /// the server sets: accounts have far fewer).
-    public static let maximumListedDevices = 65_536
+    /// The most devices a list on the wire is read with (a reader's bound against a hostile server, not a limit
+    /// the server sets: accounts have far fewer). A message reaches at most `SendMessage.maximumEnvelopes` devices,
+    /// so a longer list could only make a client start sessions it can never use (a bundle with a post-quantum
+    /// prekey is about 2.3 KB, so a 128 MiB answer could list 55,000 devices, each a PQXDH).
+    public static let maximumListedDevices = SendMessage.maximumEnvelopes
 
     /// One device's public prekeys as `get_key_bundle` hands them out.
     public struct DeviceBundle: WireBody {

@@ -40,6 +40,18 @@ struct PreKeysAPITests {
         #expect(try Self.read(exhausted) == exhausted)
     }
 
+    @Test("a bundle lists at most as many devices as one message can reach; one more is refused by name")
+    func bundleDeviceBound() throws {
+        let device = API.DeviceBundle(deviceID: 1, signed: Self.preKeys.signed, pq: Self.preKeys.pq)
+        func bundle(_ count: Int) -> API.GetKeyBundle.Response {
+            API.GetKeyBundle.Response(accountID: 5, identityKey: Array(repeating: 9, count: 32), devices: Array(repeating: device, count: count))
+        }
+        #expect(API.maximumListedDevices == API.SendMessage.maximumEnvelopes)
+        #expect(try Self.read(bundle(API.maximumListedDevices)).devices.count == API.maximumListedDevices)
+        let refused = Self.refusal(bundle(API.maximumListedDevices + 1).fields, as: API.GetKeyBundle.Response.self)
+        #expect(refused?.message == "field 'devices' has more than \(API.maximumListedDevices) elements")
+    }
+
     @Test("a bad one-time prekey, a repeated id, a short post-quantum key and a null signed prekey are named")
     func refusals() {
         var fields = Self.preKeys.fields
