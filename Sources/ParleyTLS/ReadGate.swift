@@ -21,3 +21,15 @@ public final class ReadGate: ChannelOutboundHandler {
         context.read()
     }
 }
+
+extension Channel {
+    /// Gives up on the server: shuts the channel's `ReadGate` (if it has one) and closes, so nothing more is read
+    /// while TLS shuts down. For a server the client stopped trusting (over a budget, too slow, broken); a normal
+    /// close still reads the server's close_notify, which a shut gate would keep out for the whole 5 s.
+    public func giveUp() {
+        eventLoop.execute {
+            try? self.pipeline.syncOperations.handler(type: ReadGate.self).shutReads()
+            self.close(promise: nil)
+        }
+    }
+}

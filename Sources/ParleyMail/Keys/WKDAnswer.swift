@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import ParleyTLS
 
 /// Collects one HTTP response: its status and at most `limit` body bytes; more fails it (docs/MAIL.md §6.2).
 final class WKDAnswer: ChannelInboundHandler, @unchecked Sendable {
@@ -46,7 +47,7 @@ final class WKDAnswer: ChannelInboundHandler, @unchecked Sendable {
         case .body(var buffer):
             guard body.count + buffer.readableBytes <= limit else {
                 done.fail(Failure.tooLarge)
-                context.close(promise: nil)
+                context.channel.giveUp()   // and read nothing more of it (ReadGate)
                 return
             }
             body += buffer.readBytes(length: buffer.readableBytes) ?? []
@@ -63,6 +64,6 @@ final class WKDAnswer: ChannelInboundHandler, @unchecked Sendable {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         done.fail(error)
-        context.close(promise: nil)
+        context.channel.giveUp()
     }
 }

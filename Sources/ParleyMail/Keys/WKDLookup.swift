@@ -122,6 +122,7 @@ public struct WKDLookup: Sendable {
                 .connectTimeout(.seconds(Self.timeout))
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(ReadGate())
                         try channel.pipeline.syncOperations.addHandler(trust.makeHandler())
                         try channel.pipeline.syncOperations.addHTTPClientHandlers()
                         try channel.pipeline.syncOperations.addHandler(
@@ -136,13 +137,13 @@ public struct WKDLookup: Sendable {
         do {
             return try await done.futureResult.get()
         } catch WKDAnswer.Failure.tooLarge {
-            channel.close(promise: nil)
+            channel.giveUp()
             throw MailboxError.keyLookup("\(location.host) sent a key answer over \(Self.largestAnswer / 1024) KiB; refused")
         } catch let error as MailboxError {
-            channel.close(promise: nil)
+            channel.giveUp()
             throw error
         } catch {
-            channel.close(promise: nil)
+            channel.giveUp()
             let text = String(describing: error)
             if text.contains("CERTIFICATE_VERIFY_FAILED") || text.lowercased().contains("certificate") || error is NIOSSLError {
                 throw MailboxError.keyLookup("\(location.host)'s certificate is not trusted here")
