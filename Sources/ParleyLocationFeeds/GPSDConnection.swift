@@ -31,16 +31,30 @@ public final class GPSDConnection: @unchecked Sendable {
         }
     }
 
+    /// How long gpsd may send nothing at all before the feed ends with an error. A gpsd with a receiver attached
+    /// reports at least once a second, a fix or not; silence means no receiver is sending (or gpsd stalled), and
+    /// waiting on would leave `parley location post --gpsd` hanging without a word.
+    public static let silenceLimit: Duration = .seconds(60)
+
     private let fd: Int32
+    private let name: String
+    private let silence: Duration
     private let queue = DispatchQueue(label: "parley.gpsd")
     private var buffer: [UInt8] = []
 
-    private init(fd: Int32) { self.fd = fd }
+    private init(fd: Int32, name: String, silence: Duration) {
+        self.fd = fd
+        self.name = name
+        self.silence = silence
+    }
 
-    /// Connects and asks gpsd to start sending JSON reports.
-    public static func open(_ endpoint: Endpoint) async throws -> GPSDConnection {
+    /// Connects and asks gpsd to start sending JSON reports; `silence` is how long it may then send nothing.
+    public static func open(_ endpoint: Endpoint, silence: Duration = silenceLimit) async throws -> GPSDConnection {
         let connection = try await onQueue { () throws -> GPSDConnection in
-            GPSDConnection(fd: try openSocket(endpoint))
+            let fd = try openSocket(endpoint)
+            var limit = timeval(tv_sec: Int(silence.components.seconds), tv_usec: Int(silence.components.attoseconds / 1_000_000_000_000))
+            _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            return GPSDConnection(fd: fd, name: "\(endpoint.host):\(endpoint.port)", silence: silence)
         }
         guard await connection.write(Array(GPSDReport.watchCommand.utf8)) else {
             connection.disconnect()
@@ -89,6 +103,10 @@ public final class GPSDConnection: @unchecked Sendable {
             if count == 0 { return nil }
             if count < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    throw LocationFeedError(
+                        "gpsd at \(name) has sent nothing for \(silence.components.seconds) s: is a GPS receiver attached and sending? ('gpspipe -w \(name)' shows what gpsd reports)")
+                }
                 throw LocationFeedError("reading from gpsd failed (errno \(errno))")
             }
             buffer.append(contentsOf: chunk[..<count])

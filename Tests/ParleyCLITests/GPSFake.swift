@@ -13,13 +13,15 @@ final class GPSFake {
     private let process = Process()
     private let log: URL
 
-    /// Starts gpsfake on `nmea` (one sentence every 50 ms).
+    /// Starts gpsfake on `nmea` (one sentence every 50 ms). `-n`: gpsd reads the log from the start instead of
+    /// waiting for a client; without it, the port check's connection and the client's later one raced gpsd's
+    /// opening and closing of the device, and once the client waited 20 minutes for a fix that never came.
     init(replaying nmea: URL) throws {
         port = try LocalPorts.free()
         log = nmea.deletingLastPathComponent().appendingPathComponent("gpsfake-\(port).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsfake")
-        process.arguments = ["-q", "-c", "0.05", "-P", String(port), nmea.path]
+        process.arguments = ["-q", "-n", "-c", "0.05", "-P", String(port), nmea.path]
         process.standardOutput = try FileHandle(forWritingTo: log)
         process.standardError = process.standardOutput
         try ProcessLaunch.start(process)
