@@ -274,7 +274,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "ParleyTestSupport", path: "Tests/ParleyTestSupport"),
+        .target(
+            name: "ParleyTestSupport",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            path: "Tests/ParleyTestSupport"
+        ),
         .testTarget(
             name: "ParleyCryptoTests",
             dependencies: ["ParleyCrypto", "ParleyTestSupport", .product(name: "Crypto", package: "swift-crypto")],
@@ -379,7 +383,7 @@ let package = Package(
             resources: [.copy("Vectors")]
         ),
         .testTarget(name: "ParleyChatUITests", dependencies: ["ParleyChatUI", "ParleyClient"]),
-        .testTarget(name: "ParleyLocationFeedsTests", dependencies: ["ParleyLocationFeeds", "ParleyLocation"]),
+        .testTarget(name: "ParleyLocationFeedsTests", dependencies: ["ParleyLocationFeeds", "ParleyLocation", "ParleyTestSupport"]),
         .testTarget(name: "ParleyServerSettingsTests", dependencies: ["ParleyServerSettings"]),
         .testTarget(name: "ParleyPeerDialectsTests", dependencies: ["ParleyPeerDialects"]),
     ],

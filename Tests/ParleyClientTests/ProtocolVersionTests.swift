@@ -1,6 +1,7 @@
 import Foundation
 import ParleyClient
 import ParleyCrypto
+import ParleyTestSupport
 import ParleyWire
 import Testing
 
@@ -10,17 +11,7 @@ import Testing
 struct ProtocolVersionTests {
     /// A one-connection server that answers the first request (the client's `hello`) with `answer`'s fields.
     static func fakeServer(answering answer: String) throws -> Int {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && listen(listener, 1) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        guard bound else { throw HarnessError("the fake server could not listen") }
+        let (listener, port) = try LocalPorts.listen(backlog: 1)
         Thread.detachNewThread {
             defer { close(listener) }
             let client = accept(listener, nil, nil)
@@ -34,7 +25,7 @@ struct ProtocolVersionTests {
             _ = reply.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             Thread.sleep(forTimeInterval: 2)
         }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return port
     }
 
     @Test("a server that speaks a newer protocol is named, with what to do; an older one refusing ours is said in its words")

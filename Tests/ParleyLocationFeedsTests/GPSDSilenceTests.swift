@@ -1,5 +1,6 @@
 import Foundation
 import ParleyLocationFeeds
+import ParleyTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -9,19 +10,8 @@ import Glibc
 /// ends with an error naming gpsd and what to check once its silence limit passes, instead of waiting for ever.
 @Suite struct GPSDSilenceTests {
     @Test func aSilentGPSDEndsTheFeedWithAnError() async throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listener, port) = try LocalPorts.listen(backlog: 1)
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && listen(listener, 1) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        try #require(listening)
-        let port = UInt16(bigEndian: address.sin_port)
         // Accepts, says what gpsd says first, then nothing (the connection stays open until the test ends).
         let peer = Peer(listener: listener)
         Thread.detachNewThread { peer.serve() }

@@ -125,20 +125,11 @@ final class HostileParleyServer: Sendable {
             }
         }
 
-        /// Keeps writing `chunk` as writes complete, as long as the connection is open, hearing nothing more (so not
-        /// the client's close_notify either: a polite TLS server would close on it).
+        /// Keeps writing `chunk`, hearing nothing more (so not the client's close_notify either: a polite TLS server
+        /// would close on it).
         func flood(_ context: ChannelHandlerContext, chunk: [UInt8]) {
             ears.deaf = true
-            guard context.channel.isActive else { return }
-            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            // A write can complete inside writeAndFlush: go on from the event loop's queue, not deeper in the stack.
-            context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: chunk))).whenSuccess {
-                bound.value.0.flooded.withLockedValue { $0 += chunk.count }
-                bound.value.1.eventLoop.execute {
-                    let (handler, context) = bound.value
-                    handler.flood(context, chunk: chunk)
-                }
-            }
+            Flood.keepWriting(chunk, on: context, counting: flooded)
         }
 
         func send(_ context: ChannelHandlerContext, _ text: String) {

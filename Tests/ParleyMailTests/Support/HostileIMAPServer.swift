@@ -130,16 +130,7 @@ final class HostileIMAPServer: Sendable {
 
         /// Keeps writing `chunk`, 64 KiB at a time as writes complete, as long as the connection is open.
         func flood(_ context: ChannelHandlerContext, chunk: [UInt8]) {
-            guard context.channel.isActive else { return }
-            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            // A write can complete inside writeAndFlush: go on from the event loop's queue, not deeper in the stack.
-            context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: chunk))).whenSuccess {
-                bound.value.0.flooded.withLockedValue { $0 += chunk.count }
-                bound.value.1.eventLoop.execute {
-                    let (handler, context) = bound.value
-                    handler.flood(context, chunk: chunk)
-                }
-            }
+            Flood.keepWriting(chunk, on: context, counting: flooded)
         }
 
         func send(_ context: ChannelHandlerContext, _ text: String) {
