@@ -276,7 +276,10 @@ let package = Package(
         ),
         .target(
             name: "ParleyTestSupport",
-            dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
             path: "Tests/ParleyTestSupport"
         ),
         .testTarget(

@@ -27,12 +27,9 @@ final class HostileParleyServer: Sendable {
 
     init(_ behaviour: Behaviour) throws {
         directory = try TemporaryDirectory("parley-hostile-server")
-        let (cert, key) = try TestCertificate.make(in: directory.url)
+        let (context, cert) = try TestTLSServer.context(in: directory.url)
         certificate = cert
         let flooded = flooded
-        let context = try NIOSSLContext(configuration: .makeServerConfiguration(
-            certificateChain: try NIOSSLCertificate.fromPEMFile(cert).map { .certificate($0) },
-            privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))))
         channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { child in

@@ -33,12 +33,10 @@ final class HostileIMAPServer: Sendable {
 
     init(_ behaviour: Behaviour) throws {
         directory = try TemporaryDirectory("parley-hostile-imap")
-        let (cert, key) = try TestCertificate.make(in: directory.url)
-        certificate = cert
+        let tls = try TestTLSServer.context(in: directory.url)
+        certificate = tls.certificate
         let flooded = flooded
-        let context = behaviour == .injectAfterStartTLS ? nil : try NIOSSLContext(configuration: .makeServerConfiguration(
-            certificateChain: try NIOSSLCertificate.fromPEMFile(cert).map { .certificate($0) },
-            privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))))
+        let context = behaviour == .injectAfterStartTLS ? nil : tls.context
         channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { child in
