@@ -168,4 +168,42 @@ struct PairingRelayTests {
         #expect(try await people.annSocket.nextNotification(named: "device_removed")["device_id"] as? Int == 2)
         try await people.server.stop()
     }
+
+    @Test("an account holds at most 32 devices: authorize_device and add_device past it say how to make room, and change nothing")
+    func deviceLimit() async throws {
+        let people = try await TwoPeople.start()
+        // Device 1 is ann's; 31 more fill the account. Each socket closes when it goes out of scope.
+        for number in 2...32 {
+            let socket = try people.server.connect()
+            let added = try await socket.call("add_device", try await Self.addDeviceFields(people.ann, socket: socket, name: "device \(number)"))
+            #expect(added["device_id"] as? Int == number)
+        }
+        #expect((try await people.annSocket.call("list_devices")["devices"] as? [Any])?.count == 32)
+
+        // The signed-in device is told first, when it authorizes a pairing: it is the one that can remove a device.
+        let newDevice = try people.server.connect()
+        let (id, token) = try await Self.create(newDevice)
+        let refused = try await people.annSocket.call("authorize_device", ["pair_id": id, "ephemeral_key": Self.key(), "keys": "c2VhbGVk"])
+        #expect(refused.errorCode == "quota_exceeded")
+        let message = try #require((refused["error"] as? [String: Any])?["message"] as? String)
+        #expect(message.contains("32 devices") && message.contains("parley devices remove"))
+        #expect(try await newDevice.call("pairing_wait", ["pair_id": id, "token": token])["state"] as? String == "waiting")
+
+        // A device that joins without a pairing (a recovery) is refused at add_device, and nothing is stored.
+        let late = try await newDevice.call("add_device", try await Self.addDeviceFields(people.ann, socket: newDevice, name: "one too many"))
+        #expect(late.errorCode == "quota_exceeded")
+        #expect(try await newDevice.call("whoami").errorCode == "unauthenticated")
+        #expect((try await people.annSocket.call("list_devices")["devices"] as? [Any])?.count == 32)
+        let bundle = try await people.bobSocket.call("get_key_bundle", ["email": people.ann.email])
+        #expect((bundle["devices"] as? [Any])?.count == 32)
+
+        // Removing one makes room again, under a new id.
+        #expect(try await people.annSocket.call("remove_device", ["device_id": 32]).ok)
+        #expect(try await people.annSocket.call("authorize_device", ["pair_id": id, "ephemeral_key": Self.key(), "keys": "c2VhbGVk"]).ok)
+        var fields = try await Self.addDeviceFields(people.ann, socket: newDevice)
+        fields["pair_id"] = id
+        fields["token"] = token
+        #expect(try await newDevice.call("add_device", fields)["device_id"] as? Int == 33)
+        try await people.server.stop()
+    }
 }

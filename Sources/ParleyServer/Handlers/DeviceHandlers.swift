@@ -17,6 +17,14 @@ enum DeviceHandlers {
         }
     }
 
+    /// The answer when an account already holds `API.AddDevice.maximumDevicesPerAccount` devices.
+    static var fullAccount: WireError {
+        WireError(.quotaExceeded, """
+            this account already has \(API.AddDevice.maximumDevicesPerAccount) devices, the most this server allows; \
+            remove one you no longer use from a signed-in device ('parley devices remove ID'), or ask the server's operator
+            """)
+    }
+
     /// A device name: 1–64 bytes, not blank.
     static func deviceName(_ text: String, field: String) throws(WireError) -> String {
         let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -58,7 +66,9 @@ enum DeviceHandlers {
                 else { throw WireError(.notFound, "no such pairing (it may have expired, or was used)") }
             }
             try await LoginLockouts.clearAfterSuccess(email: email, environment: environment, context: context)
-            let device = try await context.store.addDevice(accountID: account.id, name: name, preKeys: preKeys, pairingID: pairing?.pairID, now: now)
+            guard let device = try await context.store.addDevice(
+                accountID: account.id, name: name, preKeys: preKeys, pairingID: pairing?.pairID, limit: API.AddDevice.maximumDevicesPerAccount, now: now)
+            else { throw fullAccount }
             // A recovery's code is spent once a device has joined with the keys it unlocked.
             if pairing == nil { try await context.store.deleteVerification(email: email) }
             context.notifications.notify(accountID: account.id, .deviceAdded(.init(deviceID: device.deviceID, name: device.name)))

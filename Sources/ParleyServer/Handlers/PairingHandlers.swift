@@ -20,6 +20,9 @@ enum PairingHandlers {
         }
         router.add(API.AuthorizeDevice.self) { request, environment, context throws(WireError) in
             let pairing = try await ownPairing(request.pairID, environment.account, context)
+            // Said here, to the device that can remove one, rather than to the new device at `add_device`.
+            let held = try await StoreCall.call(context) { try await context.store.devices(accountID: environment.account.accountID).count }
+            guard held < API.AddDevice.maximumDevicesPerAccount else { throw DeviceHandlers.fullAccount }
             let sealed = try await StoreCall.call(context) {
                 try await context.store.sealPairing(id: pairing.id, authorizingKey: request.ephemeralKey, keysBox: request.keys, now: context.clock.now())
             }

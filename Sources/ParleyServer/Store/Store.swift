@@ -60,8 +60,9 @@ public protocol AccountStore: Sendable {
     func rotateKeys(accountID: Int64, deviceID: UInt32, identityKey: [UInt8], authKey: [UInt8], preKeys: PreKeyUpload) async throws
 
     /// Adds the account's next device (ids are never reused) with its prekeys, and records it on the
-    /// pairing `pairingID` names, in one transaction.
-    func addDevice(accountID: Int64, name: String, preKeys: PreKeyUpload, pairingID: UInt32?, now: Int64) async throws -> DeviceRecord
+    /// pairing `pairingID` names, in one transaction; nil, changing nothing, when the account already holds
+    /// `limit` devices (counted in that transaction, so two devices added at once cannot both pass it).
+    func addDevice(accountID: Int64, name: String, preKeys: PreKeyUpload, pairingID: UInt32?, limit: Int, now: Int64) async throws -> DeviceRecord?
 
     /// Records that a device logged in or disconnected at `at`.
     func touchDevice(accountID: Int64, deviceID: UInt32, at: Int64) async throws

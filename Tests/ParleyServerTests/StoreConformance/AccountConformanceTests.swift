@@ -161,7 +161,7 @@ struct AccountConformanceTests {
         try await backend.withStore { store in
             let id = try await Sample.activeAccount(store, "ida@example.org")
             let second = try await store.addDevice(
-                accountID: id, name: "phone", preKeys: Sample.preKeys(oneTimeIDs: [20], signedID: 5), pairingID: nil, now: 1)
+                accountID: id, name: "phone", preKeys: Sample.preKeys(oneTimeIDs: [20], signedID: 5), pairingID: nil, limit: 32, now: 1)!
             try await store.saveLoginNonce(Sample.bytes(32, 70), accountID: id, deviceID: second.deviceID, expiresAt: 60_000)
             #expect(try await store.devices(accountID: id).count == 2)
             try await store.rotateKeys(

@@ -17,7 +17,7 @@ struct MembershipRuleConformanceTests {
         let bob = try await Sample.activeAccount(store, "bob@example.org")
         let cat = try await Sample.activeAccount(store, "cat@example.org")
         let dan = try await Sample.activeAccount(store, "dan@example.org")
-        _ = try await store.addDevice(accountID: ann, name: "phone", preKeys: Sample.preKeys(), pairingID: nil, now: 2)
+        _ = try await store.addDevice(accountID: ann, name: "phone", preKeys: Sample.preKeys(), pairingID: nil, limit: 32, now: 2)
         try await store.removeDevice(accountID: cat, deviceID: 1)
         let conversation = try await store.createConversation(kind: .group, creatorID: ann, memberIDs: [bob, cat, dan], now: 3).conversation.id
         // Bob and Cat join; Dan stays invited, which is not a member yet.

@@ -13,14 +13,14 @@ struct PairingConformanceTests {
     func devices(_ backend: StoreBackend) async throws {
         try await backend.withStore { store in
             let id = try await Sample.activeAccount(store, "ann@example.org", now: 5)
-            let second = try await store.addDevice(accountID: id, name: "phone", preKeys: Sample.preKeys(), pairingID: nil, now: 7)
+            let second = try await store.addDevice(accountID: id, name: "phone", preKeys: Sample.preKeys(), pairingID: nil, limit: 32, now: 7)!
             #expect(second == DeviceRecord(accountID: id, deviceID: 2, name: "phone", createdAt: 7, lastSeen: 7))
             try await store.removeDevice(accountID: id, deviceID: 2)
-            let third = try await store.addDevice(accountID: id, name: "tablet", preKeys: Sample.preKeys(), pairingID: nil, now: 8)
+            let third = try await store.addDevice(accountID: id, name: "tablet", preKeys: Sample.preKeys(), pairingID: nil, limit: 32, now: 8)!
             #expect(third.deviceID == 3)
             let added = try await withThrowingTaskGroup(of: UInt32.self) { group in
                 for _ in 0..<6 {
-                    group.addTask { try await store.addDevice(accountID: id, name: "x", preKeys: Sample.preKeys(), pairingID: nil, now: 9).deviceID }
+                    group.addTask { try await store.addDevice(accountID: id, name: "x", preKeys: Sample.preKeys(), pairingID: nil, limit: 32, now: 9)!.deviceID }
                 }
                 return try await group.reduce(into: [UInt32]()) { $0.append($1) }
             }
@@ -85,9 +85,38 @@ struct PairingConformanceTests {
             let id = try await Sample.activeAccount(store, "ann@example.org")
             #expect(try await store.createPairing(Self.pairing(42), now: 0, maximumOpen: 3))
             #expect(try await store.sealPairing(id: 42, authorizingKey: Sample.bytes(32), keysBox: [1], now: 0))
-            let device = try await store.addDevice(accountID: id, name: "phone", preKeys: Sample.preKeys(), pairingID: 42, now: 3)
+            let device = try await store.addDevice(accountID: id, name: "phone", preKeys: Sample.preKeys(), pairingID: 42, limit: 32, now: 3)!
             let pairing = try #require(try await store.pairing(id: 42, now: 0))
             #expect(pairing.deviceID == device.deviceID && pairing.state == .joined)
+        }
+    }
+
+    @Test("an account at its device limit gets no more, even when eight devices are added at once, and nothing changes", arguments: StoreBackend.allCases)
+    func deviceLimit(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let id = try await Sample.activeAccount(store, "ann@example.org")
+            let added = try await withThrowingTaskGroup(of: UInt32?.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try await store.addDevice(accountID: id, name: "x", preKeys: Sample.preKeys(), pairingID: nil, limit: 4, now: 2)?.deviceID }
+                }
+                return try await group.reduce(into: [UInt32?]()) { $0.append($1) }
+            }
+            #expect(added.compactMap { $0 }.count == 3, "the account's first device and three more make four")
+            #expect(try await store.devices(accountID: id).count == 4)
+            #expect(try await store.takeKeyBundles(accountID: id).count == 4, "a refused device's prekeys are not stored")
+
+            // A refused add leaves its pairing unjoined.
+            #expect(try await store.createPairing(Self.pairing(7), now: 0, maximumOpen: 3))
+            #expect(try await store.sealPairing(id: 7, authorizingKey: Sample.bytes(32), keysBox: [1], now: 0))
+            #expect(try await store.addDevice(accountID: id, name: "y", preKeys: Sample.preKeys(), pairingID: 7, limit: 4, now: 3) == nil)
+            let pairing = try #require(try await store.pairing(id: 7, now: 0))
+            #expect(pairing.deviceID == nil && pairing.state == .sealed)
+
+            // Removing one makes room; ids still never repeat.
+            let highest = try await store.devices(accountID: id).map(\.deviceID).max()!
+            try await store.removeDevice(accountID: id, deviceID: highest)
+            let next = try #require(try await store.addDevice(accountID: id, name: "z", preKeys: Sample.preKeys(), pairingID: 7, limit: 4, now: 4))
+            #expect(next.deviceID > highest)
         }
     }
 }

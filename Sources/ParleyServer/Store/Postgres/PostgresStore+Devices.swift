@@ -2,13 +2,16 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    public func addDevice(accountID: Int64, name: String, preKeys: PreKeyUpload, pairingID: UInt32?, now: Int64) async throws -> DeviceRecord {
+    public func addDevice(accountID: Int64, name: String, preKeys: PreKeyUpload, pairingID: UInt32?, limit: Int, now: Int64) async throws -> DeviceRecord? {
         try await transaction("device") { db, log in
-            // UPDATE … RETURNING takes the account row's lock: two devices added at once get different ids.
+            // The account row's lock orders devices added at once: each gets its own id, and each counts the
+            // devices of those that committed before it (a statement of its own sees them).
             guard let next = try await db.scalar(
-                "UPDATE accounts SET next_device_id = next_device_id + 1 WHERE id = \(accountID) RETURNING next_device_id - 1",
-                log, as: Int64.self)
+                "SELECT next_device_id FROM accounts WHERE id = \(accountID) FOR UPDATE", log, as: Int64.self)
             else { throw StoreError.unavailable("the account is gone") }
+            let held = try await db.scalar("SELECT COUNT(*) FROM devices WHERE account_id = \(accountID)", log, as: Int64.self) ?? 0
+            guard held < Int64(limit) else { return nil }
+            try await db.run("UPDATE accounts SET next_device_id = \(next + 1) WHERE id = \(accountID)", log)
             try await db.run(
                 "INSERT INTO devices (account_id, device_id, name, created_at, last_seen) VALUES (\(accountID), \(next), \(name), \(now), \(now))",
                 log)
