@@ -279,4 +279,30 @@ struct PreKeyTests {
         #expect(try await people.annSocket.call("get_key_bundle", ["email": "nobody@example.org"]).errorCode == "not_found")
         try await people.server.stop()
     }
+
+    @Test("get_messages ends a page at 1 MiB of ciphertext, on a default server, so no answer grows with the envelopes waiting", arguments: StoreBackend.allCases)
+    func pageByteBudget(_ backend: StoreBackend) async throws {
+        let people = try await TwoPeople.start(backend: backend)
+        let conversation = try await people.directConversation()
+        // Six envelopes of 250,000 bytes: each request line (about 333 KB of base64) fits the default 1 MiB.
+        for index in 0..<6 {
+            let ciphertext = Data(repeating: UInt8(index + 1), count: 250_000).base64EncodedString()
+            let sent = try await people.annSocket.call("send_message", [
+                "conversation_id": conversation, "client_message_id": "big-\(index)",
+                "envelopes": [["account_id": people.bobID, "device_id": 1, "ciphertext": ciphertext]],
+            ])
+            #expect(sent.ok, "\(sent)")
+        }
+        // 4 × 250,000 bytes fit in 1,048,576; the fifth would not.
+        let first = try await people.bobSocket.call("get_messages", ["limit": 500])
+        let firstPage = try #require(first["messages"] as? [[String: Any]])
+        #expect(firstPage.count == 4 && first["has_more"] as? Bool == true)
+        #expect(firstPage.compactMap { ($0["ciphertext"] as? String).flatMap { Data(base64Encoded: $0) }?.first } == [1, 2, 3, 4])
+        let after = try #require(firstPage.last?["timestamp"] as? Int)
+        let second = try await people.bobSocket.call("get_messages", ["after_ts": after, "limit": 500])
+        let secondPage = try #require(second["messages"] as? [[String: Any]])
+        #expect(secondPage.count == 2 && second["has_more"] as? Bool == false)
+        #expect(secondPage.compactMap { ($0["ciphertext"] as? String).flatMap { Data(base64Encoded: $0) }?.first } == [5, 6])
+        try await people.server.stop()
+    }
 }

@@ -83,10 +83,25 @@ enum MessageHandlers {
     static func fetch(_ request: API.GetMessages.Request, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> API.GetMessages.Response {
         let after = request.afterTimestamp ?? 0
         let limit = request.limit ?? 100
+        let budget = API.GetMessages.maximumPageBytes
         let page = try await StoreCall.call(context) {
-            try await context.store.messages(accountID: caller.accountID, deviceID: caller.deviceID, afterTimestamp: after, limit: limit + 1)
+            try await context.store.messages(
+                accountID: caller.accountID, deviceID: caller.deviceID, afterTimestamp: after, limit: limit + 1, maximumBytes: budget)
         }
-        return API.GetMessages.Response(messages: page.prefix(limit).map(storedMessage), hasMore: page.count > limit)
+        let sent = pageWithin(page, limit: limit, maximumBytes: budget)
+        return API.GetMessages.Response(messages: page.prefix(sent).map(storedMessage), hasMore: page.count > sent)
+    }
+
+    /// How many of `page`'s first messages one answer carries: at most `limit`, and no more ciphertext than
+    /// `maximumBytes` — except the first message, which always goes (an envelope is at most 256 KiB).
+    static func pageWithin(_ page: [DeliverableMessage], limit: Int, maximumBytes: Int) -> Int {
+        var count = 0, bytes = 0
+        for message in page.prefix(limit) {
+            bytes += message.ciphertext.count
+            guard count == 0 || bytes <= maximumBytes else { break }
+            count += 1
+        }
+        return count
     }
 
     /// A message as `get_messages` lists it, with the device's ciphertext (the array is shared, not copied).

@@ -64,8 +64,9 @@ public protocol MessageStore: Sendable {
     func insertMessage(_ message: NewMessage, now: Int64, checkingMembers: Bool) async throws -> MessageInsertion
 
     /// Messages with an envelope for this device not yet confirmed delivered and a timestamp after
-    /// `afterTimestamp`, oldest first.
-    func messages(accountID: Int64, deviceID: UInt32, afterTimestamp: Int64, limit: Int) async throws -> [DeliverableMessage]
+    /// `afterTimestamp`, oldest first: at most `limit`, and none after the one whose ciphertext takes the page's
+    /// ciphertext bytes past `maximumBytes` — the store never holds more than the budget and one envelope.
+    func messages(accountID: Int64, deviceID: UInt32, afterTimestamp: Int64, limit: Int, maximumBytes: Int) async throws -> [DeliverableMessage]
 
     /// The conversation a message belongs to, if the message exists.
     func conversationID(ofMessage messageID: Int64) async throws -> Int64?
@@ -82,5 +83,12 @@ extension MessageStore {
         case .stored(let stored): return stored
         case .refused: throw StoreError.unavailable("message insert refused")
         }
+    }
+}
+
+extension MessageStore {
+    /// The first `limit` deliverable messages, whatever their size (maintenance and tests; requests use a budget).
+    func messages(accountID: Int64, deviceID: UInt32, afterTimestamp: Int64, limit: Int) async throws -> [DeliverableMessage] {
+        try await messages(accountID: accountID, deviceID: deviceID, afterTimestamp: afterTimestamp, limit: limit, maximumBytes: .max)
     }
 }

@@ -172,6 +172,10 @@ extension API {
         public static let requiresLogin = true
         /// A page holds at most this many messages.
         public static let maximumPage = 500
+        /// A page holds at most this many bytes of ciphertext (its first message always goes, however large), so
+        /// one answer is at most about 1.7 MiB of JSON however large the envelopes waiting: 500 envelopes of
+        /// 256 KiB would otherwise make one answer of 170 MiB for the server to build and the client to read.
+        public static let maximumPageBytes = 1 << 20
 
         public struct Request: WireBody {
             /// Only messages after this server timestamp (ms); 0 when absent.

@@ -18,6 +18,37 @@ struct MessageConformanceTests {
         return Pair(ann: ann, bob: bob, conversation: conversation.conversation.id)
     }
 
+    @Test("a page ends with the message whose ciphertext takes it past the byte budget; the rest stay for the next page", arguments: StoreBackend.allCases)
+    func byteBudget(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let p = try await Self.pair(store)
+            // 3,000 bytes and up each: stored out of line by PostgreSQL (TOAST), as real envelopes are.
+            let sizes = [3_000, 5_000, 4_000, 9_000, 3_500]
+            for (index, size) in sizes.enumerated() {
+                var message = Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1)], clientID: "big\(index)")
+                message.envelopes[0].ciphertext = [UInt8](repeating: UInt8(index + 1), count: size)
+                _ = try await store.insertMessage(message, now: 100 + Int64(index))
+            }
+            func page(after: Int64 = 0, limit: Int = 10, budget: Int) async throws -> [Int] {
+                try await store.messages(accountID: p.bob, deviceID: 1, afterTimestamp: after, limit: limit, maximumBytes: budget).map(\.ciphertext.count)
+            }
+            // Before each row: 0, 3,000, 8,000, 12,000, 21,000 bytes.
+            #expect(try await page(budget: 10_000) == [3_000, 5_000, 4_000], "the third starts at 8,000 ≤ 10,000 and ends the page")
+            #expect(try await page(budget: 8_000) == [3_000, 5_000, 4_000], "a row starting exactly at the budget is still read")
+            #expect(try await page(budget: 7_999) == [3_000, 5_000])
+            #expect(try await page(budget: 0) == [3_000], "the first message always comes")
+            #expect(try await page(budget: 1_000_000) == sizes)
+            #expect(try await page(limit: 2, budget: 1_000_000) == [3_000, 5_000], "the count limit still holds")
+            #expect(try await page(after: 102, budget: 1_000) == [9_000], "counted from the cursor")
+            // What the handler sends of such a page: within the budget, the first always.
+            let read = try await store.messages(accountID: p.bob, deviceID: 1, afterTimestamp: 0, limit: 11, maximumBytes: 10_000)
+            #expect(MessageHandlers.pageWithin(read, limit: 10, maximumBytes: 10_000) == 2)
+            #expect(MessageHandlers.pageWithin(read, limit: 1, maximumBytes: 10_000) == 1)
+            #expect(MessageHandlers.pageWithin(Array(read.prefix(1)), limit: 10, maximumBytes: 0) == 1)
+            #expect(MessageHandlers.pageWithin([], limit: 10, maximumBytes: 10_000) == 0)
+        }
+    }
+
     @Test("each device gets its own ciphertext and nobody else's; retries store once", arguments: StoreBackend.allCases)
     func perDevice(_ backend: StoreBackend) async throws {
         try await backend.withStore { store in

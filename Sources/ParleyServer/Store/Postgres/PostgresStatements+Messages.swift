@@ -144,14 +144,22 @@ enum PostgresStatements {
     /// A page of the messages waiting for one device after a timestamp, oldest first, with that device's ciphertext
     /// (`get_messages`, and every catch-up after a reconnect).
     struct DeliverableMessages: PostgresPreparedStatement {
-        static let name = "parley_deliverable_messages_v1"
+        static let name = "parley_deliverable_messages_v2"
+        // The running total of ciphertext bytes before each row is taken from the values' stored sizes
+        // (`octet_length` reads a TOAST pointer's size, not the value), so the rows past the budget are never read.
         static let sql = """
-            SELECT m.id, m.conversation_id, m.sender_id, m.sender_device, m.created_at, m.kind, m.reply_to, e.ciphertext
-            FROM envelopes e JOIN messages m ON m.id = e.message_id
-            WHERE e.account_id = $1 AND e.device_id = $2 AND m.created_at > $3
-            ORDER BY m.created_at LIMIT $4
+            SELECT id, conversation_id, sender_id, sender_device, created_at, kind, reply_to, ciphertext FROM (
+                SELECT m.id, m.conversation_id, m.sender_id, m.sender_device, m.created_at, m.kind, m.reply_to, e.ciphertext,
+                    SUM(octet_length(e.ciphertext)) OVER (ORDER BY m.created_at ROWS UNBOUNDED PRECEDING)
+                        - octet_length(e.ciphertext) AS bytes_before
+                FROM envelopes e JOIN messages m ON m.id = e.message_id
+                WHERE e.account_id = $1 AND e.device_id = $2 AND m.created_at > $3
+                ORDER BY m.created_at LIMIT $4
+            ) page
+            WHERE bytes_before <= $5
+            ORDER BY created_at
             """
-        static let bindingDataTypes: [PostgresDataType] = [.int8, .int8, .int8, .int8]
+        static let bindingDataTypes: [PostgresDataType] = [.int8, .int8, .int8, .int8, .int8]
         typealias Row = (Int64, Int64, Int64, Int64, Int64, String, Int64?, ByteBuffer)
 
         var accountID: Int64
@@ -159,13 +167,16 @@ enum PostgresStatements {
         var afterTimestamp: Int64
         /// NULL: no limit.
         var limit: Int64?
+        /// The page ends with the message whose ciphertext takes the total past this.
+        var maximumBytes: Int64
 
         func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 4)
+            var bindings = PostgresBindings(capacity: 5)
             bindings.append(accountID)
             bindings.append(Int64(deviceID))
             bindings.append(afterTimestamp)
             bindings.append(limit)
+            bindings.append(maximumBytes)
             return bindings
         }
 

@@ -32,8 +32,9 @@ extension PostgresStore {
         }
     }
 
-    public func messages(accountID: Int64, deviceID: UInt32, afterTimestamp: Int64, limit: Int) async throws -> [DeliverableMessage] {
-        let page = PostgresStatements.DeliverableMessages(accountID: accountID, deviceID: deviceID, afterTimestamp: afterTimestamp, limit: Self.sqlLimit(limit))
+    public func messages(accountID: Int64, deviceID: UInt32, afterTimestamp: Int64, limit: Int, maximumBytes: Int) async throws -> [DeliverableMessage] {
+        let page = PostgresStatements.DeliverableMessages(
+            accountID: accountID, deviceID: deviceID, afterTimestamp: afterTimestamp, limit: Self.sqlLimit(limit), maximumBytes: Int64(maximumBytes))
         return try await read { db, log in
             try await db.rows(page, log).map { id, conversationID, senderID, senderDevice, timestamp, kind, replyTo, ciphertext in
                 DeliverableMessage(

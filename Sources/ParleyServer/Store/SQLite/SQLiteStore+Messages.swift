@@ -39,23 +39,29 @@ extension SQLiteStore {
         }
     }
 
-    public func messages(accountID: Int64, deviceID: UInt32, afterTimestamp: Int64, limit: Int) async throws -> [DeliverableMessage] {
+    public func messages(accountID: Int64, deviceID: UInt32, afterTimestamp: Int64, limit: Int, maximumBytes: Int) async throws -> [DeliverableMessage] {
         try await read { db in
-            // Driven from this device's envelopes (the primary-key index), not from every message.
-            try Row.fetchAll(
+            // Driven from this device's envelopes (the primary-key index), not from every message; read row by row,
+            // so the rows after the byte budget are never loaded.
+            let rows = try Row.fetchCursor(
                 db.cachedStatement(sql: """
                     SELECT m.*, e.ciphertext FROM envelopes e
                     JOIN messages m ON m.id = e.message_id
                     WHERE e.account_id = ?1 AND e.device_id = ?2 AND m.created_at > ?3
                     ORDER BY m.created_at LIMIT ?4
                     """),
-                arguments: [accountID, Int64(deviceID), afterTimestamp, limit]
-            ).map { row in
-                DeliverableMessage(
+                arguments: [accountID, Int64(deviceID), afterTimestamp, limit])
+            var page: [DeliverableMessage] = []
+            var bytes = 0
+            while bytes <= maximumBytes, let row = try rows.next() {
+                let ciphertext = Array(row["ciphertext"] as Data)
+                bytes += ciphertext.count
+                page.append(DeliverableMessage(
                     id: row["id"], conversationID: row["conversation_id"], senderID: row["sender_id"],
                     senderDevice: UInt32(row["sender_device"] as Int64), timestamp: row["created_at"], kind: row["kind"],
-                    replyTo: row["reply_to"], ciphertext: Array(row["ciphertext"] as Data))
+                    replyTo: row["reply_to"], ciphertext: ciphertext))
             }
+            return page
         }
     }
 
