@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// Benchmarks for ParleyProtocol, kept out of the root package so `swift build` stays lean.
+// Benchmarks for ParleyProtocol and the wire's JSON, kept out of the root package so `swift build` stays lean.
 // Run: cd Benchmarks && swift package --disable-sandbox benchmark
 import Foundation
 import PackageDescription
@@ -24,6 +24,16 @@ let package = Package(
             ],
             path: "Benchmarks/ProtocolBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
-        )
+        ),
+        // The wire's JSON parser and writer beside Foundation's JSONSerialization, on the lines a server handles most.
+        .executableTarget(
+            name: "WireBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "ParleyWire", package: root),
+            ],
+            path: "Benchmarks/WireBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        ),
     ]
 )
