@@ -7,8 +7,8 @@ extension API {
         public static let name = "add_device"
         public static let requiresLogin = false
         /// An account holds at most this many devices; `add_device` past it (and `authorize_device`, which
-        /// would lead there) is answered `quota_exceeded`. A person with more keeps sending to every one of them
-        /// in each message, so the bound also keeps a 1:1 message well inside `SendMessage.maximumEnvelopes`.
+        /// would lead there) is answered `quota_exceeded`. Every message to a person carries an envelope for each of
+        /// their devices, so the bound also keeps a 1:1 message well inside `SendMessage.maximumEnvelopes`.
         public static let maximumDevicesPerAccount = 32
         /// What the auth key signs before the nonce, e-mail and name.
         public static let signatureContext = Array("Parley-add-device-v1".utf8)
