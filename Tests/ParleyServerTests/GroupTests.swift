@@ -150,6 +150,43 @@ struct GroupTests {
         #expect(stolen.errorCode == "not_found")
         try await people.server.stop()
     }
+
+    @Test("one account cannot bury a person under invitations: 10 unanswered to its groups, then quota_exceeded until one is answered")
+    func unansweredInvitationsPerCreator() async throws {
+        let three = try await Three.start()  // bob and carol are members of ann's first group
+        let people = three.people
+        let bobPending = { try #require(try await people.bobSocket.call("list_invitations")["invitations"] as? [[String: Any]]).count }
+        var groups: [Int] = []
+        for _ in 0..<10 {
+            let created = try await people.annSocket.call("create_conversation", ["kind": "group", "members": [people.bob.email]])
+            groups.append(try #require(created["conversation_id"] as? Int))
+        }
+        #expect(try await bobPending() == 10)
+
+        // An eleventh group with bob is refused whole, naming him; one without him is not.
+        let refused = try await people.annSocket.call("create_conversation", ["kind": "group", "members": [three.carol.email, people.bob.email]])
+        #expect(refused.errorCode == "quota_exceeded")
+        let message = try #require((refused["error"] as? [String: Any])?["message"] as? String)
+        #expect(message.contains(people.bob.email) && message.contains("10 invitations"))
+        let carolOnly = try await people.annSocket.call("create_conversation", ["kind": "group", "members": [three.carol.email]])
+        let carolGroup = try #require(carolOnly["conversation_id"] as? Int)
+        #expect(try await three.carolSocket.call("accept_invitation", ["conversation_id": carolGroup]).ok)
+        // Nor can carol add him to a group of ann's: the count is per creator, whoever invites.
+        let byCarol = try await three.carolSocket.call("add_member", ["conversation_id": carolGroup, "email": people.bob.email])
+        #expect(byCarol.errorCode == "quota_exceeded")
+        #expect(try await bobPending() == 10, "nothing was stored")
+
+        // carol's own groups are another creator's: bob can still be invited to them.
+        let carolsOwn = try await three.carolSocket.call("create_conversation", ["kind": "group", "members": [people.bob.email]])
+        #expect(carolsOwn["conversation_id"] is Int)
+        #expect(try await bobPending() == 11)
+
+        // Answering one of ann's frees a place.
+        #expect(try await people.bobSocket.call("decline_invitation", ["conversation_id": groups[0]]).ok)
+        #expect(try await people.annSocket.call("add_member", ["conversation_id": carolGroup, "email": people.bob.email])["status"] as? String == "invited")
+        #expect(try await people.annSocket.call("create_conversation", ["kind": "group", "members": [people.bob.email]]).errorCode == "quota_exceeded")
+        try await people.server.stop()
+    }
 }
 
 @Suite("Metadata search", .serialized)

@@ -25,6 +25,7 @@ enum ConversationHandlers {
     static func create(_ request: API.CreateConversation.Request, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> API.CreateConversation.Response {
         let kind: ConversationRecord.Kind = request.kind == .direct ? .direct : .group
         var memberIDs: [Int64] = []
+        var addresses: [Int64: String] = [:]
         for (index, email) in request.members.enumerated() {
             let address = try IdentityText.email(email, field: "members[\(index)]")
             let account = try await StoreCall.call(context) { try await context.store.account(email: address) }
@@ -33,6 +34,7 @@ enum ConversationHandlers {
             }
             guard account.id != caller.accountID else { throw .invalid("members[\(index)]", "is you; you are a member already") }
             if !memberIDs.contains(account.id) { memberIDs.append(account.id) }
+            addresses[account.id] = address
         }
         if kind == .group {
             // Nobody is invited by someone they blocked; the creator is not told (docs/API.md §5.1).
@@ -41,6 +43,9 @@ enum ConversationHandlers {
                 invitable.append(member)
             }
             memberIDs = invitable
+            for member in memberIDs {
+                try await GroupHandlers.refuseIfUnanswered(member, email: addresses[member] ?? "", creatorID: caller.accountID, by: caller, context)
+            }
         }
         let now = context.clock.now()
         let owed = kind == .direct ? try await MessageRequests.answerOwed(by: memberIDs[0], to: caller.accountID, context) : nil

@@ -6,6 +6,20 @@ import ParleyWire
 /// Any active member may invite; only the creator renames, removes members or deletes a group.
 /// Either person may delete a direct conversation.
 enum GroupHandlers {
+    /// Refuses to invite `invitee` to another group `creatorID` made while they have
+    /// `API.AddMember.maximumPendingPerCreator` such invitations unanswered. Said to the inviter, who can see
+    /// those invitations in the groups' member lists anyway; someone who blocked the inviter is filtered before
+    /// this, so the answer tells nothing about blocks.
+    static func refuseIfUnanswered(
+        _ invitee: Int64, email: String, creatorID: Int64, by caller: Caller, _ context: ServerContext
+    ) async throws(WireError) {
+        let limit = API.AddMember.maximumPendingPerCreator
+        let pending = try await StoreCall.call(context) { try await context.store.pendingInvitations(accountID: invitee, creatorID: creatorID) }
+        guard pending >= limit else { return }
+        let whose = creatorID == caller.accountID ? "your groups" : "groups this group's creator made"
+        throw WireError(.quotaExceeded, "\(email) has not answered \(limit) invitations to \(whose); they can be invited again once they accept or decline one")
+    }
+
     static func register(in router: inout RequestRouter) {
         router.add(API.AddMember.self) { request, environment, context throws(WireError) in
             let caller = environment.account
@@ -20,6 +34,7 @@ enum GroupHandlers {
             // no one (docs/API.md §5.1): the two cannot be told apart.
             guard status != .invited else { return invited }
             if try await StoreCall.call(context, { try await context.store.hasBlocked(invitee.id, caller.accountID) }) { return invited }
+            try await refuseIfUnanswered(invitee.id, email: email, creatorID: group.creatorID, by: caller, context)
             try await StoreCall.call(context) {
                 try await context.store.setMemberStatus(conversationID: group.id, accountID: invitee.id, status: .invited, now: context.clock.now())
             }

@@ -9,6 +9,9 @@ public protocol GroupStore: Sendable {
     /// Conversations the account is invited to.
     func invitations(accountID: Int64) async throws -> [ConversationRecord]
 
+    /// How many of the account's unanswered invitations are to groups `creatorID` made.
+    func pendingInvitations(accountID: Int64, creatorID: Int64) async throws -> Int
+
 
     /// Marks a conversation deleted for everyone.
     func deleteConversation(conversationID: Int64, now: Int64) async throws

@@ -146,6 +146,10 @@ extension API {
     public enum AddMember: APIMethod {
         public static let name = "add_member"
         public static let requiresLogin = true
+        /// A person holds at most this many unanswered invitations to groups one account made; inviting them to
+        /// another of its groups (`create_conversation` or `add_member`) is answered `quota_exceeded` until they
+        /// accept or decline one. One account cannot bury a person under invitations.
+        public static let maximumPendingPerCreator = 10
 
         public struct Request: WireBody {
             public var conversationID: Int64

@@ -50,6 +50,28 @@ struct ConversationConformanceTests {
         }
     }
 
+    @Test("unanswered invitations are counted per creator: accepted, deleted-group and other creators' ones do not count", arguments: StoreBackend.allCases)
+    func pendingInvitationsPerCreator(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let ann = try await Sample.activeAccount(store, "ann@example.org")
+            let bob = try await Sample.activeAccount(store, "bob@example.org")
+            let cy = try await Sample.activeAccount(store, "cy@example.org")
+            var groups: [Int64] = []
+            for index in 0..<4 {
+                groups.append(try await store.createConversation(kind: .group, creatorID: ann, memberIDs: [bob], now: 20 + Int64(index)).conversation.id)
+            }
+            _ = try await store.createConversation(kind: .group, creatorID: cy, memberIDs: [bob], now: 30)
+            _ = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], now: 31)
+            #expect(try await store.pendingInvitations(accountID: bob, creatorID: ann) == 4)
+            #expect(try await store.pendingInvitations(accountID: bob, creatorID: cy) == 1)
+            #expect(try await store.pendingInvitations(accountID: ann, creatorID: bob) == 0)
+            try await store.setMemberStatus(conversationID: groups[0], accountID: bob, status: .active, now: 40)
+            try await store.deleteMember(conversationID: groups[1], accountID: bob)
+            try await store.deleteConversation(conversationID: groups[2], now: 41)
+            #expect(try await store.pendingInvitations(accountID: bob, creatorID: ann) == 1)
+        }
+    }
+
     @Test("group members are invited, accept, leave; invitations and summaries follow", arguments: StoreBackend.allCases)
     func groups(_ backend: StoreBackend) async throws {
         try await backend.withStore { store in

@@ -31,6 +31,17 @@ extension PostgresStore {
         }
     }
 
+    public func pendingInvitations(accountID: Int64, creatorID: Int64) async throws -> Int {
+        try await read { db, log in
+            let count = try await db.scalar(
+                """
+                SELECT COUNT(*) FROM conversations c JOIN members m ON m.conversation_id = c.id
+                WHERE m.account_id = \(accountID) AND m.status = 'invited' AND c.creator_id = \(creatorID) AND c.deleted_at IS NULL
+                """, log, as: Int64.self)
+            return Int(count ?? 0)
+        }
+    }
+
     public func deleteConversation(conversationID: Int64, now: Int64) async throws {
         try await transaction("conversation") { db, log in
             try await db.run("UPDATE conversations SET deleted_at = \(now) WHERE id = \(conversationID)", log)

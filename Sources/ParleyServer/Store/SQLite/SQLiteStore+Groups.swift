@@ -32,6 +32,18 @@ extension SQLiteStore {
         }
     }
 
+    public func pendingInvitations(accountID: Int64, creatorID: Int64) async throws -> Int {
+        try await read { db in
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM conversations c JOIN members m ON m.conversation_id = c.id
+                    WHERE m.account_id = ? AND m.status = 'invited' AND c.creator_id = ? AND c.deleted_at IS NULL
+                    """,
+                arguments: [accountID, creatorID]) ?? 0
+        }
+    }
+
     public func deleteConversation(conversationID: Int64, now: Int64) async throws {
         try await write("conversation") { db in
             try db.execute(sql: "UPDATE conversations SET deleted_at = ? WHERE id = ?", arguments: [now, conversationID])
