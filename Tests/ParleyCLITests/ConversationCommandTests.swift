@@ -44,4 +44,29 @@ struct ConversationCommandTests {
         #expect(!(try await run(["search", "--home", ann.path, "plan"]).stdout.contains("the plan")))
         try await scene.finish()
     }
+
+    /// One account cannot bury a person under group invitations (docs/API.md §5): what each of them sees.
+    @Test func aPersonHoldsAtMostTenUnansweredInvitationsFromOneAccount() async throws {
+        let scene = try await CLIScene.start("invitations", people: ["ann", "bob"])
+        let ann = scene.home("ann"), bob = scene.home("bob")
+        func run(_ arguments: [String]) async throws -> ParleyBinary.Result { try await scene.run(arguments) }
+
+        for number in 1...10 {
+            let made = try await run(["group", "create", "--home", ann.path, "Trip \(number)", "--invite", "bob@example.org"])
+            #expect(made.status == 0 && made.stdout.contains("1 invited"), "\(made.stdout) \(made.stderr)")
+        }
+        let eleventh = try await run(["group", "create", "--home", ann.path, "Trip 11", "--invite", "bob@example.org"])
+        #expect(eleventh.status != 0)
+        #expect(eleventh.stderr.contains("bob@example.org has not answered 10 invitations to your groups"), "\(eleventh.stderr)")
+        #expect(!eleventh.stderr.contains("quota_exceeded"), "the person's words, not the API's code")
+        let invitations = try await run(["group", "invitations", "--home", bob.path])
+        #expect(invitations.stdout.split(separator: "\n").count == 10, "\(invitations.stdout)")
+        #expect(try await run(["conversations", "--home", ann.path]).stdout.split(separator: "\n").count == 10, "the refused group was not made")
+
+        // Bob answers one; Ann may invite him once more.
+        #expect(try await run(["group", "decline", "--home", bob.path, "1"]).status == 0)
+        let again = try await run(["group", "create", "--home", ann.path, "Trip 11", "--invite", "bob@example.org"])
+        #expect(again.status == 0 && again.stdout.contains("1 invited"), "\(again.stdout) \(again.stderr)")
+        try await scene.finish()
+    }
 }
