@@ -29,6 +29,9 @@ public struct ServerConfiguration: Sendable {
     public var maximumFileSize: Int64 = 64 << 20
     /// Bytes of encrypted files one account may keep.
     public var fileQuota: Int64 = 1 << 30
+    /// Bytes of message ciphertext one account's messages may hold waiting for delivery (docs/API.md §11): every
+    /// envelope it sent that a device has not confirmed yet, until the retention sweep takes it.
+    public var undeliveredQuota: Int64 = 1 << 30
     /// PostgreSQL instead of the SQLite file in `dataDirectory`, when set (`--database`).
     public var databaseURL: PostgresURL?
     /// How long one PostgreSQL call may take before the request is answered `unavailable` (`--database-timeout`).

@@ -36,9 +36,11 @@ struct CLIScene {
     private let homes: [String: URL]
 
     /// Starts the server (its default limits) and registers `people` (`NAME@example.org`, display name NAME).
-    static func start(_ label: String, people: [String]) async throws -> CLIScene {
+    static func start(
+        _ label: String, people: [String], _ adjust: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> CLIScene {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-\(label)-\(UUID().uuidString)")
-        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
+        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"), adjust: adjust)
         var homes: [String: URL] = [:]
         for name in people {
             homes[name] = root.appendingPathComponent(name)

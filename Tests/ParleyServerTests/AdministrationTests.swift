@@ -170,6 +170,7 @@ enum UnixLine {
         var chunk = [UInt8](repeating: 0, count: 4_096)
         while true {
             let count = recv(fd, &chunk, chunk.count, 0)
+            if count < 0, errno == EINTR { continue }
             if count <= 0 { break }
             answer += chunk[..<count]
             if answer.contains(0x0A) { break }

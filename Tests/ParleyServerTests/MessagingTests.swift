@@ -305,4 +305,34 @@ struct PreKeyTests {
         #expect(secondPage.compactMap { ($0["ciphertext"] as? String).flatMap { Data(base64Encoded: $0) }?.first } == [5, 6])
         try await people.server.stop()
     }
+
+    @Test("a sender whose undelivered messages fill their quota is refused until the recipient fetches; nobody else is", arguments: StoreBackend.allCases)
+    func undeliveredQuota(_ backend: StoreBackend) async throws {
+        // A test of this limit: 100,000 bytes instead of 1 GiB, so that three messages reach it.
+        let people = try await TwoPeople.start(backend: backend) { $0.undeliveredQuota = 100_000 }
+        let conversation = try await people.directConversation()
+        func send(_ socket: LineSocket, to account: Int, _ id: String, fill: UInt8) async throws -> [String: Any] {
+            try await socket.call("send_message", [
+                "conversation_id": conversation, "client_message_id": id,
+                "envelopes": [["account_id": account, "device_id": 1, "ciphertext": Data(repeating: fill, count: 40_000).base64EncodedString()]],
+            ])
+        }
+        #expect(try await send(people.annSocket, to: people.bobID, "a1", fill: 1).ok)
+        #expect(try await send(people.annSocket, to: people.bobID, "a2", fill: 2).ok)
+        let refused = try await send(people.annSocket, to: people.bobID, "a3", fill: 3)
+        #expect(refused.errorCode == "quota_exceeded")
+        let reason = refused.errorMessage ?? ""
+        #expect(reason.contains("waiting for delivery") && reason.contains("78.1 KiB") && reason.contains("97.7 KiB"), "\(reason)")
+        // Nothing of it was stored or announced; Bob is not held back by Ann's quota.
+        let waiting = try await people.bobSocket.call("get_messages", ["limit": 500])
+        let page = try #require(waiting["messages"] as? [[String: Any]])
+        #expect(page.compactMap { ($0["ciphertext"] as? String).flatMap { Data(base64Encoded: $0) }?.first } == [1, 2])
+        #expect(try await send(people.bobSocket, to: people.annID, "b1", fill: 9).ok)
+        // Bob's device has the first now: the same message goes through when Ann sends it again.
+        let first = try #require(page.first?["message_id"] as? Int)
+        #expect(try await people.bobSocket.call("confirm_delivery", ["message_ids": [first]]).ok)
+        #expect(try await send(people.annSocket, to: people.bobID, "a3", fill: 3).ok)
+        #expect(try await send(people.annSocket, to: people.bobID, "a4", fill: 4).errorCode == "quota_exceeded")
+        try await people.server.stop()
+    }
 }

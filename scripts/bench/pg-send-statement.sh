@@ -75,7 +75,7 @@ sql = "\n".join(line.strip() for line in sql.strip().splitlines() if not line.st
 values = {
     1: "ARRAY[:a, :b]::BIGINT[]", 2: ":a", 3: "(:r::text)", 4: "0", 5: ":c", 6: "1", 7: "'text'", 8: "NULL::BIGINT",
     9: "false", 10: "ARRAY[:b]::BIGINT[]", 11: "ARRAY[1]::BIGINT[]", 12: "ARRAY[decode(repeat('ab', 256), 'hex')]::BYTEA[]",
-    13: "true",
+    13: "true", 14: "1073741824::BIGINT",
 }
 sql = re.sub(r"\$(\d+)", lambda m: values[int(m.group(1))], sql)
 one = "\\set c random(1, 100)\n\\set a :c\n\\set b :c + 100\n\\set r random(1, 2000000000)\n" + sql + ";\n"

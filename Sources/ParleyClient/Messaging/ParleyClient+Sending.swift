@@ -65,6 +65,10 @@ extension ParleyClient {
                 return
             } catch .server(let refusal) where refusal.code == .unauthenticated || refusal.code == .rateLimited || refusal.code == .unavailable || refusal.code == .internal {
                 return   // kept for the next flush
+            } catch .server(let refusal) where refusal.code == .quotaExceeded {
+                // The messages this account sent still wait for their recipients (docs/API.md §6): room comes back as
+                // they fetch them. Nobody is here to send it again, so it waits for the next flush, after a reconnect.
+                return
             } catch .identityKeyChanged {
                 continue   // kept: it goes out once the user accepts the contact's new key
             } catch {

@@ -37,7 +37,8 @@ enum MessageHandlers {
         // The membership is checked inside the insert's transaction (`NewMessage.fits`): one store call instead of
         // two, and no member can be removed between the check and the insert.
         let insertion = try await StoreCall.call(context) {
-            try await context.store.insertMessage(message, now: context.clock.now(), checkingMembers: true)
+            try await context.store.insertMessage(
+                message, now: context.clock.now(), checkingMembers: true, maximumUndeliveredBytes: context.configuration.undeliveredQuota)
         }
         let stored: StoredMessage
         switch insertion {
@@ -52,6 +53,8 @@ enum MessageHandlers {
                     "missing_devices": .array(required.subtracting(given).sorted().map(\.json)),
                     "extra_devices": .array(given.subtracting(required).sorted().map(\.json)),
                 ])
+        case .overQuota(let held):
+            throw WireError(.quotaExceeded, Self.undeliveredQuotaMessage(held: held, quota: context.configuration.undeliveredQuota))
         }
         if stored.created {
             // One notification per device, each with that device's own envelope when it is short (pushed; docs/API.md
@@ -69,6 +72,12 @@ enum MessageHandlers {
             }
         }
         return API.SendMessage.Response(messageID: stored.id, timestamp: stored.timestamp)
+    }
+
+    /// Why a message was refused for the sender's undelivered messages, in the sender's words.
+    static func undeliveredQuotaMessage(held: Int64, quota: Int64) -> String {
+        "your messages still waiting for delivery hold \(AdminText.bytes(held)) of the \(AdminText.bytes(quota)) this server keeps "
+            + "for you; this one does not fit until your contacts' devices fetch some (or the server expires them): send it again later"
     }
 
     /// The one device a directed message (a retry request or a re-send, docs/API.md §6) is for, if any.

@@ -82,6 +82,8 @@ struct MembershipRuleConformanceTests {
                 #expect(!fits, "refused: \(name)")
                 #expect(Set(seen.map { "\($0.accountID)/\($0.deviceID.map(String.init) ?? "none")" }) == Set(members), "\(name)")
                 #expect(try await stored(store, g) == before, "a refused message was stored anyway: \(name)")
+            case .overQuota:
+                Issue.record("no limit was set, yet the sender was over it: \(name)")
             }
         }
     }

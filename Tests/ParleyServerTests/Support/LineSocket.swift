@@ -75,6 +75,7 @@ final class LineSocket: @unchecked Sendable {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0, errno == EINTR { continue }
             if sent <= 0 { return false }
             offset += sent
         }
@@ -103,6 +104,8 @@ final class LineSocket: @unchecked Sendable {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count == 0 { return nil }
             if count < 0 {
+                // A signal to this process (a child exiting, with a handler installed) interrupts the wait: wait on.
+                if errno == EINTR { continue }
                 if errno == ECONNRESET { return nil }
                 throw Failure(description: "timed out waiting for the server (errno \(errno))")
             }

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyServer
 
 /// Ann and Bob, registered and logged in on their own connections.
 struct TwoPeople {
@@ -10,8 +11,8 @@ struct TwoPeople {
     let annID: Int
     let bobID: Int
 
-    static func start(backend: StoreBackend = .sqlite) async throws -> TwoPeople {
-        let server = try await TestServer.start(backend: backend)
+    static func start(backend: StoreBackend = .sqlite, _ adjust: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TwoPeople {
+        let server = try await TestServer.start(backend: backend, adjust)
         let ann = TestAccount("ann@example.org")
         let bob = TestAccount("bob@example.org")
         let annSocket = try server.connect()

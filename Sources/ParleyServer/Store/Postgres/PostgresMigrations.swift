@@ -303,13 +303,40 @@ enum PostgresMigrations {
             INSERT INTO account_clocks (account_id, last) SELECT id, (SELECT last FROM message_clock) FROM accounts
             ON CONFLICT (account_id) DO NOTHING
             """),
+        // What each account's messages hold waiting for delivery, on its clock row (which every message it sends
+        // locks already), so that a send can be refused past the limit without adding anything up: each envelope
+        // names its sender, the message insert adds its bytes, and a trigger takes them off as envelopes go,
+        // whichever statement or cascade deletes them (docs/API.md §11). The trigger locks clock rows in account
+        // order, as the insert does, so the two never deadlock.
+        ("v17-undelivered-bytes", """
+            ALTER TABLE envelopes ADD COLUMN sender_id BIGINT NOT NULL DEFAULT 0;
+            UPDATE envelopes e SET sender_id = m.sender_id FROM messages m WHERE m.id = e.message_id;
+            ALTER TABLE envelopes ALTER COLUMN sender_id DROP DEFAULT;
+            ALTER TABLE account_clocks ADD COLUMN undelivered_bytes BIGINT NOT NULL DEFAULT 0;
+            UPDATE account_clocks c SET undelivered_bytes = held.bytes
+                FROM (SELECT sender_id, SUM(octet_length(ciphertext)) AS bytes FROM envelopes GROUP BY sender_id) held
+                WHERE c.account_id = held.sender_id;
+            CREATE FUNCTION parley_release_envelopes() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM 1 FROM account_clocks WHERE account_id IN (SELECT sender_id FROM released)
+                    ORDER BY account_id FOR UPDATE;
+                UPDATE account_clocks c SET undelivered_bytes = c.undelivered_bytes - held.bytes
+                    FROM (SELECT sender_id, SUM(octet_length(ciphertext)) AS bytes FROM released GROUP BY sender_id) held
+                    WHERE c.account_id = held.sender_id;
+                RETURN NULL;
+            END
+            $$;
+            CREATE TRIGGER envelopes_release AFTER DELETE ON envelopes REFERENCING OLD TABLE AS released
+                FOR EACH STATEMENT EXECUTE FUNCTION parley_release_envelopes()
+            """),
     ]
 
     /// An arbitrary constant naming the migration advisory lock.
     static let lockKey: Int64 = 0x5041_524C_4559
 
-    /// Applies every migration not yet recorded, in one transaction.
-    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+    /// Applies every migration not yet recorded (or, for tests of a migration, those up to and including
+    /// `through`), in one transaction.
+    static func migrate(_ connection: PostgresConnection, logger: Logger, through last: String? = nil) async throws {
         try await connection.run("BEGIN", logger)
         do {
             try await connection.run("SELECT pg_advisory_xact_lock(\(lockKey))", logger)
@@ -317,10 +344,11 @@ enum PostgresMigrations {
                 "CREATE TABLE IF NOT EXISTS parley_migrations (identifier TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
                 logger)
             let applied = Set(try await connection.column("SELECT identifier FROM parley_migrations", logger, as: String.self))
-            for (identifier, sql) in all where !applied.contains(identifier) {
-                // The extended protocol takes one statement at a time; these hold no ';' but as separators.
-                for statement in sql.split(separator: ";") where !statement.allSatisfy(\.isWhitespace) {
-                    try await connection.run(PostgresQuery(unsafeSQL: String(statement)), logger)
+            let end = last.flatMap { last in all.firstIndex { $0.0 == last } }.map { $0 + 1 } ?? all.count
+            for (identifier, sql) in all[..<end] where !applied.contains(identifier) {
+                // The extended protocol takes one statement at a time.
+                for statement in statements(in: sql) {
+                    try await connection.run(PostgresQuery(unsafeSQL: statement), logger)
                 }
                 try await connection.run("INSERT INTO parley_migrations (identifier) VALUES (\(identifier))", logger)
             }
@@ -329,6 +357,31 @@ enum PostgresMigrations {
             _ = try? await connection.run("ROLLBACK", logger)
             throw error
         }
+    }
+
+    /// The statements of a migration: split at each ';' outside a dollar-quoted body (a function's), the only
+    /// place these migrations hold one that does not end a statement.
+    static func statements(in sql: String) -> [String] {
+        var statements: [String] = []
+        var current = ""
+        var quoted = false
+        var rest = Substring(sql)
+        while let first = rest.first {
+            if rest.hasPrefix("$$") {
+                quoted.toggle()
+                current += "$$"
+                rest = rest.dropFirst(2)
+            } else if first == ";" && !quoted {
+                statements.append(current)
+                current = ""
+                rest = rest.dropFirst()
+            } else {
+                current.append(first)
+                rest = rest.dropFirst()
+            }
+        }
+        statements.append(current)
+        return statements.filter { !$0.allSatisfy(\.isWhitespace) }
     }
 
     /// Identifiers of migrations the database still lacks (for `--check`).

@@ -19,11 +19,16 @@ enum PostgresStatements {
     /// inserts for the same account run one after another, so each account's timestamps commit in increasing order
     /// and a device's `get_messages` cursor never skips one; messages between other people do not wait.
     ///
+    /// A new message is stored only if its stored envelopes (not those of whom it is withheld from) keep the
+    /// sender's undelivered ciphertext, read from the sender's locked clock row, within `$14`; the same update
+    /// that moves the clocks adds them (a trigger takes them off as envelopes are deleted, PostgresMigrations v17).
+    ///
     /// One row always: whether the message fits; the message's id and timestamp (NULL when an account has no clock
-    /// row yet: the caller adds it and runs this again); whether it was stored now; whom it is withheld from; and,
-    /// when it does not fit, the member devices (-1 for a member without devices).
+    /// row yet: the caller adds it and runs this again, or when the sender has no room); whether it was stored now;
+    /// whom it is withheld from; when it does not fit, the member devices (-1 for a member without devices); whether
+    /// the sender lacks room for it (NULL without a clock row); and the sender's undelivered bytes before it.
     struct StoreMessage: PostgresPreparedStatement {
-        static let name = "parley_store_message_v2"
+        static let name = "parley_store_message_v3"
         static let sql = """
             WITH member_devices AS (
                 SELECT m.account_id, d.device_id FROM members m
@@ -45,26 +50,34 @@ enum PostgresStatements {
                             AND NOT EXISTS (SELECT * FROM given EXCEPT SELECT * FROM required)
                     END) AS ok
             ), locked AS (
-                SELECT account_id, last FROM account_clocks WHERE account_id = ANY($1) AND (SELECT ok FROM fits)
+                SELECT account_id, last, undelivered_bytes FROM account_clocks WHERE account_id = ANY($1) AND (SELECT ok FROM fits)
                 ORDER BY account_id FOR UPDATE
             ), existing AS (
                 SELECT id, created_at FROM messages WHERE sender_id = $2 AND client_id = $3 AND (SELECT ok FROM fits)
-            ), stamp AS (
-                SELECT GREATEST($4, MAX(last) + 1) AS ts FROM locked
-                HAVING NOT EXISTS (SELECT 1 FROM existing) AND COUNT(*) = cardinality($1)
-            ), bump AS (
-                UPDATE account_clocks SET last = stamp.ts FROM stamp WHERE account_clocks.account_id = ANY($1)
-            ), inserted AS (
-                INSERT INTO messages (conversation_id, sender_id, sender_device, client_id, created_at, kind, reply_to, directed)
-                SELECT $5, $2, $6, $3, stamp.ts, $7, $8, $9 FROM stamp
-                RETURNING id, created_at
             ), withheld AS (
                 -- Nothing reaches whoever blocked the sender or declined this conversation (docs/API.md §5.1).
                 SELECT blocker_id AS account_id FROM blocks WHERE blocked_id = $2
                 UNION SELECT account_id FROM members WHERE conversation_id = $5 AND request = 'declined'
+            ), size AS (
+                SELECT COALESCE(SUM(octet_length(e.ciphertext)), 0) AS bytes
+                FROM unnest($10::BIGINT[], $12::BYTEA[]) AS e(account_id, ciphertext)
+                WHERE e.account_id NOT IN (SELECT account_id FROM withheld)
+            ), room AS (
+                SELECT undelivered_bytes, undelivered_bytes <= $14 - (SELECT bytes FROM size) AS ok FROM locked WHERE account_id = $2
+            ), stamp AS (
+                SELECT GREATEST($4, MAX(last) + 1) AS ts FROM locked
+                HAVING NOT EXISTS (SELECT 1 FROM existing) AND COUNT(*) = cardinality($1) AND (SELECT ok FROM room)
+            ), bump AS (
+                UPDATE account_clocks SET last = stamp.ts, undelivered_bytes = account_clocks.undelivered_bytes
+                    + CASE WHEN account_clocks.account_id = $2 THEN (SELECT bytes FROM size) ELSE 0 END
+                FROM stamp WHERE account_clocks.account_id = ANY($1)
+            ), inserted AS (
+                INSERT INTO messages (conversation_id, sender_id, sender_device, client_id, created_at, kind, reply_to, directed)
+                SELECT $5, $2, $6, $3, stamp.ts, $7, $8, $9 FROM stamp
+                RETURNING id, created_at
             ), sealed AS (
-                INSERT INTO envelopes (message_id, account_id, device_id, ciphertext)
-                SELECT inserted.id, e.account_id, e.device_id, e.ciphertext FROM inserted,
+                INSERT INTO envelopes (message_id, account_id, device_id, ciphertext, sender_id)
+                SELECT inserted.id, e.account_id, e.device_id, e.ciphertext, $2 FROM inserted,
                     unnest($10::BIGINT[], $11::BIGINT[], $12::BYTEA[]) AS e(account_id, device_id, ciphertext)
                 WHERE e.account_id NOT IN (SELECT account_id FROM withheld)
             ), answered AS (
@@ -81,20 +94,23 @@ enum PostgresStatements {
                 CASE WHEN (SELECT ok FROM fits) THEN ARRAY[]::BIGINT[]
                     ELSE ARRAY(SELECT account_id FROM member_devices ORDER BY account_id, device_id) END,
                 CASE WHEN (SELECT ok FROM fits) THEN ARRAY[]::BIGINT[]
-                    ELSE ARRAY(SELECT COALESCE(device_id, -1) FROM member_devices ORDER BY account_id, device_id) END
+                    ELSE ARRAY(SELECT COALESCE(device_id, -1) FROM member_devices ORDER BY account_id, device_id) END,
+                NOT (SELECT ok FROM room),
+                (SELECT undelivered_bytes FROM room)
             """
         static let bindingDataTypes: [PostgresDataType] = [
-            .int8Array, .int8, .text, .int8, .int8, .int8, .text, .int8, .bool, .int8Array, .int8Array, .byteaArray, .bool,
+            .int8Array, .int8, .text, .int8, .int8, .int8, .text, .int8, .bool, .int8Array, .int8Array, .byteaArray, .bool, .int8,
         ]
-        typealias Row = (Bool, Int64?, Int64?, Bool, [Int64], [Int64], [Int64])
+        typealias Row = (Bool, Int64?, Int64?, Bool, [Int64], [Int64], [Int64], Bool?, Int64?)
 
         var message: NewMessage
         var accounts: [Int64]
         var now: Int64
         var checkingMembers: Bool
+        var maximumUndeliveredBytes: Int64
 
         func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 13)
+            var bindings = PostgresBindings(capacity: 14)
             bindings.append(accounts)
             bindings.append(message.senderID)
             bindings.append(message.clientMessageID)
@@ -108,6 +124,7 @@ enum PostgresStatements {
             bindings.append(message.envelopes.map { Int64($0.deviceID) })
             bindings.append(message.envelopes.map { ByteBuffer(bytes: $0.ciphertext) })
             bindings.append(checkingMembers)
+            bindings.append(maximumUndeliveredBytes)
             return bindings
         }
 

@@ -2,15 +2,16 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    public func insertMessage(_ message: NewMessage, now: Int64, checkingMembers: Bool) async throws -> MessageInsertion {
+    public func insertMessage(_ message: NewMessage, now: Int64, checkingMembers: Bool, maximumUndeliveredBytes: Int64) async throws -> MessageInsertion {
         // Every account the message is for (and the sender): their clocks order it.
         let accounts = Array(Set(message.envelopes.map(\.accountID) + [message.senderID])).sorted()
-        let store = PostgresStatements.StoreMessage(message: message, accounts: accounts, now: now, checkingMembers: checkingMembers)
+        let store = PostgresStatements.StoreMessage(
+            message: message, accounts: accounts, now: now, checkingMembers: checkingMembers, maximumUndeliveredBytes: maximumUndeliveredBytes)
         // One statement, its own transaction. A retry racing its own original can miss it (the statement's snapshot
         // predates the lock wait) and hit the (sender_id, client_id) unique key: running it again finds it.
         return try await autocommitted("message", retryOnConflict: true) { db, log -> MessageInsertion in
             guard var row = try await db.rows(store, log).first else { throw StoreError.unavailable("message insert returned nothing") }
-            if row.0, row.1 == nil {
+            if row.0, row.1 == nil, row.7 == nil {
                 // An account without a clock row (accounts get one when created; this covers one made by an older
                 // version): it starts at the old cluster-wide clock, so no account's timestamps go back.
                 try await db.run("""
@@ -21,12 +22,13 @@ extension PostgresStore {
                 guard let again = try await db.rows(store, log).first else { throw StoreError.unavailable("message insert returned nothing") }
                 row = again
             }
-            let (fits, id, timestamp, created, withheld, memberAccounts, memberDevices) = row
+            let (fits, id, timestamp, created, withheld, memberAccounts, memberDevices, noRoom, held) = row
             guard fits else {
                 return .refused(memberDevices: zip(memberAccounts, memberDevices).map { account, device in
                     (accountID: account, deviceID: device < 0 ? nil : UInt32(truncatingIfNeeded: device))
                 })
             }
+            if id == nil, noRoom == true { return .overQuota(undeliveredBytes: held ?? 0) }
             guard let id, let timestamp else { throw StoreError.unavailable("message insert returned nothing") }
             return .stored(StoredMessage(id: id, timestamp: timestamp, created: created, withheld: Set(withheld)))
         }
@@ -41,6 +43,12 @@ extension PostgresStore {
                     id: id, conversationID: conversationID, senderID: senderID, senderDevice: UInt32(truncatingIfNeeded: senderDevice),
                     timestamp: timestamp, kind: kind, replyTo: replyTo, ciphertext: Array(buffer: ciphertext))
             }
+        }
+    }
+
+    public func undeliveredBytes(senderID: Int64) async throws -> Int64 {
+        try await read { db, log in
+            try await db.scalar("SELECT undelivered_bytes FROM account_clocks WHERE account_id = \(senderID)", log, as: Int64.self) ?? 0
         }
     }
 

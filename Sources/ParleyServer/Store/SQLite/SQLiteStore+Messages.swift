@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    public func insertMessage(_ message: NewMessage, now: Int64, checkingMembers: Bool) async throws -> MessageInsertion {
+    public func insertMessage(_ message: NewMessage, now: Int64, checkingMembers: Bool, maximumUndeliveredBytes: Int64) async throws -> MessageInsertion {
         try await groupWrite("message") { db -> MessageInsertion in
             // On the one writer, so no membership change can come between this check and the insert.
             let conversation = try Self.sendingView(db, conversationID: message.conversationID)
@@ -14,6 +14,12 @@ extension SQLiteStore {
             {
                 return .stored(StoredMessage(id: existing["id"], timestamp: existing["created_at"], created: false))
             }
+            let withheld = try Self.blockers(db, of: message.senderID).union(conversation.declined)
+            let sealed = message.envelopes.filter { !withheld.contains($0.accountID) }
+            let bytes = sealed.reduce(Int64(0)) { $0 + Int64($1.ciphertext.count) }
+            let held = try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT undelivered_bytes FROM accounts WHERE id = ?"), arguments: [message.senderID]) ?? 0
+            guard held <= maximumUndeliveredBytes - bytes else { return .overQuota(undeliveredBytes: held) }
             let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(created_at) FROM messages")) ?? 0
             let timestamp = max(now, last + 1)
             try db.cachedStatement(sql: """
@@ -25,17 +31,26 @@ extension SQLiteStore {
                 ])
             let id = db.lastInsertedRowID
             let insertEnvelope = try db.cachedStatement(
-                sql: "INSERT INTO envelopes (message_id, account_id, device_id, ciphertext) VALUES (?, ?, ?, ?)")
-            let withheld = try Self.blockers(db, of: message.senderID).union(conversation.declined)
-            for envelope in message.envelopes where !withheld.contains(envelope.accountID) {
-                try insertEnvelope.execute(arguments: [id, envelope.accountID, Int64(envelope.deviceID), Data(envelope.ciphertext)])
+                sql: "INSERT INTO envelopes (message_id, account_id, device_id, ciphertext, sender_id) VALUES (?, ?, ?, ?, ?)")
+            for envelope in sealed {
+                try insertEnvelope.execute(
+                    arguments: [id, envelope.accountID, Int64(envelope.deviceID), Data(envelope.ciphertext), message.senderID])
             }
+            // Lowered by the `envelopes_release` trigger as each envelope is deleted (SQLiteMigrations, v16).
+            try db.cachedStatement(sql: "UPDATE accounts SET undelivered_bytes = undelivered_bytes + ? WHERE id = ?")
+                .execute(arguments: [bytes, message.senderID])
             if !message.directed, conversation.withRequest.contains(message.senderID) {
                 // Writing in a conversation answers its request: the person chose to reply (docs/API.md §5.1).
                 try db.cachedStatement(sql: "UPDATE members SET request = NULL WHERE conversation_id = ? AND account_id = ?")
                     .execute(arguments: [message.conversationID, message.senderID])
             }
             return .stored(StoredMessage(id: id, timestamp: timestamp, created: true, withheld: withheld))
+        }
+    }
+
+    public func undeliveredBytes(senderID: Int64) async throws -> Int64 {
+        try await read { db in
+            try Int64.fetchOne(db, sql: "SELECT undelivered_bytes FROM accounts WHERE id = ?", arguments: [senderID]) ?? 0
         }
     }
 

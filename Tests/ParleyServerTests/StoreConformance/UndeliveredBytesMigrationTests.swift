@@ -1,0 +1,106 @@
+import Foundation
+import GRDB
+import Logging
+@testable import ParleyServer
+import PostgresNIO
+import Testing
+
+/// A database from before the undelivered-bytes migration (SQLite v16, PostgreSQL v17), with envelopes waiting:
+/// after the migration each sender's total is what its envelopes hold, and a delivery takes its bytes off (each
+/// envelope learned its sender).
+@Suite("Store migration: undelivered bytes")
+struct UndeliveredBytesMigrationTests {
+    /// Ann (1) sent message 1 to Bob's devices 1 (3,000 bytes) and 2 (500); Bob (2) sent message 2 to Ann's device
+    /// 1 (700). Each string is one statement, with `{BYTES n}` standing for n bytes in the backend's SQL.
+    static func rows(bytes: (Int) -> String) -> [String] {
+        [
+            "INSERT INTO accounts (id, email, display_name, identity_key, auth_key, created_at) VALUES (1, 'ann@example.org', 'ann', \(bytes(32)), \(bytes(32)), 1), (2, 'bob@example.org', 'bob', \(bytes(32)), \(bytes(32)), 1)",
+            "INSERT INTO conversations (id, kind, creator_id, created_at) VALUES (1, 'direct', 1, 1)",
+            "INSERT INTO messages (id, conversation_id, sender_id, sender_device, client_id, created_at, kind) VALUES (1, 1, 1, 1, 'a', 10, 'text'), (2, 1, 2, 1, 'b', 11, 'text')",
+            "INSERT INTO envelopes (message_id, account_id, device_id, ciphertext) VALUES (1, 2, 1, \(bytes(3_000))), (1, 2, 2, \(bytes(500))), (2, 1, 1, \(bytes(700)))",
+        ]
+    }
+
+    /// What the migrated store must show.
+    static func expectMigrated(_ store: any Store) async throws {
+        #expect(try await store.undeliveredBytes(senderID: 1) == 3_500)
+        #expect(try await store.undeliveredBytes(senderID: 2) == 700)
+        _ = try await store.confirmDelivery(accountID: 2, deviceID: 1, messageIDs: [1], now: 20)
+        #expect(try await store.undeliveredBytes(senderID: 1) == 500)
+        #expect(try await store.undeliveredBytes(senderID: 2) == 700)
+    }
+
+    @Test("SQLite: totals are added up from the envelopes already waiting")
+    func sqlite() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-migration-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("parley.sqlite").path
+        try Self.sqliteBeforeMigration(path)
+        let store = try SQLiteStore(path: path)
+        try await Self.expectMigrated(store)
+        await store.close()
+    }
+
+    /// A SQLite file at v15 holding `rows`.
+    static func sqliteBeforeMigration(_ path: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try SQLiteMigrations.migrator.migrate(queue, upTo: "v15-account-administration")
+        try queue.write { db in
+            for statement in rows(bytes: { "zeroblob(\($0))" }) { try db.execute(sql: statement) }
+        }
+        try queue.close()
+    }
+
+    @Test("PostgreSQL: totals are added up from the envelopes already waiting")
+    func postgres() async throws {
+        var logger = Logger(label: "parley.test-migration")
+        logger.logLevel = .critical
+        let url = try await PostgresCluster.newDatabase()
+        let connection = try await PostgresStore.openConnection(url, logger: logger)
+        do {
+            try await PostgresMigrations.migrate(connection, logger: logger, through: "v16-account-clocks-at-creation")
+            for statement in Self.rows(bytes: { "decode(repeat('ab', \($0)), 'hex')" }) {
+                try await connection.run(PostgresQuery(unsafeSQL: statement), logger)
+            }
+            try await connection.run("INSERT INTO account_clocks (account_id, last) VALUES (1, 11), (2, 11)", logger)
+            try await connection.close()
+            let store = try await PostgresStore.connect(url, logger: logger, maximumConnections: 2, callTimeout: .seconds(120))
+            do {
+                try await Self.expectMigrated(store)
+            } catch {
+                await store.close()
+                throw error
+            }
+            await store.close()
+        } catch {
+            try? await connection.close()
+            await PostgresCluster.dropDatabase(url)
+            throw error
+        }
+        await PostgresCluster.dropDatabase(url)
+    }
+
+    @Test("a migration's statements are split at each ';' outside a function's dollar-quoted body")
+    func statementSplitting() {
+        let sql = """
+            CREATE TABLE a (x BIGINT);
+            CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM 1; RETURN NULL;
+            END
+            $$;
+            CREATE TRIGGER t AFTER DELETE ON a FOR EACH STATEMENT EXECUTE FUNCTION f();
+
+            """
+        let statements = PostgresMigrations.statements(in: sql).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        #expect(statements.count == 3)
+        #expect(statements.first == "CREATE TABLE a (x BIGINT)")
+        #expect(statements.dropFirst().first?.hasSuffix("PERFORM 1; RETURN NULL;\nEND\n$$") == true)
+        #expect(statements.last == "CREATE TRIGGER t AFTER DELETE ON a FOR EACH STATEMENT EXECUTE FUNCTION f()")
+        // Every shipped migration splits into statements that each hold something.
+        for (identifier, sql) in PostgresMigrations.all {
+            #expect(!PostgresMigrations.statements(in: sql).isEmpty, "\(identifier)")
+        }
+    }
+}
