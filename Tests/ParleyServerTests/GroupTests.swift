@@ -187,6 +187,36 @@ struct GroupTests {
         #expect(try await people.annSocket.call("create_conversation", ["kind": "group", "members": [people.bob.email]]).errorCode == "quota_exceeded")
         try await people.server.stop()
     }
+
+    @Test("an account is in at most 1,000 groups: the next it creates or accepts is refused in its words until it leaves one", arguments: StoreBackend.allCases)
+    func groupsPerAccount(_ backend: StoreBackend) async throws {
+        let people = try await TwoPeople.start(backend: backend)
+        // 999 groups made through the store (the wire would take 20 s at the default request rate), the 1,000th
+        // through the wire.
+        let store = people.server.opened.store
+        var groups: [Int64] = []
+        for index in 0..<999 {
+            groups.append(try await store.createConversation(kind: .group, creatorID: Int64(people.annID), memberIDs: [], now: 1_000 + Int64(index)).conversation.id)
+        }
+        let last = try await people.annSocket.call("create_conversation", ["kind": "group", "members": []])
+        #expect(last["conversation_id"] is Int, "\(last)")
+        let refused = try await people.annSocket.call("create_conversation", ["kind": "group", "members": [people.bob.email]])
+        #expect(refused.errorCode == "quota_exceeded")
+        #expect(refused.errorMessage?.contains("you are in 1000 groups") == true && refused.errorMessage?.contains("parley group leave") == true,
+                "\(refused.errorMessage ?? "")")
+        #expect((try await people.bobSocket.call("list_invitations")["invitations"] as? [[String: Any]])?.isEmpty == true, "nothing was stored")
+        // A direct conversation is not a group.
+        #expect(try await people.annSocket.call("create_conversation", ["kind": "direct", "members": [people.bob.email]]).ok)
+
+        // Bob's invitation waits; accepting it would be a 1,001st group.
+        let bobs = try #require(try await people.bobSocket.call("create_conversation", ["kind": "group", "members": [people.ann.email]])["conversation_id"] as? Int)
+        #expect(try await people.annSocket.call("accept_invitation", ["conversation_id": bobs]).errorCode == "quota_exceeded")
+        #expect(try await people.annSocket.call("leave_group", ["conversation_id": groups[0]]).ok)
+        #expect(try await people.annSocket.call("accept_invitation", ["conversation_id": bobs]).ok)
+        let listed = try #require(try await people.annSocket.call("list_conversations")["conversations"] as? [[String: Any]])
+        #expect(listed.filter { $0["kind"] as? String == "group" }.count == 1_000)
+        try await people.server.stop()
+    }
 }
 
 @Suite("Metadata search", .serialized)

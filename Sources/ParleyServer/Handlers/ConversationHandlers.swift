@@ -37,6 +37,7 @@ enum ConversationHandlers {
             addresses[account.id] = address
         }
         if kind == .group {
+            try await GroupHandlers.refuseIfInTooManyGroups(caller, context)
             // Nobody is invited by someone they blocked; the creator is not told (docs/API.md §5.1).
             var invitable: [Int64] = []
             for member in memberIDs where !(try await StoreCall.call(context, { try await context.store.hasBlocked(member, caller.accountID) })) {

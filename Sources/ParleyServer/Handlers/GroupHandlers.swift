@@ -20,6 +20,16 @@ enum GroupHandlers {
         throw WireError(.quotaExceeded, "\(email) has not answered \(limit) invitations to \(whose); they can be invited again once they accept or decline one")
     }
 
+    /// Refuses to make the caller an active member of one more group (creating it, or accepting an invitation) when
+    /// they are in `API.CreateConversation.maximumGroupsPerAccount` already. Checked before the change, so requests
+    /// racing each other may pass it by as many as run at once (a few, at the per-account request rate).
+    static func refuseIfInTooManyGroups(_ caller: Caller, _ context: ServerContext) async throws(WireError) {
+        let limit = API.CreateConversation.maximumGroupsPerAccount
+        let groups = try await StoreCall.call(context) { try await context.store.activeGroups(accountID: caller.accountID) }
+        guard groups >= limit else { return }
+        throw WireError(.quotaExceeded, "you are in \(limit) groups, the most one account may be in; leave one ('parley group leave ID') to create or join another")
+    }
+
     static func register(in router: inout RequestRouter) {
         router.add(API.AddMember.self) { request, environment, context throws(WireError) in
             let caller = environment.account
@@ -91,6 +101,7 @@ enum GroupHandlers {
         let status = try await StoreCall.call(context) { try await context.store.memberStatus(conversationID: conversationID, accountID: caller.accountID) }
         guard status == .invited else { throw WireError(.notFound, "no invitation to this conversation") }
         if accept {
+            try await refuseIfInTooManyGroups(caller, context)
             try await StoreCall.call(context) {
                 try await context.store.setMemberStatus(conversationID: conversationID, accountID: caller.accountID, status: .active, now: context.clock.now())
             }

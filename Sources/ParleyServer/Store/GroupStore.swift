@@ -12,6 +12,9 @@ public protocol GroupStore: Sendable {
     /// How many of the account's unanswered invitations are to groups `creatorID` made.
     func pendingInvitations(accountID: Int64, creatorID: Int64) async throws -> Int
 
+    /// How many groups (not deleted) the account is an active member of.
+    func activeGroups(accountID: Int64) async throws -> Int
+
 
     /// Marks a conversation deleted for everyone.
     func deleteConversation(conversationID: Int64, now: Int64) async throws

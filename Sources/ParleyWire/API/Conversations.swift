@@ -24,6 +24,10 @@ extension API {
         public static let requiresLogin = true
         /// A group has at most this many members besides its creator.
         public static let maximumMembers = 256
+        /// An account is an active member of at most this many groups: creating another or accepting an invitation
+        /// past it is answered `quota_exceeded`. It bounds what `list_conversations` holds of groups (each listed
+        /// with up to 257 members), which one account could otherwise grow by 100 empty groups a second.
+        public static let maximumGroupsPerAccount = 1_000
 
         public struct Request: WireBody {
             public var kind: ConversationKind

@@ -50,6 +50,29 @@ struct ConversationConformanceTests {
         }
     }
 
+    @Test("active groups count what list_conversations lists of groups: not invitations, left, removed or deleted groups, nor direct conversations", arguments: StoreBackend.allCases)
+    func activeGroups(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let ann = try await Sample.activeAccount(store, "ann@example.org")
+            let bob = try await Sample.activeAccount(store, "bob@example.org")
+            var made: [Int64] = []
+            for index in 0..<4 {
+                made.append(try await store.createConversation(kind: .group, creatorID: ann, memberIDs: [bob], now: 10 + Int64(index)).conversation.id)
+            }
+            _ = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], now: 20)
+            #expect(try await store.activeGroups(accountID: ann) == 4)
+            #expect(try await store.activeGroups(accountID: bob) == 0, "invitations are not memberships")
+            try await store.setMemberStatus(conversationID: made[0], accountID: bob, status: .active, now: 30)
+            try await store.setMemberStatus(conversationID: made[1], accountID: bob, status: .active, now: 30)
+            #expect(try await store.activeGroups(accountID: bob) == 2)
+            try await store.setMemberStatus(conversationID: made[0], accountID: ann, status: .left, now: 40)
+            try await store.setMemberStatus(conversationID: made[1], accountID: bob, status: .removed, now: 40)
+            try await store.deleteConversation(conversationID: made[2], now: 50)
+            #expect(try await store.activeGroups(accountID: ann) == 2)
+            #expect(try await store.activeGroups(accountID: bob) == 1)
+        }
+    }
+
     @Test("unanswered invitations are counted per creator: accepted, deleted-group and other creators' ones do not count", arguments: StoreBackend.allCases)
     func pendingInvitationsPerCreator(_ backend: StoreBackend) async throws {
         try await backend.withStore { store in

@@ -42,6 +42,17 @@ extension PostgresStore {
         }
     }
 
+    public func activeGroups(accountID: Int64) async throws -> Int {
+        try await read { db, log in
+            let count = try await db.scalar(
+                """
+                SELECT COUNT(*) FROM members m JOIN conversations c ON c.id = m.conversation_id
+                WHERE m.account_id = \(accountID) AND m.status = 'active' AND c.kind = 'group' AND c.deleted_at IS NULL
+                """, log, as: Int64.self)
+            return Int(count ?? 0)
+        }
+    }
+
     public func deleteConversation(conversationID: Int64, now: Int64) async throws {
         try await transaction("conversation") { db, log in
             try await db.run("UPDATE conversations SET deleted_at = \(now) WHERE id = \(conversationID)", log)

@@ -44,6 +44,18 @@ extension SQLiteStore {
         }
     }
 
+    public func activeGroups(accountID: Int64) async throws -> Int {
+        try await read { db in
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM members m JOIN conversations c ON c.id = m.conversation_id
+                    WHERE m.account_id = ? AND m.status = 'active' AND c.kind = 'group' AND c.deleted_at IS NULL
+                    """,
+                arguments: [accountID]) ?? 0
+        }
+    }
+
     public func deleteConversation(conversationID: Int64, now: Int64) async throws {
         try await write("conversation") { db in
             try db.execute(sql: "UPDATE conversations SET deleted_at = ? WHERE id = ?", arguments: [now, conversationID])
