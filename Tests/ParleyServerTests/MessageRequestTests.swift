@@ -210,4 +210,34 @@ struct MessageRequestTests {
         #expect(try await people.bobSocket.call("ping").ok)
         try await people.server.stop()
     }
+
+    @Test("one account waits for at most 100 answers to its message requests: the next stranger is refused, whether or not they blocked it", arguments: StoreBackend.allCases)
+    func unansweredRequestsPerAccount(_ backend: StoreBackend) async throws {
+        let people = try await TwoPeople.start(backend: backend)
+        // 100 strangers asked through the store (making 100 accounts through the wire would take minutes).
+        let store = people.server.opened.store
+        let ann = Int64(people.annID)
+        var asked: [Int64] = []
+        for index in 0..<100 {
+            let stranger = try await Sample.activeAccount(store, "stranger\(index)@example.org")
+            asked.append(try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [stranger], request: .pending, now: 1).conversation.id)
+        }
+        let refused = try await people.annSocket.call("create_conversation", ["kind": "direct", "members": [people.bob.email]])
+        #expect(refused.errorCode == "quota_exceeded")
+        #expect(refused.errorMessage?.contains("100 people have not answered your message requests yet") == true, "\(refused.errorMessage ?? "")")
+        #expect((try await people.bobSocket.call("list_requests")["requests"] as? [[String: Any]])?.isEmpty == true, "nothing reached bob")
+        // Someone who blocked ann is refused the same way: the answer says nothing about blocks.
+        let carol = try await Sample.activeAccount(store, "carol@example.org")
+        _ = try await store.block(ann, by: carol, limit: 100, now: 2)
+        #expect(try await people.annSocket.call("create_conversation", ["kind": "direct", "members": ["carol@example.org"]]).errorCode == "quota_exceeded")
+        // Groups are not requests; an answer frees a place.
+        #expect(try await people.annSocket.call("create_conversation", ["kind": "group", "members": [people.bob.email]]).ok)
+        try await store.setRequestState(conversationID: asked[0], accountID: try #require(try await store.activeMemberIDs(conversationID: asked[0]).first { $0 != ann }), nil)
+        let now = try await people.annSocket.call("create_conversation", ["kind": "direct", "members": [people.bob.email]])
+        #expect(now["conversation_id"] is Int, "\(now)")
+        #expect((try await people.bobSocket.call("list_requests")["requests"] as? [[String: Any]])?.count == 1)
+        // Opening it again is not a new request.
+        #expect(try await people.annSocket.call("create_conversation", ["kind": "direct", "members": [people.bob.email]])["created"] as? Bool == false)
+        try await people.server.stop()
+    }
 }

@@ -50,6 +50,7 @@ enum ConversationHandlers {
         }
         let now = context.clock.now()
         let owed = kind == .direct ? try await MessageRequests.answerOwed(by: memberIDs[0], to: caller.accountID, context) : nil
+        if owed != nil { try await MessageRequests.refuseIfTooManyUnanswered(with: memberIDs[0], caller, context) }
         let (conversation, created) = try await StoreCall.call(context) {
             try await context.store.createConversation(kind: kind, creatorID: caller.accountID, memberIDs: memberIDs, request: owed, now: now)
         }

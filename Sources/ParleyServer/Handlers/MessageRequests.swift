@@ -66,6 +66,19 @@ enum MessageRequests {
         return contacts.contains(starter) ? nil : .pending
     }
 
+    /// Refuses a new message request to `other` while `API.CreateConversation.maximumUnansweredRequests` of the
+    /// caller's wait for an answer; opening a direct conversation that exists already is not a new request. Asked
+    /// whether the answer owed is pending or (blocked) declined, so the refusal says nothing about blocks.
+    static func refuseIfTooManyUnanswered(with other: Int64, _ caller: Caller, _ context: ServerContext) async throws(WireError) {
+        let limit = API.CreateConversation.maximumUnansweredRequests
+        let (existing, unanswered) = try await StoreCall.call(context) { () async throws -> (ConversationRecord?, Int) in
+            (try await context.store.directConversation(between: caller.accountID, and: other),
+             try await context.store.unansweredRequests(startedBy: caller.accountID))
+        }
+        guard existing == nil, unanswered >= limit else { return }
+        throw WireError(.quotaExceeded, "\(limit) people have not answered your message requests yet; you can ask someone new once one of them accepts or declines (or you delete one of those conversations)")
+    }
+
     /// Accepts the caller's pending or declined request in the conversation, if there is one: the starter
     /// hears `request_accepted`, and each hears whether the other is online. False when nothing was owed.
     @discardableResult

@@ -28,6 +28,9 @@ public protocol RequestStore: Sendable {
     /// Pending requests for the account, newest activity first.
     func requests(accountID: Int64) async throws -> [RequestRecord]
 
+    /// How many direct conversations the account started are still waiting for the other person's answer.
+    func unansweredRequests(startedBy accountID: Int64) async throws -> Int
+
     /// Adds `blocked` to `blocker`'s block list and declines every pending request between them, in one
     /// transaction. False (nothing changed) when the list already holds `limit` accounts.
     func block(_ blocked: Int64, by blocker: Int64, limit: Int, now: Int64) async throws -> Bool

@@ -28,6 +28,10 @@ extension API {
         /// past it is answered `quota_exceeded`. It bounds what `list_conversations` holds of groups (each listed
         /// with up to 257 members), which one account could otherwise grow by 100 empty groups a second.
         public static let maximumGroupsPerAccount = 1_000
+        /// At most this many direct conversations an account started wait for the other person's answer (message
+        /// requests, docs/API.md §5.1): starting one more with someone who is not a contact is answered
+        /// `quota_exceeded` until one is accepted, declined or deleted. One account cannot ask everyone at once.
+        public static let maximumUnansweredRequests = 100
 
         public struct Request: WireBody {
             public var kind: ConversationKind

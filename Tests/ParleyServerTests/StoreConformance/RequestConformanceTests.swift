@@ -49,6 +49,29 @@ struct RequestConformanceTests {
         }
     }
 
+    @Test("unanswered requests count the starter's direct conversations still pending: not accepted, declined or deleted ones, groups, or others' requests", arguments: StoreBackend.allCases)
+    func unansweredRequests(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let ann = try await Sample.activeAccount(store, "ann@example.org")
+            var others: [Int64] = []
+            for index in 0..<5 { others.append(try await Sample.activeAccount(store, "p\(index)@example.org")) }
+            var direct: [Int64] = []
+            for other in others {
+                direct.append(try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [other], request: .pending, now: 10).conversation.id)
+            }
+            _ = try await store.createConversation(kind: .group, creatorID: ann, memberIDs: others, now: 11)
+            let theirs = try await Sample.activeAccount(store, "q@example.org")
+            _ = try await store.createConversation(kind: .direct, creatorID: theirs, memberIDs: [ann], request: .pending, now: 12)
+            #expect(try await store.unansweredRequests(startedBy: ann) == 5)
+            #expect(try await store.unansweredRequests(startedBy: others[0]) == 0)
+            try await store.setRequestState(conversationID: direct[0], accountID: others[0], nil)
+            try await store.setRequestState(conversationID: direct[1], accountID: others[1], .declined)
+            try await store.deleteConversation(conversationID: direct[2], now: 20)
+            #expect(try await store.unansweredRequests(startedBy: ann) == 2)
+            #expect(try await store.unansweredRequests(startedBy: theirs) == 1)
+        }
+    }
+
     @Test("a block is listed once, declines pending requests, ends the contact, and the list has a limit", arguments: StoreBackend.allCases)
     func blocks(_ backend: StoreBackend) async throws {
         try await backend.withStore { store in

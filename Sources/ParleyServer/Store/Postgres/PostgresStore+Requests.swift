@@ -10,6 +10,18 @@ extension PostgresStore {
         }
     }
 
+    public func unansweredRequests(startedBy accountID: Int64) async throws -> Int {
+        try await read { db, log in
+            let count = try await db.scalar(
+                """
+                SELECT COUNT(*) FROM conversations c JOIN members m ON m.conversation_id = c.id
+                WHERE c.creator_id = \(accountID) AND c.kind = 'direct' AND c.deleted_at IS NULL AND m.account_id <> c.creator_id
+                    AND m.request = 'pending'
+                """, log, as: Int64.self)
+            return Int(count ?? 0)
+        }
+    }
+
     public func setRequestState(conversationID: Int64, accountID: Int64, _ state: RequestState?) async throws {
         try await transaction("request") { db, log in
             try await db.run(

@@ -10,6 +10,19 @@ extension SQLiteStore {
         }
     }
 
+    public func unansweredRequests(startedBy accountID: Int64) async throws -> Int {
+        try await read { db in
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) FROM conversations c JOIN members m ON m.conversation_id = c.id
+                    WHERE c.creator_id = ? AND c.kind = 'direct' AND c.deleted_at IS NULL AND m.account_id <> c.creator_id
+                        AND m.request = 'pending'
+                    """,
+                arguments: [accountID]) ?? 0
+        }
+    }
+
     public func setRequestState(conversationID: Int64, accountID: Int64, _ state: RequestState?) async throws {
         try await write("request") { db in
             try db.execute(
