@@ -51,6 +51,16 @@ struct UndeliveredBytesConformanceTests {
             }
             #expect(retry == StoredMessage(id: stored.id, timestamp: stored.timestamp, created: false))
             #expect(try await store.undeliveredBytes(senderID: p.ann) == 10_000)
+
+            // A delivery makes room at once: the next message that fits only in the bytes it released is stored.
+            _ = try await store.confirmDelivery(accountID: p.bob, deviceID: 1, messageIDs: [stored.id], now: 500)
+            #expect(try await store.undeliveredBytes(senderID: p.ann) == 7_000)
+            let third = Self.message(p.conversation, from: p.ann, [(p.bob, 1, 3_000)], clientID: "m3")
+            guard case .stored = try await store.insertMessage(third, now: 600, checkingMembers: false, maximumUndeliveredBytes: 10_000) else {
+                Issue.record("the delivered envelope's bytes were still counted")
+                return
+            }
+            #expect(try await store.undeliveredBytes(senderID: p.ann) == 10_000)
         }
     }
 

@@ -305,9 +305,11 @@ enum PostgresMigrations {
             """),
         // What each account's messages hold waiting for delivery, on its clock row (which every message it sends
         // locks already), so that a send can be refused past the limit without adding anything up: each envelope
-        // names its sender, the message insert adds its bytes, and a trigger takes them off as envelopes go,
-        // whichever statement or cascade deletes them (docs/API.md §11). The trigger locks clock rows in account
-        // order, as the insert does, so the two never deadlock.
+        // names its sender, and the message insert adds its bytes (docs/API.md §11). A trigger notes the bytes of
+        // every envelope deleted, whichever statement or cascade deletes it, in `undelivered_releases`, which
+        // takes no lock: the sender's next message, holding its clock row, folds them in. (Taking them off the
+        // clock row at once made every delivery wait for that row, held through each commit: a busy sender's
+        // recipients would confirm one at a time.)
         ("v17-undelivered-bytes", """
             ALTER TABLE envelopes ADD COLUMN sender_id BIGINT NOT NULL DEFAULT 0;
             UPDATE envelopes e SET sender_id = m.sender_id FROM messages m WHERE m.id = e.message_id;
@@ -316,13 +318,12 @@ enum PostgresMigrations {
             UPDATE account_clocks c SET undelivered_bytes = held.bytes
                 FROM (SELECT sender_id, SUM(octet_length(ciphertext)) AS bytes FROM envelopes GROUP BY sender_id) held
                 WHERE c.account_id = held.sender_id;
+            CREATE TABLE undelivered_releases (sender_id BIGINT NOT NULL, bytes BIGINT NOT NULL);
+            CREATE INDEX undelivered_releases_sender ON undelivered_releases(sender_id);
             CREATE FUNCTION parley_release_envelopes() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                PERFORM 1 FROM account_clocks WHERE account_id IN (SELECT sender_id FROM released)
-                    ORDER BY account_id FOR UPDATE;
-                UPDATE account_clocks c SET undelivered_bytes = c.undelivered_bytes - held.bytes
-                    FROM (SELECT sender_id, SUM(octet_length(ciphertext)) AS bytes FROM released GROUP BY sender_id) held
-                    WHERE c.account_id = held.sender_id;
+                INSERT INTO undelivered_releases (sender_id, bytes)
+                    SELECT sender_id, SUM(octet_length(ciphertext)) FROM released GROUP BY sender_id;
                 RETURN NULL;
             END
             $$;

@@ -20,8 +20,10 @@ enum PostgresStatements {
     /// and a device's `get_messages` cursor never skips one; messages between other people do not wait.
     ///
     /// A new message is stored only if its stored envelopes (not those of whom it is withheld from) keep the
-    /// sender's undelivered ciphertext, read from the sender's locked clock row, within `$14`; the same update
-    /// that moves the clocks adds them (a trigger takes them off as envelopes are deleted, PostgresMigrations v17).
+    /// sender's undelivered ciphertext within `$14`: the sender's locked clock row less what deliveries released
+    /// since (`undelivered_releases`, which a trigger fills as envelopes are deleted, PostgresMigrations v17). The
+    /// statement folds those releases into the clock row, under its lock, whether or not it stores the message, in
+    /// the same update that moves the clocks and adds the new message's bytes.
     ///
     /// One row always: whether the message fits; the message's id and timestamp (NULL when an account has no clock
     /// row yet: the caller adds it and runs this again, or when the sender has no room); whether it was stored now;
@@ -54,6 +56,11 @@ enum PostgresStatements {
                 ORDER BY account_id FOR UPDATE
             ), existing AS (
                 SELECT id, created_at FROM messages WHERE sender_id = $2 AND client_id = $3 AND (SELECT ok FROM fits)
+            ), folded AS (
+                DELETE FROM undelivered_releases WHERE sender_id = $2 AND EXISTS (SELECT 1 FROM locked WHERE account_id = $2)
+                RETURNING bytes
+            ), released AS (
+                SELECT COALESCE(SUM(bytes), 0)::BIGINT AS bytes FROM folded
             ), withheld AS (
                 -- Nothing reaches whoever blocked the sender or declined this conversation (docs/API.md §5.1).
                 SELECT blocker_id AS account_id FROM blocks WHERE blocked_id = $2
@@ -63,14 +70,18 @@ enum PostgresStatements {
                 FROM unnest($10::BIGINT[], $12::BYTEA[]) AS e(account_id, ciphertext)
                 WHERE e.account_id NOT IN (SELECT account_id FROM withheld)
             ), room AS (
-                SELECT undelivered_bytes, undelivered_bytes <= $14 - (SELECT bytes FROM size) AS ok FROM locked WHERE account_id = $2
+                SELECT held, held <= $14 - (SELECT bytes FROM size) AS ok
+                FROM (SELECT undelivered_bytes - (SELECT bytes FROM released) AS held FROM locked WHERE account_id = $2) sender
             ), stamp AS (
                 SELECT GREATEST($4, MAX(last) + 1) AS ts FROM locked
                 HAVING NOT EXISTS (SELECT 1 FROM existing) AND COUNT(*) = cardinality($1) AND (SELECT ok FROM room)
             ), bump AS (
-                UPDATE account_clocks SET last = stamp.ts, undelivered_bytes = account_clocks.undelivered_bytes
-                    + CASE WHEN account_clocks.account_id = $2 THEN (SELECT bytes FROM size) ELSE 0 END
-                FROM stamp WHERE account_clocks.account_id = ANY($1)
+                UPDATE account_clocks SET last = COALESCE((SELECT ts FROM stamp), account_clocks.last),
+                    undelivered_bytes = account_clocks.undelivered_bytes + CASE WHEN account_clocks.account_id = $2
+                        THEN CASE WHEN EXISTS (SELECT 1 FROM stamp) THEN (SELECT bytes FROM size) ELSE 0 END - (SELECT bytes FROM released)
+                        ELSE 0 END
+                WHERE account_clocks.account_id = ANY($1) AND (SELECT ok FROM fits)
+                    AND (EXISTS (SELECT 1 FROM stamp) OR account_clocks.account_id = $2)
             ), inserted AS (
                 INSERT INTO messages (conversation_id, sender_id, sender_device, client_id, created_at, kind, reply_to, directed)
                 SELECT $5, $2, $6, $3, stamp.ts, $7, $8, $9 FROM stamp
@@ -96,7 +107,7 @@ enum PostgresStatements {
                 CASE WHEN (SELECT ok FROM fits) THEN ARRAY[]::BIGINT[]
                     ELSE ARRAY(SELECT COALESCE(device_id, -1) FROM member_devices ORDER BY account_id, device_id) END,
                 NOT (SELECT ok FROM room),
-                (SELECT undelivered_bytes FROM room)
+                (SELECT held FROM room)
             """
         static let bindingDataTypes: [PostgresDataType] = [
             .int8Array, .int8, .text, .int8, .int8, .int8, .text, .int8, .bool, .int8Array, .int8Array, .byteaArray, .bool, .int8,

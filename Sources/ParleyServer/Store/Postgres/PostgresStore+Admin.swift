@@ -124,6 +124,7 @@ extension PostgresStore {
             }
             try await db.run("DELETE FROM login_nonces WHERE account_id = \(id)", log)
             try await db.run("DELETE FROM account_clocks WHERE account_id = \(id)", log)
+            try await db.run("DELETE FROM undelivered_releases WHERE sender_id = \(id)", log)
             try await db.run("DELETE FROM avatars WHERE owner_kind = 'account' AND owner_id = \(id)", log)
             let lockoutPrefix = SQLiteStore.likePrefix("account-address:\(email) ")
             try await db.run(

@@ -48,7 +48,12 @@ extension PostgresStore {
 
     public func undeliveredBytes(senderID: Int64) async throws -> Int64 {
         try await read { db, log in
-            try await db.scalar("SELECT undelivered_bytes FROM account_clocks WHERE account_id = \(senderID)", log, as: Int64.self) ?? 0
+            // Less what deliveries released since the sender's last message folded them in.
+            try await db.scalar(
+                """
+                SELECT (SELECT undelivered_bytes FROM account_clocks WHERE account_id = \(senderID))
+                    - (SELECT COALESCE(SUM(bytes), 0)::BIGINT FROM undelivered_releases WHERE sender_id = \(senderID))
+                """, log, as: Int64.self) ?? 0
         }
     }
 

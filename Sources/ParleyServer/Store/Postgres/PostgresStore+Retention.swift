@@ -56,10 +56,8 @@ extension PostgresStore {
     /// how many went.
     ///
     /// `FOR UPDATE OF x SKIP LOCKED` lets sweeps on several nodes run at once: each takes rows no other holds, so
-    /// none waits for another's rows, deadlocks or counts a row twice; a row another transaction deleted first is
-    /// simply not there. The row locks also pin each `ctid` until the DELETE in the same transaction. (Deleting
-    /// envelopes also takes their senders' undelivered bytes off, under those senders' clock rows, in account
-    /// order: a batch may wait for a message being stored, never deadlock with one.)
+    /// none waits, deadlocks or counts a row twice; a row another transaction deleted first is simply not there.
+    /// The row locks also pin each `ctid` until the DELETE in the same transaction.
     private func deleteInBatches(_ table: String, _ select: String, _ values: [Int64], _ limit: Int) async throws -> Int {
         let sql = """
             WITH gone AS (
