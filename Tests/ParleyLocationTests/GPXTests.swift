@@ -58,6 +58,23 @@ import Testing
         }
     }
 
+    /// libxml2 on Linux reads on past a well-formedness error (and Foundation keeps an error object for each, never
+    /// freed: the fuzzer ran out of memory on them); the reader stops at the first and says where it was.
+    @Test func aWellFormednessErrorStopsTheReadAtOnce() {
+        let points = String(repeating: "<trkpt lat=\"1\" lon=\"2\"></trkpt>\n", count: 3)
+        for (text, line) in [
+            ("<gpx><trk><trkseg>\n\(points)<trkpt lat=\"1\" lat=\"2\" lon=\"3\"></trkpt>\n</trkseg></trk></gpx>", 5),
+            ("<gpx><trk><trkseg>\n\(points)&undefined;\n</trkseg></trk></gpx>", 5),
+        ] {
+            do {
+                _ = try GPXTrack(gpx: Data(text.utf8))
+                Issue.record("a document with an error was read: \(text)")
+            } catch {
+                #expect("\(error)".contains("not well-formed XML (line \(line))"), "\(error)")
+            }
+        }
+    }
+
     @Test func entityExpansionIsNotABomb() {
         // "Billion laughs": must fail or stay small, never expand into gigabytes.
         var text = "<?xml version=\"1.0\"?><!DOCTYPE gpx [<!ENTITY a \"aaaaaaaaaa\">"

@@ -82,6 +82,12 @@ private final class Reader: NSObject, XMLParserDelegate {
         }
     }
 
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        // libxml2 on Linux reads on past a well-formedness error, and Foundation makes an error object for each that
+        // is never freed (a fuzzing campaign ran out of memory on them, docs/TESTING.md): stop at the first.
+        fail(parser, "not well-formed XML (line \(parser.lineNumber))")
+    }
+
     private func fail(_ parser: XMLParser, _ why: String) {
         if failure == nil { failure = .invalidGPX(why) }
         parser.abortParsing()
