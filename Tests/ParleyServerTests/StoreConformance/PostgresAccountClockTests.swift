@@ -42,6 +42,12 @@ struct PostgresAccountClockTests {
             // A retry of a stored message finds it, clock or no clock.
             let retry = try await store.insertMessage(Sample.message(conversation, from: ada, to: [(bob, 1)], clientID: "m3"), now: 5_000)
             #expect(!retry.created)
+
+            // Only the recipient without a clock row, the sender with one (its undelivered bytes are then read).
+            try await store.transaction("test") { db, log in try await db.run("DELETE FROM account_clocks WHERE account_id = \(bob)", log) }
+            let mixed = try await store.insertMessage(Sample.message(conversation, from: ada, to: [(bob, 1)], clientID: "mixed"), now: 6_000)
+            #expect(mixed.created)
+            #expect(try await clocks(store) == [ada, bob])
         }
     }
 

@@ -11,7 +11,7 @@ extension PostgresStore {
         // predates the lock wait) and hit the (sender_id, client_id) unique key: running it again finds it.
         return try await autocommitted("message", retryOnConflict: true) { db, log -> MessageInsertion in
             guard var row = try await db.rows(store, log).first else { throw StoreError.unavailable("message insert returned nothing") }
-            if row.0, row.1 == nil, row.7 == nil {
+            if row.0, row.1 == nil, row.7 != true {
                 // An account without a clock row (accounts get one when created; this covers one made by an older
                 // version): it starts at the old cluster-wide clock, so no account's timestamps go back.
                 try await db.run("""
