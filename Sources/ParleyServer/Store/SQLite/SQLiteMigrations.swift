@@ -292,19 +292,23 @@ enum SQLiteMigrations {
             try db.execute(sql: "ALTER TABLE accounts ADD COLUMN disabled_at INTEGER")
         }
         migrator.registerMigration("v16-undelivered-bytes") { db in
-            // What each account's messages hold waiting for delivery, kept beside the account so that a send can
-            // be refused past the limit without adding anything up: each envelope names its sender, the insert adds
-            // its bytes and a trigger takes them off as the envelope goes, whichever statement or cascade deletes
-            // it (docs/API.md §11).
+            // What each account's messages hold waiting for delivery, so that a send can be refused past the limit
+            // without adding anything up: each envelope names its sender, the insert adds its bytes and a trigger
+            // takes them off as the envelope goes, whichever statement or cascade deletes it (docs/API.md §11). A
+            // table of its own: on the account row, every message and delivery rewrote that wide row (its keys), and
+            // the extra pages each group commit wrote raised the latency p50 of 2,500 msg/s from 3 to 20 ms.
             try db.execute(sql: """
                 ALTER TABLE envelopes ADD COLUMN sender_id INTEGER NOT NULL DEFAULT 0;
                 UPDATE envelopes SET sender_id = (SELECT sender_id FROM messages WHERE messages.id = envelopes.message_id);
-                ALTER TABLE accounts ADD COLUMN undelivered_bytes INTEGER NOT NULL DEFAULT 0;
-                UPDATE accounts SET undelivered_bytes = held.bytes
-                    FROM (SELECT sender_id, SUM(length(ciphertext)) AS bytes FROM envelopes GROUP BY sender_id) AS held
-                    WHERE accounts.id = held.sender_id;
+                CREATE TABLE undelivered (
+                    account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+                    bytes INTEGER NOT NULL
+                );
+                INSERT INTO undelivered (account_id, bytes)
+                    SELECT sender_id, SUM(length(ciphertext)) FROM envelopes
+                    WHERE sender_id IN (SELECT id FROM accounts) GROUP BY sender_id;
                 CREATE TRIGGER envelopes_release AFTER DELETE ON envelopes BEGIN
-                    UPDATE accounts SET undelivered_bytes = undelivered_bytes - length(OLD.ciphertext) WHERE id = OLD.sender_id;
+                    UPDATE undelivered SET bytes = bytes - length(OLD.ciphertext) WHERE account_id = OLD.sender_id;
                 END;
                 """)
         }

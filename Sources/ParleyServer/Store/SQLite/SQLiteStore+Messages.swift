@@ -18,7 +18,7 @@ extension SQLiteStore {
             let sealed = message.envelopes.filter { !withheld.contains($0.accountID) }
             let bytes = sealed.reduce(Int64(0)) { $0 + Int64($1.ciphertext.count) }
             let held = try Int64.fetchOne(
-                db.cachedStatement(sql: "SELECT undelivered_bytes FROM accounts WHERE id = ?"), arguments: [message.senderID]) ?? 0
+                db.cachedStatement(sql: "SELECT bytes FROM undelivered WHERE account_id = ?"), arguments: [message.senderID]) ?? 0
             guard held <= maximumUndeliveredBytes - bytes else { return .overQuota(undeliveredBytes: held) }
             let last = try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(created_at) FROM messages")) ?? 0
             let timestamp = max(now, last + 1)
@@ -37,8 +37,12 @@ extension SQLiteStore {
                     arguments: [id, envelope.accountID, Int64(envelope.deviceID), Data(envelope.ciphertext), message.senderID])
             }
             // Lowered by the `envelopes_release` trigger as each envelope is deleted (SQLiteMigrations, v16).
-            try db.cachedStatement(sql: "UPDATE accounts SET undelivered_bytes = undelivered_bytes + ? WHERE id = ?")
-                .execute(arguments: [bytes, message.senderID])
+            if bytes > 0 {
+                try db.cachedStatement(sql: """
+                    INSERT INTO undelivered (account_id, bytes) VALUES (?1, ?2)
+                    ON CONFLICT (account_id) DO UPDATE SET bytes = bytes + ?2
+                    """).execute(arguments: [message.senderID, bytes])
+            }
             if !message.directed, conversation.withRequest.contains(message.senderID) {
                 // Writing in a conversation answers its request: the person chose to reply (docs/API.md §5.1).
                 try db.cachedStatement(sql: "UPDATE members SET request = NULL WHERE conversation_id = ? AND account_id = ?")
@@ -50,7 +54,7 @@ extension SQLiteStore {
 
     public func undeliveredBytes(senderID: Int64) async throws -> Int64 {
         try await read { db in
-            try Int64.fetchOne(db, sql: "SELECT undelivered_bytes FROM accounts WHERE id = ?", arguments: [senderID]) ?? 0
+            try Int64.fetchOne(db, sql: "SELECT bytes FROM undelivered WHERE account_id = ?", arguments: [senderID]) ?? 0
         }
     }
 
