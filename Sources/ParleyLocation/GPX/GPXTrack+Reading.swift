@@ -76,7 +76,8 @@ private final class Reader: NSObject, XMLParserDelegate {
             guard let time = ISO8601Time.parse(value) else { return fail(parser, "point \(points.count + 1) has a bad <time>") }
             current?.time = time
         case "name" where path.last == "trk" && name == nil:
-            name = String(value.prefix(256))
+            // Cut, then trimmed: a name cut just after a space would lose that space when its own GPX is read again.
+            name = String(value.prefix(256)).trimmingCharacters(in: .whitespacesAndNewlines)
         default:
             break
         }
