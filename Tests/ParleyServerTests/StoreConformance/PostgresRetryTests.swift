@@ -18,7 +18,9 @@ struct PostgresRetryTests {
                     group.addTask { try await Self.bump(store, counters, "b", then: "a") }
                     try await group.waitForAll()
                 }
-                #expect(counters.attempts.withLock { $0 } == 3)
+                // At least one retry; on a loaded machine the retried transaction can meet the other again and be
+                // retried once more (a fresh-clone CI run beside builds saw 4). Each change still lands exactly once.
+                #expect(counters.attempts.withLock { $0 } >= 3)
                 #expect(try await store.lockout(subject: "a")?.failures == 2)
                 #expect(try await store.lockout(subject: "b")?.failures == 2)
             } catch {
