@@ -54,6 +54,41 @@ struct RetentionTests {
         try await people.server.stop()
     }
 
+    @Test("a group made, given a picture and deleted keeps nothing of the picture, and nothing at all after the TTL",
+          arguments: StoreBackend.allCases)
+    func deletedGroupLeavesNothing(_ backend: StoreBackend) async throws {
+        let people = try await TwoPeople.start(backend: backend)
+        let store = people.server.opened.store
+        var groups: [Int] = []
+        for round in 0..<3 {
+            let made = try await people.annSocket.call("create_conversation", ["kind": "group", "members": [people.bob.email]])
+            let group = try #require(made["conversation_id"] as? Int)
+            let picture = Data(repeating: UInt8(round), count: 200 * 1024).base64EncodedString()
+            #expect(try await people.annSocket.call("update_group_avatar", ["conversation_id": group, "avatar": picture]).ok)
+            #expect(try await people.annSocket.call("delete_conversation", ["conversation_id": group]).ok)
+            #expect(try await store.avatar(.group(Int64(group))) == nil, "round \(round): the picture went with the group")
+            #expect(try await people.annSocket.call("update_group_avatar", ["conversation_id": group, "avatar": picture]).errorCode == "not_found")
+            groups.append(group)
+        }
+        let before = try await store.retainedRowCounts()
+
+        people.server.clock.advance(milliseconds: 29 * RetentionPolicy.day)
+        #expect(await Self.sweeper(people.server).sweepOnce()?.conversations == 0, "within the TTL the rows stay")
+        people.server.clock.advance(milliseconds: 2 * RetentionPolicy.day)
+        let report = try #require(await Self.sweeper(people.server).sweepOnce())
+        #expect(report.conversations == 3 && report.memberships == 6)
+        let after = try await store.retainedRowCounts()
+        #expect(after["conversations"] == (before["conversations"] ?? 0) - 3 && after["members"] == (before["members"] ?? 0) - 6)
+        for group in groups {
+            #expect(try await people.bobSocket.call("accept_invitation", ["conversation_id": group]).errorCode == "not_found")
+            #expect(try await people.annSocket.call("get_group_avatar", ["conversation_id": group]).errorCode == "not_found")
+        }
+        #expect((try await people.bobSocket.call("list_invitations")["invitations"] as? [Any])?.isEmpty == true)
+        let next = try await people.annSocket.call("create_conversation", ["kind": "group", "members": []])
+        #expect((next["conversation_id"] as? Int ?? 0) > groups.max() ?? .max, "ids are never used again")
+        try await people.server.stop()
+    }
+
     @Test("the sweeper sweeps at start, then waits; a graceful shutdown stops it at once")
     func lifecycle() async throws {
         let server = try await TestServer.start()

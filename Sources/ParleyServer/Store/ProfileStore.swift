@@ -27,7 +27,7 @@ public protocol ProfileStore: Sendable {
     /// Changes the display name.
     func setDisplayName(accountID: Int64, _ name: String) async throws
 
-    /// Replaces an avatar blob.
+    /// Replaces an avatar blob; a group's only while the group is not deleted (otherwise nothing is stored).
     func setAvatar(_ owner: AvatarOwner, blob: [UInt8], now: Int64) async throws
 
     /// An avatar blob and when it was set.

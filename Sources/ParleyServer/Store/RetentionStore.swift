@@ -1,6 +1,7 @@
 /// How long the server keeps what it stores, and how it deletes it (docs/OPERATIONS.md §5).
 public struct RetentionPolicy: Sendable, Equatable {
-    /// Messages (and their envelopes, reactions), finished uploads and waypoints older than this are deleted (ms).
+    /// Messages (and their envelopes, reactions), finished uploads and waypoints older than this are deleted, and
+    /// groups deleted longer ago than this (ms).
     public var timeToLive: Int64
     /// An upload still incomplete this long after `upload_start` is abandoned and deleted (ms).
     public var abandonedUploadAge: Int64
@@ -37,6 +38,10 @@ public struct SweepReport: Sendable, Equatable {
     public var waypoints = 0
     /// Ended routes past the TTL with no waypoints left.
     public var routes = 0
+    /// Memberships of groups deleted longer than the TTL ago.
+    public var memberships = 0
+    /// Groups deleted longer than the TTL ago, once nothing of theirs is left (their ids are never used again).
+    public var conversations = 0
     /// Login nonces past their expiry.
     public var loginNonces = 0
     /// Pairings past their expiry (their chunks go with them).
@@ -54,7 +59,8 @@ public struct SweepReport: Sendable, Equatable {
     public var counts: [(kind: String, count: Int)] {
         [
             ("envelopes", envelopes), ("reactions", reactions), ("messages", messages), ("file_chunks", fileChunks),
-            ("files", files), ("waypoints", waypoints), ("routes", routes), ("login_nonces", loginNonces),
+            ("files", files), ("waypoints", waypoints), ("routes", routes),
+            ("memberships", memberships), ("conversations", conversations), ("login_nonces", loginNonces),
             ("pairings", pairings), ("registrations", registrations), ("lockouts", lockouts),
         ]
     }
@@ -80,7 +86,7 @@ extension RetentionStore {
     static var retainedTables: [String] {
         [
             "messages", "envelopes", "reactions", "files", "file_chunks", "location_routes", "location_waypoints",
-            "login_nonces", "pairings", "pairing_chunks", "registrations", "lockouts",
+            "conversations", "members", "login_nonces", "pairings", "pairing_chunks", "registrations", "lockouts",
         ]
     }
 }

@@ -8,7 +8,7 @@ import Testing
 struct RetentionGrowthTests {
     static let day = RetentionPolicy.day
 
-    @Test("20 rounds of send, react, confirm, upload and post, 4 days apart, TTL 10 days: every table stays the same size",
+    @Test("20 rounds of send, react, confirm, upload, post and a group deleted, 4 days apart, TTL 10 days: every table stays the same size",
           arguments: StoreBackend.allCases)
     func boundedGrowth(_ backend: StoreBackend) async throws {
         try await backend.withStore { store in
@@ -40,6 +40,11 @@ struct RetentionGrowthTests {
                     try await store.completeFile(fileID: file.id)
                 }  // odd rounds leave an abandoned upload
                 try await store.saveLoginNonce(Sample.bytes(32, UInt8(round)), accountID: p.ann, deviceID: 1, expiresAt: clock.now() + 60_000)
+                // A group made, decorated, written to and deleted again: gone once its deletion is past the TTL.
+                let group = try await store.createConversation(kind: .group, creatorID: p.ann, memberIDs: [p.bob], now: clock.now()).conversation.id
+                try await store.setAvatar(.group(group), blob: Sample.bytes(1_000), now: clock.now())
+                _ = try await store.insertMessage(Sample.message(group, from: p.ann, to: [(p.bob, 1)], clientID: "g\(round)"), now: clock.now() + 1)
+                try await store.deleteConversation(conversationID: group, now: clock.now() + 2)
 
                 clock.advance(milliseconds: 4 * Self.day)
                 _ = try await store.sweepExpired(now: clock.now(), policy: policy)
@@ -48,7 +53,8 @@ struct RetentionGrowthTests {
             }
             // Kept: the rounds of the last 10 days, that is 2 (the sweep runs 4 days after each round).
             let settled = history[5]
-            #expect(settled["messages"] == 2 * perRound)
+            #expect(settled["messages"] == 2 * (perRound + 1), "each round's and its deleted group's")
+            #expect(settled["conversations"] == 1 + 2 && settled["members"] == 2 + 2 * 2, "the pair's and the groups deleted in the last 10 days")
             #expect(settled["envelopes"] == 2 * perRound, "bob's phone's row per message; bob's laptop rows are gone")
             #expect(settled["reactions"] == 2 * perRound / 3)
             #expect(settled["location_waypoints"] == 2 * perRound)

@@ -330,6 +330,14 @@ enum PostgresMigrations {
             CREATE TRIGGER envelopes_release AFTER DELETE ON envelopes REFERENCING OLD TABLE AS released
                 FOR EACH STATEMENT EXECUTE FUNCTION parley_release_envelopes()
             """),
+        // A deleted group's rows go once it is past the retention TTL (docs/OPERATIONS.md §5.1), found by its
+        // deletion time; its files are looked up by conversation. Pictures of groups deleted before are dropped.
+        ("v18-deleted-groups", """
+            CREATE INDEX conversations_deleted ON conversations(deleted_at) WHERE deleted_at IS NOT NULL;
+            CREATE INDEX files_conversation ON files(conversation_id);
+            DELETE FROM avatars WHERE owner_kind = 'group'
+                AND owner_id NOT IN (SELECT id FROM conversations WHERE deleted_at IS NULL)
+            """),
     ]
 
     /// An arbitrary constant naming the migration advisory lock.

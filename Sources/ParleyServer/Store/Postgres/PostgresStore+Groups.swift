@@ -56,6 +56,8 @@ extension PostgresStore {
     public func deleteConversation(conversationID: Int64, now: Int64) async throws {
         try await transaction("conversation") { db, log in
             try await db.run("UPDATE conversations SET deleted_at = \(now) WHERE id = \(conversationID)", log)
+            // Nobody can read a deleted group's picture (see SQLiteStore+Groups.swift).
+            try await db.run("DELETE FROM avatars WHERE owner_kind = 'group' AND owner_id = \(conversationID)", log)
             try await db.run(
                 "DELETE FROM envelopes WHERE message_id IN (SELECT id FROM messages WHERE conversation_id = \(conversationID))", log)
         }

@@ -37,13 +37,21 @@ extension PostgresStore {
 
     public func setAvatar(_ owner: AvatarOwner, blob: [UInt8], now: Int64) async throws {
         let (kind, id) = SQLiteStore.ownerKey(owner)
-        try await transaction("avatar") { db, log in
-            try await db.run(
+        let upsert = "ON CONFLICT (owner_kind, owner_id) DO UPDATE SET blob = excluded.blob, updated_at = excluded.updated_at"
+        let insert: PostgresQuery
+        switch owner {
+        case .account:
+            insert = try "INSERT INTO avatars (owner_kind, owner_id, blob, updated_at) VALUES (\(kind), \(id), \(Data(blob)), \(now)) \(unescaped: upsert)"
+        case .group:
+            // Only while the group lives: the share lock makes a deletion committed meanwhile seen here (or makes
+            // it wait for this insert, and then delete the picture with the group).
+            insert = try """
+                WITH live AS (SELECT 1 FROM conversations WHERE id = \(id) AND deleted_at IS NULL FOR SHARE)
+                INSERT INTO avatars (owner_kind, owner_id, blob, updated_at)
+                    SELECT \(kind), \(id), \(Data(blob)), \(now) WHERE EXISTS (SELECT 1 FROM live) \(unescaped: upsert)
                 """
-                INSERT INTO avatars (owner_kind, owner_id, blob, updated_at) VALUES (\(kind), \(id), \(Data(blob)), \(now))
-                ON CONFLICT (owner_kind, owner_id) DO UPDATE SET blob = excluded.blob, updated_at = excluded.updated_at
-                """, log)
         }
+        try await transaction("avatar") { db, log in try await db.run(insert, log) }
     }
 
     public func avatar(_ owner: AvatarOwner) async throws -> (blob: [UInt8], updatedAt: Int64)? {

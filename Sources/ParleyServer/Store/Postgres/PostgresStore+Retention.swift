@@ -31,6 +31,20 @@ extension PostgresStore {
             SELECT x.ctid FROM location_routes x WHERE NOT x.active AND COALESCE(x.ended_at, x.started_at) < $1
                 AND NOT EXISTS (SELECT 1 FROM location_waypoints w WHERE w.route_id = x.id)
             """, [cutoff], limit)
+        let goneGroup = """
+            c.deleted_at < $1 AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id)
+                AND NOT EXISTS (SELECT 1 FROM files f WHERE f.conversation_id = c.id)
+            """
+        report.memberships = try await deleteInBatches(
+            "members", "SELECT x.ctid FROM conversations c JOIN members x ON x.conversation_id = c.id WHERE \(goneGroup)", [cutoff], limit)
+        report.conversations = try await deleteInBatches(
+            "conversations",
+            """
+            SELECT x.ctid FROM conversations x WHERE x.deleted_at < $1
+                AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = x.id)
+                AND NOT EXISTS (SELECT 1 FROM files f WHERE f.conversation_id = x.id)
+                AND NOT EXISTS (SELECT 1 FROM members b WHERE b.conversation_id = x.id)
+            """, [cutoff], limit)
         report.loginNonces = try await deleteInBatches(
             "login_nonces", "SELECT x.ctid FROM login_nonces x WHERE x.expires_at < $1", [expired], limit)
         report.pairings = try await deleteInBatches("pairings", "SELECT x.ctid FROM pairings x WHERE x.expires_at < $1", [expired], limit)

@@ -59,6 +59,8 @@ extension SQLiteStore {
     public func deleteConversation(conversationID: Int64, now: Int64) async throws {
         try await write("conversation") { db in
             try db.execute(sql: "UPDATE conversations SET deleted_at = ? WHERE id = ?", arguments: [now, conversationID])
+            // Nobody can read a deleted group's picture: kept, it would be up to 256 KiB the sender never gets back.
+            try db.execute(sql: "DELETE FROM avatars WHERE owner_kind = 'group' AND owner_id = ?", arguments: [conversationID])
             try db.execute(
                 sql: "DELETE FROM envelopes WHERE message_id IN (SELECT id FROM messages WHERE conversation_id = ?)",
                 arguments: [conversationID])

@@ -45,7 +45,8 @@ extension SQLiteStore {
         try await write("avatar") { db in
             try db.execute(
                 sql: """
-                    INSERT INTO avatars (owner_kind, owner_id, blob, updated_at) VALUES (?, ?, ?, ?)
+                    INSERT INTO avatars (owner_kind, owner_id, blob, updated_at) SELECT ?1, ?2, ?3, ?4
+                        WHERE ?1 = 'account' OR EXISTS (SELECT 1 FROM conversations WHERE id = ?2 AND deleted_at IS NULL)
                     ON CONFLICT (owner_kind, owner_id) DO UPDATE SET blob = excluded.blob, updated_at = excluded.updated_at
                     """,
                 arguments: [kind, id, Data(blob), now])

@@ -34,6 +34,18 @@ extension SQLiteStore {
             SELECT r.rowid FROM location_routes r WHERE r.active = 0 AND COALESCE(r.ended_at, r.started_at) < ?1
                 AND NOT EXISTS (SELECT 1 FROM location_waypoints w WHERE w.route_id = r.id)
             """, [cutoff], limit)
+        // A group deleted longer than the TTL ago, once its messages and files are gone (the lines above take
+        // them: all are older than its deletion): its members first, then the row, so no cascade is unbounded.
+        let goneGroup = """
+            c.deleted_at < ?1 AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id)
+                AND NOT EXISTS (SELECT 1 FROM files f WHERE f.conversation_id = c.id)
+            """
+        report.memberships = try await deleteInBatches(
+            "members", "SELECT b.rowid FROM conversations c JOIN members b ON b.conversation_id = c.id WHERE \(goneGroup)", [cutoff], limit)
+        report.conversations = try await deleteInBatches(
+            "conversations",
+            "SELECT c.rowid FROM conversations c WHERE \(goneGroup) AND NOT EXISTS (SELECT 1 FROM members b WHERE b.conversation_id = c.id)",
+            [cutoff], limit)
         report.loginNonces = try await deleteInBatches(
             "login_nonces", "SELECT n.rowid FROM login_nonces n WHERE n.expires_at < ?1", [expired], limit)
         report.pairings = try await deleteInBatches("pairings", "SELECT p.rowid FROM pairings p WHERE p.expires_at < ?1", [expired], limit)
