@@ -280,6 +280,36 @@ struct PreKeyTests {
         try await people.server.stop()
     }
 
+    @Test("a device keeps at most 1,000 one-time prekeys on a default server: past it an upload is refused in words and stores nothing",
+          arguments: StoreBackend.allCases)
+    func oneTimePreKeyLimit(_ backend: StoreBackend) async throws {
+        let people = try await TwoPeople.start(backend: backend)
+        func batch(_ first: Int, _ count: Int) -> [[String: Any]] {
+            (first..<first + count).map { ["id": $0, "key": Data(repeating: UInt8($0 % 251), count: 32).base64EncodedString()] }
+        }
+        let registered = try #require(try await people.bobSocket.call("get_prekey_count")["count"] as? Int)
+        var next = 1_000
+        var count = registered
+        while count + 100 <= 1_000 {
+            let added = try await people.bobSocket.call("ensure_prekeys", ["one_time_prekeys": batch(next, 100)])
+            count += 100
+            #expect(added["count"] as? Int == count, "\(added)")
+            next += 100
+        }
+        let room = 1_000 - count
+        let refused = try await people.bobSocket.call("ensure_prekeys", ["one_time_prekeys": batch(next, room + 1)])
+        #expect(refused.errorCode == "quota_exceeded")
+        #expect(refused.errorMessage?.contains("already has \(count) one-time prekeys") == true
+                    && refused.errorMessage?.contains("at most 1000") == true, "\(refused.errorMessage ?? "")")
+        #expect(try await people.bobSocket.call("get_prekey_count")["count"] as? Int == count, "nothing of the refused upload was stored")
+        #expect(try await people.bobSocket.call("ensure_prekeys", ["one_time_prekeys": batch(next, room)])["count"] as? Int == 1_000)
+        // Ann starting a session takes one; then one more fits again.
+        #expect(try await people.annSocket.call("get_key_bundle", ["email": people.bob.email]).ok)
+        #expect(try await people.bobSocket.call("ensure_prekeys", ["one_time_prekeys": batch(next + room, 1)])["count"] as? Int == 1_000)
+        #expect(try await people.bobSocket.call("ping").ok)
+        try await people.server.stop()
+    }
+
     @Test("get_messages ends a page at 1 MiB of ciphertext, on a default server, so no answer grows with the envelopes waiting", arguments: StoreBackend.allCases)
     func pageByteBudget(_ backend: StoreBackend) async throws {
         let people = try await TwoPeople.start(backend: backend)

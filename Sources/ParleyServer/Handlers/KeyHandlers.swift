@@ -47,14 +47,19 @@ enum KeyHandlers {
         let account = try await StoreCall.call(context) { try await context.store.account(id: caller.accountID) }
         guard let account else { throw WireError(.notFound, "the account no longer exists") }
         let upload = try PreKeyFields.verified(signed: request.signed, pq: request.pq, oneTime: request.oneTime, identityKey: account.identityKey)
-        try await StoreCall.call(context) {
+        let limit = API.OneTimePreKey.maximumStoredPerDevice
+        let addition = try await StoreCall.call(context) {
             try await context.store.addPreKeys(
                 accountID: caller.accountID, deviceID: caller.deviceID, signed: upload.signed, pq: upload.pq,
-                oneTime: upload.oneTime)
+                oneTime: upload.oneTime, maximumOneTime: limit)
         }
-        let count = try await StoreCall.call(context) {
-            try await context.store.oneTimePreKeyCount(accountID: caller.accountID, deviceID: caller.deviceID)
+        switch addition {
+        case .added(let count):
+            return API.PreKeyCount(count: Int64(count))
+        case .tooMany(let stored):
+            throw WireError(.quotaExceeded,
+                            "this device already has \(stored) one-time prekeys on the server, which keeps at most \(limit); "
+                                + "upload more once others have used some (get_prekey_count)")
         }
-        return API.PreKeyCount(count: Int64(count))
     }
 }

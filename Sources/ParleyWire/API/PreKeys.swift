@@ -41,6 +41,9 @@ extension API {
     public struct OneTimePreKey: WireBody {
         /// At most this many go up in one request.
         public static let maximumPerRequest = 100
+        /// At most this many wait on the server for one device: an upload past it is refused whole. A client
+        /// keeps a few dozen there (ParleyProtocol's `PreKeyPolicy`); without a bound a device could fill the disk.
+        public static let maximumStoredPerDevice = 1_000
 
         public var id: UInt32
         public var key: [UInt8]

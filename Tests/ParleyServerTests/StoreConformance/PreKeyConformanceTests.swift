@@ -57,4 +57,35 @@ struct PreKeyConformanceTests {
             #expect(bundle.pqPreKey == Sample.preKeys().pqPreKey)
         }
     }
+
+    @Test("a device holds at most the limit of one-time prekeys: an upload past it changes nothing, even at once", arguments: StoreBackend.allCases)
+    func oneTimeLimit(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let id = try await Sample.activeAccount(store, "dee@example.org")  // device 1 holds 3
+            func keys(_ ids: Range<UInt32>) -> [(id: UInt32, publicKey: [UInt8])] { ids.map { ($0, Sample.bytes(32, UInt8($0 % 200))) } }
+            let signed = PreKeyUpload.Signed(id: 9, publicKey: Sample.bytes(32, 90), signature: Sample.bytes(64, 91))
+            #expect(try await store.addPreKeys(accountID: id, deviceID: 1, signed: nil, pq: nil, oneTime: keys(10..<17), maximumOneTime: 10) == .added(count: 10))
+            #expect(try await store.addPreKeys(accountID: id, deviceID: 1, signed: signed, pq: nil, oneTime: keys(20..<21), maximumOneTime: 10)
+                    == .tooMany(stored: 10))
+            #expect(try await store.oneTimePreKeyCount(accountID: id, deviceID: 1) == 10)
+            #expect(try await store.takeKeyBundles(accountID: id).first?.signedPreKey == Sample.preKeys().signedPreKey,
+                    "the refused upload's signed prekey was not kept either")
+            // One was taken: room for exactly one, and a signed prekey alone always fits.
+            #expect(try await store.addPreKeys(accountID: id, deviceID: 1, signed: nil, pq: nil, oneTime: keys(30..<32), maximumOneTime: 10) == .tooMany(stored: 9))
+            #expect(try await store.addPreKeys(accountID: id, deviceID: 1, signed: signed, pq: nil, oneTime: keys(30..<31), maximumOneTime: 10) == .added(count: 10))
+            #expect(try await store.addPreKeys(accountID: id, deviceID: 1, signed: signed, pq: nil, oneTime: [], maximumOneTime: 10) == .added(count: 10))
+
+            // Twelve uploads of 5 at once against a limit of 40, with the device holding 10: exactly six fit.
+            let results = try await withThrowingTaskGroup(of: PreKeyAddition.self) { group in
+                for index in UInt32(0)..<12 {
+                    group.addTask {
+                        try await store.addPreKeys(accountID: id, deviceID: 1, signed: nil, pq: nil, oneTime: keys(100 + index * 5..<105 + index * 5), maximumOneTime: 40)
+                    }
+                }
+                return try await group.reduce(into: [PreKeyAddition]()) { $0.append($1) }
+            }
+            #expect(results.filter { if case .added = $0 { true } else { false } }.count == 6, "\(results)")
+            #expect(try await store.oneTimePreKeyCount(accountID: id, deviceID: 1) == 40)
+        }
+    }
 }

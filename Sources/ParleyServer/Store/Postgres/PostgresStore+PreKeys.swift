@@ -38,10 +38,17 @@ extension PostgresStore {
 
     public func addPreKeys(
         accountID: Int64, deviceID: UInt32, signed: PreKeyUpload.Signed?, pq: PreKeyUpload.Signed?,
-        oneTime: [(id: UInt32, publicKey: [UInt8])]
-    ) async throws {
+        oneTime: [(id: UInt32, publicKey: [UInt8])], maximumOneTime: Int
+    ) async throws -> PreKeyAddition {
         let oneTime = oneTime.map { (Int64($0.id), Data($0.publicKey)) }
-        try await transaction("a one-time prekey with this id") { db, log in
+        return try await transaction("a one-time prekey with this id") { db, log in
+            // The device's row, locked, makes uploads of one device count one after another: two at once could
+            // each see room for themselves.
+            try await db.run("SELECT 1 FROM devices WHERE account_id = \(accountID) AND device_id = \(Int64(deviceID)) FOR UPDATE", log)
+            let stored = Int(try await db.scalar(
+                "SELECT COUNT(*) FROM one_time_prekeys WHERE account_id = \(accountID) AND device_id = \(Int64(deviceID))",
+                log, as: Int64.self) ?? 0)
+            if oneTime.count > maximumOneTime - stored { return .tooMany(stored: stored) }
             for (kind, key) in [("spk", signed), ("pq", pq)] {
                 guard let key else { continue }
                 try await db.run(
@@ -55,6 +62,7 @@ extension PostgresStore {
                     "INSERT INTO one_time_prekeys (account_id, device_id, key_id, public_key) VALUES (\(accountID), \(Int64(deviceID)), \(id), \(key))",
                     log)
             }
+            return .added(count: stored + oneTime.count)
         }
     }
 

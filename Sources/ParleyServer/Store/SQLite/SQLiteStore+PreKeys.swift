@@ -34,10 +34,14 @@ extension SQLiteStore {
 
     public func addPreKeys(
         accountID: Int64, deviceID: UInt32, signed: PreKeyUpload.Signed?, pq: PreKeyUpload.Signed?,
-        oneTime: [(id: UInt32, publicKey: [UInt8])]
-    ) async throws {
+        oneTime: [(id: UInt32, publicKey: [UInt8])], maximumOneTime: Int
+    ) async throws -> PreKeyAddition {
         let oneTime = oneTime.map { ($0.id, $0.publicKey) }
-        try await write("a one-time prekey with this id") { db in
+        return try await write("a one-time prekey with this id") { db in
+            let stored = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM one_time_prekeys WHERE account_id = ? AND device_id = ?",
+                arguments: [accountID, Int64(deviceID)]) ?? 0
+            if oneTime.count > maximumOneTime - stored { return .tooMany(stored: stored) }
             for (kind, key) in [("spk", signed), ("pq", pq)] {
                 guard let key else { continue }
                 try db.execute(
@@ -52,6 +56,7 @@ extension SQLiteStore {
                     sql: "INSERT INTO one_time_prekeys (account_id, device_id, key_id, public_key) VALUES (?, ?, ?, ?)",
                     arguments: [accountID, Int64(deviceID), Int64(id), Data(key)])
             }
+            return .added(count: stored + oneTime.count)
         }
     }
 
