@@ -12,6 +12,27 @@ struct LocationAccountCommandTests {
         return try await ParleyBinary.runDetached(full)
     }
 
+    @Test func deleteRouteRemovesItFromTheList() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-location-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
+        let ann = root.appendingPathComponent("ann")
+        try await CLIAccounts.register("ann", home: ann, server: server)
+        #expect(try await Self.location(["post", "--lat", "61.4978", "--lon", "23.761"], home: ann).status == 0)
+        let listed = try await Self.location(["routes"], home: ann)
+        #expect(listed.status == 0 && listed.stdout.contains("route 1"), "\(listed.stdout)\(listed.stderr)")
+
+        let deleted = try await Self.location(["delete-route", "1"], home: ann)
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(deleted.stdout == "Deleted route 1 and its positions at the server.\n", "\(deleted.stdout)")
+        let after = try await Self.location(["routes"], home: ann)
+        #expect(after.status == 0 && after.stdout.hasPrefix("No routes yet"), "\(after.stdout)")
+        let again = try await Self.location(["delete-route", "1"], home: ann)
+        #expect(again.status == 1 && !again.stderr.contains("not_found"), "\(again.stderr)")
+        #expect(again.stderr.contains("route 1"), "the person's words name the route: \(again.stderr)")
+        try await server.stop()
+    }
+
     @Test func shareThenPostShowFollowAndRevoke() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-location-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }

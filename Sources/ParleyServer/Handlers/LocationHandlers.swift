@@ -5,6 +5,9 @@ import ParleyWire
 enum LocationHandlers {
     /// Most waypoints one route holds (about four days of one fix every 4 s).
     static let maximumWaypointsPerRoute: Int64 = 100_000
+    /// Most waypoints posted to one person's routes still kept (ten full routes; at most 1 KiB each, so about
+    /// 1 GiB, like the file and undelivered-message quotas). Routes go after the retention TTL or when deleted.
+    static let maximumWaypointsPerAccount: Int64 = 1_000_000
 
     static func register(in router: inout RequestRouter) {
         router.add(API.StartRoute.self) { _, environment, context throws(WireError) in
@@ -44,9 +47,12 @@ enum LocationHandlers {
         let stored: [WaypointRecord]
         do {
             stored = try await context.store.appendWaypoints(
-                routeID: route.id, batch, limit: maximumWaypointsPerRoute, now: context.clock.now())
+                routeID: route.id, batch, limit: maximumWaypointsPerRoute, ownerLimit: maximumWaypointsPerAccount, now: context.clock.now())
         } catch StoreError.conflict("route waypoint limit") {
             throw WireError(.quotaExceeded, "a route holds at most \(maximumWaypointsPerRoute) waypoints; start a new route")
+        } catch StoreError.conflict("account waypoint limit") {
+            throw WireError(.quotaExceeded, "your routes on this server hold the \(maximumWaypointsPerAccount) waypoints it keeps for you; "
+                + "delete an old route (parley location delete-route ID) or wait for the oldest to expire")
         } catch StoreError.conflict {
             throw WireError(.conflict, "the route is no longer active; start a new route")
         } catch {

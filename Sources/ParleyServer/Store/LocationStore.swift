@@ -54,8 +54,9 @@ public protocol LocationStore: Sendable {
 
     /// Stores waypoints on an active route; a timestamp already on the route is skipped, so a retried
     /// batch stores nothing twice. Returns the records stored now. Throws `.conflict` when the route is
-    /// inactive or would pass `limit` waypoints.
-    func appendWaypoints(routeID: Int64, _ waypoints: [NewWaypoint], limit: Int64, now: Int64) async throws -> [WaypointRecord]
+    /// inactive or would pass `limit` waypoints, and `.conflict("account waypoint limit")` when the owner's routes
+    /// still kept would together pass `ownerLimit` waypoints posted.
+    func appendWaypoints(routeID: Int64, _ waypoints: [NewWaypoint], limit: Int64, ownerLimit: Int64, now: Int64) async throws -> [WaypointRecord]
 
     /// Waypoints of a route with ids above `afterID`, oldest first.
     func waypoints(routeID: Int64, afterID: Int64, limit: Int) async throws -> [WaypointRecord]
@@ -80,4 +81,11 @@ public protocol LocationStore: Sendable {
 
     /// Whose routes `followerID` may read, oldest permission first.
     func following(followerID: Int64) async throws -> [Int64]
+}
+
+extension LocationStore {
+    /// Stores waypoints whatever the owner's other routes hold (tests).
+    public func appendWaypoints(routeID: Int64, _ waypoints: [NewWaypoint], limit: Int64, now: Int64) async throws -> [WaypointRecord] {
+        try await appendWaypoints(routeID: routeID, waypoints, limit: limit, ownerLimit: .max, now: now)
+    }
 }

@@ -17,7 +17,7 @@ extension Parley {
                 vault, `bpt-link` prints the bpt:// link they open, `post --bpt` sends positions to the tracker \
                 server. Formats: docs/FORMATS.md §13; the SDK side: docs/CLIENT.md §11.
                 """,
-            subcommands: [Keygen.self, Post.self, Replay.self, Follow.self, Share.self, Revoke.self, Routes.self, Show.self,
+            subcommands: [Keygen.self, Post.self, Replay.self, Follow.self, Share.self, Revoke.self, Routes.self, DeleteRoute.self, Show.self,
                           BPTKey.self, BPTLink.self]
         )
     }

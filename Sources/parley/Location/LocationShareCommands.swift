@@ -66,4 +66,19 @@ extension Parley.Location {
             }
         }
     }
+
+    /// `parley location delete-route ID`.
+    struct DeleteRoute: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete-route",
+            abstract: "Delete one of your routes and its positions at the server (followers can no longer read it).",
+            discussion: "The server keeps at most 1,000,000 positions over your routes; deleting an old route makes room at once.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The route's id, as 'parley location routes' lists it.") var routeID: Int64
+
+        func run() async throws {
+            try await options.withClient { try await $0.location.deleteRoute(routeID) }
+            options.output(["route_id": routeID]) { "Deleted route \(routeID) and its positions at the server." }
+        }
+    }
 }

@@ -21,11 +21,12 @@ struct ProfileFileLocationConformanceTests {
             #expect(try await store.account(id: ann)?.displayName == "Ann B.")
             #expect(try await store.avatar(.account(ann)) == nil)
             try await store.setAvatar(.account(ann), blob: Sample.bytes(300, 5), now: 7)
-            try await store.setAvatar(.group(ann), blob: [9], now: 8)
+            let group = try await store.createConversation(kind: .group, creatorID: ann, memberIDs: [], now: 8).conversation.id
+            try await store.setAvatar(.group(group), blob: [9], now: 8)
             try await store.setAvatar(.account(ann), blob: Sample.bytes(200, 6), now: 9)
             let avatar = try #require(try await store.avatar(.account(ann)))
             #expect(avatar.blob == Sample.bytes(200, 6) && avatar.updatedAt == 9)
-            #expect(try await store.avatar(.group(ann))?.blob == [9])
+            #expect(try await store.avatar(.group(group))?.blob == [9])
         }
     }
 
@@ -134,6 +135,31 @@ struct ProfileFileLocationConformanceTests {
             #expect(try await store.revokeFollower(ownerID: ann, followerID: bob))
             #expect(try await !store.revokeFollower(ownerID: ann, followerID: bob))
             #expect(try await !store.isFollower(ownerID: ann, followerID: bob))
+        }
+    }
+
+    @Test("waypoints count against their owner over every route still kept: a batch past it stores nothing; a deleted route makes room",
+          arguments: StoreBackend.allCases)
+    func ownerWaypointLimit(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let ann = try await Sample.activeAccount(store, "ann@example.org")
+            let bob = try await Sample.activeAccount(store, "bob@example.org")
+            func points(_ range: Range<Int64>) -> [NewWaypoint] { range.map { NewWaypoint(timestamp: $0, data: "v2:\($0)") } }
+            let first = try await store.startRoute(ownerID: ann, now: 1)
+            #expect(try await store.appendWaypoints(routeID: first.id, points(0..<4), limit: 5, ownerLimit: 6, now: 2).count == 4)
+            let second = try await store.startRoute(ownerID: ann, now: 3)  // ends the first, which still counts
+            #expect(try await store.appendWaypoints(routeID: second.id, points(10..<12), limit: 5, ownerLimit: 6, now: 4).count == 2)
+            await #expect(throws: StoreError.conflict("account waypoint limit")) {
+                _ = try await store.appendWaypoints(routeID: second.id, points(12..<13), limit: 5, ownerLimit: 6, now: 5)
+            }
+            #expect(try await store.waypoints(routeID: second.id, afterID: 0, limit: 10).count == 2, "the refused batch stored nothing")
+            #expect(try await store.route(id: second.id)?.waypointCount == 2)
+            // Another person's routes are theirs alone.
+            let bobs = try await store.startRoute(ownerID: bob, now: 6)
+            #expect(try await store.appendWaypoints(routeID: bobs.id, points(0..<5), limit: 5, ownerLimit: 6, now: 7).count == 5)
+            // Deleting the old route frees its four at once.
+            try await store.deleteRoute(id: first.id)
+            #expect(try await store.appendWaypoints(routeID: second.id, points(12..<15), limit: 5, ownerLimit: 6, now: 8).count == 3)
         }
     }
 }

@@ -43,7 +43,7 @@ extension PostgresStore {
         }
     }
 
-    public func appendWaypoints(routeID: Int64, _ waypoints: [NewWaypoint], limit: Int64, now: Int64) async throws -> [WaypointRecord] {
+    public func appendWaypoints(routeID: Int64, _ waypoints: [NewWaypoint], limit: Int64, ownerLimit: Int64, now: Int64) async throws -> [WaypointRecord] {
         try await transaction("waypoints") { db, log in
             // FOR UPDATE: concurrent batches on one route count against the limit one after another.
             guard let row = try await db.row("SELECT * FROM location_routes WHERE id = \(routeID) FOR UPDATE", log) else {
@@ -64,6 +64,10 @@ extension PostgresStore {
                 }
             }
             guard route.waypointCount + Int64(stored.count) <= limit else { throw StoreError.conflict("route waypoint limit") }
+            // Only the active route takes waypoints, and its row is locked above: the owner's posts count one after another.
+            let owned = try await db.scalar(
+                "SELECT COALESCE(SUM(waypoint_count), 0)::BIGINT FROM location_routes WHERE owner_id = \(route.ownerID)", log, as: Int64.self) ?? 0
+            guard Int64(stored.count) <= ownerLimit - owned else { throw StoreError.conflict("account waypoint limit") }
             try await db.run(
                 "UPDATE location_routes SET waypoint_count = waypoint_count + \(Int64(stored.count)) WHERE id = \(routeID)", log)
             return stored

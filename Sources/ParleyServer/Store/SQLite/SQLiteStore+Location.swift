@@ -44,7 +44,7 @@ extension SQLiteStore {
         }
     }
 
-    public func appendWaypoints(routeID: Int64, _ waypoints: [NewWaypoint], limit: Int64, now: Int64) async throws -> [WaypointRecord] {
+    public func appendWaypoints(routeID: Int64, _ waypoints: [NewWaypoint], limit: Int64, ownerLimit: Int64, now: Int64) async throws -> [WaypointRecord] {
         try await write("waypoints") { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM location_routes WHERE id = ?", arguments: [routeID]) else {
                 throw StoreError.conflict("route")
@@ -61,6 +61,9 @@ extension SQLiteStore {
                 }
             }
             guard route.waypointCount + Int64(stored.count) <= limit else { throw StoreError.conflict("route waypoint limit") }
+            let owned = try Int64.fetchOne(
+                db, sql: "SELECT COALESCE(SUM(waypoint_count), 0) FROM location_routes WHERE owner_id = ?", arguments: [route.ownerID]) ?? 0
+            guard Int64(stored.count) <= ownerLimit - owned else { throw StoreError.conflict("account waypoint limit") }
             try db.execute(
                 sql: "UPDATE location_routes SET waypoint_count = waypoint_count + ? WHERE id = ?", arguments: [stored.count, routeID])
             return stored
