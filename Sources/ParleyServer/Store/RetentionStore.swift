@@ -7,17 +7,25 @@ public struct RetentionPolicy: Sendable, Equatable {
     public var abandonedUploadAge: Int64
     /// Expired login nonces and pairings are kept this long past their expiry, then deleted (ms).
     public var expiredGrace: Int64
+    /// A registration not confirmed this long after it was made is deleted with its keys (its code lived 15
+    /// minutes; registering again makes a new one) (ms).
+    public var unconfirmedAccountAge: Int64
     /// Rows deleted per transaction, so a sweep never holds a write lock for long.
     public var batchSize: Int
 
     /// One day in milliseconds.
     public static let day: Int64 = 86_400_000
 
-    /// The documented defaults: 30 days, uploads abandoned after 24 hours, 1,000 rows per transaction.
-    public init(days: Int64 = 30, abandonedUploadAge: Int64 = day, expiredGrace: Int64 = 3_600_000, batchSize: Int = 1_000) {
+    /// The documented defaults: 30 days, uploads abandoned and registrations not confirmed after 24 hours, 1,000
+    /// rows per transaction.
+    public init(
+        days: Int64 = 30, abandonedUploadAge: Int64 = day, expiredGrace: Int64 = 3_600_000, unconfirmedAccountAge: Int64 = day,
+        batchSize: Int = 1_000
+    ) {
         self.timeToLive = days * Self.day
         self.abandonedUploadAge = abandonedUploadAge
         self.expiredGrace = expiredGrace
+        self.unconfirmedAccountAge = unconfirmedAccountAge
         self.batchSize = batchSize
     }
 }
@@ -44,6 +52,14 @@ public struct SweepReport: Sendable, Equatable {
     public var conversations = 0
     /// Login nonces past their expiry.
     public var loginNonces = 0
+    /// One-time prekeys of registrations never confirmed.
+    public var unconfirmedPreKeys = 0
+    /// Registrations never confirmed, a day after they were made (their device and signed prekeys go with them).
+    public var unconfirmedAccounts = 0
+    /// Verification codes an hour past their expiry.
+    public var verifications = 0
+    /// Invites held for registrations that are no longer waiting.
+    public var heldInvites = 0
     /// Pairings past their expiry (their chunks go with them).
     public var pairings = 0
     /// Registration records older than the TTL (kept only for surge detection).
@@ -61,6 +77,8 @@ public struct SweepReport: Sendable, Equatable {
             ("envelopes", envelopes), ("reactions", reactions), ("messages", messages), ("file_chunks", fileChunks),
             ("files", files), ("waypoints", waypoints), ("routes", routes),
             ("memberships", memberships), ("conversations", conversations), ("login_nonces", loginNonces),
+            ("unconfirmed_prekeys", unconfirmedPreKeys), ("unconfirmed_accounts", unconfirmedAccounts), ("verifications", verifications),
+            ("held_invites", heldInvites),
             ("pairings", pairings), ("registrations", registrations), ("lockouts", lockouts),
         ]
     }
@@ -86,7 +104,7 @@ extension RetentionStore {
     static var retainedTables: [String] {
         [
             "messages", "envelopes", "reactions", "files", "file_chunks", "location_routes", "location_waypoints",
-            "conversations", "members", "login_nonces", "pairings", "pairing_chunks", "registrations", "lockouts",
+            "conversations", "members", "login_nonces", "verifications", "held_invites", "pairings", "pairing_chunks", "registrations", "lockouts",
         ]
     }
 }

@@ -11,9 +11,9 @@ import Testing
 @Suite("Store migration: deleted groups")
 struct DeletedGroupMigrationTests {
     /// Group 1 lives, group 2 was deleted at 5; pictures for both, for a group 3 that is not there, and for ann.
-    static func rows(bytes: (Int) -> String) -> [String] {
+    static func rows(active: String, bytes: (Int) -> String) -> [String] {
         [
-            "INSERT INTO accounts (id, email, display_name, identity_key, auth_key, created_at) VALUES (1, 'ann@example.org', 'ann', \(bytes(32)), \(bytes(32)), 1), (2, 'bob@example.org', 'bob', \(bytes(32)), \(bytes(32)), 1)",
+            "INSERT INTO accounts (id, email, display_name, identity_key, auth_key, active, created_at) VALUES (1, 'ann@example.org', 'ann', \(bytes(32)), \(bytes(32)), \(active), 1), (2, 'bob@example.org', 'bob', \(bytes(32)), \(bytes(32)), \(active), 1)",
             "INSERT INTO conversations (id, kind, creator_id, created_at, deleted_at) VALUES (1, 'group', 1, 1, NULL), (2, 'group', 1, 2, 5)",
             "INSERT INTO members (conversation_id, account_id, status, joined_at) VALUES (1, 1, 'active', 1), (2, 1, 'active', 2), (2, 2, 'invited', 2)",
             "INSERT INTO avatars (owner_kind, owner_id, blob, updated_at) VALUES ('group', 1, \(bytes(100)), 3), ('group', 2, \(bytes(200)), 3), ('group', 3, \(bytes(300)), 3), ('account', 1, \(bytes(50)), 3)",
@@ -48,7 +48,7 @@ struct DeletedGroupMigrationTests {
         let queue = try DatabaseQueue(path: path)
         try SQLiteMigrations.migrator.migrate(queue, upTo: "v16-undelivered-bytes")
         try queue.write { db in
-            for statement in rows(bytes: { "zeroblob(\($0))" }) { try db.execute(sql: statement) }
+            for statement in rows(active: "1", bytes: { "zeroblob(\($0))" }) { try db.execute(sql: statement) }
         }
         try queue.close()
     }
@@ -61,7 +61,7 @@ struct DeletedGroupMigrationTests {
         let connection = try await PostgresStore.openConnection(url, logger: logger)
         do {
             try await PostgresMigrations.migrate(connection, logger: logger, through: "v17-undelivered-bytes")
-            for statement in Self.rows(bytes: { "decode(repeat('ab', \($0)), 'hex')" }) {
+            for statement in Self.rows(active: "TRUE", bytes: { "decode(repeat('ab', \($0)), 'hex')" }) {
                 try await connection.run(PostgresQuery(unsafeSQL: statement), logger)
             }
             try await connection.close()

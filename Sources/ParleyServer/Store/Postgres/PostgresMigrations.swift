@@ -331,10 +331,12 @@ enum PostgresMigrations {
                 FOR EACH STATEMENT EXECUTE FUNCTION parley_release_envelopes()
             """),
         // A deleted group's rows go once it is past the retention TTL (docs/OPERATIONS.md §5.1), found by its
-        // deletion time; its files are looked up by conversation. Pictures of groups deleted before are dropped.
-        ("v18-deleted-groups", """
+        // deletion time; its files are looked up by conversation; registrations never confirmed go after a day.
+        // Pictures of groups deleted before are dropped.
+        ("v18-deleted-groups-and-registrations", """
             CREATE INDEX conversations_deleted ON conversations(deleted_at) WHERE deleted_at IS NOT NULL;
             CREATE INDEX files_conversation ON files(conversation_id);
+            CREATE INDEX accounts_unconfirmed ON accounts(created_at) WHERE NOT active;
             DELETE FROM avatars WHERE owner_kind = 'group'
                 AND owner_id NOT IN (SELECT id FROM conversations WHERE deleted_at IS NULL)
             """),

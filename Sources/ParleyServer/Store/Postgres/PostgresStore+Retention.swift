@@ -47,6 +47,26 @@ extension PostgresStore {
             """, [cutoff], limit)
         report.loginNonces = try await deleteInBatches(
             "login_nonces", "SELECT x.ctid FROM login_nonces x WHERE x.expires_at < $1", [expired], limit)
+        let unconfirmed = now - policy.unconfirmedAccountAge
+        report.unconfirmedPreKeys = try await deleteInBatches(
+            "one_time_prekeys",
+            "SELECT x.ctid FROM accounts a JOIN one_time_prekeys x ON x.account_id = a.id WHERE NOT a.active AND a.created_at < $1",
+            [unconfirmed], limit)
+        report.unconfirmedAccounts = try await deleteInBatches(
+            "accounts",
+            "SELECT x.ctid FROM accounts x WHERE NOT x.active AND x.created_at < $1 AND NOT EXISTS (SELECT 1 FROM conversations c WHERE c.creator_id = x.id)",
+            [unconfirmed], limit)
+        // Message clocks of accounts no longer there (these, and registrations replaced before this sweep existed):
+        // not counted, as a cascade would not be.
+        _ = try await deleteInBatches(
+            "account_clocks", "SELECT x.ctid FROM account_clocks x WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.id = x.account_id)",
+            [], limit)
+        report.verifications = try await deleteInBatches(
+            "verifications", "SELECT x.ctid FROM verifications x WHERE x.expires_at < $1", [expired], limit)
+        report.heldInvites = try await deleteInBatches(
+            "held_invites",
+            "SELECT x.ctid FROM held_invites x WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.email = x.email AND NOT a.active)",
+            [], limit)
         report.pairings = try await deleteInBatches("pairings", "SELECT x.ctid FROM pairings x WHERE x.expires_at < $1", [expired], limit)
         report.registrations = try await deleteInBatches(
             "registrations", "SELECT x.ctid FROM registrations x WHERE x.at < $1", [cutoff], limit)

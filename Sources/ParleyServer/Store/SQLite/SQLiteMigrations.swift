@@ -312,13 +312,15 @@ enum SQLiteMigrations {
                 END;
                 """)
         }
-        migrator.registerMigration("v17-deleted-groups") { db in
+        migrator.registerMigration("v17-deleted-groups-and-registrations") { db in
             // A deleted group's rows go once it is past the retention TTL (docs/OPERATIONS.md §5.1), found by its
-            // deletion time; its files are looked up by conversation when it goes (and when a cascade needs them).
+            // deletion time; its files are looked up by conversation when it goes (and when a cascade needs them);
+            // registrations never confirmed go after a day, found by when they were made.
             // Pictures of groups deleted before this version are dropped: nobody could read them.
             try db.execute(sql: """
                 CREATE INDEX conversations_deleted ON conversations(deleted_at) WHERE deleted_at IS NOT NULL;
                 CREATE INDEX files_conversation ON files(conversation_id);
+                CREATE INDEX accounts_unconfirmed ON accounts(created_at) WHERE active = 0;
                 DELETE FROM avatars WHERE owner_kind = 'group'
                     AND owner_id NOT IN (SELECT id FROM conversations WHERE deleted_at IS NULL);
                 """)

@@ -48,6 +48,26 @@ extension SQLiteStore {
             [cutoff], limit)
         report.loginNonces = try await deleteInBatches(
             "login_nonces", "SELECT n.rowid FROM login_nonces n WHERE n.expires_at < ?1", [expired], limit)
+        // A registration never confirmed: its code lived 15 minutes and registering again replaces it, so after a
+        // day it is only keys a stranger left. Its one-time prekeys first (up to 100), then the account with its
+        // device and signed prekeys (a cascade of three rows); the codes and held invites left without it after.
+        let unconfirmed = now - policy.unconfirmedAccountAge
+        report.unconfirmedPreKeys = try await deleteInBatches(
+            "one_time_prekeys",
+            "SELECT k.rowid FROM accounts a JOIN one_time_prekeys k ON k.account_id = a.id WHERE a.active = 0 AND a.created_at < ?1",
+            [unconfirmed], limit)
+        report.unconfirmedAccounts = try await deleteInBatches(
+            "accounts",
+            // (Nothing but its own keys can name a registration never confirmed; should anything, the sweep leaves it
+            // rather than fail on the reference.)
+            "SELECT a.rowid FROM accounts a WHERE a.active = 0 AND a.created_at < ?1 AND NOT EXISTS (SELECT 1 FROM conversations c WHERE c.creator_id = a.id)",
+            [unconfirmed], limit)
+        report.verifications = try await deleteInBatches(
+            "verifications", "SELECT v.rowid FROM verifications v WHERE v.expires_at < ?1", [expired], limit)
+        report.heldInvites = try await deleteInBatches(
+            "held_invites",
+            "SELECT h.rowid FROM held_invites h WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.email = h.email AND a.active = 0)",
+            [], limit)
         report.pairings = try await deleteInBatches("pairings", "SELECT p.rowid FROM pairings p WHERE p.expires_at < ?1", [expired], limit)
         report.registrations = try await deleteInBatches(
             "registrations", "SELECT g.rowid FROM registrations g WHERE g.at < ?1", [cutoff], limit)
