@@ -11,6 +11,9 @@ extension PostgresStore {
                 "SELECT active FROM accounts WHERE email = \(account.email) FOR UPDATE", log, as: Bool.self)
             {
                 guard !active else { throw StoreError.conflict("an account with this e-mail") }
+                // The replaced registration's clock goes with it (it has no foreign key to cascade from).
+                try await db.run(
+                    "DELETE FROM account_clocks WHERE account_id = (SELECT id FROM accounts WHERE email = \(account.email))", log)
                 try await db.run("DELETE FROM accounts WHERE email = \(account.email)", log)
             }
             let envelope = account.keyEnvelope.map { Data($0) }
