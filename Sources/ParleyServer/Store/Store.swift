@@ -37,7 +37,7 @@ public protocol AccountStore: Sendable {
     /// An account by id, active or not.
     func account(id: Int64) async throws -> AccountRecord?
 
-    /// Stores a single-use login nonce.
+    /// Stores a single-use login nonce, deleting those that expired `LoginNonceWindow.span` before this one does.
     func saveLoginNonce(_ nonce: [UInt8], accountID: Int64, deviceID: UInt32, expiresAt: Int64) async throws
 
     /// Deletes the nonce and returns whether it existed for this account and device and had not expired.
@@ -79,4 +79,13 @@ public protocol AccountStore: Sendable {
     /// Counts a `register` for an address that already has an account, as a registration for surge detection:
     /// one committed write, as a new registration makes, so the two answers take alike long.
     func recordRegistrationAttempt(now: Int64) async throws
+}
+
+/// How many login nonces are kept. `login_start` stores one for an existing account whoever asks, before any login;
+/// each save deletes those expiring more than `span` before the new one (a nonce lives 60 s, so these expired at
+/// least a minute ago), so however fast strangers ask the table holds about two minutes of them — not the hour
+/// after expiry the retention sweep would leave (512 connections not logged in, at 50 requests a second each,
+/// kept an hour: some 90 million rows).
+public enum LoginNonceWindow {
+    public static let span: Int64 = 120_000
 }

@@ -182,4 +182,24 @@ struct AccountConformanceTests {
             #expect(try await store.accountID(username: "gus") == id)
         }
     }
+
+    @Test("saving a login nonce deletes those expiring over two minutes before it, so strangers asking fast leave minutes of them, not hours",
+          arguments: StoreBackend.allCases)
+    func nonceWindow(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let id = try await Sample.activeAccount(store, "ann@example.org")
+            let t0: Int64 = 10_000_000
+            // A stranger's login_start every second for ten minutes, each nonce living 60 s.
+            for second in Int64(0)..<600 {
+                try await store.saveLoginNonce(Sample.bytes(32, UInt8(second % 200)) + Array(String(second).utf8), accountID: id, deviceID: 1,
+                                               expiresAt: t0 + second * 1_000 + 60_000)
+            }
+            let kept = try await store.retainedRowCounts()["login_nonces"] ?? 0
+            #expect(kept <= 121 && kept >= 120, "about two minutes of nonces, not ten: \(kept)")
+            // The owner's nonce, asked for last, still logs in.
+            let owners = Sample.bytes(32, 250)
+            try await store.saveLoginNonce(owners, accountID: id, deviceID: 1, expiresAt: t0 + 600_000 + 60_000)
+            #expect(try await store.consumeLoginNonce(owners, accountID: id, deviceID: 1, now: t0 + 600_001))
+        }
+    }
 }

@@ -4,7 +4,7 @@ import PostgresNIO
 extension PostgresStore {
     public func saveLoginNonce(_ nonce: [UInt8], accountID: Int64, deviceID: UInt32, expiresAt: Int64) async throws {
         try await transaction("login nonce") { db, log in
-            try await db.run("DELETE FROM login_nonces WHERE expires_at < \(expiresAt - 3_600_000)", log)
+            try await db.run("DELETE FROM login_nonces WHERE expires_at < \(expiresAt - LoginNonceWindow.span)", log)
             try await db.run(
                 """
                 INSERT INTO login_nonces (nonce, account_id, device_id, expires_at)

@@ -4,7 +4,7 @@ import GRDB
 extension SQLiteStore {
     public func saveLoginNonce(_ nonce: [UInt8], accountID: Int64, deviceID: UInt32, expiresAt: Int64) async throws {
         try await write("login nonce") { db in
-            try db.execute(sql: "DELETE FROM login_nonces WHERE expires_at < ?", arguments: [expiresAt - 3_600_000])
+            try db.execute(sql: "DELETE FROM login_nonces WHERE expires_at < ?", arguments: [expiresAt - LoginNonceWindow.span])
             try db.execute(
                 sql: "INSERT INTO login_nonces (nonce, account_id, device_id, expires_at) VALUES (?, ?, ?, ?)",
                 arguments: [Data(nonce), accountID, Int64(deviceID), expiresAt])
