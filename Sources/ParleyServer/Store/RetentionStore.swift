@@ -5,7 +5,8 @@ public struct RetentionPolicy: Sendable, Equatable {
     public var timeToLive: Int64
     /// An upload still incomplete this long after `upload_start` is abandoned and deleted (ms).
     public var abandonedUploadAge: Int64
-    /// Expired login nonces and pairings are kept this long past their expiry, then deleted (ms).
+    /// Expired login nonces, pairings and codes are kept this long past their expiry, then deleted, and registration
+    /// records this long after they were made (ms).
     public var expiredGrace: Int64
     /// A registration not confirmed this long after it was made is deleted with its keys (its code lived 15
     /// minutes; registering again makes a new one) (ms).
@@ -62,7 +63,7 @@ public struct SweepReport: Sendable, Equatable {
     public var heldInvites = 0
     /// Pairings past their expiry (their chunks go with them).
     public var pairings = 0
-    /// Registration records older than the TTL (kept only for surge detection).
+    /// Registration records older than an hour (kept only for surge detection, which looks back a minute).
     public var registrations = 0
     /// Login-failure records forgotten anyway (an hour past their lockout): without this a stranger trying
     /// address after address would grow the table for ever.

@@ -42,6 +42,7 @@ struct UnconfirmedAccountConformanceTests {
             #expect(report.unconfirmedPreKeys == 104, "100, 3 and the named one's 1 one-time prekeys")
             #expect(report.unconfirmedAccounts == 2)
             #expect(report.heldInvites == 2)
+            #expect(report.registrations == 7, "each register's record for surge detection, all over an hour old")
             #expect(try await store.account(id: named) != nil)
             #expect(report.verifications == 5, "the codes of the four registrations (all expired an hour ago) and bob's unused recovery code")
 

@@ -69,7 +69,7 @@ extension PostgresStore {
             [], limit)
         report.pairings = try await deleteInBatches("pairings", "SELECT x.ctid FROM pairings x WHERE x.expires_at < $1", [expired], limit)
         report.registrations = try await deleteInBatches(
-            "registrations", "SELECT x.ctid FROM registrations x WHERE x.at < $1", [cutoff], limit)
+            "registrations", "SELECT x.ctid FROM registrations x WHERE x.at < $1", [expired], limit)
         report.lockouts = try await deleteInBatches(
             "lockouts", "SELECT x.ctid FROM lockouts x WHERE x.locked_until < $1", [now - LockoutPolicy.forgetting], limit)
         return report

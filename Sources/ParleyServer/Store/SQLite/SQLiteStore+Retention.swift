@@ -69,8 +69,9 @@ extension SQLiteStore {
             "SELECT h.rowid FROM held_invites h WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.email = h.email AND a.active = 0)",
             [], limit)
         report.pairings = try await deleteInBatches("pairings", "SELECT p.rowid FROM pairings p WHERE p.expires_at < ?1", [expired], limit)
+        // Surge detection looks back a minute: an hour of registration records is plenty.
         report.registrations = try await deleteInBatches(
-            "registrations", "SELECT g.rowid FROM registrations g WHERE g.at < ?1", [cutoff], limit)
+            "registrations", "SELECT g.rowid FROM registrations g WHERE g.at < ?1", [expired], limit)
         // A record an hour past its lockout is forgotten by the policy (`LockoutPolicy.forgetAfter`) anyway.
         report.lockouts = try await deleteInBatches(
             "lockouts", "SELECT l.rowid FROM lockouts l WHERE l.locked_until < ?1", [now - LockoutPolicy.forgetting], limit)
