@@ -1,8 +1,5 @@
 import Foundation
-import GRDB
-import Logging
 @testable import ParleyServer
-import PostgresNIO
 import Testing
 
 /// A database from before deleted groups were cleared (SQLite v17, PostgreSQL v18): the pictures of groups deleted
@@ -33,51 +30,16 @@ struct DeletedGroupMigrationTests {
 
     @Test("SQLite: pictures of deleted groups go; the groups are swept after the TTL")
     func sqlite() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-migration-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("parley.sqlite").path
-        try Self.sqliteBeforeMigration(path)
-        let store = try SQLiteStore(path: path)
-        try await Self.expectMigrated(store)
-        await store.close()
-    }
-
-    /// A SQLite file at v16 holding `rows`.
-    static func sqliteBeforeMigration(_ path: String) throws {
-        let queue = try DatabaseQueue(path: path)
-        try SQLiteMigrations.migrator.migrate(queue, upTo: "v16-undelivered-bytes")
-        try queue.write { db in
-            for statement in rows(active: "1", bytes: { "zeroblob(\($0))" }) { try db.execute(sql: statement) }
+        try await MigrationHarness.sqlite(upTo: "v16-undelivered-bytes", rows: Self.rows(active: "1", bytes: { "zeroblob(\($0))" })) { store in
+            try await Self.expectMigrated(store)
         }
-        try queue.close()
     }
 
     @Test("PostgreSQL: pictures of deleted groups go; the groups are swept after the TTL")
     func postgres() async throws {
-        var logger = Logger(label: "parley.test-migration")
-        logger.logLevel = .critical
-        let url = try await PostgresCluster.newDatabase()
-        let connection = try await PostgresStore.openConnection(url, logger: logger)
-        do {
-            try await PostgresMigrations.migrate(connection, logger: logger, through: "v17-undelivered-bytes")
-            for statement in Self.rows(active: "TRUE", bytes: { "decode(repeat('ab', \($0)), 'hex')" }) {
-                try await connection.run(PostgresQuery(unsafeSQL: statement), logger)
-            }
-            try await connection.close()
-            let store = try await PostgresStore.connect(url, logger: logger, maximumConnections: 2, callTimeout: .seconds(120))
-            do {
-                try await Self.expectMigrated(store)
-            } catch {
-                await store.close()
-                throw error
-            }
-            await store.close()
-        } catch {
-            try? await connection.close()
-            await PostgresCluster.dropDatabase(url)
-            throw error
+        let rows = Self.rows(active: "TRUE", bytes: { "decode(repeat('ab', \($0)), 'hex')" })
+        try await MigrationHarness.postgres(through: "v17-undelivered-bytes", rows: rows) { store in
+            try await Self.expectMigrated(store)
         }
-        await PostgresCluster.dropDatabase(url)
     }
 }

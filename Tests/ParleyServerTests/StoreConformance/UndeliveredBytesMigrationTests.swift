@@ -1,8 +1,5 @@
 import Foundation
-import GRDB
-import Logging
 @testable import ParleyServer
-import PostgresNIO
 import Testing
 
 /// A database from before the undelivered-bytes migration (SQLite v16, PostgreSQL v17), with envelopes waiting:
@@ -32,53 +29,17 @@ struct UndeliveredBytesMigrationTests {
 
     @Test("SQLite: totals are added up from the envelopes already waiting")
     func sqlite() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("parley-migration-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("parley.sqlite").path
-        try Self.sqliteBeforeMigration(path)
-        let store = try SQLiteStore(path: path)
-        try await Self.expectMigrated(store)
-        await store.close()
-    }
-
-    /// A SQLite file at v15 holding `rows`.
-    static func sqliteBeforeMigration(_ path: String) throws {
-        let queue = try DatabaseQueue(path: path)
-        try SQLiteMigrations.migrator.migrate(queue, upTo: "v15-account-administration")
-        try queue.write { db in
-            for statement in rows(bytes: { "zeroblob(\($0))" }) { try db.execute(sql: statement) }
+        try await MigrationHarness.sqlite(upTo: "v15-account-administration", rows: Self.rows(bytes: { "zeroblob(\($0))" })) { store in
+            try await Self.expectMigrated(store)
         }
-        try queue.close()
     }
 
     @Test("PostgreSQL: totals are added up from the envelopes already waiting")
     func postgres() async throws {
-        var logger = Logger(label: "parley.test-migration")
-        logger.logLevel = .critical
-        let url = try await PostgresCluster.newDatabase()
-        let connection = try await PostgresStore.openConnection(url, logger: logger)
-        do {
-            try await PostgresMigrations.migrate(connection, logger: logger, through: "v16-account-clocks-at-creation")
-            for statement in Self.rows(bytes: { "decode(repeat('ab', \($0)), 'hex')" }) {
-                try await connection.run(PostgresQuery(unsafeSQL: statement), logger)
-            }
-            try await connection.run("INSERT INTO account_clocks (account_id, last) VALUES (1, 11), (2, 11)", logger)
-            try await connection.close()
-            let store = try await PostgresStore.connect(url, logger: logger, maximumConnections: 2, callTimeout: .seconds(120))
-            do {
-                try await Self.expectMigrated(store)
-            } catch {
-                await store.close()
-                throw error
-            }
-            await store.close()
-        } catch {
-            try? await connection.close()
-            await PostgresCluster.dropDatabase(url)
-            throw error
+        let rows = Self.rows(bytes: { "decode(repeat('ab', \($0)), 'hex')" }) + ["INSERT INTO account_clocks (account_id, last) VALUES (1, 11), (2, 11)"]
+        try await MigrationHarness.postgres(through: "v16-account-clocks-at-creation", rows: rows) { store in
+            try await Self.expectMigrated(store)
         }
-        await PostgresCluster.dropDatabase(url)
     }
 
     @Test("a migration's statements are split at each ';' outside a function's dollar-quoted body")
