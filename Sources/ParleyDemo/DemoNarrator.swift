@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCrypto
 
 /// Prints the tour: numbered chapters, what happened, and ciphertext beside plaintext.
 public struct DemoNarrator: Sendable {
@@ -48,7 +49,7 @@ public struct DemoNarrator: Sendable {
     }
 
     private static func hex(_ bytes: [UInt8]) -> String {
-        bytes.prefix(24).map { String(format: "%02x", $0) }.joined()
+        Hex.lower(bytes.prefix(24))
     }
 
     private func bold(_ text: String) -> String { isTerminal ? "\u{1B}[1m\(text)\u{1B}[0m" : text }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ParleyPGP
+import ParleyCrypto
 
 /// The rules of Stateless OpenPGP that ParleyPGP holds for `parley sop`: SOP's input conventions, password
 /// trimming, which error kind each failure is, the profiles, verification lines and time bounds, and the key
@@ -72,7 +73,7 @@ import Testing
         let certificate = try Fixtures.bytes("ed.pub.asc")
         #expect(try SOPInputs.standardInput(secret, secret: true).count == 1)
         #expect(try SOPInputs.standardInput(certificate, secret: false).count == 1)
-        let fingerprint = SOPText.hex(try Fixtures.certificate("ed.pub.asc").fingerprint)
+        let fingerprint = Hex.upper(try Fixtures.certificate("ed.pub.asc").fingerprint)
         #expect(throws: SOPFailure(.badData, "\(fingerprint) on standard input is a certificate; a secret key is needed")) {
             try SOPInputs.standardInput(certificate, secret: true)
         }
@@ -145,7 +146,7 @@ import Testing
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
         #expect(fields[0] == Substring(formatter.string(from: Date(timeIntervalSince1970: TimeInterval(signed)))))
-        #expect(fields[2] == Substring(SOPText.hex(key.fingerprint)))
+        #expect(fields[2] == Substring(Hex.upper(key.fingerprint)))
         #expect(fields[3] == "mode:binary")
         #expect(String(decoding: SOPVerifications.file(verifications), as: UTF8.self) == line + "\n")
         #expect(try SOPVerifications.required(verifications, notBefore: signed, notAfter: signed) == [line])
@@ -177,7 +178,7 @@ import Testing
         let merged = try SOPKeyOperations.merge([key.publicCertificate], with: revoked)
         #expect(merged[0].isRevoked(at: now))
         let withRevocation = try Certificate.merge([key], with: revoked)
-        #expect(throws: SOPFailure(.primaryKeyBad, "\(SOPText.hex(key.fingerprint)) is revoked")) {
+        #expect(throws: SOPFailure(.primaryKeyBad, "\(Hex.upper(key.fingerprint)) is revoked")) {
             try SOPKeyOperations.update(withRevocation, merging: [], passphrases: [], now: now)
         }
 

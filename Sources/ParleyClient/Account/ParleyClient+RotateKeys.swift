@@ -36,7 +36,7 @@ extension ParleyClient {
             try writer.deleteAll(Namespace.groupChain)
             // Contacts may still hold a bundle signed by the old identity: its prekey messages open for a while yet.
             let retired = RetiredIdentity(seed: previous.identitySeed, retiredAt: self.dependencies.clock.now())
-            try writer.put(Namespace.retiredIdentity, previous.identity.publicKey.map { String(format: "%02x", $0) }.joined(),
+            try writer.put(Namespace.retiredIdentity, Hex.lower(previous.identity.publicKey),
                            Array(try JSONEncoder().encode(retired)))
         }
         sessions = Sessions(database: database, identity: keys.identity, random: dependencies.random)

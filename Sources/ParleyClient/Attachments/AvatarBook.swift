@@ -3,6 +3,7 @@ import Foundation
 import ParleyClientFormats
 import ParleyImage
 import ParleyWire
+import ParleyCrypto
 
 /// Pictures of people and groups: a JPEG encrypted on the client (FORMATS.md §16 in one piece) and stored by
 /// the server as an opaque blob (API.md §7); its key reaches contacts inside an end-to-end message (`avatar` to
@@ -75,7 +76,7 @@ public struct AvatarBook: Sendable {
         let stored = try dependencies.database.read { try $0.get(AvatarNamespace.name, record) }
         guard let stored, let pointer = try? JSONDecoder().decode(Attachment.self, from: Data(stored)) else { return nil }
         let cache = dependencies.directory.appendingPathComponent("avatars", isDirectory: true)
-        let cached = cache.appendingPathComponent(Array(pointer.sha256).map { String(format: "%02x", $0) }.joined() + ".prla")
+        let cached = cache.appendingPathComponent(Hex.lower(pointer.sha256) + ".prla")
         var blob = (try? Data(contentsOf: cached)).map(Array.init)
         if let bytes = blob, Array(SHA256.hash(data: bytes)) != Array(pointer.sha256) { blob = nil }   // damaged cache: fetch again
         if blob == nil {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ParleyCrypto
 
 /// An upload that has not finished, kept (sealed, in `records` namespace `pending_upload`) with its
 /// encrypted copy, so sending the same file again after a crash or a lost connection continues at the
@@ -26,7 +27,7 @@ struct PendingUpload: Codable, Sendable {
     static func recordKey(file: URL, size: Int64, conversationID: Int64) -> String {
         let modified = ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         let identity = "\(conversationID)\n\(file.standardizedFileURL.path)\n\(size)\n\(modified)"
-        return SHA256.hash(data: Array(identity.utf8)).map { String(format: "%02x", $0) }.joined()
+        return Hex.lower(SHA256.hash(data: Array(identity.utf8)))
     }
 
     /// Where its encrypted copy lives.

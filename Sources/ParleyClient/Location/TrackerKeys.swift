@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import ParleyLocation
+import ParleyCrypto
 
 /// This account's own Berry Picker Tracker key in the vault (namespace `bpt_key`), so a tracker app
 /// user can follow it: made once, shown without its key, replaced by a rotation, forgotten on delete.
@@ -85,6 +86,6 @@ public struct TrackerKeys: Sendable {
 
     /// A record's name: the user id's SHA-256 in hex.
     static func bptRecordName(_ userID: String) -> String {
-        SHA256.hash(data: Array(userID.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.lower(SHA256.hash(data: Array(userID.utf8)))
     }
 }

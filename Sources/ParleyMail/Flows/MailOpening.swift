@@ -1,5 +1,6 @@
 import ParleyMailFormats
 import ParleyPGP
+import ParleyCrypto
 
 /// A stored message opened as `read`, `save`, `watch` and `reply` show it: decrypted with the person's keys,
 /// signatures checked (with learned keys too), and what it gossips learned (docs/MAIL.md §6.1).
@@ -60,7 +61,7 @@ public enum MailOpening {
             }
             guard case .valid(let fingerprint) = signature,
                   let key = learned.first(where: { $0.certificate.fingerprint == fingerprint }) else { continue }
-            let hex = fingerprint.map { String(format: "%02X", $0) }.joined()
+            let hex = Hex.upper(fingerprint)
             let note = "The signing key \(hex) for \(key.address) was learned \(key.origin.words), not checked by you."
             if !notes.contains(note) { notes.append(note) }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import ParleyMailFormats
 import ParleyPGP
+import ParleyCrypto
 
 /// What `send` and `reply` share: the encryption rule, Autocrypt, attachments, and what the person is told.
 public enum MailOutgoing {
@@ -91,7 +92,7 @@ public enum MailOutgoing {
     public static func report(_ outcome: MailSubmission.Outcome, recipients: [String], prepared: Prepared) -> (out: [String], warning: String?) {
         var lines = ["Sent to \(recipients.joined(separator: ", "))" + (prepared.encrypted ? ", encrypted and signed." : ", unencrypted (--plain).")]
         for choice in prepared.learned {
-            let fingerprint = choice.certificate.fingerprint.map { String(format: "%02X", $0) }.joined()
+            let fingerprint = Hex.upper(choice.certificate.fingerprint)
             lines.append("  \(choice.address): encrypted to a key \(choice.origin?.words ?? "") (\(fingerprint)), not checked by you")
         }
         if let folder = outcome.sentFolder {

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCrypto
 
 extension Certificate {
     /// How `parley pgp keys list` shows the key: `sec` (the secret is held) or `pub`, the fingerprint, the
@@ -8,7 +9,7 @@ extension Certificate {
                                                   timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
         var state = ""
         if isRevoked(at: now) { state = " [revoked]" } else if !isUsable(at: now) { state = " [expired]" }
-        let head = "\(secret ? "sec" : "pub")  \(VerificationReport.hex(fingerprint))  \(primaryKey.algorithmName)  \(created)\(state)"
+        let head = "\(secret ? "sec" : "pub")  \(Hex.upper(fingerprint))  \(primaryKey.algorithmName)  \(created)\(state)"
         return [head] + userIDs.map { "     \($0.string)" }
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ParleyCrypto
 
 /// A v4 (RFC 4880 §5.5.2) or v6 (RFC 9580 §5.5.2.3) public key or subkey packet: algorithm parameters,
 /// fingerprint and key ID.
@@ -171,7 +172,7 @@ public struct PublicKey: Sendable, Equatable {
     public var keyID: [UInt8] { version == 6 ? Array(fingerprint.prefix(8)) : Array(fingerprint.suffix(8)) }
 
     /// Fingerprint as uppercase hex, the way gpg prints it.
-    public var fingerprintHex: String { fingerprint.map { String(format: "%02X", $0) }.joined() }
+    public var fingerprintHex: String { Hex.upper(fingerprint) }
 
     /// The bytes that stand for this key inside signature hashes.
     var hashPrefix: [UInt8] {

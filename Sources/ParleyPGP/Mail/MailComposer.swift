@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCrypto
 
 /// Writes an encrypted (optionally signed) PGP/MIME message (RFC 3156 §4) as .eml bytes: the text and
 /// attachments become a multipart/mixed entity, which is signed and encrypted in one OpenPGP message
@@ -124,7 +125,7 @@ public struct MailComposer: Sendable {
 
     /// 24 random hex digits: a boundary that cannot occur in base64 or armor lines (they have no `=_`).
     static func token<R: RandomNumberGenerator>(_ random: inout R) -> String {
-        "=_" + (0..<12).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &random)) }.joined()
+        "=_" + Hex.lower((0..<12).map { _ in UInt8.random(in: 0...255, using: &random) })
     }
 
     /// `Name: value` folded (RFC 5322 §2.2.3) at spaces, or inside a long unbroken run (base64 `keydata`,

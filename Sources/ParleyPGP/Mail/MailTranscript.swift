@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCrypto
 
 /// A read message as text, the way `parley pgp read-mail` and `parley mail read` show it: headers, then each
 /// block labelled with whether it was decrypted and who signed it, attachments listed, and a line for each
@@ -58,9 +59,9 @@ public enum MailTranscript {
         let kind = encrypted ? "── decrypted" : "── plain text"
         switch signature {
         case .none: return "\(kind), not signed ──"
-        case .valid(let fingerprint): return "\(kind), signed by \(VerificationReport.hex(fingerprint)) (good signature) ──"
+        case .valid(let fingerprint): return "\(kind), signed by \(Hex.upper(fingerprint)) (good signature) ──"
         case .bad(let why): return "\(kind), BAD SIGNATURE: \(why) ──"
-        case .unknownSigner(let keyID): return "\(kind), signed by an unknown key \(keyID.map { VerificationReport.hex($0) } ?? "") ──"
+        case .unknownSigner(let keyID): return "\(kind), signed by an unknown key \(keyID.map { Hex.upper($0) } ?? "") ──"
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCrypto
 
 /// A message's symmetric session key and cipher.
 public struct SessionKey: Sendable, Equatable {
@@ -72,6 +73,6 @@ public struct SessionKey: Sendable, Equatable {
 
     /// The session key as `ALGO:HEX`, the form `sop --session-key-out` prints.
     public var sopString: String {
-        "\(algorithm.rawValue):" + key.map { String(format: "%02X", $0) }.joined()
+        "\(algorithm.rawValue):" + Hex.upper(key)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCrypto
 
 /// How `parley pgp` reports signatures: one line per signature, naming a good signer by its first user ID and
 /// saying what to do about one that could not be checked.
@@ -9,17 +10,14 @@ public enum VerificationReport {
             certificates.first { $0.fingerprint == fingerprint }
         }
         if verification.isGood, let signer {
-            let name = signer.userIDs.first?.string ?? hex(signer.fingerprint)
+            let name = signer.userIDs.first?.string ?? Hex.upper(signer.fingerprint)
             let date = Date(timeIntervalSince1970: TimeInterval(verification.signature.creationTime ?? 0))
-            return "Good signature from \(name) (\(hex(signer.fingerprint))), made \(ISO8601DateFormatter().string(from: date))"
+            return "Good signature from \(name) (\(Hex.upper(signer.fingerprint))), made \(ISO8601DateFormatter().string(from: date))"
         }
-        let keyID = verification.signature.issuerKeyID.map { hex($0) } ?? "unknown key"
+        let keyID = verification.signature.issuerKeyID.map { Hex.upper($0) } ?? "unknown key"
         let why = verification.failure.map { "\($0)" } ?? "not checked"
         return "BAD or unverifiable signature by \(keyID): \(why) — import the signer's certificate with `parley pgp keys import` if it is missing"
     }
-
-    /// Uppercase hex, as gpg and sqop show fingerprints and key IDs.
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02X", $0) }.joined() }
 }
 
 extension PublicKey {

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCrypto
 
 /// SOP's inputs named on the command line: a file, `@ENV:NAME` (an environment variable) or `@FD:N` (an open
 /// file descriptor), as the draft defines them; passwords with trailing whitespace removed; keys and
@@ -45,7 +46,7 @@ public enum SOPInputs {
     public static func secretKeys(_ names: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> [Certificate] {
         let keys = try certificates(names, environment: environment)
         if let certificate = keys.first(where: { !$0.isSecret }) {
-            throw SOPFailure(.badData, "\(SOPText.hex(certificate.fingerprint)) is a certificate; a secret key is needed")
+            throw SOPFailure(.badData, "\(Hex.upper(certificate.fingerprint)) is a certificate; a secret key is needed")
         }
         return keys
     }
@@ -62,10 +63,10 @@ public enum SOPInputs {
         }
         guard !certificates.isEmpty else { throw SOPFailure(.badData, "no \(secret ? "secret key" : "certificate") on standard input") }
         if secret, let certificate = certificates.first(where: { !$0.isSecret }) {
-            throw SOPFailure(.badData, "\(SOPText.hex(certificate.fingerprint)) on standard input is a certificate; a secret key is needed")
+            throw SOPFailure(.badData, "\(Hex.upper(certificate.fingerprint)) on standard input is a certificate; a secret key is needed")
         }
         if !secret, let key = certificates.first(where: \.isSecret) {
-            throw SOPFailure(.badData, "\(SOPText.hex(key.fingerprint)) on standard input is a secret key; give its certificate (extract-cert)")
+            throw SOPFailure(.badData, "\(Hex.upper(key.fingerprint)) on standard input is a secret key; give its certificate (extract-cert)")
         }
         return certificates
     }
@@ -73,9 +74,6 @@ public enum SOPInputs {
 
 /// How SOP writes fingerprints, and armor as `--no-armor` asks.
 public enum SOPText {
-    /// Uppercase hex, as gpg and sqop show fingerprints.
-    public static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02X", $0) }.joined() }
-
     /// `bytes` armored as `kind`, or as they are when `armor` is false.
     public static func output(_ bytes: [UInt8], armor: Bool, kind: Armor.Kind) -> [UInt8] {
         armor ? Array(Armor.encode(bytes, as: kind).utf8) : bytes

@@ -1,3 +1,5 @@
+import ParleyCrypto
+
 /// SOP's operations on keys and certificates, values in and values out: generate-key, extract-cert and the
 /// key-maintenance subcommands. Failures are `SOPFailure`s of the draft's kinds.
 public enum SOPKeyOperations {
@@ -42,7 +44,7 @@ public enum SOPKeyOperations {
     public static func update(_ keys: [Certificate], merging updates: [Certificate], passphrases: [[UInt8]], now: UInt32) throws -> [Certificate] {
         try SOPFailure.maintaining {
             try Certificate.merge(keys, with: updates.map(\.publicCertificate)).map { key in
-                guard !key.isRevoked(at: now) else { throw SOPFailure(.primaryKeyBad, "\(SOPText.hex(key.fingerprint)) is revoked") }
+                guard !key.isRevoked(at: now) else { throw SOPFailure(.primaryKeyBad, "\(Hex.upper(key.fingerprint)) is revoked") }
                 return try key.refreshed(by: key.unlockedPrimaryKey(passphrases: passphrases), now: now)
             }
         }
@@ -68,7 +70,7 @@ public enum SOPKeyOperations {
     public static func validateUserID(_ userID: String, subjects: [Certificate], authorities: [Certificate], addrSpecOnly: Bool, at time: UInt32) throws {
         let authorities = authorities.map(\.publicCertificate)
         for subject in subjects where !subject.hasUserID(userID, certifiedByAnyOf: authorities, addrSpecOnly: addrSpecOnly, at: time) {
-            throw SOPFailure(.certUserIDNoMatch, "\(SOPText.hex(subject.fingerprint)): no authority certified \"\(userID)\"")
+            throw SOPFailure(.certUserIDNoMatch, "\(Hex.upper(subject.fingerprint)): no authority certified \"\(userID)\"")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCrypto
 
 /// SOP's verification lines and the time bounds that filter them.
 public enum SOPVerifications {
@@ -9,7 +10,7 @@ public enum SOPVerifications {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
         let mode = verification.signature.type == .text ? "text" : "binary"
-        return "\(formatter.string(from: date)) \(SOPText.hex(key)) \(SOPText.hex(cert)) mode:\(mode)"
+        return "\(formatter.string(from: date)) \(Hex.upper(key)) \(Hex.upper(cert)) mode:\(mode)"
     }
 
     /// The lines of the good verifications, each ending in a newline (a `--verifications-out` file).

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyCrypto
 
 /// The server's e-mails (verification code, registration-attempt notice) as RFC 5322 text, and the address checks that keep headers and SMTP commands
 /// free of anything a registrant could inject.
@@ -44,7 +45,7 @@ struct MailMessage {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+0000'"
         let domain = from.split(separator: "@")[1]
-        let id = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        let id = Hex.lower((0..<16).map { _ in UInt8.random(in: 0...255) })
         let lines = [
             "From: Parley <\(from)>",
             "To: <\(to)>",

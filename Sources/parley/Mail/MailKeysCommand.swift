@@ -3,6 +3,7 @@ import Foundation
 import ParleyMail
 import ParleyMailFormats
 import ParleyPGP
+import ParleyCrypto
 
 extension Parley.Mail {
     /// `parley mail keys`: the correspondents' keys Parley learned (Autocrypt, gossip, Web Key Directory).
@@ -30,7 +31,7 @@ extension Parley.Mail {
                 return
             }
             for key in keys {
-                Console.out("\(key.address)  \(key.origin.rawValue)  \(Fingerprint.text(key.certificate.fingerprint))  \(Self.day(key.since))")
+                Console.out("\(key.address)  \(key.origin.rawValue)  \(Hex.upper(key.certificate.fingerprint))  \(Self.day(key.since))")
             }
         }
 
@@ -67,7 +68,7 @@ extension Parley.Mail {
                 try MailFailure.run { () throws(MailboxError) in
                     try store.remember(wkd: certificate, for: address, at: Int64(Date().timeIntervalSince1970))
                 }
-                Console.out("Found \(address)'s key \(Fingerprint.text(certificate.fingerprint)) at \(url); kept for `parley mail send`.")
+                Console.out("Found \(address)'s key \(Hex.upper(certificate.fingerprint)) at \(url); kept for `parley mail send`.")
             case .none(let why):
                 throw CommandFailure("no key found: \(why)")
             }

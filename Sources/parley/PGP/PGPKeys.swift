@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyPGP
+import ParleyCrypto
 
 extension Parley.PGP {
     /// `parley pgp keys`: generate, import, list, export and re-protect keys in the keyring.
@@ -46,9 +47,9 @@ extension Parley.PGP.Keys {
             }
             try keyring.store(key)
             let kind = profile == .rfc9580 ? "v6 Ed25519/X25519" : rsa.map { "RSA-\($0)" } ?? "Ed25519/Cv25519"
-            Console.out("Generated \(kind) key \(Fingerprint.text(key.fingerprint))")
+            Console.out("Generated \(kind) key \(Hex.upper(key.fingerprint))")
             for userID in key.userIDs { Console.out("  \(userID.string)") }
-            Console.out("Share your public key with: parley pgp keys export \(Fingerprint.text(key.fingerprint))")
+            Console.out("Share your public key with: parley pgp keys export \(Hex.upper(key.fingerprint))")
         }
     }
 
@@ -75,7 +76,7 @@ extension Parley.PGP.Keys {
                     }
                     let isNew = try keyring.store(key)
                     let name = key.userIDs.first?.string ?? "(no user ID)"
-                    Console.out("\(isNew ? "Imported" : "Updated") \(key.isSecret ? "secret key" : "certificate") \(Fingerprint.text(key.fingerprint)) \(name)")
+                    Console.out("\(isNew ? "Imported" : "Updated") \(key.isSecret ? "secret key" : "certificate") \(Hex.upper(key.fingerprint)) \(name)")
                 }
             }
         }
@@ -88,7 +89,7 @@ extension Parley.PGP.Keys {
 
         func run() async throws {
             let keyring = try options.openKeyring()
-            let secrets = Set(try keyring.secretKeys().map { Fingerprint.text($0.fingerprint) })
+            let secrets = Set(try keyring.secretKeys().map { Hex.upper($0.fingerprint) })
             let certificates = try keyring.certificates()
             guard !certificates.isEmpty else {
                 Console.out("No keys in \(keyring.location): make one with `parley pgp keys generate` or import one with `parley pgp keys import`.")
@@ -96,7 +97,7 @@ extension Parley.PGP.Keys {
             }
             let now = PGPFailure.now
             for certificate in certificates {
-                let secret = secrets.contains(Fingerprint.text(certificate.fingerprint))
+                let secret = secrets.contains(Hex.upper(certificate.fingerprint))
                 for line in certificate.listing(secret: secret, now: now) { Console.out(line) }
             }
         }
@@ -139,7 +140,7 @@ extension Parley.PGP.Keys {
             try PGPPassphrase.check(new, new: true)
             let changed = try PGPFailure.run { try certificate.reprotected(oldPassphrases: [old], newPassphrase: new) }
             try keyring.store(changed)
-            Console.out("Changed the pass phrase of \(Fingerprint.text(changed.fingerprint)).")
+            Console.out("Changed the pass phrase of \(Hex.upper(changed.fingerprint)).")
         }
     }
 }

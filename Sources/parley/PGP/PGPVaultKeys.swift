@@ -1,5 +1,6 @@
 import ParleyClient
 import ParleyPGP
+import ParleyCrypto
 
 /// `parley pgp` keys inside a Parley account's vault: one sealed record per fingerprint holding the
 /// armored certificate, its secret parts (if any) still protected by their pass phrase.
@@ -18,8 +19,8 @@ struct PGPVaultKeys: PGPKeyStore {
         if certificate.isSecret, !certificate.isFullyProtected {
             throw CommandFailure("refusing to store an unprotected secret key")
         }
-        let fingerprint = Fingerprint.text(certificate.fingerprint)
-        let existing = try stored().first { Fingerprint.text($0.fingerprint) == fingerprint }
+        let fingerprint = Hex.upper(certificate.fingerprint)
+        let existing = try stored().first { Hex.upper($0.fingerprint) == fingerprint }
         // A certificate without secret parts never replaces the secret key of the same fingerprint.
         if let existing, existing.isSecret, !certificate.isSecret { return false }
         do {
