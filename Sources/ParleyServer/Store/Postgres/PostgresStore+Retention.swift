@@ -72,7 +72,48 @@ extension PostgresStore {
             "registrations", "SELECT x.ctid FROM registrations x WHERE x.at < $1", [expired], limit)
         report.lockouts = try await deleteInBatches(
             "lockouts", "SELECT x.ctid FROM lockouts x WHERE x.locked_until < $1", [now - LockoutPolicy.forgetting], limit)
+        try await foldUndeliveredReleases(limit: limit)
+        // Releases of senders no longer there (an account's deletion can delete envelopes it sent after its own
+        // releases): nothing would ever fold them.
+        _ = try await deleteInBatches(
+            "undelivered_releases",
+            "SELECT x.ctid FROM undelivered_releases x WHERE NOT EXISTS (SELECT 1 FROM account_clocks c WHERE c.account_id = x.sender_id)",
+            [], limit)
         return report
+    }
+
+    /// Folds the bytes deliveries released (`undelivered_releases`, PostgresMigrations v17) into their senders'
+    /// clock rows, `limit` senders per transaction: a sender's next message does this too, but one who stops
+    /// sending would keep their rows for ever. Bookkeeping, not deletion, so not in the report; a sender's total
+    /// (`undeliveredBytes`) reads the same before and after.
+    ///
+    /// The clock row is locked first and skipped if a send holds it — the order the send statement takes them in —
+    /// so neither ever waits for the other's release rows. At most 1,000 batches a sweep, so deliveries that keep
+    /// releasing cannot hold one sweep for ever; the next sweep goes on.
+    private func foldUndeliveredReleases(limit: Int) async throws {
+        let sql = """
+            WITH senders AS (
+                SELECT c.account_id FROM account_clocks c
+                WHERE c.account_id IN (SELECT DISTINCT sender_id FROM undelivered_releases)
+                ORDER BY c.account_id LIMIT \(limit)
+                FOR UPDATE OF c SKIP LOCKED
+            ), taken AS (
+                DELETE FROM undelivered_releases r USING senders s WHERE r.sender_id = s.account_id
+                RETURNING r.sender_id, r.bytes
+            ), summed AS (
+                SELECT sender_id, SUM(bytes)::BIGINT AS bytes FROM taken GROUP BY sender_id
+            ), folded AS (
+                UPDATE account_clocks c SET undelivered_bytes = c.undelivered_bytes - s.bytes
+                FROM summed s WHERE c.account_id = s.sender_id
+            )
+            SELECT COUNT(*)::BIGINT FROM senders
+            """
+        for _ in 0..<1_000 {
+            let senders = try await transaction("retention") { db, log in
+                try await db.scalar(PostgresQuery(unsafeSQL: sql), log, as: Int64.self) ?? 0
+            }
+            if senders < Int64(limit) { return }
+        }
     }
 
     public func retainedRowCounts() async throws -> [String: Int] {
