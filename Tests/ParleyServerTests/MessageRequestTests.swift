@@ -240,4 +240,48 @@ struct MessageRequestTests {
         #expect(try await people.annSocket.call("create_conversation", ["kind": "direct", "members": [people.bob.email]])["created"] as? Bool == false)
         try await people.server.stop()
     }
+
+    @Test("a request deleted and started again within a day arrives quietly: listed, not announced; after a day it is announced again",
+          arguments: StoreBackend.allCases)
+    func deletedRequestStartedAgain(_ backend: StoreBackend) async throws {
+        let people = try await TwoPeople.start(backend: backend)
+        let ann = people.annSocket, bob = people.bobSocket
+        /// Bob's notifications up to and including the next `group_invitation` (ann's sentinel), by event name.
+        func bobsEventsUntilSentinel() async throws -> [String] {
+            #expect(try await ann.call("create_conversation", ["kind": "group", "members": [people.bob.email]]).ok)
+            var events: [String] = []
+            while true {
+                let event = try #require(try await bob.nextNotification()["event"] as? String)
+                events.append(event)
+                if event == "group_invitation" { return events }
+            }
+        }
+        func start() async throws -> Int {
+            try #require(try await ann.call("create_conversation", ["kind": "direct", "members": [people.bob.email]])["conversation_id"] as? Int)
+        }
+
+        let first = try await start()
+        #expect(try await bobsEventsUntilSentinel().filter { $0 == "message_request" }.count == 1)
+        // Ten rounds of deleting and starting again: bob hears of none of them.
+        var latest = first
+        for _ in 0..<10 {
+            #expect(try await ann.call("delete_conversation", ["conversation_id": latest]).ok)
+            latest = try await start()
+        }
+        #expect(try await bobsEventsUntilSentinel().filter { $0 == "message_request" }.isEmpty)
+        let listed = try #require(try await bob.call("list_requests")["requests"] as? [[String: Any]])
+        #expect(listed.map { $0["conversation_id"] as? Int } == [latest], "the request is there, quietly")
+
+        // Bob deleting it does not let ann announce it again either.
+        #expect(try await bob.call("delete_conversation", ["conversation_id": latest]).ok)
+        latest = try await start()
+        #expect(try await bobsEventsUntilSentinel().filter { $0 == "message_request" }.isEmpty)
+
+        // A day after the last deletion a new request is announced again.
+        #expect(try await ann.call("delete_conversation", ["conversation_id": latest]).ok)
+        people.server.clock.advance(milliseconds: 86_400_001)
+        _ = try await start()
+        #expect(try await bobsEventsUntilSentinel().filter { $0 == "message_request" }.count == 1)
+        try await people.server.stop()
+    }
 }

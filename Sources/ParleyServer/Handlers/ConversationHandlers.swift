@@ -51,6 +51,7 @@ enum ConversationHandlers {
         let now = context.clock.now()
         let owed = kind == .direct ? try await MessageRequests.answerOwed(by: memberIDs[0], to: caller.accountID, context) : nil
         if owed != nil { try await MessageRequests.refuseIfTooManyUnanswered(with: memberIDs[0], caller, context) }
+        let quiet = owed == .pending ? try await MessageRequests.arrivesQuietly(to: memberIDs[0], caller, context) : false
         let (conversation, created) = try await StoreCall.call(context) {
             try await context.store.createConversation(kind: kind, creatorID: caller.accountID, memberIDs: memberIDs, request: owed, now: now)
         }
@@ -60,7 +61,7 @@ enum ConversationHandlers {
             case .direct: owed == nil ? .conversationCreated(started) : .messageRequest(started)
             case .group: .groupInvitation(.init(conversationID: conversation.id, creatorID: caller.accountID))
             }
-            for member in memberIDs where owed != .declined {
+            for member in memberIDs where owed != .declined && !quiet {
                 context.notifications.notify(accountID: member, event)
             }
         } else if kind == .direct {

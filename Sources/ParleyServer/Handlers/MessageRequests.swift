@@ -79,6 +79,16 @@ enum MessageRequests {
         throw WireError(.quotaExceeded, "\(limit) people have not answered your message requests yet; you can ask someone new once one of them accepts or declines (or you delete one of those conversations)")
     }
 
+    /// How long after a request was deleted (by either person) a new one between the same two arrives without a
+    /// notification: otherwise deleting and starting again would let a stranger buzz someone at the request rate.
+    static let quietAfterDeletion: Int64 = 86_400_000
+
+    /// Whether a new request from the caller to `other` should arrive quietly (listed, not announced).
+    static func arrivesQuietly(to other: Int64, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> Bool {
+        let since = context.clock.now() - quietAfterDeletion
+        return try await StoreCall.call(context) { try await context.store.requestDeleted(from: caller.accountID, to: other, since: since) }
+    }
+
     /// Accepts the caller's pending or declined request in the conversation, if there is one: the starter
     /// hears `request_accepted`, and each hears whether the other is online. False when nothing was owed.
     @discardableResult

@@ -31,6 +31,10 @@ public protocol RequestStore: Sendable {
     /// How many direct conversations the account started are still waiting for the other person's answer.
     func unansweredRequests(startedBy accountID: Int64) async throws -> Int
 
+    /// Whether a direct conversation `starter` started with `other` was deleted at `since` or later while its
+    /// request still waited for `other`'s answer (its row stays until the pair's next conversation replaces it).
+    func requestDeleted(from starter: Int64, to other: Int64, since: Int64) async throws -> Bool
+
     /// Adds `blocked` to `blocker`'s block list and declines every pending request between them, in one
     /// transaction. False (nothing changed) when the list already holds `limit` accounts.
     func block(_ blocked: Int64, by blocker: Int64, limit: Int, now: Int64) async throws -> Bool

@@ -103,4 +103,30 @@ struct RequestConformanceTests {
             #expect(try await store.contactIDs(accountID: bob) == [carol])
         }
     }
+
+    @Test("a deleted request is remembered by the pair's deleted conversation: starter, person, time and an answer still owed",
+          arguments: StoreBackend.allCases)
+    func deletedRequest(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let ann = try await Sample.activeAccount(store, "ann@example.org")
+            let bob = try await Sample.activeAccount(store, "bob@example.org")
+            let cy = try await Sample.activeAccount(store, "cy@example.org")
+            #expect(try await !store.requestDeleted(from: ann, to: bob, since: 0), "never asked")
+            let asked = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], request: .pending, now: 10).conversation.id
+            #expect(try await !store.requestDeleted(from: ann, to: bob, since: 0), "asked, not deleted")
+            try await store.deleteConversation(conversationID: asked, now: 20)
+            #expect(try await store.requestDeleted(from: ann, to: bob, since: 20))
+            #expect(try await !store.requestDeleted(from: ann, to: bob, since: 21), "deleted before the window")
+            #expect(try await !store.requestDeleted(from: bob, to: ann, since: 0), "bob did not ask")
+            #expect(try await !store.requestDeleted(from: ann, to: cy, since: 0), "another pair")
+            // Answered before it was deleted: nothing was owed.
+            let answered = try await store.createConversation(kind: .direct, creatorID: cy, memberIDs: [bob], request: .pending, now: 30).conversation.id
+            try await store.setRequestState(conversationID: answered, accountID: bob, nil)
+            try await store.deleteConversation(conversationID: answered, now: 40)
+            #expect(try await !store.requestDeleted(from: cy, to: bob, since: 0))
+            // The pair's next conversation replaces the deleted one.
+            _ = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], request: .pending, now: 50)
+            #expect(try await !store.requestDeleted(from: ann, to: bob, since: 0))
+        }
+    }
 }

@@ -22,6 +22,18 @@ extension PostgresStore {
         }
     }
 
+    public func requestDeleted(from starter: Int64, to other: Int64, since: Int64) async throws -> Bool {
+        let key = "\(min(starter, other)):\(max(starter, other))"
+        return try await read { db, log in
+            try await db.scalar(
+                """
+                SELECT EXISTS (SELECT 1 FROM conversations c JOIN members m ON m.conversation_id = c.id
+                    WHERE c.direct_key = \(key) AND c.deleted_at >= \(since) AND c.creator_id = \(starter) AND m.account_id = \(other)
+                        AND m.request = 'pending')
+                """, log, as: Bool.self) ?? false
+        }
+    }
+
     public func setRequestState(conversationID: Int64, accountID: Int64, _ state: RequestState?) async throws {
         try await transaction("request") { db, log in
             try await db.run(

@@ -23,6 +23,18 @@ extension SQLiteStore {
         }
     }
 
+    public func requestDeleted(from starter: Int64, to other: Int64, since: Int64) async throws -> Bool {
+        try await read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM conversations c JOIN members m ON m.conversation_id = c.id
+                        WHERE c.direct_key = ? AND c.deleted_at >= ? AND c.creator_id = ? AND m.account_id = ? AND m.request = 'pending')
+                    """,
+                arguments: ["\(min(starter, other)):\(max(starter, other))", since, starter, other]) ?? false
+        }
+    }
+
     public func setRequestState(conversationID: Int64, accountID: Int64, _ state: RequestState?) async throws {
         try await write("request") { db in
             try db.execute(
