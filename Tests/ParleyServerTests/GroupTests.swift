@@ -188,6 +188,68 @@ struct GroupTests {
         try await people.server.stop()
     }
 
+    @Test("an invitation taken back and sent again within a day arrives quietly: listed, not announced, whether the group was deleted or the invitee removed",
+          arguments: StoreBackend.allCases)
+    func withdrawnInvitationSentAgain(_ backend: StoreBackend) async throws {
+        let people = try await TwoPeople.start(backend: backend)
+        let ann = people.annSocket, bob = people.bobSocket
+        let carol = TestAccount("carol@example.org")
+        let carolSocket = try people.server.connect()
+        try await people.server.createAccount(carol, on: carolSocket)
+        _ = try await people.server.login(carol, on: carolSocket)
+        /// Bob's notifications before carol's next group invitation (the sentinel: another creator's), by event name,
+        /// but for the presence list his login got.
+        func bobsEventsUntilSentinel() async throws -> [String] {
+            let sentinel = try #require(try await carolSocket.call("create_conversation", ["kind": "group", "members": [people.bob.email]])["conversation_id"] as? Int)
+            var events: [String] = []
+            while true {
+                let notification = try await bob.nextNotification()
+                let event = try #require(notification["event"] as? String)
+                if event == "group_invitation", notification["conversation_id"] as? Int == sentinel { return events }
+                if event != "online_users" { events.append(event) }  // the presence list every login gets
+            }
+        }
+        func group() async throws -> Int {
+            try #require(try await ann.call("create_conversation", ["kind": "group", "members": [people.bob.email]])["conversation_id"] as? Int)
+        }
+        /// Bob's invitations to ann's groups (carol's sentinels are listed too).
+        func invitations() async throws -> [Int] {
+            try #require(try await bob.call("list_invitations")["invitations"] as? [[String: Any]])
+                .filter { $0["creator_id"] as? Int == people.annID }.compactMap { $0["conversation_id"] as? Int }
+        }
+
+        var latest = try await group()
+        let first = try await bobsEventsUntilSentinel()
+        #expect(first == ["group_invitation"], "\(first)")
+        // Ten rounds of deleting the group and making another with bob: he hears none of them.
+        for _ in 0..<10 {
+            #expect(try await ann.call("delete_conversation", ["conversation_id": latest]).ok)
+            latest = try await group()
+        }
+        #expect(try await bobsEventsUntilSentinel() == [])
+        #expect(try await invitations() == [latest], "the invitation is there, quietly")
+
+        // Ten rounds of removing bob before he answered and inviting him again: none heard either, not even the removal.
+        let members = try #require(try await ann.call("create_conversation", ["kind": "group", "members": []])["conversation_id"] as? Int)
+        for _ in 0..<10 {
+            #expect(try await ann.call("add_member", ["conversation_id": members, "email": people.bob.email])["status"] as? String == "invited")
+            #expect(try await ann.call("remove_member", ["conversation_id": members, "account_id": people.bobID]).ok)
+        }
+        #expect(try await bobsEventsUntilSentinel() == [])
+        #expect(try await ann.call("add_member", ["conversation_id": members, "email": people.bob.email])["status"] as? String == "invited")
+        #expect(Set(try await invitations()) == [latest, members])
+        // He can still answer the quiet one; accepting makes him a member as ever.
+        #expect(try await bob.call("accept_invitation", ["conversation_id": members]).ok)
+
+        // A day after the last withdrawal a new invitation is announced again.
+        #expect(try await ann.call("delete_conversation", ["conversation_id": latest]).ok)
+        people.server.clock.advance(milliseconds: 86_400_001)
+        let announced = try await group()
+        #expect(try await bobsEventsUntilSentinel().filter { $0 == "group_invitation" } == ["group_invitation"])
+        #expect(try await invitations().contains(announced))
+        try await people.server.stop()
+    }
+
     @Test("an account is in at most 1,000 groups: the next it creates or accepts is refused in its words until it leaves one", arguments: StoreBackend.allCases)
     func groupsPerAccount(_ backend: StoreBackend) async throws {
         let people = try await TwoPeople.start(backend: backend)

@@ -48,6 +48,10 @@ enum ConversationHandlers {
                 try await GroupHandlers.refuseIfUnanswered(member, email: addresses[member] ?? "", creatorID: caller.accountID, by: caller, context)
             }
         }
+        var quietMembers: Set<Int64> = []
+        for member in memberIDs where kind == .group {
+            if try await GroupHandlers.invitationArrivesQuietly(member, creatorID: caller.accountID, context) { quietMembers.insert(member) }
+        }
         let now = context.clock.now()
         let owed = kind == .direct ? try await MessageRequests.answerOwed(by: memberIDs[0], to: caller.accountID, context) : nil
         if owed != nil { try await MessageRequests.refuseIfTooManyUnanswered(with: memberIDs[0], caller, context) }
@@ -61,7 +65,7 @@ enum ConversationHandlers {
             case .direct: owed == nil ? .conversationCreated(started) : .messageRequest(started)
             case .group: .groupInvitation(.init(conversationID: conversation.id, creatorID: caller.accountID))
             }
-            for member in memberIDs where owed != .declined && !quiet {
+            for member in memberIDs where owed != .declined && !quiet && !quietMembers.contains(member) {
                 context.notifications.notify(accountID: member, event)
             }
         } else if kind == .direct {

@@ -30,6 +30,17 @@ enum GroupHandlers {
         throw WireError(.quotaExceeded, "you are in \(limit) groups, the most one account may be in; leave one ('parley group leave ID') to create or join another")
     }
 
+    /// How long after an invitation went away unanswered (its group deleted, or the invitee removed before answering)
+    /// a new one to a group by the same creator arrives without a notification: otherwise inviting and deleting, or
+    /// inviting and removing, would let anyone buzz someone at the request rate (docs/API.md §5).
+    static let quietAfterWithdrawal: Int64 = 86_400_000
+
+    /// Whether a new invitation of `invitee` to a group `creatorID` made should arrive quietly (listed, not announced).
+    static func invitationArrivesQuietly(_ invitee: Int64, creatorID: Int64, _ context: ServerContext) async throws(WireError) -> Bool {
+        let since = context.clock.now() - quietAfterWithdrawal
+        return try await StoreCall.call(context) { try await context.store.invitationWithdrawn(invitee: invitee, creatorID: creatorID, since: since) }
+    }
+
     static func register(in router: inout RequestRouter) {
         router.add(API.AddMember.self) { request, environment, context throws(WireError) in
             let caller = environment.account
@@ -45,10 +56,13 @@ enum GroupHandlers {
             guard status != .invited else { return invited }
             if try await StoreCall.call(context, { try await context.store.hasBlocked(invitee.id, caller.accountID) }) { return invited }
             try await refuseIfUnanswered(invitee.id, email: email, creatorID: group.creatorID, by: caller, context)
+            let quiet = try await invitationArrivesQuietly(invitee.id, creatorID: group.creatorID, context)
             try await StoreCall.call(context) {
                 try await context.store.setMemberStatus(conversationID: group.id, accountID: invitee.id, status: .invited, now: context.clock.now())
             }
-            context.notifications.notify(accountID: invitee.id, .groupInvitation(.init(conversationID: group.id, invitedBy: caller.accountID)))
+            if !quiet {
+                context.notifications.notify(accountID: invitee.id, .groupInvitation(.init(conversationID: group.id, invitedBy: caller.accountID)))
+            }
             return invited
         }
         router.add(API.ListInvitations.self) { _, environment, context throws(WireError) in
@@ -72,8 +86,11 @@ enum GroupHandlers {
             let accountID = request.accountID
             guard accountID != caller.accountID else { throw .invalid("account_id", "is you; use leave_group") }
             let status = try await StoreCall.call(context) { try await context.store.memberStatus(conversationID: group.id, accountID: accountID) }
-            guard status == .active || status == .invited else { throw WireError(.notFound, "not a member of this group") }
-            try await changeMembership(group.id, accountID, to: .removed, context)
+            switch status {
+            case .active: try await changeMembership(group.id, accountID, to: .removed, context)
+            case .invited: try await withdrawInvitation(group.id, accountID, context)
+            default: throw WireError(.notFound, "not a member of this group")
+            }
             return NoFields()
         }
         router.add(API.LeaveGroup.self) { request, environment, context throws(WireError) in
@@ -120,6 +137,16 @@ enum GroupHandlers {
         for member in Set(before + [accountID]) {
             context.notifications.notify(accountID: member, .memberRemoved(.init(conversationID: conversationID, accountID: accountID, reason: status.rawValue)))
         }
+    }
+
+    /// Takes back an unanswered invitation. The members hear `member_removed` as for a member; the invitee, like an
+    /// invitee of a deleted group, hears nothing (the invitation leaves `list_invitations`), so inviting and removing
+    /// again and again cannot buzz them either.
+    static func withdrawInvitation(_ conversationID: Int64, _ accountID: Int64, _ context: ServerContext) async throws(WireError) {
+        try await StoreCall.call(context) {
+            try await context.store.setMemberStatus(conversationID: conversationID, accountID: accountID, status: .withdrawn, now: context.clock.now())
+        }
+        try await notifyMembers(conversationID, context, .memberRemoved(.init(conversationID: conversationID, accountID: accountID, reason: MemberStatus.removed.rawValue)))
     }
 
     /// Tells every active member of the conversation.

@@ -7,9 +7,10 @@ public struct ConversationRecord: Sendable, Equatable {
     public var createdAt: Int64
 }
 
-/// A member's standing in a conversation.
+/// A member's standing in a conversation. `withdrawn`: removed while still invited, before answering (the row is
+/// the memory that keeps a new invitation from the same creator quiet for a day, docs/API.md §5).
 public enum MemberStatus: String, Sendable {
-    case active, invited, left, removed
+    case active, invited, left, removed, withdrawn
 }
 
 /// One line of `list_conversations`.

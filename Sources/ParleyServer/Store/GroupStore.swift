@@ -15,6 +15,9 @@ public protocol GroupStore: Sendable {
     /// How many groups (not deleted) the account is an active member of.
     func activeGroups(accountID: Int64) async throws -> Int
 
+    /// Whether an invitation of `invitee` to a group `creatorID` made went away unanswered at `since` or later: the
+    /// group was deleted while they were still invited, or they were removed before answering (`withdrawn`).
+    func invitationWithdrawn(invitee: Int64, creatorID: Int64, since: Int64) async throws -> Bool
 
     /// Marks a conversation deleted for everyone.
     func deleteConversation(conversationID: Int64, now: Int64) async throws

@@ -73,6 +73,43 @@ struct ConversationConformanceTests {
         }
     }
 
+    @Test("an invitation that went away unanswered is remembered: its group deleted or the invitee withdrawn, per creator and time; answered ones are not",
+          arguments: StoreBackend.allCases)
+    func invitationWithdrawn(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let ann = try await Sample.activeAccount(store, "ann@example.org")
+            let bob = try await Sample.activeAccount(store, "bob@example.org")
+            let cy = try await Sample.activeAccount(store, "cy@example.org")
+            #expect(try await !store.invitationWithdrawn(invitee: bob, creatorID: ann, since: 0), "never invited")
+            let deleted = try await store.createConversation(kind: .group, creatorID: ann, memberIDs: [bob], now: 10).conversation.id
+            #expect(try await !store.invitationWithdrawn(invitee: bob, creatorID: ann, since: 0), "invited, still waiting")
+            try await store.deleteConversation(conversationID: deleted, now: 20)
+            #expect(try await store.invitationWithdrawn(invitee: bob, creatorID: ann, since: 20))
+            #expect(try await !store.invitationWithdrawn(invitee: bob, creatorID: ann, since: 21), "deleted before the window")
+            #expect(try await !store.invitationWithdrawn(invitee: bob, creatorID: cy, since: 0), "another creator")
+            #expect(try await !store.invitationWithdrawn(invitee: cy, creatorID: ann, since: 0), "another invitee")
+
+            // Withdrawn from a live group: remembered from the withdrawal's time.
+            let live = try await store.createConversation(kind: .group, creatorID: cy, memberIDs: [bob], now: 30).conversation.id
+            try await store.setMemberStatus(conversationID: live, accountID: bob, status: .withdrawn, now: 40)
+            #expect(try await store.invitationWithdrawn(invitee: bob, creatorID: cy, since: 40))
+            #expect(try await !store.invitationWithdrawn(invitee: bob, creatorID: cy, since: 41))
+
+            // Answered before the end, nothing went away unanswered: accepted then deleted, or a member removed.
+            let accepted = try await store.createConversation(kind: .group, creatorID: bob, memberIDs: [ann, cy], now: 50).conversation.id
+            try await store.setMemberStatus(conversationID: accepted, accountID: ann, status: .active, now: 55)
+            try await store.setMemberStatus(conversationID: accepted, accountID: cy, status: .active, now: 55)
+            try await store.setMemberStatus(conversationID: accepted, accountID: cy, status: .removed, now: 60)
+            try await store.deleteConversation(conversationID: accepted, now: 70)
+            #expect(try await !store.invitationWithdrawn(invitee: ann, creatorID: bob, since: 0))
+            #expect(try await !store.invitationWithdrawn(invitee: cy, creatorID: bob, since: 0))
+            // A declined invitation leaves no row: declining is the invitee's own answer.
+            let declined = try await store.createConversation(kind: .group, creatorID: bob, memberIDs: [cy], now: 80).conversation.id
+            try await store.deleteMember(conversationID: declined, accountID: cy)
+            #expect(try await !store.invitationWithdrawn(invitee: cy, creatorID: bob, since: 0))
+        }
+    }
+
     @Test("unanswered invitations are counted per creator: accepted, deleted-group and other creators' ones do not count", arguments: StoreBackend.allCases)
     func pendingInvitationsPerCreator(_ backend: StoreBackend) async throws {
         try await backend.withStore { store in

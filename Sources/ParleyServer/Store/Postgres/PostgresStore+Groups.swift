@@ -42,6 +42,17 @@ extension PostgresStore {
         }
     }
 
+    public func invitationWithdrawn(invitee: Int64, creatorID: Int64, since: Int64) async throws -> Bool {
+        try await read { db, log in
+            try await db.scalar(
+                """
+                SELECT EXISTS (SELECT 1 FROM members m JOIN conversations c ON c.id = m.conversation_id
+                    WHERE m.account_id = \(invitee) AND c.creator_id = \(creatorID) AND c.kind = 'group'
+                        AND ((m.status = 'invited' AND c.deleted_at >= \(since)) OR (m.status = 'withdrawn' AND m.joined_at >= \(since))))
+                """, log, as: Bool.self) ?? false
+        }
+    }
+
     public func activeGroups(accountID: Int64) async throws -> Int {
         try await read { db, log in
             let count = try await db.scalar(

@@ -56,6 +56,19 @@ extension SQLiteStore {
         }
     }
 
+    public func invitationWithdrawn(invitee: Int64, creatorID: Int64, since: Int64) async throws -> Bool {
+        try await read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM members m JOIN conversations c ON c.id = m.conversation_id
+                        WHERE m.account_id = ?1 AND c.creator_id = ?2 AND c.kind = 'group'
+                            AND ((m.status = 'invited' AND c.deleted_at >= ?3) OR (m.status = 'withdrawn' AND m.joined_at >= ?3)))
+                    """,
+                arguments: [invitee, creatorID, since]) ?? false
+        }
+    }
+
     public func deleteConversation(conversationID: Int64, now: Int64) async throws {
         try await write("conversation") { db in
             try db.execute(sql: "UPDATE conversations SET deleted_at = ? WHERE id = ?", arguments: [now, conversationID])
