@@ -38,8 +38,8 @@ public struct ClientLatency: Sendable {
             let client = try ParleyClient.create(
                 home: root.appendingPathComponent(name), email: "\(name)@example.org", displayName: name,
                 server: ServerAddress(host: "127.0.0.1", port: server.port), pin: nil)
-            try await client.register(password: "bench password \(name)", envelopeIterations: KeyEnvelope.minimumSealIterations)
-            try await client.confirm(code: server.latestCode(for: "\(name)@example.org") ?? "")
+            try await client.registration.register(password: "bench password \(name)", envelopeIterations: KeyEnvelope.minimumSealIterations)
+            try await client.registration.confirm(code: server.latestCode(for: "\(name)@example.org") ?? "")
             try await client.connect()
             return client
         }

@@ -117,9 +117,9 @@ public final class DemoTour: @unchecked Sendable {
             home: home(name), email: email, displayName: name.capitalized,
             server: ServerAddress(host: "127.0.0.1", port: server.port), pin: pin,
             reconnectPolicy: ReconnectPolicy(initial: 0.25, maximum: 2))
-        try await client.register(password: "demo password for \(name)", envelopeIterations: KeyEnvelope.minimumSealIterations)
+        try await client.registration.register(password: "demo password for \(name)", envelopeIterations: KeyEnvelope.minimumSealIterations)
         guard let code = server.latestCode(for: email) else { throw DemoFailure("the server sent no code to \(email)") }
-        try await client.confirm(code: code)
+        try await client.registration.confirm(code: code)
         try await client.connect()
         people[name] = client
         return client

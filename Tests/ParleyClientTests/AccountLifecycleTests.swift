@@ -61,7 +61,7 @@ struct AccountLifecycleTests {
                                                   code: code, password: "correct horse ann", pin: nil, deviceName: "another")
         }
         #expect(await restored.deviceID == 2)
-        #expect(try await restored.checkPassword("correct horse ann"))
+        #expect(try restored.registration.checkPassword("correct horse ann"))
         #expect(try restored.vault.protection() == .pin)
         // From now on the conversation works both ways; the stolen laptop can be revoked from here.
         let fromBob = try #require(try await bob.send("welcome back", to: chat.id).message)

@@ -177,8 +177,8 @@ struct AttachmentTests {
             let client = try ParleyClient.create(
                 home: root.appendingPathComponent(name), email: "\(name)@example.org", displayName: name,
                 server: ServerAddress(host: "127.0.0.1", port: port), pin: nil, reconnectPolicy: ReconnectPolicy(initial: 0.1, maximum: 0.5))
-            try await client.register(password: "password of \(name)", envelopeIterations: 210_000)
-            try await client.confirm(code: try #require(server.withLock { $0!.latestCode(for: "\(name)@example.org") }))
+            try await client.registration.register(password: "password of \(name)", envelopeIterations: 210_000)
+            try await client.registration.confirm(code: try #require(server.withLock { $0!.latestCode(for: "\(name)@example.org") }))
             try await client.connect()
             return client
         }

@@ -43,7 +43,7 @@ struct ProtocolVersionTests {
                 home: harness.home("mismatch-\(port)"), email: "x\(port)@example.org", displayName: "X",
                 server: ServerAddress(host: "127.0.0.1", port: port), pin: nil)
             do {
-                try await client.register(password: "correct horse x", envelopeIterations: KeyEnvelope.minimumSealIterations)
+                try await client.registration.register(password: "correct horse x", envelopeIterations: KeyEnvelope.minimumSealIterations)
                 Issue.record("registration went on against a server of another protocol")
             } catch {
                 #expect("\(error)" == expected)

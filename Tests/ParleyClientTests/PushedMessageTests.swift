@@ -17,8 +17,8 @@ struct PushedMessageTests {
             home: harness.home("bob"), email: "bob@example.org", displayName: "Bob",
             server: ServerAddress(host: "127.0.0.1", port: proxy.port), pin: nil,
             reconnectPolicy: ReconnectPolicy(initial: 0.2, maximum: 1))
-        try await bob.register(password: "correct horse bob", envelopeIterations: KeyEnvelope.minimumSealIterations)
-        try await bob.confirm(code: try #require(harness.server.latestCode(for: "bob@example.org")))
+        try await bob.registration.register(password: "correct horse bob", envelopeIterations: KeyEnvelope.minimumSealIterations)
+        try await bob.registration.confirm(code: try #require(harness.server.latestCode(for: "bob@example.org")))
         try await bob.connect()
         let chat = try await ann.startConversation(with: "bob@example.org").id
         let first = try #require(try await ann.send("the first, which makes the session", to: chat).message)

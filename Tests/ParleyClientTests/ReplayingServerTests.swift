@@ -35,8 +35,8 @@ struct ReplayingServerTests {
             home: harness.home(name), email: "\(name)@example.org", displayName: name.capitalized,
             server: ServerAddress(host: "127.0.0.1", port: proxy.port), pin: nil,
             reconnectPolicy: ReconnectPolicy(initial: 0.2, maximum: 1))
-        try await client.register(password: "correct horse \(name)", envelopeIterations: KeyEnvelope.minimumSealIterations)
-        try await client.confirm(code: try #require(harness.server.latestCode(for: "\(name)@example.org")))
+        try await client.registration.register(password: "correct horse \(name)", envelopeIterations: KeyEnvelope.minimumSealIterations)
+        try await client.registration.confirm(code: try #require(harness.server.latestCode(for: "\(name)@example.org")))
         return client
     }
 

@@ -16,8 +16,8 @@ struct ResilienceTests {
                 home: root.appendingPathComponent(name), email: "\(name)@example.org", displayName: name,
                 server: ServerAddress(host: "127.0.0.1", port: port), pin: nil,
                 reconnectPolicy: ReconnectPolicy(initial: 0.1, maximum: 0.5))
-            try await client.register(password: "password of \(name)", envelopeIterations: 210_000)
-            try await client.confirm(code: try #require(server.latestCode(for: "\(name)@example.org")))
+            try await client.registration.register(password: "password of \(name)", envelopeIterations: 210_000)
+            try await client.registration.confirm(code: try #require(server.latestCode(for: "\(name)@example.org")))
             try await client.connect()
             return client
         }
@@ -53,11 +53,11 @@ struct ResilienceTests {
     @Test func passwordChangeRewrapsTheBackup() async throws {
         let harness = try await ClientHarness.start()
         let ann = try await harness.person("ann")
-        #expect(try await ann.checkPassword("correct horse ann"))
-        try await ann.changePassword(to: "a brand new passphrase", iterations: 210_000)
-        #expect(try await ann.checkPassword("a brand new passphrase"))
-        #expect(try await ann.checkPassword("correct horse ann") == false)
-        await #expect(throws: ClientError.self) { try await ann.changePassword(to: "short") }
+        #expect(try ann.registration.checkPassword("correct horse ann"))
+        try await ann.registration.changePassword(to: "a brand new passphrase", iterations: 210_000)
+        #expect(try ann.registration.checkPassword("a brand new passphrase"))
+        #expect(try ann.registration.checkPassword("correct horse ann") == false)
+        await #expect(throws: ClientError.self) { try await ann.registration.changePassword(to: "short") }
         await ann.disconnect()
         try await harness.stop()
     }
@@ -85,8 +85,8 @@ struct ReconnectLoginWindowTests {
         let ann = try ParleyClient.create(
             home: harness.home("ann"), email: email, displayName: "Ann", server: ServerAddress(host: "127.0.0.1", port: proxy.port),
             pin: nil, reconnectPolicy: ReconnectPolicy(initial: 0.1, maximum: 0.5))
-        try await ann.register(password: "correct horse ann", envelopeIterations: 210_000)
-        try await ann.confirm(code: try #require(harness.server.latestCode(for: email)))
+        try await ann.registration.register(password: "correct horse ann", envelopeIterations: 210_000)
+        try await ann.registration.confirm(code: try #require(harness.server.latestCode(for: email)))
         try await ann.connect()
         let chat = try await ann.startConversation(with: "bob@example.org").id
 

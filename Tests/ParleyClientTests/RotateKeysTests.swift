@@ -15,7 +15,7 @@ struct RotateKeysTests {
 
         try await ann.rotateKeys(password: "correct horse ann", envelopeIterations: 210_000)
         #expect(await ann.identityKey != oldKey)
-        #expect(try await ann.checkPassword("correct horse ann"))
+        #expect(try ann.registration.checkPassword("correct horse ann"))
 
         // Both directions work on fresh sessions; ann still logs in with her new auth key.
         let after = try #require(try await ann.send("new keys", to: chat.id).message)

@@ -27,17 +27,17 @@ struct TLSPinningTests {
                 pin: nil)
         }
         let ann = try client("ann", pin: right)
-        try await ann.register(password: "password of ann", envelopeIterations: 210_000)
-        try await ann.confirm(code: try #require(server.latestCode(for: "ann@example.org")))
+        try await ann.registration.register(password: "password of ann", envelopeIterations: 210_000)
+        try await ann.registration.confirm(code: try #require(server.latestCode(for: "ann@example.org")))
         try await ann.connect(reconnect: false)
         #expect(await ann.isConnected)
         await ann.disconnect()
 
         let mallory = try client("bob", pin: wrong)
-        await #expect(throws: ClientError.pinMismatch) { try await mallory.register(password: "password of bob") }
+        await #expect(throws: ClientError.pinMismatch) { try await mallory.registration.register(password: "password of bob") }
 
         let untrusted = try client("carol", pin: nil)
-        await #expect(throws: ClientError.self) { try await untrusted.register(password: "password of carol") }
+        await #expect(throws: ClientError.self) { try await untrusted.registration.register(password: "password of carol") }
         try await server.stop()
     }
 }

@@ -41,7 +41,7 @@ struct TrustTests {
         #expect(annSees.safetyNumber == bobSees.safetyNumber)
         #expect(annSees.safetyNumber.grouped.split(separator: " ").count == 12)
         #expect(annSees.localFingerprint == bobSees.contactFingerprint)
-        #expect(annSees.contactFingerprint == (await bob.fingerprint))
+        #expect(annSees.contactFingerprint == bob.fingerprint)
         #expect(annSees.status == .trusted && !annSees.sendingBlocked)
         for client in [ann, bob] { await client.disconnect() }
         try await harness.stop()
@@ -144,16 +144,16 @@ struct TrustTests {
         let mismatch = await #expect(throws: ClientError.self) { try await ann.trust.verify(scannedPayload: Array(forged.qrText.utf8)) }
         #expect(mismatch?.description.contains("does not match the identity key this device has for bob@example.org") == true)
         #expect(try ann.trust.status(of: bobID) == .trusted)
-        let own = Array((await ann.verificationPayload).qrText.utf8)
+        let own = Array(ann.verificationPayload.qrText.utf8)
         await #expect(throws: ClientError.self) { try await ann.trust.verify(scannedPayload: own) }
         await #expect(throws: ClientError.self) { try await ann.trust.verify(scannedPayload: Array("https://example.org".utf8)) }
 
-        let verified = try await ann.trust.verify(scannedPayload: Array((await bob.verificationPayload).qrText.utf8))
+        let verified = try await ann.trust.verify(scannedPayload: Array(bob.verificationPayload.qrText.utf8))
         #expect(verified.status == .verified && verified.email == "bob@example.org")
         #expect(try ann.trust.status(of: bobID) == .verified)
         // A contact this device never talked to is looked up on the server by the code's e-mail.
         let carolID = try #require(await carol.accountID)
-        #expect(try await ann.trust.verify(scannedPayload: Array((await carol.verificationPayload).qrText.utf8)).accountID == carolID)
+        #expect(try await ann.trust.verify(scannedPayload: Array(carol.verificationPayload.qrText.utf8)).accountID == carolID)
         for client in [ann, bob, carol] { await client.disconnect() }
         try await harness.stop()
     }

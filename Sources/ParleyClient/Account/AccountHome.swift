@@ -54,7 +54,7 @@ public enum AccountHome {
         // In use by another process, or unreadable: not a leftover to clear; `create` then says what is there.
         guard let client = try? ParleyClient.open(home: home, email: email, pin: nil, waitForOtherProcess: .zero),
               await client.accountID == nil else { return false }
-        try await client.discardUnconfirmed()
+        try client.registration.discardUnconfirmed()
         return true
     }
 }

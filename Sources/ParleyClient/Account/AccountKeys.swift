@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ParleyCrypto
 import ParleyProtocol
 
 /// The long-lived secrets and settings of one signed-in device, kept sealed in the vault.
@@ -27,6 +28,18 @@ struct AccountKeys: Codable, Sendable {
 
     /// Whether `register_confirm` succeeded.
     var isConfirmed: Bool { accountID != nil && deviceID != nil }
+
+    /// The confirmed ids, or `.notConfirmed`.
+    func confirmedIdentity() throws(ClientError) -> (accountID: Int64, deviceID: UInt32) {
+        guard let accountID, let deviceID else { throw .notConfirmed }
+        return (accountID, deviceID)
+    }
+
+    /// The keys a new device receives, sealed, when this one authorizes it.
+    func pairingKeys() throws(ClientError) -> PairingKeys {
+        let (accountID, _) = try confirmedIdentity()
+        return PairingKeys(accountID: accountID, email: email, displayName: displayName, identitySeed: identitySeed, authSeed: authSeed)
+    }
 
     func encoded() -> [UInt8] { Array(try! JSONEncoder().encode(self)) }
 

@@ -55,7 +55,7 @@ public enum AccountRecovery {
             home: home, email: email, displayName: answer.displayName, server: server, pin: pin,
             deviceName: deviceName, seeds: seeds, dependencies: dependencies)
         do {
-            _ = try await client.addThisDevice(accountID: accountID, pairID: nil, token: nil)
+            _ = try await client.registration.addThisDevice(accountID: accountID, pairID: nil, token: nil)
         } catch {
             // No half-made account stays behind: the next try starts clean.
             try? await client.eraseLocalData()

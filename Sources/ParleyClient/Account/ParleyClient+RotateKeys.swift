@@ -11,33 +11,33 @@ extension ParleyClient {
     /// identity never sends again (`hasSession`); our own group chains start afresh. The key backup is
     /// re-wrapped under `password`.
     public func rotateKeys(password: String, envelopeIterations: UInt32 = KeyEnvelope.defaultIterations) async throws(ClientError) {
-        guard password.count >= 8 else { throw .invalidInput("the password must have at least 8 characters") }
-        guard await isConnected else { throw .notConnected }
         let previous = keys
-        keys.identitySeed = dependencies.random.bytes(32)
-        keys.authSeed = dependencies.random.bytes(32)
+        var rotated = previous
+        rotated.identitySeed = dependencies.random.bytes(32)
+        rotated.authSeed = dependencies.random.bytes(32)
+        let envelope = try AccountRegistration.envelope(of: rotated, password: password, iterations: envelopeIterations)
+        guard await isConnected else { throw .notConnected }
+        // The new keys are stored before they go up (prekeys signed by them are made next); if the server does
+        // not take them, the previous keys come back.
+        try keyBook.change { keys throws(ClientError) in keys = rotated }
         do {
-            let preKeys = try freshPreKeys(includeOneTime: true)
+            let preKeys = try self.preKeys.fresh(includeOneTime: true)
             _ = try await call(API.RotateKeys.self, .init(
-                identityKey: keys.identity.publicKey, authKey: Array(keys.authKey.publicKey.rawRepresentation), preKeys: preKeys))
+                identityKey: rotated.identity.publicKey, authKey: Array(rotated.authKey.publicKey.rawRepresentation), preKeys: preKeys))
         } catch {
-            keys = previous
-            try? saveKeys()
+            try? keyBook.change { keys throws(ClientError) in
+                keys.identitySeed = previous.identitySeed
+                keys.authSeed = previous.authSeed
+            }
             throw error
         }
-        let envelope: KeyEnvelope
-        do { envelope = try KeyEnvelope.seal(keys.envelopeSecret, password: password, iterations: envelopeIterations) } catch {
-            throw .invalidInput("cannot protect the keys with this password: \(error)")
-        }
-        let updated = keys.encoded()
-        try database.write { writer in
-            try writer.put(Namespace.account, "keys", updated)
+        let now = dependencies.clock.now()
+        try keyBook.change { _ throws(ClientError) in } alongside: { writer, _, _ in
             try writer.put(Namespace.account, "envelope", envelope.bytes)
             try writer.deleteAll(Namespace.groupChain)
             // Contacts may still hold a bundle signed by the old identity: its prekey messages open for a while yet.
-            let retired = RetiredIdentity(seed: previous.identitySeed, retiredAt: self.dependencies.clock.now())
-            try writer.put(Namespace.retiredIdentity, Hex.lower(previous.identity.publicKey),
-                           Array(try JSONEncoder().encode(retired)))
+            let retired = RetiredIdentity(seed: previous.identitySeed, retiredAt: now)
+            try writer.put(Namespace.retiredIdentity, Hex.lower(previous.identity.publicKey), Array(try JSONEncoder().encode(retired)))
         }
         sessions = Sessions(database: database, identity: keys.identity, random: dependencies.random)
         if let me = keys.accountID, let device = keys.deviceID { try deviceLists.set([device], of: me) }

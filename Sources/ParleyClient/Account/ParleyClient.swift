@@ -23,7 +23,13 @@ public actor ParleyClient {
     let lock: AutoLock
     /// Held for the client's lifetime: no other process steps this account's ratchets meanwhile.
     let processLock: AccountLock
-    var keys: AccountKeys
+    /// The account's keys, shared with the components that change them (registration, prekeys).
+    let keyBook: AccountKeyBook
+    var keys: AccountKeys { keyBook.current }
+    /// This device's prekeys: made, stored, and topped up at the server after each login.
+    let preKeys: PreKeyMint
+    /// Registering and confirming this account, and the password protecting its key backup.
+    public nonisolated let registration: AccountRegistration
     /// The one connection to the server: opening, logging in, reconnecting, typed calls.
     let connection: AccountConnection
     let broadcaster = EventBroadcaster<ClientEvent>()
@@ -86,7 +92,7 @@ public actor ParleyClient {
         self.processLock = processLock
         self.email = email
         self.directory = directory
-        self.keys = keys
+        keyBook = AccountKeyBook(keys, database: database)
         self.database = database
         self.lock = lock
         self.dependencies = dependencies
@@ -118,7 +124,9 @@ public actor ParleyClient {
         contacts = ContactBook(dependencies: context)
         vault = AccountVault(directory: directory, autoLock: lock)
         trust = Trust(dependencies: context)
-        link.attach(self, connection: connection)
+        preKeys = PreKeyMint(keys: keyBook, dependencies: context)
+        registration = AccountRegistration(keys: keyBook, preKeys: preKeys, connection: connection, dependencies: context)
+        link.attach(self, connection: connection, keys: keyBook)
         connection.attach(self) { [notices] name, fields in await notices.handle(name, fields) }
     }
 
@@ -149,8 +157,7 @@ public actor ParleyClient {
 
     /// The confirmed ids, or `.notConfirmed`.
     func identity() throws(ClientError) -> (accountID: Int64, deviceID: UInt32) {
-        guard let account = keys.accountID, let device = keys.deviceID else { throw .notConfirmed }
-        return (account, device)
+        try keys.confirmedIdentity()
     }
 
     /// Our own protocol address.
@@ -159,16 +166,6 @@ public actor ParleyClient {
         return try! ProtocolAddress(accountId: String(account), deviceId: device)
     }
 
-    /// Keeps this account's new display name with its keys.
-    func rememberDisplayName(_ name: String) throws(ClientError) {
-        keys.displayName = name
-        try saveKeys()
-    }
-
-    func saveKeys() throws(ClientError) {
-        let encoded = keys.encoded()
-        try database.write { try $0.put(Namespace.account, "keys", encoded) }
-    }
 }
 
 /// Where the receive loop stands.

@@ -33,23 +33,10 @@ extension ParleyClient: ConnectionOwner {
         get async { await connection.isConnected }
     }
 
-    /// Runs `body` on a connection opened for it (unless one is open) and closes it afterwards.
-    func withTemporaryConnection<T>(_ body: () async throws(ClientError) -> T) async throws(ClientError) -> T {
-        let wasOpen = await connection.isConnected
-        try await connection.openAnonymous()
-        do {
-            let result = try await body()
-            if !wasOpen { await connection.close() }
-            return result
-        } catch {
-            if !wasOpen { await connection.close() }
-            throw error
-        }
-    }
-
     /// After login: keys, own devices, the outbox, and (with `catchUp`) the messages, marks and titles missed.
     func setUp(catchUp: Bool) async throws(ClientError) {
-        try await keyUpkeep()
+        try pruneDaily()
+        try await preKeys.upkeep()
         try await refreshOwnDevices()
         broadcaster.yield(.connection(.connected))
         try await flushOutbox()

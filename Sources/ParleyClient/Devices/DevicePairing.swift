@@ -95,7 +95,7 @@ public actor DevicePairing {
         let client = try ParleyClient.create(
             home: home, email: email, displayName: keys.displayName, server: server, pin: pin, deviceName: deviceName,
             seeds: (keys.identitySeed, keys.authSeed), dependencies: dependencies)
-        let added = try await client.addThisDevice(accountID: keys.accountID, pairID: code.pairID, token: token)
+        let added = try await client.registration.addThisDevice(accountID: keys.accountID, pairID: code.pairID, token: token)
         progress(.added(deviceID: added))
         let archive = try await receiveHistory(channel: channel, timeout: historyTimeout, progress: progress)
         if let archive { try client.history.importArchive(archive) }

@@ -17,9 +17,9 @@ public enum AccountSetup {
             throw .refused(error)
         }
         do {
-            try await client.register(password: password, invite: invite, envelopeIterations: envelopeIterations)
+            try await client.registration.register(password: password, invite: invite, envelopeIterations: envelopeIterations)
         } catch {
-            do { try await client.discardUnconfirmed() } catch { throw .refused(error) }
+            do { try client.registration.discardUnconfirmed() } catch { throw .refused(error) }
             throw .registrationFailed(error)
         }
         return client

@@ -72,14 +72,15 @@ final class AccountLink: ServerCalling, AccountCalling {
     private struct Reference {
         weak var client: ParleyClient?
         weak var connection: AccountConnection?
+        weak var keys: AccountKeyBook?
     }
 
     /// A link that reaches nothing until `attach`.
     init() {}
 
-    /// Points the link at its client and the client's connection (once the client is fully made).
-    func attach(_ target: ParleyClient, connection: AccountConnection) {
-        client.withLock { $0 = Reference(client: target, connection: connection) }
+    /// Points the link at its client, the client's connection and its keys (once the client is fully made).
+    func attach(_ target: ParleyClient, connection: AccountConnection, keys: AccountKeyBook) {
+        client.withLock { $0 = Reference(client: target, connection: connection, keys: keys) }
     }
 
     private var target: ParleyClient? { client.withLock { $0?.client } }
@@ -93,7 +94,7 @@ final class AccountLink: ServerCalling, AccountCalling {
     }
 
     func confirmedAccountID() async throws(ClientError) -> Int64 {
-        try await reached().identity().accountID
+        try reachedKeys().current.confirmedIdentity().accountID
     }
 
     func startConversation(with email: String) async throws(ClientError) -> Conversation {
@@ -101,11 +102,11 @@ final class AccountLink: ServerCalling, AccountCalling {
     }
 
     func confirmedIdentity() async throws(ClientError) -> (accountID: Int64, deviceID: UInt32) {
-        try await reached().identity()
+        try reachedKeys().current.confirmedIdentity()
     }
 
     func pairingKeys() async throws(ClientError) -> PairingKeys {
-        try await reached().pairingKeys()
+        try reachedKeys().current.pairingKeys()
     }
 
     func refreshOwnDevices() async throws(ClientError) {
@@ -163,7 +164,7 @@ final class AccountLink: ServerCalling, AccountCalling {
 
     func ownVerification() async throws(ClientError) -> (fingerprint: Fingerprint, payload: VerificationPayload) {
         let client = try reached()
-        return (await client.fingerprint, await client.verificationPayload)
+        return (client.fingerprint, client.verificationPayload)
     }
 
     func trustSettled(for contact: Int64) async throws(ClientError) {
@@ -171,7 +172,7 @@ final class AccountLink: ServerCalling, AccountCalling {
     }
 
     func rememberDisplayName(_ name: String) async throws(ClientError) {
-        try await reached().rememberDisplayName(name)
+        try reachedKeys().change { keys throws(ClientError) in keys.displayName = name }
     }
 
     func syncNow() async throws(ClientError) {
@@ -186,6 +187,12 @@ final class AccountLink: ServerCalling, AccountCalling {
     private func reachedConnection() throws(ClientError) -> AccountConnection {
         guard target != nil, let connection = client.withLock({ $0?.connection }) else { throw .notConnected }
         return connection
+    }
+
+    /// The client's keys, or `notConnected` once the client is gone.
+    private func reachedKeys() throws(ClientError) -> AccountKeyBook {
+        guard target != nil, let keys = client.withLock({ $0?.keys }) else { throw .notConnected }
+        return keys
     }
 
     /// The client, or `notConnected` once it is gone.

@@ -6,14 +6,14 @@ import ParleyCrypto
 /// and what follows once a contact's key is settled (held messages opened, the outbox sent).
 extension ParleyClient {
     /// This account's fingerprint: its identity key with its e-mail.
-    public var fingerprint: Fingerprint {
-        let key = try! Curve25519.Signing.PublicKey(rawRepresentation: keys.identity.publicKey)
+    public nonisolated var fingerprint: Fingerprint {
+        let key = try! Curve25519.Signing.PublicKey(rawRepresentation: keyBook.current.identity.publicKey)
         return try! Fingerprint(identityKey: key, id: email)
     }
 
     /// This account's verification QR payload (its e-mail and identity key) for others to scan.
-    public var verificationPayload: VerificationPayload {
-        try! VerificationPayload(accountID: email, identityKey: keys.identity.publicKey)
+    public nonisolated var verificationPayload: VerificationPayload {
+        try! VerificationPayload(accountID: email, identityKey: keyBook.current.identity.publicKey)
     }
 
     /// The account id of `email`: from this device's contacts, else asked of the server with the key

@@ -61,7 +61,7 @@ extension Parley.Account {
 
         func run() async throws {
             let client = try options.open()
-            do { try await client.confirm(code: code) } catch { throw CommandFailure("\(error)") }
+            do { try await client.registration.confirm(code: code) } catch { throw CommandFailure("\(error)") }
             let account = await client.accountID ?? 0
             options.output(["account_id": account]) { "Confirmed: \(client.email) is account \(account). You can send messages now." }
         }
@@ -112,7 +112,7 @@ extension Parley.Account {
 
         func run() async throws {
             let password = try SecretInput.password(prompt: "New account password: ", fromStandardInput: passwordStdin)
-            try await options.withClient { client in try await client.changePassword(to: password) }
+            try await options.withClient { client in try await client.registration.changePassword(to: password) }
             options.output(["changed": true]) { "Password changed." }
         }
     }

@@ -37,9 +37,9 @@ final class ClientHarness: Sendable {
         let client = try ParleyClient.create(
             home: home(name), email: email, displayName: name.capitalized, server: address, pin: pin,
             autolockAfter: autolockAfter, dependencies: dependencies, reconnectPolicy: ReconnectPolicy(initial: 0.2, maximum: 1))
-        try await client.register(password: "correct horse \(name)", envelopeIterations: KeyEnvelope.minimumSealIterations)
+        try await client.registration.register(password: "correct horse \(name)", envelopeIterations: KeyEnvelope.minimumSealIterations)
         guard let code = server.latestCode(for: email) else { throw HarnessError("no code for \(email)") }
-        try await client.confirm(code: code)
+        try await client.registration.confirm(code: code)
         try await client.connect()
         return client
     }

@@ -66,9 +66,9 @@ extension MultiNodeSuites {
             let client = try ParleyClient.create(
                 home: nodes.data.appendingPathComponent("home-\(name)"), email: email, displayName: name, server: server, pin: nil,
                 reconnectPolicy: ReconnectPolicy(initial: 0.2, maximum: 1))
-            try await client.register(password: "password of \(name)", envelopeIterations: 210_000)
+            try await client.registration.register(password: "password of \(name)", envelopeIterations: 210_000)
             let code = try #require(latestCode(in: nodes.data.appendingPathComponent("dev-codes.log"), for: email))
-            try await client.confirm(code: code)
+            try await client.registration.confirm(code: code)
             try await client.connect()
             return client
         }

@@ -56,12 +56,12 @@ func run(_ options: Options) async throws {
         guard let password = ProcessInfo.processInfo.environment["PARLEY_PASSWORD"] else { throw Usage() }
         let client = try ParleyClient.create(
             home: home, email: options.email, displayName: "Echo bot", server: try serverAddress(options.server), pin: nil)
-        try await client.register(password: password)
+        try await client.registration.register(password: password)
         say("registered; run: echo-bot confirm --home \(options.home) --email \(options.email) CODE")
     case "confirm":
         guard let code = options.code else { throw Usage() }
         let client = try ParleyClient.open(home: home, email: options.email, pin: nil)
-        try await client.confirm(code: code)
+        try await client.registration.confirm(code: code)
         say("confirmed")
     case "run":
         let client = try ParleyClient.open(home: home, email: options.email, pin: nil)

@@ -3,38 +3,6 @@ import ParleyProtocol
 import ParleyWire
 
 extension ParleyClient {
-    /// Replenishes one-time prekeys below the threshold and rotates the signed prekey every 7 days,
-    /// dropping old signed prekeys after their grace period.
-    func keyUpkeep() async throws(ClientError) {
-        try pruneDaily()
-        let count = try await call(API.GetPreKeyCount.self).count
-        let now = UInt64(dependencies.clock.now() / 1000)
-        let signed: [SignedPreKeyRecord]
-        do { signed = try sessions.store.allSignedPreKeys() } catch { throw ClientDatabase.clientError(error) }
-        let rotate = PreKeyPolicy.needsRotation(signed, now: now)
-        guard rotate || PreKeyPolicy.needsReplenishing(remaining: Int(count)) else { return }
-        var request = API.EnsurePreKeys.Request()
-        if PreKeyPolicy.needsReplenishing(remaining: Int(count)) {
-            let batch = PreKeyPolicy.oneTimePreKeys(firstId: keys.nextPreKeyID, random: dependencies.random)
-            keys.nextPreKeyID = batch.last!.id &+ 1
-            let store = sessions.store, updated = keys.encoded()
-            try database.write { writer in
-                for record in batch { try store.storePreKey(record) }
-                try writer.put(Namespace.account, "keys", updated)
-            }
-            request.oneTime = batch.map { API.OneTimePreKey(id: $0.id, key: $0.keyPair.publicKey) }
-        }
-        if rotate {
-            let fresh = try freshPreKeys(includeOneTime: false)
-            request.signed = fresh.signed
-            request.pq = fresh.pq
-        }
-        _ = try await call(API.EnsurePreKeys.self, request)
-        for id in PreKeyPolicy.expiredSignedPreKeys(signed, now: now) {
-            do { try sessions.store.removeSignedPreKey(id: id) } catch { throw ClientDatabase.clientError(error) }
-        }
-    }
-
     /// How long an identity replaced by a rotation still opens prekey messages (the server's default retention:
     /// nothing older is still waiting there).
     static let retiredIdentityGrace: Int64 = 30 * 86_400_000
