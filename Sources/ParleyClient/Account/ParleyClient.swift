@@ -30,6 +30,8 @@ public actor ParleyClient {
     let preKeys: PreKeyMint
     /// Registering and confirming this account, and the password protecting its key backup.
     public nonisolated let registration: AccountRegistration
+    /// What this device will ask its senders to send again, and what others asked of it (docs/CLIENT.md §2.1).
+    let retries: RetryQueues
     /// The one connection to the server: opening, logging in, reconnecting, typed calls.
     let connection: AccountConnection
     let broadcaster = EventBroadcaster<ClientEvent>()
@@ -126,6 +128,7 @@ public actor ParleyClient {
         trust = Trust(dependencies: context)
         preKeys = PreKeyMint(keys: keyBook, dependencies: context)
         registration = AccountRegistration(keys: keyBook, preKeys: preKeys, connection: connection, dependencies: context)
+        retries = RetryQueues(keys: keyBook, dependencies: context)
         link.attach(self, connection: connection, keys: keyBook)
         connection.attach(self) { [notices] name, fields in await notices.handle(name, fields) }
     }

@@ -126,7 +126,11 @@ extension ParleyClient {
             if case .retryRequest(let request)? = try? ClientEnvelope(serialized: ciphertext) {
                 // Never shown and never asked about again: kept only so a second delivery is recognised.
                 message.kind = RetryRequest.kind
-                try Self.storage { try self.saveRetryRequest(request, from: message, in: writer) }
+                try Self.storage {
+                    if try !self.retries.keep(request, from: message, in: writer) {
+                        self.logger.debug("ignored a retry request that is not for this device or not signed by its sender")
+                    }
+                }
             } else {
                 do {
                     filled = try self.open(ciphertext, into: &message, in: writer)
@@ -138,7 +142,7 @@ extension ParleyClient {
                     message.undecryptable = true
                 }
                 if message.undecryptable, message.heldForKeyChange != true {
-                    try Self.storage { try self.noteUnreadable(message, in: writer) }
+                    try Self.storage { try self.retries.noteUnreadable(message, in: writer) }
                 }
             }
             try Self.storage { try self.storeMessage(message, in: writer) }

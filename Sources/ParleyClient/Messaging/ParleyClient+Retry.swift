@@ -3,48 +3,23 @@ import ParleyClientFormats
 import ParleyProtocol
 import ParleyWire
 
-/// Recovering messages a device could not read, without ever dropping a session (docs/CLIENT.md §2.1).
+/// Recovering messages a device could not read, without ever dropping a session (docs/CLIENT.md §2.1): the
+/// sending and answering; what waits to be asked or answered is `RetryQueues`.
 ///
 /// The device that failed sends the sender's device a signed `RetryRequest`; the sender checks the signature
 /// with the requester's identity key and sends each named message once more, to that device only, on a fresh
 /// session (at most one fresh session per device an hour). Nothing the server says or injects can make
 /// either side forget a session: the server can only make a device ask, which costs it one small request.
 extension ParleyClient {
-    /// Most message ids waiting to be asked for, per sending device and conversation; older ones are dropped.
-    static let maximumPendingRetries = 64
     /// A device asked for a message gets at most one fresh session in this time, however often it asks.
     static let sessionRenewalInterval: Int64 = 3_600_000
 
-    // MARK: the device that could not read
-
-    /// Adds `message` to the list to ask its sending device for (inside the transaction that stores it).
-    func noteUnreadable(_ message: Message, in writer: ClientDatabase.Writer) throws {
-        // Control messages are not asked for again (no loops); neither is anything from this very device.
-        guard !message.isHiddenControl, message.senderDevice != 0,
-              !(message.senderID == keys.accountID && message.senderDevice == keys.deviceID) else { return }
-        let key = "\(message.senderID).\(message.senderDevice).\(message.conversationID)"
-        var ids = try writer.reader.get(Namespace.retryOut, key).flatMap { try? JSONDecoder().decode([Int64].self, from: Data($0)) } ?? []
-        ids.append(message.id)
-        try writer.put(Namespace.retryOut, key, Array(try JSONEncoder().encode(Array(ids.suffix(Self.maximumPendingRetries)))))
-    }
-
-    /// Sends one signed request per sending device and conversation with what could not be read.
+    /// Sends one signed request per sending device and conversation with what could not be read (`RetryQueues`).
     func sendRetryRequests() async throws(ClientError) {
-        let (me, myDevice) = try identity()
-        let pending = try database.read { try $0.all(Namespace.retryOut) }
-        for (key, bytes) in pending {
-            let parts = key.split(separator: ".").compactMap { Int64($0) }
-            guard parts.count == 3, let ids = try? JSONDecoder().decode([Int64].self, from: Data(bytes)), !ids.isEmpty else {
-                try database.write { try $0.delete(Namespace.retryOut, key) }
-                continue
-            }
-            let batch = Array(ids.prefix(RetryRequest.maximumMessages))
-            let request = RetryRequest(
-                accountID: me, deviceID: myDevice, recipientAccountID: parts[0], recipientDeviceID: UInt32(truncatingIfNeeded: parts[1]),
-                conversationID: parts[2], created: dependencies.clock.now(), messageIDs: batch, signingKey: keys.identity.privateKey)
-            let address = try! ProtocolAddress(accountId: String(parts[0]), deviceId: UInt32(truncatingIfNeeded: parts[1]))
+        for outgoing in try retries.outgoing() {
             do {
-                try await sendDirected(.retryRequest(request), kind: RetryRequest.kind, conversationID: parts[2], to: address)
+                try await sendDirected(.retryRequest(outgoing.request), kind: RetryRequest.kind,
+                                       conversationID: outgoing.request.conversationID, to: outgoing.address)
             } catch .notConnected, .disconnected, .timeout {
                 return  // kept for the next sync
             } catch .server(let refusal) where refusal.code == .rateLimited || refusal.code == .unavailable || refusal.code == .internal {
@@ -53,38 +28,13 @@ extension ParleyClient {
                 // Refused for good (the device or the conversation is gone): nobody is left to ask.
                 logger.debug("a retry request was refused", metadata: ["error": "\(error)"])
             }
-            let rest = Array(ids.dropFirst(batch.count))
-            try database.write { writer in
-                if rest.isEmpty { try writer.delete(Namespace.retryOut, key) } else { try writer.put(Namespace.retryOut, key, Array(try JSONEncoder().encode(rest))) }
-            }
+            try retries.settle(outgoing)
         }
-    }
-
-    // MARK: the device that sent
-
-    /// Keeps a retry request that is for this device and signed by the account that sent it, to answer after
-    /// the sync; anything else is ignored (inside the transaction that stores the request's message).
-    func saveRetryRequest(_ request: RetryRequest, from message: Message, in writer: ClientDatabase.Writer) throws {
-        guard request.accountID == message.senderID, request.deviceID == message.senderDevice,
-              request.conversationID == message.conversationID,
-              request.recipientAccountID == keys.accountID, request.recipientDeviceID == keys.deviceID,
-              let identityKey = try writer.reader.get(Namespace.identity, String(request.accountID)) ?? ownIdentityKey(request.accountID),
-              request.isSigned(by: identityKey)
-        else {
-            logger.debug("ignored a retry request that is not for this device or not signed by its sender")
-            return
-        }
-        try writer.put(Namespace.retryIn, String(message.id), request.serialized)
     }
 
     /// Sends again, once per requesting device, each requested message this device sent and still has.
     func answerRetryRequests() async throws(ClientError) {
-        let pending = try database.read { try $0.all(Namespace.retryIn) }
-        for (key, bytes) in pending {
-            guard let request = try? RetryRequest(serialized: bytes) else {
-                try database.write { try $0.delete(Namespace.retryIn, key) }
-                continue
-            }
+        for (key, request) in try retries.incoming() {
             let address = try! ProtocolAddress(accountId: String(request.accountID), deviceId: request.deviceID)
             do {
                 // It may lack our sender-key chain too: our next group message carries it to that device again.
@@ -97,7 +47,7 @@ extension ParleyClient {
             } catch {
                 logger.debug("a re-send was refused", metadata: ["error": "\(error)"])
             }
-            try database.write { try $0.delete(Namespace.retryIn, key) }
+            try retries.answered(key)
         }
     }
 
@@ -158,10 +108,5 @@ extension ParleyClient {
         message.undecryptable = false
         try storeMessage(message, in: writer)
         return message
-    }
-
-    /// This account's own identity key, for requests from its other devices.
-    private func ownIdentityKey(_ account: Int64) -> [UInt8]? {
-        account == keys.accountID ? keys.identity.publicKey : nil
     }
 }
