@@ -18,6 +18,10 @@ enum ChatInput: Equatable, Sendable {
     case open(String)
     /// `/fav`: toggle the open conversation's favourite mark.
     case favourite
+    /// `/accept N`: join group N, to which this account is invited.
+    case acceptInvitation(Int64)
+    /// `/decline N`: decline the invitation to group N.
+    case declineInvitation(Int64)
     /// `/help`: show the commands.
     case help
     /// `/lock`: drop the vault key now; the PIN unlocks again.
@@ -36,6 +40,7 @@ enum ChatInput: Equatable, Sendable {
         "/delete N       delete your message #N for everyone",
         "/open EMAIL     open the conversation with someone",
         "/fav            mark or unmark the open conversation as favourite",
+        "/accept N, /decline N  join or decline group N you are invited to",
         "/lock           lock now: the screen clears until you type your vault PIN",
         "/help           show or hide this help;  /quit (or Ctrl-C) to leave",
     ]
@@ -70,6 +75,9 @@ enum ChatInput: Equatable, Sendable {
         case "open":
             guard rest.count == 1, rest[0].contains("@") else { return .invalid("usage: /open EMAIL") }
             return .open(rest[0])
+        case "accept", "join", "decline":
+            guard let id = messageID(rest.first), rest.count == 1 else { return .invalid("usage: /\(command) N (N is the group's number)") }
+            return command == "decline" ? .declineInvitation(id) : .acceptInvitation(id)
         default:
             return .invalid("unknown command /\(DisplayWidth.truncated(DisplayWidth.sanitized(command), to: 20)); type /help for the list")
         }

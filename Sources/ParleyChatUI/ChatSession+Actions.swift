@@ -71,6 +71,14 @@ extension ChatSession {
                 guard let conversation = state.selected else { state.notice = "open a conversation first (Tab)"; return }
                 try await client.setFavourite(!conversation.favourite, conversationID: conversation.id)
                 await reload(select: false)
+            case .acceptInvitation(let id):
+                _ = try await client.groups.accept(id)
+                await reload(select: false)
+                await open(id)
+                state.notice = "joined group \(id)"
+            case .declineInvitation(let id):
+                try await client.groups.decline(id)
+                state.notice = "declined the invitation to group \(id)"
             case .help:
                 state.showHelp.toggle()
             case .lock:
@@ -83,6 +91,31 @@ extension ChatSession {
         } catch {
             state.notice = "\(error)"
         }
+    }
+
+    /// Says which group invitations wait for an answer (none: nothing). Called once connected, so invitations that
+    /// arrived quietly or while the chat was closed are seen too.
+    func announceInvitations() async {
+        guard let waiting = try? await client.groups.invitations(), !waiting.isEmpty else { return }
+        let ids = waiting.map { String($0.conversationID) }
+        if waiting.count == 1 {
+            let name = await inviter(waiting[0].creatorID)
+            state.notice = "\(name) invited you to group \(ids[0]): /accept \(ids[0]) or /decline \(ids[0])"
+        } else {
+            state.notice = "\(waiting.count) group invitations wait (groups \(ids.joined(separator: ", "))): /accept N or /decline N"
+        }
+    }
+
+    /// Who invited: the name this device knows or the server's profile shows, else the account's number. Remote
+    /// text: the notice line is sanitized when drawn.
+    func inviter(_ account: Int64?) async -> String {
+        guard let account else { return "someone" }
+        if let known = state.names[account] { return known }
+        if let learned = try? await client.contacts.learnProfile(account), let name = learned.displayName ?? learned.email {
+            state.names[account] = name
+            return name
+        }
+        return "account \(account)"
     }
 
     /// What the chat says while a line waits in the outbox.

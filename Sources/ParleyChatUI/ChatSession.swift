@@ -148,6 +148,7 @@ public final class ChatSession {
                 state.notice = openingNotice
                 openingNotice = nil
                 await reload(select: state.selectedID == nil)
+                if state.notice == nil { await announceInvitations() }
             }
         case .retryConnect:
             state.link = .connecting
@@ -212,7 +213,12 @@ public final class ChatSession {
             state.online = await client.onlineContacts
         case .messagesRead(let read):
             state.markRead(conversation: read.conversationID, account: read.accountID, upTo: read.upTo)
-        case .conversationCreated, .conversationDeleted, .groupInvitation, .memberAdded, .memberRemoved:
+        case .groupInvitation(let invitation):
+            await reload(select: state.selectedID == nil)
+            let id = invitation.conversationID
+            let name = await inviter(invitation.invitedBy ?? invitation.creatorID)
+            state.notice = "\(name) invited you to group \(id): /accept \(id) or /decline \(id)"
+        case .conversationCreated, .conversationDeleted, .memberAdded, .memberRemoved:
             await reload(select: state.selectedID == nil)
         default:
             break

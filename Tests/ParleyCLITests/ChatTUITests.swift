@@ -96,6 +96,48 @@ struct ChatTUITests {
     }
 
     /// The person at the keyboard: everything after both accounts exist and ann has written.
+    @Test func invitationsAreSaidAndAnsweredInTheChat() async throws {
+        try #require(Tmux.isInstalled, "tmux is missing: run scripts/install-test-tools")
+        let scene = try await CLIScene.start("tui-invite", people: ["ann", "bob"])
+        let ann = scene.home("ann").path, bob = scene.home("bob")
+        // One invitation waits before the chat opens: it is said once connected.
+        #expect(try await scene.run(["group", "create", "--home", ann, "Climbing", "--invite", "bob@example.org"]).status == 0)
+        let tmux = Tmux()
+        do {
+            try await tmux.start("invite", width: 110, height: 30, command: script("--home \(bob.path)"))
+            try await tmux.waitFor("invite", "the waiting invitation") { screen in
+                screen.first?.hasSuffix("● connected") == true
+                    && screen.contains { $0.contains("! ann invited you to group 1: /accept 1 or /decline 1") }
+            }
+            // One arriving while the chat is open is said as it arrives.
+            #expect(try await scene.run(["group", "create", "--home", ann, "Sailing", "--invite", "bob@example.org"]).status == 0)
+            try await tmux.waitFor("invite", "the new invitation") { $0.contains { $0.contains("! ann invited you to group 2: /accept 2 or /decline 2") } }
+            try await tmux.type("invite", "/decline 1")
+            try await tmux.press("invite", "Enter")
+            try await tmux.waitFor("invite", "the decline") { $0.contains { $0.contains("! declined the invitation to group 1") } }
+            try await tmux.type("invite", "/accept 2")
+            try await tmux.press("invite", "Enter")
+            try await tmux.waitFor("invite", "the group, joined and open") { screen in
+                screen.contains { $0.contains("! joined group 2") } && screen.contains { $0.hasPrefix("▶") }
+            }
+            // Answering twice, or a group never offered, is refused in words.
+            try await tmux.type("invite", "/accept 1")
+            try await tmux.press("invite", "Enter")
+            try await tmux.waitFor("invite", "the refusal") { $0.contains { $0.contains("! ") && $0.contains("invitation") && !$0.contains("declined") } }
+            try await tmux.type("invite", "/quit")
+            try await tmux.press("invite", "Enter")
+            try await expectRestored(tmux, "invite", status: "0")
+        } catch {
+            await tmux.stop()
+            try await scene.finish()
+            throw error
+        }
+        await tmux.stop()
+        let invitations = try await scene.run(["group", "invitations", "--home", bob.path])
+        #expect(invitations.stdout.contains("No invitations"), "\(invitations.stdout)\(invitations.stderr)")
+        try await scene.finish()
+    }
+
     func drive(_ tmux: Tmux, ann: URL, bob: URL) async throws {
         try await tmux.start("chat", width: 120, height: 40, command: script("--home \(bob.path)"))
 

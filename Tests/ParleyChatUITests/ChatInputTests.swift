@@ -15,6 +15,7 @@ struct ChatInputTests {
         ("/pin 4", .pin(4, true)), ("/unpin 4", .pin(4, false)),
         ("/delete 5", .delete(5)),
         ("/open bob@example.org", .open("bob@example.org")),
+        ("/accept 7", .acceptInvitation(7)), ("/join #7", .acceptInvitation(7)), ("/decline 7", .declineInvitation(7)),
         ("/fav", .favourite), ("/help", .help), ("/lock", .lock), ("/quit", .quit), ("/QUIT", .quit),
     ])
     func commands(line: String, expected: ChatInput) {
@@ -25,6 +26,7 @@ struct ChatInputTests {
         ("/reply", "usage: /reply N text"), ("/reply x hi", "usage: /reply N text"), ("/reply 3", "needs some text"),
         ("/reply -3 hi", "usage: /reply N text"), ("/react 3", "usage: /react N"), ("/pin", "usage: /pin N"),
         ("/pin 1 2", "usage: /pin N"), ("/delete 99999999999999999999", "usage: /delete N"), ("/open bob", "usage: /open EMAIL"),
+        ("/accept", "usage: /accept N"), ("/accept seven", "usage: /accept N"), ("/decline 1 2", "usage: /decline N"),
         ("/frobnicate", "unknown command /frobnicate"),
     ])
     func mistakesSayWhatToType(line: String, hint: String) {
