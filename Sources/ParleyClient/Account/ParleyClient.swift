@@ -30,6 +30,8 @@ public actor ParleyClient {
     let preKeys: PreKeyMint
     /// Registering and confirming this account, and the password protecting its key backup.
     public nonisolated let registration: AccountRegistration
+    /// Sent records and retired identities let go with time, once a day.
+    let pruning: DailyPruning
     /// What this device will ask its senders to send again, and what others asked of it (docs/CLIENT.md §2.1).
     let retries: RetryQueues
     /// The one connection to the server: opening, logging in, reconnecting, typed calls.
@@ -129,6 +131,7 @@ public actor ParleyClient {
         preKeys = PreKeyMint(keys: keyBook, dependencies: context)
         registration = AccountRegistration(keys: keyBook, preKeys: preKeys, connection: connection, dependencies: context)
         retries = RetryQueues(keys: keyBook, dependencies: context)
+        pruning = DailyPruning(dependencies: context)
         link.attach(self, connection: connection, keys: keyBook)
         connection.attach(self) { [notices] name, fields in await notices.handle(name, fields) }
     }

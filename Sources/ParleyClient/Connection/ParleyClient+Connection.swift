@@ -35,7 +35,7 @@ extension ParleyClient: ConnectionOwner {
 
     /// After login: keys, own devices, the outbox, and (with `catchUp`) the messages, marks and titles missed.
     func setUp(catchUp: Bool) async throws(ClientError) {
-        try pruneDaily()
+        try pruning.runIfDue()
         try await preKeys.upkeep()
         try await refreshOwnDevices()
         broadcaster.yield(.connection(.connected))

@@ -30,7 +30,7 @@ final class VaultProtocolStore: IdentityKeyStore, SessionStore, PreKeyStore, Sig
     }
 
     /// The identities this device had before a key rotation, newest first, for prekey messages that were made
-    /// from a bundle fetched before it (kept for `ParleyClient.retiredIdentityGrace`, docs/CLIENT.md §7).
+    /// from a bundle fetched before it (kept for `DailyPruning.retiredIdentityGrace`, docs/CLIENT.md §7).
     func retiredIdentities() throws -> [IdentityKeyPair] {
         let records: [(key: String, value: [UInt8])] = try database.read { try $0.all(Namespace.retiredIdentity) }
         let retired: [RetiredIdentity] = records.compactMap { try? JSONDecoder().decode(RetiredIdentity.self, from: Data($0.value)) }
