@@ -171,7 +171,6 @@ public actor ParleyClient {
         let (account, device) = try identity()
         return try! ProtocolAddress(accountId: String(account), deviceId: device)
     }
-
 }
 
 /// Where the receive loop stands.
