@@ -49,6 +49,37 @@ struct AccountKeyBookTests {
         #expect(try account.database.read { try $0.get(Namespace.state, "beside") } == [7], "the transaction rolled back whole")
     }
 
+    @Test("reading the keys inside a database write while another thread changes them does not deadlock")
+    func readingInsideAWriteWhileAChangeWaits() throws {
+        let account = try ScratchAccount("keybook-locks")
+        let book = AccountKeyBook(Self.sampleKeys(), database: account.database)
+        let insideWrite = DispatchSemaphore(value: 0), changeStarted = DispatchSemaphore(value: 0)
+        let readerDone = DispatchSemaphore(value: 0), changerDone = DispatchSemaphore(value: 0)
+        let database = account.database
+        // The receive path's shape: a transaction that reads the keys (to know this device) while it holds the
+        // database; meanwhile a component changes the keys and so waits for the database.
+        DispatchQueue.global().async {
+            try? database.write { _ in
+                insideWrite.signal()
+                _ = changeStarted.wait(timeout: .now() + 5)
+                Thread.sleep(forTimeInterval: 0.2)   // the change is now waiting for the database
+                _ = book.current
+            }
+            readerDone.signal()
+        }
+        _ = insideWrite.wait(timeout: .now() + 5)
+        DispatchQueue.global().async {
+            changeStarted.signal()
+            try? book.change { keys throws(ClientError) in keys.displayName = "changed meanwhile" }
+            changerDone.signal()
+        }
+        let read = readerDone.wait(timeout: .now() + 10), changed = changerDone.wait(timeout: .now() + 10)
+        #expect(read == .success, "the transaction never finished: a deadlock")
+        #expect(changed == .success, "the change never finished: a deadlock")
+        // Only when nothing is stuck: a deadlocked change would hold the keys' lock for ever.
+        if read == .success, changed == .success { #expect(book.current.displayName == "changed meanwhile") }
+    }
+
     @Test("prekeys made from many tasks at once never share an id, and every one made is stored with the counters past it")
     func concurrentMintingNeverReusesIDs() async throws {
         let account = try ScratchAccount("mint")
