@@ -32,7 +32,7 @@ extension ParleyClient {
             throw error
         }
         let now = dependencies.clock.now()
-        try keyBook.change { _ throws(ClientError) in } alongside: { writer, _, _ in
+        try database.write { writer in
             try writer.put(Namespace.account, "envelope", envelope.bytes)
             try writer.deleteAll(Namespace.groupChain)
             // Contacts may still hold a bundle signed by the old identity: its prekey messages open for a while yet.
