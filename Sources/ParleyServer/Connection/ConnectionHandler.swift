@@ -161,13 +161,15 @@ final class ConnectionHandler: ChannelDuplexHandler {
             let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
             Task {
                 let result = await responder.answer(bytes, caller: caller, connectionAllows: allows)
-                bound.eventLoop.execute { bound.value.handler.finish(result.answer, caller: result.caller, bound.value.context) }
+                // Encoded here, not on the event loop: a long answer must not hold up the loop's other connections.
+                let line = RequestResponder.line(result.answer, context: responder.context)
+                bound.eventLoop.execute { bound.value.handler.finish(line, caller: result.caller, bound.value.context) }
             }
         }
     }
 
     /// Back on the event loop with a request's answer: a login subscribes, the answer is written, the next line is served.
-    private func finish(_ answer: WireMessage, caller: Caller?, _ context: ChannelHandlerContext) {
+    private func finish(_ line: [UInt8], caller: Caller?, _ context: ChannelHandlerContext) {
         busy = false
         guard !removed else {
             responder.state.endRequest()
@@ -179,7 +181,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             framer.maximumLineLength = server.configuration.maximumLineLength
             loggedIn(caller, context)
         }
-        context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: RequestResponder.line(answer, context: server))), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(ByteBuffer(bytes: line)), promise: nil)
         responder.state.endRequest()
         serve(context)
     }
