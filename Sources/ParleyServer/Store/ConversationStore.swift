@@ -49,6 +49,10 @@ public protocol ConversationStore: Sendable {
     /// not answered are among them (marked), declined ones are not.
     func conversations(accountID: Int64) async throws -> [ConversationSummary]
 
+    /// One of the account's active conversations, as `conversations(accountID:)` lists it; nil when the account is
+    /// not an active member, the conversation is deleted, or it is a request the account declined.
+    func conversation(id: Int64, accountID: Int64) async throws -> ConversationSummary?
+
     /// The direct conversation between two accounts, if any.
     func directConversation(between first: Int64, and second: Int64) async throws -> ConversationRecord?
 }

@@ -3,6 +3,10 @@ public protocol GroupStore: Sendable {
     /// Sets an account's member status, inserting the row if needed.
     func setMemberStatus(conversationID: Int64, accountID: Int64, status: MemberStatus, now: Int64) async throws
 
+    /// Marks the account invited to the group unless its members and invitees fill `seats` already; false then.
+    /// Counting and inviting are one transaction, so invitations at once cannot pass the limit together.
+    func invite(conversationID: Int64, accountID: Int64, seats: Int, now: Int64) async throws -> Bool
+
     /// Removes a pending invitation (declined).
     func deleteMember(conversationID: Int64, accountID: Int64) async throws
 

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PostgresNIO
 
 extension PostgresStore {
@@ -85,30 +86,47 @@ extension PostgresStore {
     }
 
     public func conversations(accountID: Int64) async throws -> [ConversationSummary] {
-        try await read { db, log in
-            let rows = try await db.rows(
-                """
-                SELECT * FROM (
-                    SELECT c.*, m.last_read_at, m.request,
-                        (SELECT MAX(created_at) FROM messages WHERE conversation_id = c.id AND NOT directed) AS last_message_at,
-                        (SELECT COUNT(*) FROM messages WHERE conversation_id = c.id AND sender_id != \(accountID)
-                            AND created_at > m.last_read_at AND deleted_at IS NULL AND NOT directed) AS unread
-                    FROM conversations c JOIN members m ON m.conversation_id = c.id
-                    WHERE m.account_id = \(accountID) AND m.status = 'active' AND m.request IS DISTINCT FROM 'declined' AND c.deleted_at IS NULL
-                ) s ORDER BY COALESCE(last_message_at, created_at) DESC
-                """, log)
-            var summaries: [ConversationSummary] = []
-            for row in rows {
-                let id: Int64 = try row.get("id")
-                let members = try await db.column(
-                    "SELECT account_id FROM members WHERE conversation_id = \(id) AND status = 'active' ORDER BY account_id",
-                    log, as: Int64.self)
-                summaries.append(ConversationSummary(
-                    conversation: try Self.conversationRecord(row), memberIDs: members,
-                    unreadCount: Int(try row.get("unread", as: Int64.self)), lastMessageAt: try row.get("last_message_at"),
-                    request: try row.get("request", as: String?.self).flatMap(RequestState.init(rawValue:))))
-            }
-            return summaries
+        try await read { db, log in try await Self.summaries(db, log, accountID: accountID, only: nil) }
+    }
+
+    public func conversation(id: Int64, accountID: Int64) async throws -> ConversationSummary? {
+        try await read { db, log in try await Self.summaries(db, log, accountID: accountID, only: id).first }
+    }
+
+    /// The account's active conversations (or only the one `only` names), as `conversations(accountID:)` lists them.
+    private static func summaries(
+        _ db: PostgresConnection, _ log: Logger, accountID: Int64, only conversationID: Int64?
+    ) async throws -> [ConversationSummary] {
+        // Without `only`, -1: no conversation has it, so the filter `c.id = -1 OR -1 = -1` passes every one.
+        let only = conversationID ?? -1
+        let rows = try await db.rows(
+            """
+            SELECT * FROM (
+                SELECT c.*, m.last_read_at, m.request,
+                    (SELECT MAX(created_at) FROM messages WHERE conversation_id = c.id AND NOT directed) AS last_message_at,
+                    (SELECT COUNT(*) FROM messages WHERE conversation_id = c.id AND sender_id != \(accountID)
+                        AND created_at > m.last_read_at AND deleted_at IS NULL AND NOT directed) AS unread
+                FROM conversations c JOIN members m ON m.conversation_id = c.id
+                WHERE m.account_id = \(accountID) AND m.status = 'active' AND m.request IS DISTINCT FROM 'declined' AND c.deleted_at IS NULL
+                    AND (c.id = \(only) OR \(only) = -1)
+            ) s ORDER BY COALESCE(last_message_at, created_at) DESC
+            """, log)
+        // Every conversation's members in one query, not one query per conversation.
+        var members: [Int64: [Int64]] = [:]
+        let memberRows = try await db.query(
+            """
+            SELECT o.conversation_id, array_agg(o.account_id ORDER BY o.account_id)
+            FROM members m JOIN members o ON o.conversation_id = m.conversation_id
+            WHERE m.account_id = \(accountID) AND m.status = 'active' AND o.status = 'active' AND (o.conversation_id = \(only) OR \(only) = -1)
+            GROUP BY o.conversation_id
+            """, logger: log)
+        for try await (conversation, ids) in memberRows.decode((Int64, [Int64]).self) { members[conversation] = ids }
+        return try rows.map { row in
+            let id: Int64 = try row.get("id")
+            return ConversationSummary(
+                conversation: try Self.conversationRecord(row), memberIDs: members[id] ?? [],
+                unreadCount: Int(try row.get("unread", as: Int64.self)), lastMessageAt: try row.get("last_message_at"),
+                request: try row.get("request", as: String?.self).flatMap(RequestState.init(rawValue:)))
         }
     }
 

@@ -14,6 +14,24 @@ extension PostgresStore {
         }
     }
 
+    public func invite(conversationID: Int64, accountID: Int64, seats: Int, now: Int64) async throws -> Bool {
+        try await transaction("membership") { db, log in
+            // The conversation's row is the lock: two invitations to one group wait for each other here.
+            try await db.run("SELECT id FROM conversations WHERE id = \(conversationID) FOR UPDATE", log)
+            let taken = try await db.scalar(
+                "SELECT COUNT(*) FROM members WHERE conversation_id = \(conversationID) AND status IN ('active', 'invited')",
+                log, as: Int64.self) ?? 0
+            guard taken < seats else { return false }
+            try await db.run(
+                """
+                INSERT INTO members (conversation_id, account_id, status, joined_at)
+                VALUES (\(conversationID), \(accountID), 'invited', \(now))
+                ON CONFLICT (conversation_id, account_id) DO UPDATE SET status = excluded.status, joined_at = excluded.joined_at
+                """, log)
+            return true
+        }
+    }
+
     public func deleteMember(conversationID: Int64, accountID: Int64) async throws {
         try await transaction("membership") { db, log in
             try await db.run("DELETE FROM members WHERE conversation_id = \(conversationID) AND account_id = \(accountID)", log)

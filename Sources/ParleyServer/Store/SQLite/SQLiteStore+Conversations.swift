@@ -80,28 +80,38 @@ extension SQLiteStore {
     }
 
     public func conversations(accountID: Int64) async throws -> [ConversationSummary] {
-        try await read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT c.*, m.last_read_at, m.request,
-                        (SELECT MAX(created_at) FROM messages WHERE conversation_id = c.id AND directed = 0) AS last_message_at,
-                        (SELECT COUNT(*) FROM messages WHERE conversation_id = c.id AND sender_id != ?
-                            AND created_at > m.last_read_at AND deleted_at IS NULL AND directed = 0) AS unread
-                    FROM conversations c JOIN members m ON m.conversation_id = c.id
-                    WHERE m.account_id = ? AND m.status = 'active' AND m.request IS NOT 'declined' AND c.deleted_at IS NULL
-                    ORDER BY COALESCE(last_message_at, c.created_at) DESC
-                    """,
-                arguments: [accountID, accountID])
-            return try rows.map { row in
-                let id: Int64 = row["id"]
-                let members = try Int64.fetchAll(
-                    db, sql: "SELECT account_id FROM members WHERE conversation_id = ? AND status = 'active' ORDER BY account_id",
-                    arguments: [id])
-                return ConversationSummary(
-                    conversation: Self.conversationRecord(row), memberIDs: members, unreadCount: row["unread"],
-                    lastMessageAt: row["last_message_at"], request: (row["request"] as String?).flatMap(RequestState.init(rawValue:)))
-            }
+        try await read { db in try Self.summaries(db, accountID: accountID, only: nil) }
+    }
+
+    public func conversation(id: Int64, accountID: Int64) async throws -> ConversationSummary? {
+        try await read { db in try Self.summaries(db, accountID: accountID, only: id).first }
+    }
+
+    /// The account's active conversations (or only the one `only` names), as `conversations(accountID:)` lists them.
+    private static func summaries(_ db: Database, accountID: Int64, only conversationID: Int64?) throws -> [ConversationSummary] {
+        var arguments: StatementArguments = [accountID, accountID]
+        if let conversationID { arguments += [conversationID] }
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT c.*, m.last_read_at, m.request,
+                    (SELECT MAX(created_at) FROM messages WHERE conversation_id = c.id AND directed = 0) AS last_message_at,
+                    (SELECT COUNT(*) FROM messages WHERE conversation_id = c.id AND sender_id != ?
+                        AND created_at > m.last_read_at AND deleted_at IS NULL AND directed = 0) AS unread
+                FROM conversations c JOIN members m ON m.conversation_id = c.id
+                WHERE m.account_id = ? AND m.status = 'active' AND m.request IS NOT 'declined' AND c.deleted_at IS NULL
+                \(conversationID == nil ? "" : "AND c.id = ?")
+                ORDER BY COALESCE(last_message_at, c.created_at) DESC
+                """,
+            arguments: arguments)
+        return try rows.map { row in
+            let id: Int64 = row["id"]
+            let members = try Int64.fetchAll(
+                db, sql: "SELECT account_id FROM members WHERE conversation_id = ? AND status = 'active' ORDER BY account_id",
+                arguments: [id])
+            return ConversationSummary(
+                conversation: Self.conversationRecord(row), memberIDs: members, unreadCount: row["unread"],
+                lastMessageAt: row["last_message_at"], request: (row["request"] as String?).flatMap(RequestState.init(rawValue:)))
         }
     }
 

@@ -13,6 +13,22 @@ extension SQLiteStore {
         }
     }
 
+    public func invite(conversationID: Int64, accountID: Int64, seats: Int, now: Int64) async throws -> Bool {
+        try await write("membership") { db in
+            let taken = try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM members WHERE conversation_id = ? AND status IN ('active', 'invited')",
+                arguments: [conversationID]) ?? 0
+            guard taken < seats else { return false }
+            try db.execute(
+                sql: """
+                    INSERT INTO members (conversation_id, account_id, status, joined_at) VALUES (?, ?, 'invited', ?)
+                    ON CONFLICT (conversation_id, account_id) DO UPDATE SET status = excluded.status, joined_at = excluded.joined_at
+                    """,
+                arguments: [conversationID, accountID, now])
+            return true
+        }
+    }
+
     public func deleteMember(conversationID: Int64, accountID: Int64) async throws {
         try await write("membership") { db in
             try db.execute(sql: "DELETE FROM members WHERE conversation_id = ? AND account_id = ?", arguments: [conversationID, accountID])
