@@ -57,8 +57,12 @@ enum GroupHandlers {
             if try await StoreCall.call(context, { try await context.store.hasBlocked(invitee.id, caller.accountID) }) { return invited }
             try await refuseIfUnanswered(invitee.id, email: email, creatorID: group.creatorID, by: caller, context)
             let quiet = try await invitationArrivesQuietly(invitee.id, creatorID: group.creatorID, context)
-            try await StoreCall.call(context) {
-                try await context.store.setMemberStatus(conversationID: group.id, accountID: invitee.id, status: .invited, now: context.clock.now())
+            let seats = API.CreateConversation.maximumMembers + 1
+            let seated = try await StoreCall.call(context) {
+                try await context.store.invite(conversationID: group.id, accountID: invitee.id, seats: seats, now: context.clock.now())
+            }
+            guard seated else {
+                throw WireError(.quotaExceeded, "this group has \(seats) members and invitations already, the most a group may have")
             }
             if !quiet {
                 context.notifications.notify(accountID: invitee.id, .groupInvitation(.init(conversationID: group.id, invitedBy: caller.accountID)))
