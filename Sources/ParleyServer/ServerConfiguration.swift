@@ -25,6 +25,10 @@ public struct ServerConfiguration: Sendable {
     public var proofOfWorkDifficulty: Int
     /// Requests per second one account may make across all its connections (burst: twice this).
     public var accountRequestsPerSecond: Double = 100
+    /// Items (conversations, and members of each) one account's `list_conversations` answers may hold per
+    /// second (`get_conversation` is counted too), bursts of ten times that; the next listing waits while the last
+    /// ones are not paid off (`ListingAllowance`).
+    public var accountListedItemsPerSecond: Double = 10_000
     /// The largest encrypted file one upload may hold.
     public var maximumFileSize: Int64 = 64 << 20
     /// Bytes of encrypted files one account may keep.

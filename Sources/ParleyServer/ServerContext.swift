@@ -13,6 +13,8 @@ public struct ServerContext: Sendable {
     /// Who is online: this node's connections, or every node's with a backplane.
     public var presence: any PresenceDirectory
     public var accountLimits: AccountRateLimits
+    /// What each account's listings may return (`ListingAllowance`).
+    public var listingAllowance: ListingAllowance
     public var logger: Logger
 
     public init(
@@ -36,6 +38,7 @@ public struct ServerContext: Sendable {
             self.presence = LocalPresence(hub: hub)
             self.accountLimits = AccountRateLimits(rate: configuration.accountRequestsPerSecond)
         }
+        self.listingAllowance = ListingAllowance(itemsPerSecond: configuration.accountListedItemsPerSecond)
         self.logger = logger
     }
 }

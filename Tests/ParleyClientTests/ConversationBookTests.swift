@@ -63,4 +63,28 @@ struct ConversationBookTests {
         #expect(try book.stored(5) == nil)
         #expect(throws: ClientError.invalidInput("no conversation 5")) { try book.setFavourite(true, conversationID: 5) }
     }
+
+    @Test("one conversation is read alone: changed, shrunk or gone; a server from before get_conversation is read whole")
+    func oneConversation() async throws {
+        list(group(5, [1, 2, 3]), group(7, [1, 4]))
+        _ = try await refresh()
+        list(group(5, [1, 2], last: 30), group(7, [1, 4, 6]))
+        server.calls.withLock { $0 = [] }
+        let update = try await book.fetchUpdate(of: 5)
+        #expect(server.calls.withLock { $0 } == ["get_conversation"])
+        #expect(update.changed.map(\.id) == [5] && update.shrunkGroups == [5] && update.gone.isEmpty, "only 5 is read")
+        try book.apply(update)
+        #expect(try book.stored(5)?.members == [1, 2] && book.stored(7)?.members == [1, 4])
+
+        // Gone from the server (left, removed, deleted): gone here; an id this device never had changes nothing.
+        list(group(7, [1, 4, 6]))
+        #expect(try await book.fetchUpdate(of: 5).gone == [5])
+        #expect(try await book.fetchUpdate(of: 99) == ConversationBook.Update())
+
+        server.knowsOneConversation.withLock { $0 = false }
+        server.calls.withLock { $0 = [] }
+        let whole = try await book.fetchUpdate(of: 7)
+        #expect(server.calls.withLock { $0 } == ["get_conversation", "list_conversations"])
+        #expect(whole.changed.map(\.id) == [7] && whole.gone == [5])
+    }
 }

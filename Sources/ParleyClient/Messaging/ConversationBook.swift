@@ -9,7 +9,7 @@ struct ConversationBook: Sendable {
     let dependencies: any Dependencies
 
     /// What the server's list changes here.
-    struct Update: Sendable {
+    struct Update: Sendable, Equatable {
         /// Conversations new or different from what is stored.
         var changed: [Conversation] = []
         /// Groups someone left since this device last looked: the next message must start a chain they never get.
@@ -22,25 +22,41 @@ struct ConversationBook: Sendable {
     func fetchUpdate() async throws(ClientError) -> Update {
         let list = try await dependencies.server.call(API.ListConversations.self).conversations
         var update = Update()
-        var seen: Set<Int64> = []
-        for item in list {
-            let id = item.conversationID
-            seen.insert(id)
-            let old = try stored(id)
-            let title: String? = if let known = old?.title { known } else { try pendingTitle(id) }
-            let conversation = Conversation(
-                id: id, kind: item.kind.rawValue, members: item.members, creatorID: item.creatorID,
-                title: title, unread: item.unread, favourite: old?.favourite ?? false,
-                lastMessageAt: item.lastMessageAt,
-                isRequest: item.request == .pending ? true : nil)
-            if let old, conversation.kind == "group", !Set(old.members).isSubset(of: Set(conversation.members)) {
-                update.shrunkGroups.append(id)
-            }
-            if conversation != old { update.changed.append(conversation) }
-        }
+        for item in list { try compare(item, into: &update) }
+        let seen = Set(list.map(\.conversationID))
         update.gone = try dependencies.database.read { try $0.all(Namespace.conversation).map(\.key) }
             .compactMap(Int64.init).filter { !seen.contains($0) }
         return update
+    }
+
+    /// Reads one conversation from the server (`get_conversation`, not the whole list) and compares it with what is
+    /// stored; one the server does not give any more is `gone`. A server from before `get_conversation` is read whole.
+    func fetchUpdate(of conversationID: Int64) async throws(ClientError) -> Update {
+        var update = Update()
+        do {
+            try compare(try await dependencies.server.call(API.GetConversation.self, .init(conversationID: conversationID)), into: &update)
+        } catch .server(let refusal) where refusal.code == .notFound {
+            if try stored(conversationID) != nil { update.gone = [conversationID] }
+        } catch .server(let refusal) where refusal.code == .unknownMethod {
+            return try await fetchUpdate()
+        }
+        return update
+    }
+
+    /// What the server's `item` changes of the stored conversation, added to `update`.
+    private func compare(_ item: API.ConversationSummary, into update: inout Update) throws(ClientError) {
+        let id = item.conversationID
+        let old = try stored(id)
+        let title: String? = if let known = old?.title { known } else { try pendingTitle(id) }
+        let conversation = Conversation(
+            id: id, kind: item.kind.rawValue, members: item.members, creatorID: item.creatorID,
+            title: title, unread: item.unread, favourite: old?.favourite ?? false,
+            lastMessageAt: item.lastMessageAt,
+            isRequest: item.request == .pending ? true : nil)
+        if let old, conversation.kind == "group", !Set(old.members).isSubset(of: Set(conversation.members)) {
+            update.shrunkGroups.append(id)
+        }
+        if conversation != old { update.changed.append(conversation) }
     }
 
     /// Stores an update, in one transaction.

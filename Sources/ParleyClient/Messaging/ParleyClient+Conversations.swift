@@ -23,10 +23,19 @@ extension ParleyClient {
         return try await startConversation(with: email).id
     }
 
-    /// Conversations this device knows, most recent first (refreshed from the server when connected).
+    /// Conversations this device knows, most recent first (refreshed from the server when connected; as stored when
+    /// the server asks to wait before listing a long list again, docs/API.md §11).
     public func conversations() async throws(ClientError) -> [Conversation] {
-        if await isConnected { try await refreshConversations() }
+        if await isConnected { try await refreshConversationsUnlessPaced() }
         return try conversationBook.all()
+    }
+
+    /// Reads the server's list, unless the server asks to wait before a long list is listed again (docs/API.md
+    /// §11): what is stored stands until the next time, and one changed conversation is still read alone.
+    func refreshConversationsUnlessPaced() async throws(ClientError) {
+        do {
+            try await refreshConversations()
+        } catch .server(let refusal) where refusal.code == .rateLimited {}
     }
 
     /// Marks a conversation favourite (kept on this device only).
@@ -40,19 +49,24 @@ extension ParleyClient {
         return try await refreshConversation(id)
     }
 
+    /// Reads one conversation from the server (not the whole list) and stores it.
     @discardableResult
     func refreshConversation(_ id: Int64) async throws(ClientError) -> Conversation {
-        try await refreshConversations()
+        try settle(try await conversationBook.fetchUpdate(of: id))
         guard let conversation = try storedConversation(id) else {
             throw .server(WireError(.notFound, "no such conversation"))
         }
         return conversation
     }
 
-    /// Reads the server's list and merges it with what only this device knows; a group someone left gets a new
-    /// sender-key chain before its new member list is stored.
+    /// Reads the server's list and merges it with what only this device knows.
     func refreshConversations() async throws(ClientError) {
-        let update = try await conversationBook.fetchUpdate()
+        try settle(try await conversationBook.fetchUpdate())
+    }
+
+    /// Stores what the server said; a group someone left gets a new sender-key chain before its new member list is
+    /// stored.
+    func settle(_ update: ConversationBook.Update) throws(ClientError) {
         for id in update.shrunkGroups { try rekeyGroup(id) }
         try conversationBook.apply(update)
     }

@@ -6,7 +6,7 @@ extension ParleyClient {
     /// A group lost a member: a new sender-key chain before anything more is sent, and the list read again.
     func groupShrank(_ conversationID: Int64) async throws(ClientError) {
         try rekeyGroup(conversationID)
-        try await refreshConversations()
+        try settle(try await conversationBook.fetchUpdate(of: conversationID))
     }
 
     /// Fresh sessions with each of `account`'s devices from their current bundles (the old ones archived).

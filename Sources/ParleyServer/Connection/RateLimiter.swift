@@ -15,10 +15,26 @@ public struct RateLimiter: Sendable {
 
     /// Takes one token if there is one.
     public mutating func allow(now: Int64) -> Bool {
-        tokens = min(burst, tokens + Double(max(0, now - last)) / 1000 * rate)
-        last = now
+        refill(now: now)
         guard tokens >= 1 else { return false }
         tokens -= 1
         return true
+    }
+
+    /// Milliseconds until the bucket is out of debt (0: it has tokens now).
+    public mutating func debtMilliseconds(now: Int64) -> Int64 {
+        refill(now: now)
+        return tokens > 0 ? 0 : Int64((-tokens / rate * 1000).rounded(.up)) + 1
+    }
+
+    /// Takes `count` tokens, going into debt when there are fewer (work that was done already, paid after).
+    public mutating func spend(_ count: Double, now: Int64) {
+        refill(now: now)
+        tokens -= count
+    }
+
+    private mutating func refill(now: Int64) {
+        tokens = min(burst, tokens + Double(max(0, now - last)) / 1000 * rate)
+        last = now
     }
 }

@@ -1,15 +1,28 @@
 import Foundation
 import ParleyWire
 
-/// `create_conversation`, `list_conversations`, `find_conversation`.
+/// `create_conversation`, `list_conversations`, `get_conversation`, `find_conversation`.
 enum ConversationHandlers {
     static func register(in router: inout RequestRouter) {
         router.add(API.CreateConversation.self) { request, environment, context throws(WireError) in
             try await create(request, environment.account, context)
         }
         router.add(API.ListConversations.self) { _, environment, context throws(WireError) in
-            let summaries = try await StoreCall.call(context) { try await context.store.conversations(accountID: environment.account.accountID) }
+            let accountID = environment.account.accountID
+            try context.listingAllowance.check(accountID: accountID, now: context.clock.now())
+            let summaries = try await StoreCall.call(context) { try await context.store.conversations(accountID: accountID) }
+            let items = summaries.reduce(summaries.count) { $0 + $1.memberIDs.count }
+            context.listingAllowance.spend(accountID: accountID, items: items, now: context.clock.now())
             return API.ListConversations.Response(conversations: summaries.map(summary))
+        }
+        router.add(API.GetConversation.self) { request, environment, context throws(WireError) in
+            // Never waits for the allowance (a conversation holds at most 257 people, and a client needs the one that
+            // changed), but is counted in it.
+            let accountID = environment.account.accountID
+            let found = try await StoreCall.call(context) { try await context.store.conversation(id: request.conversationID, accountID: accountID) }
+            guard let found else { throw WireError(.notFound, "no such conversation, or you are not in it") }
+            context.listingAllowance.spend(accountID: accountID, items: 1 + found.memberIDs.count, now: context.clock.now())
+            return summary(found)
         }
         router.add(API.FindConversation.self) { request, environment, context throws(WireError) in
             let email = try IdentityText.email(request.email)

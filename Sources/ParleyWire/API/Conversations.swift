@@ -4,7 +4,7 @@ private let emailBytes = 254
 /// Conversations, groups and their membership (docs/API.md §5).
 extension API {
     static let conversationMethods: [any APIMethod.Type] = [
-        CreateConversation.self, ListConversations.self, FindConversation.self, AddMember.self, ListInvitations.self,
+        CreateConversation.self, ListConversations.self, GetConversation.self, FindConversation.self, AddMember.self, ListInvitations.self,
         AcceptInvitation.self, DeclineInvitation.self, RemoveMember.self, LeaveGroup.self, DeleteConversation.self,
     ]
 
@@ -22,7 +22,8 @@ extension API {
     public enum CreateConversation: APIMethod {
         public static let name = "create_conversation"
         public static let requiresLogin = true
-        /// A group has at most this many members besides its creator.
+        /// A group has at most this many members besides its creator, invitations not yet answered counted:
+        /// `add_member` past it is answered `quota_exceeded`.
         public static let maximumMembers = 256
         /// An account is an active member of at most this many groups: creating another or accepting an invitation
         /// past it is answered `quota_exceeded`. It bounds what `list_conversations` holds of groups (each listed
@@ -134,6 +135,15 @@ extension API {
             public var fields: [String: JSONValue] { ["conversations": .list(conversations)] }
             public static let fieldNames = ["conversations"]
         }
+    }
+
+    /// One of the caller's conversations as `list_conversations` lists it (`get_conversation`): what a client reads
+    /// when one conversation changed, without the whole list.
+    public enum GetConversation: APIMethod {
+        public static let name = "get_conversation"
+        public static let requiresLogin = true
+        public typealias Request = ConversationRef
+        public typealias Response = ConversationSummary
     }
 
     /// The direct conversation with someone, if there is one (`find_conversation`).
