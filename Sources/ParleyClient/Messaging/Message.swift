@@ -50,6 +50,9 @@ public struct Message: Codable, Sendable, Equatable, Identifiable {
 
 /// A conversation as this device knows it.
 public struct Conversation: Codable, Sendable, Equatable, Identifiable {
+    /// The server counts unread messages up to this many (docs/API.md §5).
+    public static let unreadCountLimit = 1_000
+
     /// The server's conversation id.
     public let id: Int64
     /// `direct` or `group`.
@@ -60,7 +63,7 @@ public struct Conversation: Codable, Sendable, Equatable, Identifiable {
     public var creatorID: Int64
     /// The group title (end-to-end encrypted; nil for direct conversations).
     public var title: String?
-    /// Unread messages (server count).
+    /// Unread messages (the server's count, which stops at `Conversation.unreadCountLimit`: that many means more).
     public var unread: Int
     /// Whether the user marked it favourite (local only).
     public var favourite: Bool

@@ -11,7 +11,7 @@ enum ConversationHandlers {
             let accountID = environment.account.accountID
             try context.listingAllowance.check(accountID: accountID, now: context.clock.now())
             let summaries = try await StoreCall.call(context) { try await context.store.conversations(accountID: accountID) }
-            let items = summaries.reduce(summaries.count) { $0 + $1.memberIDs.count }
+            let items = summaries.reduce(summaries.count) { $0 + $1.memberIDs.count + $1.unreadCount }
             context.listingAllowance.spend(accountID: accountID, items: items, now: context.clock.now())
             return API.ListConversations.Response(conversations: summaries.map(summary))
         }
@@ -21,7 +21,7 @@ enum ConversationHandlers {
             let accountID = environment.account.accountID
             let found = try await StoreCall.call(context) { try await context.store.conversation(id: request.conversationID, accountID: accountID) }
             guard let found else { throw WireError(.notFound, "no such conversation, or you are not in it") }
-            context.listingAllowance.spend(accountID: accountID, items: 1 + found.memberIDs.count, now: context.clock.now())
+            context.listingAllowance.spend(accountID: accountID, items: 1 + found.memberIDs.count + found.unreadCount, now: context.clock.now())
             return summary(found)
         }
         router.add(API.FindConversation.self) { request, environment, context throws(WireError) in

@@ -17,11 +17,16 @@ public enum MemberStatus: String, Sendable {
 public struct ConversationSummary: Sendable, Equatable {
     public var conversation: ConversationRecord
     public var memberIDs: [Int64]
+    /// Unread messages, counted up to `unreadCountLimit` (that many means that many or more).
     public var unreadCount: Int
     public var lastMessageAt: Int64?
     /// `.pending` while the account has not answered the request this conversation is to it.
     public var request: RequestState? = nil
 }
+
+/// Unread messages are counted up to this many (`ConversationSummary.unreadCount`): counting costs a read of each,
+/// and someone can be sent millions.
+public let unreadCountLimit = 1_000
 
 /// Conversations and membership.
 public protocol ConversationStore: Sendable {
