@@ -3,7 +3,7 @@ import ParleyWire
 
 /// What the server's notices ask of the sessions (`ServerNotices` acts on everything else).
 extension ParleyClient {
-    /// A group lost a member: a new sender-key chain before anything more is sent, and the list read again.
+    /// A group lost a member: a new sender-key chain before anything more is sent, and the conversation read again.
     func groupShrank(_ conversationID: Int64) async throws(ClientError) {
         try rekeyGroup(conversationID)
         try settle(try await conversationBook.fetchUpdate(of: conversationID))

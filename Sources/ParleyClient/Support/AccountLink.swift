@@ -44,7 +44,7 @@ protocol AccountCalling: Sendable {
     func syncNow() async throws(ClientError)
     /// The conversations this device knows (refreshed when connected).
     func listedConversations() async throws(ClientError) -> [Conversation]
-    /// Refreshes the list and returns one conversation of it (`notFound` when the server does not list it).
+    /// Reads one conversation from the server and returns it as stored (`notFound` when the caller is not in it).
     func refreshConversation(_ id: Int64) async throws(ClientError) -> Conversation
     /// Starts a new sender-key chain for a group: the next message reaches only its members then.
     func rekeyGroup(_ conversationID: Int64) async throws(ClientError)
@@ -53,7 +53,7 @@ protocol AccountCalling: Sendable {
     func sendPairwise(_ content: MessageContent, kind: String, conversationID: Int64, toMembers members: [Int64]) async throws(ClientError)
     /// Takes in a message the server pushed in its notification (decrypted, stored, confirmed).
     func takePushed(_ news: ServerEvent.NewMessage) async throws(ClientError)
-    /// A group lost a member: a new sender-key chain, and the conversation list read again.
+    /// A group lost a member: a new sender-key chain, and the conversation read again.
     func groupShrank(_ conversationID: Int64) async throws(ClientError)
     /// Fresh sessions with each of `account`'s devices (their keys changed).
     func renewSessions(with account: Int64) async throws(ClientError)

@@ -97,7 +97,7 @@ extension SQLiteStore {
                 SELECT c.*, m.last_read_at, m.request,
                     (SELECT MAX(created_at) FROM messages WHERE conversation_id = c.id AND directed = 0) AS last_message_at,
                     (SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE conversation_id = c.id AND sender_id != ?
-                        AND created_at > m.last_read_at AND deleted_at IS NULL AND directed = 0 LIMIT \(unreadCountLimit))) AS unread
+                        AND created_at > m.last_read_at AND created_at >= m.joined_at AND deleted_at IS NULL AND directed = 0 LIMIT \(unreadCountLimit))) AS unread
                 FROM conversations c JOIN members m ON m.conversation_id = c.id
                 WHERE m.account_id = ? AND m.status = 'active' AND m.request IS NOT 'declined' AND c.deleted_at IS NULL
                 \(conversationID == nil ? "" : "AND c.id = ?")
