@@ -5,7 +5,7 @@ import Synchronization
 /// paid after the answer is built and refusing the next listing while it is in debt. Every answer costs the server
 /// work in proportion to its length, and an account in the most groups allowed, each as large as allowed, lists
 /// about 257,000 members a call: at the request rate alone that one account would keep several cores busy
-/// (docs/API.md §12). An ordinary account (tens of conversations) never comes near it.
+/// (docs/API.md §5, "Long lists are paid for"). An ordinary account (tens of conversations) never comes near it.
 ///
 /// Per node: with several nodes an account may list on each (a cluster's nodes share the request budget, not this).
 public final class ListingAllowance: Sendable {
