@@ -69,4 +69,31 @@ struct ConversationCommandTests {
         #expect(again.status == 0 && again.stdout.contains("1 invited"), "\(again.stdout) \(again.stderr)")
         try await scene.finish()
     }
+
+    /// Removing someone from a group by the e-mail one knows them by (an account id works too), and what each of the
+    /// three then sees: the one removed gets nothing more, the others read on.
+    @Test func removingAMemberByTheirEmail() async throws {
+        let scene = try await CLIScene.start("group-remove", people: ["ann", "bob", "carol"])
+        let ann = scene.home("ann"), bob = scene.home("bob"), carol = scene.home("carol")
+        func run(_ arguments: [String]) async throws -> ParleyBinary.Result { try await scene.run(arguments) }
+
+        let made = try await run(["group", "create", "--home", ann.path, "Trip", "--invite", "bob@example.org", "--invite", "carol@example.org"])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(try await run(["group", "accept", "--home", bob.path, "1"]).status == 0)
+        #expect(try await run(["group", "accept", "--home", carol.path, "1"]).status == 0)
+        let early = try await run(["conversations", "--home", carol.path])
+        #expect(early.stdout.contains("3 members\t0 unread"), "nothing from before carol joined counts as unread: \(early.stdout)")
+
+        let unknown = try await run(["group", "remove", "--home", ann.path, "1", "nobody@example.org"])
+        #expect(unknown.status != 0 && !unknown.stderr.contains("not_found"), "\(unknown.stderr)")
+        let removed = try await run(["group", "remove", "--home", ann.path, "1", "carol@example.org"])
+        #expect(removed.status == 0 && removed.stdout.contains("Removed carol@example.org from group 1."), "\(removed.stdout) \(removed.stderr)")
+        #expect(try await run(["send", "--home", ann.path, "--conversation", "1", "carol is off the trip"]).status == 0)
+        #expect(try await run(["read", "--home", bob.path]).stdout.contains("carol is off the trip"))
+        #expect(!(try await run(["read", "--home", carol.path]).stdout.contains("carol is off the trip")))
+        #expect(try await run(["conversations", "--home", ann.path]).stdout.contains("2 members"))
+        let byID = try await run(["group", "remove", "--home", ann.path, "1", "2"])
+        #expect(byID.status == 0 && byID.stdout.contains("Removed account 2 from group 1."), "\(byID.stdout) \(byID.stderr)")
+        try await scene.finish()
+    }
 }

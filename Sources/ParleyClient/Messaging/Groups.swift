@@ -45,6 +45,15 @@ public struct Groups: Sendable {
         _ = try await account.refreshConversation(conversationID)
     }
 
+    /// Removes the member with this e-mail (creator only): looked up among this device's contacts, else on the
+    /// server. Returns their account id.
+    @discardableResult
+    public func remove(_ email: String, from conversationID: Int64) async throws(ClientError) -> Int64 {
+        let member = try await account.resolveContact(email)
+        try await remove(member, from: conversationID)
+        return member
+    }
+
     /// Leaves a group.
     public func leave(_ conversationID: Int64) async throws(ClientError) {
         _ = try await server.call(API.LeaveGroup.self, .init(conversationID: conversationID))

@@ -87,11 +87,17 @@ extension Parley.Group {
         static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a member (creator only); later messages use a new key.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The group id.") var group: Int64
-        @Argument(help: "Their account id.") var account: Int64
+        @Argument(help: "Who: their e-mail, or their account id.") var member: String
 
         func run() async throws {
-            try await options.withClient { client in try await client.groups.remove(account, from: group) }
-            options.output(["removed": account]) { "Removed account \(account)." }
+            let removed: Int64 = try await options.withClient { client in
+                if let id = Int64(member) {
+                    try await client.groups.remove(id, from: group)
+                    return id
+                }
+                return try await client.groups.remove(member, from: group)
+            }
+            options.output(["removed": removed]) { Int64(member) == nil ? "Removed \(member) from group \(group)." : "Removed account \(member) from group \(group)." }
         }
     }
 
