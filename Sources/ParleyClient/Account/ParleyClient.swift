@@ -41,7 +41,8 @@ public actor ParleyClient {
     var syncState = SyncState()
     let logger = Logger(label: "parley.client")
     /// Messages accepted for sending and not yet acknowledged.
-    let outbox: Outbox
+    /// Sending: the outbox, and what goes out now or later.
+    public nonisolated let outgoing: Outgoing
     /// Acts on the server's notifications (what they say of stored messages, of presence; the rest comes here).
     let notices: ServerNotices
     /// What this device sent, kept a while for re-sending to a device that could not read it.
@@ -104,7 +105,7 @@ public actor ParleyClient {
         sessions = Sessions(database: database, identity: keys.identity, random: dependencies.random)
         let context = AccountContext(database: database, directory: directory, random: dependencies.random,
                                      clock: dependencies.clock, email: email, link: link, events: broadcaster)
-        outbox = Outbox(dependencies: context)
+        outgoing = Outgoing(dependencies: context)
         history = MessageHistory(dependencies: context)
         sentLog = SentLog(dependencies: context)
         notices = ServerNotices(dependencies: context, presence: presence)

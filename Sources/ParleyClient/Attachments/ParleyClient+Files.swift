@@ -11,7 +11,7 @@ extension ParleyClient {
         let size = try FileUploader.checkedSize(of: file, options: options)
         guard await connection.isConnected else { throw .notConnected }
         let content = try await uploader.upload(file, size: size, to: conversationID, options: options)
-        return try await enqueue(OutboxEntry(conversationID: conversationID, content: content,
+        return try await outgoing.enqueue(OutboxEntry(conversationID: conversationID, content: content,
                                              kind: content.file?.isImage == true ? "image" : "file", forwardOf: nil, created: dependencies.clock.now()))
     }
 

@@ -39,7 +39,7 @@ extension ParleyClient: ConnectionOwner {
         try await preKeys.upkeep()
         try await refreshOwnDevices()
         broadcaster.yield(.connection(.connected))
-        try await flushOutbox()
+        try await outgoing.flush()
         guard catchUp else { return }
         try await sync()
         try await messageActions.refreshStates()

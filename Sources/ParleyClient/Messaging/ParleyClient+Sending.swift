@@ -6,76 +6,23 @@ import ParleyProtocol
 import ParleyWire
 
 extension ParleyClient {
-    /// Sends `text` to a conversation. Without a connection the message waits in the outbox.
-    public func send(_ text: String, to conversationID: Int64, replyTo: Int64? = nil) async throws(ClientError) -> SendOutcome {
-        guard !text.isEmpty else { throw .invalidInput("the message is empty") }
-        let content = MessageContent(id: newClientMessageID(), type: "text", text: text, replyTo: replyTo)
-        return try await enqueue(OutboxEntry(conversationID: conversationID, content: content, kind: "text",
-                                             forwardOf: nil, created: dependencies.clock.now()))
+    /// Sends `text` to a conversation. Without a connection the message waits in the outbox (`Outgoing`).
+    public nonisolated func send(_ text: String, to conversationID: Int64, replyTo: Int64? = nil) async throws(ClientError) -> SendOutcome {
+        try await outgoing.send(text, to: conversationID, replyTo: replyTo)
     }
 
     /// Forwards a message to another conversation; the copy names its original sender and time.
-    public func forward(_ messageID: Int64, to conversationID: Int64) async throws(ClientError) -> SendOutcome {
-        guard let source = try history.message(messageID), !source.deleted, !source.undecryptable, !source.isLocalEntry else {
-            throw .invalidInput("message \(messageID) is not in this device's history")
-        }
-        // The server lets only the original conversation's members download a file.
-        guard source.attachment == nil else { throw .invalidInput("a file cannot be forwarded; download it and send it again") }
-        let content = MessageContent(id: newClientMessageID(), type: "text", text: source.text,
-                                     forward: source.forwardedFrom ?? ForwardSource(senderID: source.senderID, timestamp: source.timestamp))
-        return try await enqueue(OutboxEntry(conversationID: conversationID, content: content, kind: source.kind,
-                                             forwardOf: messageID, created: dependencies.clock.now()))
+    public nonisolated func forward(_ messageID: Int64, to conversationID: Int64) async throws(ClientError) -> SendOutcome {
+        try await outgoing.forward(messageID, to: conversationID)
     }
 
     /// Messages waiting to be sent.
     public func pendingCount() throws(ClientError) -> Int {
-        try outbox.count()
+        try outgoing.pendingCount()
     }
 
     func newClientMessageID() -> String {
         dependencies.random.clientMessageID()
-    }
-
-    func enqueue(_ entry: OutboxEntry) async throws(ClientError) -> SendOutcome {
-        let id = entry.content.id
-        if let conversation = try storedConversation(entry.conversationID) { try trust.ensureSendable(conversation, me: keys.accountID) }
-        try outbox.add(entry)
-        guard await isConnected else { return .queued(clientMessageID: id) }
-        do {
-            return .sent(try await deliver(entry))
-        } catch .notConnected, .disconnected, .timeout {
-            return .queued(clientMessageID: id)
-        } catch .server(let refusal) where refusal.code == .unauthenticated || refusal.code == .rateLimited || refusal.code == .unavailable || refusal.code == .internal {
-            // Not a verdict on the message: a connection between logins, a pause, a database hiccup, a server fault.
-            return .queued(clientMessageID: id)
-        } catch {
-            // Refused for good (not a member, too large…): it must not be retried forever.
-            try? outbox.remove(id)
-            throw error
-        }
-    }
-
-    /// Sends everything in the outbox, oldest first; stops at the first connection problem.
-    func flushOutbox() async throws(ClientError) {
-        for entry in try outbox.pending() {
-            do {
-                // Whoever shows the conversation (the chat's own pane) sees the queued message go out.
-                broadcaster.yield(.message(try await deliver(entry)))
-            } catch .notConnected, .disconnected, .timeout {
-                return
-            } catch .server(let refusal) where refusal.code == .unauthenticated || refusal.code == .rateLimited || refusal.code == .unavailable || refusal.code == .internal {
-                return   // kept for the next flush
-            } catch .server(let refusal) where refusal.code == .quotaExceeded {
-                // The messages this account sent still wait for their recipients (docs/API.md §6): room comes back as
-                // they fetch them. Nobody is here to send it again, so it waits for the next flush, after a reconnect.
-                return
-            } catch .identityKeyChanged {
-                continue   // kept: it goes out once the user accepts the contact's new key
-            } catch {
-                logger.warning("dropping an outbox message the server refused", metadata: ["error": "\(error)"])
-                try outbox.remove(entry.content.id)
-            }
-        }
     }
 
     /// Encrypts `entry` for every device the server expects, sends it, and records it locally.

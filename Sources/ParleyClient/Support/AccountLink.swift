@@ -10,6 +10,8 @@ protocol ServerCalling: Sendable {
     func call<M: APIMethod>(_ method: M.Type, _ request: M.Request) async throws(ClientError) -> M.Response
     /// Returns once connected and logged in; throws `notConnected` when reconnecting is off or `deadline` passes.
     func awaitConnection(until deadline: ContinuousClock.Instant) async throws(ClientError)
+    /// Whether a logged-in connection is open now.
+    var isConnected: Bool { get async }
 }
 
 /// What a component asks of the account's actor: what steps the ratchets (sending now, opening a conversation,
@@ -27,6 +29,8 @@ protocol AccountCalling: Sendable {
     func startConversation(with email: String) async throws(ClientError) -> Conversation
     /// The direct conversation with `account`: a known one, else started by the e-mail this device knows.
     func directConversationID(with account: Int64) async throws(ClientError) -> Int64?
+    /// Encrypts an outbox entry for every device the server expects, sends it, and records it (out of the outbox).
+    func deliver(_ entry: OutboxEntry) async throws(ClientError) -> Message
     /// Encrypts and sends `content` to a conversation now (never queued), and records it.
     func deliverNow(_ content: MessageContent, kind: String, to conversationID: Int64) async throws(ClientError)
     /// The account id of `email`: a contact with a known key, else asked of the server with their keys.
@@ -91,6 +95,14 @@ final class AccountLink: ServerCalling, AccountCalling {
 
     func awaitConnection(until deadline: ContinuousClock.Instant) async throws(ClientError) {
         try await reachedConnection().awaitConnection(until: deadline)
+    }
+
+    var isConnected: Bool {
+        get async { await (try? reachedConnection())?.isConnected ?? false }
+    }
+
+    func deliver(_ entry: OutboxEntry) async throws(ClientError) -> Message {
+        try await reached().deliver(entry)
     }
 
     func confirmedAccountID() async throws(ClientError) -> Int64 {

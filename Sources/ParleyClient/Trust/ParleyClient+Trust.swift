@@ -40,6 +40,6 @@ extension ParleyClient {
     /// them is sent.
     func trustSettled(for contact: Int64) async throws(ClientError) {
         try releaseHeldMessages(from: contact)
-        if await isConnected { try? await flushOutbox() }
+        if await isConnected { try? await outgoing.flush() }
     }
 }

@@ -26,5 +26,7 @@ final class ListingServer: ServerCalling {
         throw .server(WireError(.unknownMethod, M.name))
     }
 
+    var isConnected: Bool { get async { true } }
+
     func awaitConnection(until deadline: ContinuousClock.Instant) async throws(ClientError) {}
 }

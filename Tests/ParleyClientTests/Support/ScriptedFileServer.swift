@@ -76,6 +76,8 @@ final class ScriptedFileServer: ServerCalling {
         }
     }
 
+    var isConnected: Bool { get async { true } }
+
     func awaitConnection(until deadline: ContinuousClock.Instant) async throws(ClientError) {}
 }
 
