@@ -20,7 +20,7 @@ public struct AvatarBook: Sendable {
         _ = try await dependencies.server.call(API.UpdateAvatar.self, .init(avatar: blob))
         let me = try await dependencies.account.confirmedAccountID()
         try dependencies.database.write { writer in try Self.remember(pointer, for: Self.record(account: me), in: writer) }
-        for conversation in try await dependencies.account.listedConversations() where conversation.kind == "direct" {
+        for conversation in try await ConversationBook(dependencies: dependencies).listed() where conversation.kind == "direct" {
             try await announce(pointer, as: "avatar", to: conversation.id)
         }
     }

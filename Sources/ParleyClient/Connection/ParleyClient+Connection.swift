@@ -44,7 +44,7 @@ extension ParleyClient: ConnectionOwner {
         try await sync()
         try await messageActions.refreshStates()
         // Members who joined while this creator was away learn the group's title now.
-        try await refreshConversationsUnlessPaced()
+        try await conversationBook.refreshUnlessPaced()
         try await groupTitles.shareWithNewMembers()
     }
 

@@ -98,7 +98,7 @@ public struct LocationSharing: Sendable {
             throw .invalidInput("no Parley account \(email) on this server; check the address")
         }
         let (key, epoch) = try keys.own()
-        let conversation = try await account.startConversation(with: email)
+        let conversation = try await ConversationBook(dependencies: dependencies).start(with: email)
         try await sendKey(key, epoch: epoch, to: conversation.id)
         return LocationShareResult(accountID: follower, keyEpoch: epoch, keySentTo: [follower], keyNotSentTo: [])
     }
@@ -117,7 +117,7 @@ public struct LocationSharing: Sendable {
         var sent: [Int64] = [], notSent: [Int64] = []
         for other in followers where other != follower {
             do {
-                guard let conversation = try await account.directConversationID(with: other) else { notSent.append(other); continue }
+                guard let conversation = try await ConversationBook(dependencies: dependencies).direct(with: other) else { notSent.append(other); continue }
                 try await sendKey(key, epoch: epoch, to: conversation)
                 sent.append(other)
             } catch .notConnected, .disconnected {

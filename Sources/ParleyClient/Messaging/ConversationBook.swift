@@ -3,10 +3,66 @@ import ParleyWire
 
 /// The conversations this device knows (namespace `conversation`): the server's list merged with what only this
 /// device keeps (titles, favourites). Reading the server's list and storing it are two steps, so the account's
-/// actor can start a new sender-key chain for a group someone left before the new member list is stored.
+/// actor can start a new sender-key chain for a group someone left before the new member list is stored
+/// (`AccountCalling.settleConversations`).
 struct ConversationBook: Sendable {
-    typealias Dependencies = HasServer & HasDatabase & Sendable
+    typealias Dependencies = HasServer & HasDatabase & HasAccount & Sendable
     let dependencies: any Dependencies
+
+    /// Conversations this device knows, most recent first (refreshed from the server when connected; as stored when
+    /// the server asks to wait before listing a long list again, docs/API.md §11).
+    func listed() async throws(ClientError) -> [Conversation] {
+        if await dependencies.server.isConnected { try await refreshUnlessPaced() }
+        return try all()
+    }
+
+    /// Reads the server's list and stores it.
+    func refresh() async throws(ClientError) {
+        try await dependencies.account.settleConversations(try await fetchUpdate())
+    }
+
+    /// Reads the server's list, unless the server asks to wait before a long list is listed again (docs/API.md
+    /// §11): what is stored stands until the next time, and one changed conversation is still read alone.
+    func refreshUnlessPaced() async throws(ClientError) {
+        do {
+            try await refresh()
+        } catch .server(let refusal) where refusal.code == .rateLimited {}
+    }
+
+    /// Reads one conversation from the server (not the whole list), stores it and returns it.
+    @discardableResult
+    func refresh(_ id: Int64) async throws(ClientError) -> Conversation {
+        try await dependencies.account.settleConversations(try await fetchUpdate(of: id))
+        guard let conversation = try stored(id) else { throw .server(WireError(.notFound, "no such conversation")) }
+        return conversation
+    }
+
+    /// The conversation as stored, else read from the server.
+    func info(_ id: Int64) async throws(ClientError) -> Conversation {
+        if let known = try stored(id) { return known }
+        return try await refresh(id)
+    }
+
+    /// Opens (or finds) the direct conversation with `email`, and remembers them by it.
+    func start(with email: String) async throws(ClientError) -> Conversation {
+        let id = try await dependencies.server.call(API.CreateConversation.self, .init(kind: .direct, members: [email.lowercased()])).conversationID
+        let conversation = try await refresh(id)
+        let me = try? await dependencies.account.confirmedAccountID()
+        if let other = conversation.members.first(where: { $0 != me }) {
+            try ContactBook(dependencies: dependencies).remember(Contact(accountID: other, email: email.lowercased(), displayName: nil))
+        }
+        return conversation
+    }
+
+    /// The direct conversation with `account`: a known one, else started by the e-mail this device knows.
+    func direct(with account: Int64) async throws(ClientError) -> Int64? {
+        let me = try await dependencies.account.confirmedAccountID()
+        if let known = try await listed().first(where: { $0.kind == "direct" && Set($0.members) == [me, account] }) {
+            return known.id
+        }
+        guard let email = try ContactBook(dependencies: dependencies).contact(account)?.email else { return nil }
+        return try await start(with: email).id
+    }
 
     /// What the server's list changes here.
     struct Update: Sendable, Equatable {

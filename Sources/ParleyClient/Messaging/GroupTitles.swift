@@ -21,7 +21,7 @@ struct GroupTitles: Sendable {
         if let known = try ConversationBook(dependencies: dependencies).stored(conversationID) {
             conversation = known
         } else {
-            conversation = try await account.refreshConversation(conversationID)
+            conversation = try await ConversationBook(dependencies: dependencies).refresh(conversationID)
         }
         guard conversation.kind == "group" else { throw .invalidInput("conversation \(conversationID) is not a group") }
         guard conversation.creatorID == me else { throw .invalidInput("only the group's creator renames it") }
@@ -29,14 +29,14 @@ struct GroupTitles: Sendable {
         try database.write { writer in try ConversationBook.setTitle(title, of: conversationID, in: writer) }
         // Everyone active now gets it (sending refuses to leave anyone out); whoever joins later gets it from
         // `share`. Read before sending: someone joining meanwhile gets it twice rather than never.
-        let members = try await account.refreshConversation(conversationID).members
+        let members = try await ConversationBook(dependencies: dependencies).refresh(conversationID).members
         try await account.deliverNow(content, kind: "group_title", to: conversationID)
         try setHolders(Set(members), of: conversationID)
     }
 
     /// Someone joined a group: if this account created it, they get its title.
     func memberJoined(_ conversationID: Int64) async throws(ClientError) {
-        try await share(of: account.refreshConversation(conversationID))
+        try await share(of: ConversationBook(dependencies: dependencies).refresh(conversationID))
     }
 
     /// Sends the current title of each group this account created to its members that do not have it yet.

@@ -22,9 +22,9 @@ public struct Groups: Sendable {
     public func create(title: String, inviting emails: [String]) async throws(ClientError) -> Conversation {
         guard !title.isEmpty, title.utf8.count <= 256 else { throw .invalidInput("a group title has 1–256 bytes") }
         let id = try await server.call(API.CreateConversation.self, .init(kind: .group, members: emails.map { $0.lowercased() })).conversationID
-        _ = try await account.refreshConversation(id)
+        _ = try await ConversationBook(dependencies: dependencies).refresh(id)
         try await GroupTitles(dependencies: dependencies).set(title, of: id)
-        return try await account.refreshConversation(id)
+        return try await ConversationBook(dependencies: dependencies).refresh(id)
     }
 
     /// Renames a group (its creator only): the title travels end-to-end to the members as a control message.
@@ -42,7 +42,7 @@ public struct Groups: Sendable {
     public func remove(_ accountID: Int64, from conversationID: Int64) async throws(ClientError) {
         _ = try await server.call(API.RemoveMember.self, .init(conversationID: conversationID, accountID: accountID))
         try await account.rekeyGroup(conversationID)
-        _ = try await account.refreshConversation(conversationID)
+        _ = try await ConversationBook(dependencies: dependencies).refresh(conversationID)
     }
 
     /// Removes the member with this e-mail (creator only): looked up among this device's contacts, else on the
@@ -57,7 +57,7 @@ public struct Groups: Sendable {
     /// Leaves a group.
     public func leave(_ conversationID: Int64) async throws(ClientError) {
         _ = try await server.call(API.LeaveGroup.self, .init(conversationID: conversationID))
-        try await account.refreshConversations()
+        try await ConversationBook(dependencies: dependencies).refresh()
     }
 
     /// Invitations waiting for an answer.
@@ -68,7 +68,7 @@ public struct Groups: Sendable {
     /// Accepts an invitation and joins the group.
     public func accept(_ conversationID: Int64) async throws(ClientError) -> Conversation {
         _ = try await server.call(API.AcceptInvitation.self, .init(conversationID: conversationID))
-        return try await account.refreshConversation(conversationID)
+        return try await ConversationBook(dependencies: dependencies).refresh(conversationID)
     }
 
     /// Declines an invitation.

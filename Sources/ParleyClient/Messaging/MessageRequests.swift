@@ -52,14 +52,14 @@ public struct MessageRequests: Sendable {
     /// Accepts a message request: the starter becomes a contact (profile, presence, read marks).
     public func accept(_ conversationID: Int64) async throws(ClientError) {
         _ = try await server.call(API.AcceptRequest.self, .init(conversationID: conversationID))
-        try await dependencies.account.refreshConversations()
+        try await ConversationBook(dependencies: dependencies).refresh()
     }
 
     /// Declines a message request: the conversation leaves your list and what its starter sends next never
     /// reaches you. The starter is not told. (Writing to them later opens it again.)
     public func decline(_ conversationID: Int64) async throws(ClientError) {
         _ = try await server.call(API.DeclineRequest.self, .init(conversationID: conversationID))
-        try await dependencies.account.refreshConversations()
+        try await ConversationBook(dependencies: dependencies).refresh()
     }
 
     /// Blocks someone by e-mail or account id: their messages never reach you, in any conversation; presence
@@ -67,7 +67,7 @@ public struct MessageRequests: Sendable {
     /// not such an account exists.
     public func block(_ person: ParleyClient.Person) async throws(ClientError) {
         _ = try await server.call(API.BlockAccount.self, person.ref)
-        try await dependencies.account.refreshConversations()
+        try await ConversationBook(dependencies: dependencies).refresh()
     }
 
     /// Takes someone off your block list.

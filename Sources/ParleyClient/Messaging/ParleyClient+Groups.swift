@@ -7,7 +7,7 @@ extension ParleyClient {
     public func deleteConversation(_ conversationID: Int64) async throws(ClientError) {
         _ = try await call(API.DeleteConversation.self, .init(conversationID: conversationID))
         try conversationBook.forget(conversationID)
-        try await refreshConversations()
+        try await conversationBook.refresh()
     }
 
     /// Starts a new sender-key chain for a group at its next message (its members changed).

@@ -6,7 +6,7 @@ extension ParleyClient {
     /// A group lost a member: a new sender-key chain before anything more is sent, and the conversation read again.
     func groupShrank(_ conversationID: Int64) async throws(ClientError) {
         try rekeyGroup(conversationID)
-        try settle(try await conversationBook.fetchUpdate(of: conversationID))
+        try settleConversations(try await conversationBook.fetchUpdate(of: conversationID))
     }
 
     /// Fresh sessions with each of `account`'s devices from their current bundles (the old ones archived).

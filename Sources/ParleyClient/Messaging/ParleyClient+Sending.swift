@@ -28,12 +28,12 @@ extension ParleyClient {
     /// Encrypts `entry` for every device the server expects, sends it, and records it locally.
     func deliver(_ entry: OutboxEntry) async throws(ClientError) -> Message {
         let (me, myDevice) = try identity()
-        var conversation = try await conversationInfo(entry.conversationID)
+        var conversation = try await conversationBook.info(entry.conversationID)
         try trust.ensureSendable(conversation, me: keys.accountID)
         if conversation.isRequest == true {
             // Writing back accepts a message request; said first, so the starter hears it with the message.
             try await requests.accept(conversation.id)
-            conversation = try await conversationInfo(entry.conversationID)
+            conversation = try await conversationBook.info(entry.conversationID)
         }
         var answer: API.SendMessage.Response?
         var sentTo: [ProtocolAddress] = []
@@ -51,7 +51,7 @@ extension ParleyClient {
                 sentTo = recipients
             } catch .server(let error) where error.code == .staleDevices {
                 // Members may have joined or left since we last looked: re-read them too.
-                conversation = try await refreshConversation(entry.conversationID)
+                conversation = try await conversationBook.refresh(entry.conversationID)
                 try await applyStaleDevices(error.details)
             }
         }

@@ -67,7 +67,7 @@ struct ServerNotices: Sendable {
             // The creator sends the title to whoever just joined (and only to them).
             try await GroupTitles(dependencies: dependencies).memberJoined(member.conversationID)
         case .conversationCreated, .conversationDeleted, .groupInvitation, .messageRequest, .requestAccepted, .accountDeleted:
-            try await account.refreshConversations()
+            try await ConversationBook(dependencies: dependencies).refresh()
         case .keysUpdated(let changed):
             // A hint (the server could send it at will), so it drops nothing: fresh sessions with the contact's
             // current bundles become current and the old ones are archived, so what is in flight on them still

@@ -22,7 +22,7 @@ public struct Inbox: Sendable {
     public func takeNew() async throws(ClientError) -> New {
         try await dependencies.account.syncNow()
         var messages = try takeUnseen()
-        let pending = Set(try await dependencies.account.listedConversations().filter { $0.isRequest == true }.map(\.id))
+        let pending = Set(try await ConversationBook(dependencies: dependencies).listed().filter { $0.isRequest == true }.map(\.id))
         var inRequests: [Int64: Int] = [:]
         for message in messages where pending.contains(message.conversationID) { inRequests[message.conversationID, default: 0] += 1 }
         messages.removeAll { pending.contains($0.conversationID) }

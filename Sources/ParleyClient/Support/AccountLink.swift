@@ -14,7 +14,7 @@ protocol ServerCalling: Sendable {
     var isConnected: Bool { get async }
 }
 
-/// What a component asks of the account's actor: what steps the ratchets (sending now, opening a conversation,
+/// What a component asks of the account's actor: what steps the ratchets (sending now, storing a group's new members,
 /// fetching someone's keys) and who is who.
 protocol AccountCalling: Sendable {
     /// This account's id, or `notConfirmed`.
@@ -25,10 +25,6 @@ protocol AccountCalling: Sendable {
     func pairingKeys() async throws(ClientError) -> PairingKeys
     /// Reads this account's devices from the server, so sessions to a removed one end.
     func refreshOwnDevices() async throws(ClientError)
-    /// Opens (or finds) the direct conversation with `email`.
-    func startConversation(with email: String) async throws(ClientError) -> Conversation
-    /// The direct conversation with `account`: a known one, else started by the e-mail this device knows.
-    func directConversationID(with account: Int64) async throws(ClientError) -> Int64?
     /// Encrypts an outbox entry for every device the server expects, sends it, and records it (out of the outbox).
     func deliver(_ entry: OutboxEntry) async throws(ClientError) -> Message
     /// Encrypts and sends `content` to a conversation now (never queued), and records it.
@@ -40,18 +36,15 @@ protocol AccountCalling: Sendable {
     /// Refreshes this account's devices and catches up on messages and conversations, so that an archive made
     /// next holds everything received before a new device existed.
     func catchUpForNewDevice() async throws(ClientError)
-    /// Reads the server's conversation list into this device's (a group someone left gets a new chain first).
-    func refreshConversations() async throws(ClientError)
     /// Keeps this account's new display name with its keys (after the server took it).
     func rememberDisplayName(_ name: String) async throws(ClientError)
     /// Fetches and stores what the server holds for this device.
     func syncNow() async throws(ClientError)
-    /// The conversations this device knows (refreshed when connected).
-    func listedConversations() async throws(ClientError) -> [Conversation]
-    /// Reads one conversation from the server and returns it as stored (`notFound` when the caller is not in it).
-    func refreshConversation(_ id: Int64) async throws(ClientError) -> Conversation
     /// Starts a new sender-key chain for a group: the next message reaches only its members then.
     func rekeyGroup(_ conversationID: Int64) async throws(ClientError)
+    /// Stores what the server said of the conversations (`ConversationBook`): a group someone left gets a new
+    /// sender-key chain first.
+    func settleConversations(_ update: ConversationBook.Update) async throws(ClientError)
     /// Seals `content` for each device of `members` (never this one) on its pairwise session and sends it to that
     /// device alone.
     func sendPairwise(_ content: MessageContent, kind: String, conversationID: Int64, toMembers members: [Int64]) async throws(ClientError)
@@ -109,10 +102,6 @@ final class AccountLink: ServerCalling, AccountCalling {
         try reachedKeys().current.confirmedIdentity().accountID
     }
 
-    func startConversation(with email: String) async throws(ClientError) -> Conversation {
-        try await reached().startConversation(with: email)
-    }
-
     func confirmedIdentity() async throws(ClientError) -> (accountID: Int64, deviceID: UInt32) {
         try reachedKeys().current.confirmedIdentity()
     }
@@ -123,10 +112,6 @@ final class AccountLink: ServerCalling, AccountCalling {
 
     func refreshOwnDevices() async throws(ClientError) {
         try await reached().refreshOwnDevices()
-    }
-
-    func directConversationID(with account: Int64) async throws(ClientError) -> Int64? {
-        try await reached().directConversationID(with: account)
     }
 
     func deliverNow(_ content: MessageContent, kind: String, to conversationID: Int64) async throws(ClientError) {
@@ -145,16 +130,12 @@ final class AccountLink: ServerCalling, AccountCalling {
         try await reached().catchUpForNewDevice()
     }
 
-    func refreshConversations() async throws(ClientError) {
-        try await reached().refreshConversations()
-    }
-
-    func refreshConversation(_ id: Int64) async throws(ClientError) -> Conversation {
-        try await reached().refreshConversation(id)
-    }
-
     func rekeyGroup(_ conversationID: Int64) async throws(ClientError) {
         try await reached().rekeyGroup(conversationID)
+    }
+
+    func settleConversations(_ update: ConversationBook.Update) async throws(ClientError) {
+        try await reached().settleConversations(update)
     }
 
     func sendPairwise(_ content: MessageContent, kind: String, conversationID: Int64, toMembers members: [Int64]) async throws(ClientError) {
@@ -189,10 +170,6 @@ final class AccountLink: ServerCalling, AccountCalling {
 
     func syncNow() async throws(ClientError) {
         _ = try await reached().sync()
-    }
-
-    func listedConversations() async throws(ClientError) -> [Conversation] {
-        try await reached().conversations()
     }
 
     /// The client's connection, or `notConnected` once the client is gone.

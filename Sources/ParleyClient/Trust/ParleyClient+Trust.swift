@@ -27,7 +27,7 @@ extension ParleyClient {
             throw .invalidInput("\(email) is not among this device's contacts with a known key; connect to the server to look them up")
         }
         let account = try await fetchBundles(email: wanted)
-        try remember(Contact(accountID: account, email: wanted, displayName: nil))
+        try contacts.remember(Contact(accountID: account, email: wanted, displayName: nil))
         return account
     }
 
