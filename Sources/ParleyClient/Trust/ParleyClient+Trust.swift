@@ -26,7 +26,12 @@ extension ParleyClient {
         guard await isConnected else {
             throw .invalidInput("\(email) is not among this device's contacts with a known key; connect to the server to look them up")
         }
-        let account = try await fetchBundles(email: wanted)
+        let account: Int64
+        do {
+            account = try await fetchBundles(email: wanted)
+        } catch .server(let refusal) where refusal.code == .notFound {
+            throw .invalidInput("\(email) has no Parley account on this server; check the spelling")
+        }
         try contacts.remember(Contact(accountID: account, email: wanted, displayName: nil))
         return account
     }
