@@ -88,7 +88,13 @@ struct MemoryBudgetTests {
             await socket.send(Self.padding)
             holders.append(socket)
         }
-        try await Task.sleep(for: .milliseconds(300))
+        // The server reads each holder's bytes when it gets to them; the ninth must come after all of them.
+        let held = 8 * Self.padding.count
+        let deadline = ContinuousClock.now + .seconds(30)
+        while server.server.unfinishedLineBytes < held, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(server.server.unfinishedLineBytes == held, "every holder's bytes are held before the ninth arrives")
         let refused = try server.connect(from: Self.stranger)
         await refused.send(Self.padding)
         let answer = try #require(try await refused.readJSON())

@@ -27,6 +27,9 @@ public final class ParleyServer: Service, Sendable {
         self.lines = LineBudget(capacity: context.configuration.limits.partialLineBudget)
     }
 
+    /// Bytes of unfinished request lines all connections hold now, out of `--partial-line-budget`.
+    public var unfinishedLineBytes: Int { lines.reserved }
+
     /// The address the server listens on, once it does (port 0 resolves to the real port).
     public func boundAddress() async throws -> SocketAddress {
         try await withCheckedThrowingContinuation { continuation in
