@@ -63,3 +63,67 @@ import Testing
         try await people.server.stop()
     }
 }
+
+/// The peak, not only the average: lists asked for at the same moment are paid for as they start.
+@Suite struct ListingAllowancePeakTests {
+    @Test("lists asked for at once on eight connections: one is built, the others wait, as they start (not after)")
+    func listsAtOnceArePaidForAsTheyStart() async throws {
+        let people = try await TwoPeople.start { $0.accountListedItemsPerSecond = 100 }
+        let store = people.server.opened.store
+        let ann = Int64(people.annID)
+        var others: [Int64] = []
+        for index in 0..<150 { others.append(try await Sample.activeAccount(store, "member\(index)@example.org")) }
+        for _ in 0..<4 {
+            let group = try await store.createConversation(kind: .group, creatorID: ann, memberIDs: others, now: people.server.clock.now()).conversation
+            for member in others { try await store.setMemberStatus(conversationID: group.id, accountID: member, status: .active, now: people.server.clock.now()) }
+        }
+        // One list of 608 items leaves 392 of the 1,000 in the bucket: the next list may start, and it takes 608 as it does.
+        #expect((try await people.annSocket.call("list_conversations")["conversations"] as? [Any])?.count == 4)
+        var sockets: [LineSocket] = []
+        for _ in 0..<8 {
+            let socket = try people.server.connect()
+            _ = try await people.server.login(people.ann, on: socket)
+            sockets.append(socket)
+        }
+        let answers = await withTaskGroup(of: Bool?.self) { group in
+            for socket in sockets {
+                group.addTask {
+                    guard let answer = try? await socket.call("list_conversations") else { return nil }
+                    return answer.ok ? true : (answer.errorCode == "rate_limited" ? false : nil)
+                }
+            }
+            return await group.reduce(into: [Bool?]()) { $0.append($1) }
+        }
+        #expect(answers.filter { $0 == true }.count == 1, "\(answers)")
+        #expect(answers.filter { $0 == false }.count == 7, "\(answers)")
+        try await people.server.stop()
+    }
+
+    @Test("at most four of one account's lists are built at once; a failed one gives back what it took")
+    func listsBuiltAtOnce() throws {
+        let allowance = ListingAllowance(itemsPerSecond: 100)
+        var building: [ListingAllowance.Listing] = []
+        for _ in 0..<ListingAllowance.listsAtOnce { building.append(try allowance.begin(accountID: 7, now: 0)) }
+        do {
+            _ = try allowance.begin(accountID: 7, now: 0)
+            Issue.record("a fifth listing started")
+        } catch {
+            #expect(error.code == .rateLimited)
+            #expect(error.message.contains("ask again in 1 s"))
+        }
+        _ = try allowance.begin(accountID: 8, now: 0)  // another account is not affected
+        allowance.end(building.removeLast(), items: 900, now: 0)
+        let next = try allowance.begin(accountID: 7, now: 0)  // a place came free; it takes the last length, 900
+        #expect(next.reserved == 900)
+        allowance.end(next, items: nil, now: 0)  // failed: the 900 come back, 100 left
+        let again = try allowance.begin(accountID: 7, now: 0)
+        #expect(again.reserved == 900)
+        allowance.end(again, items: 900, now: 0)  // answered: 800 in debt
+        do {
+            _ = try allowance.begin(accountID: 7, now: 0)
+            Issue.record("a listing started in debt")
+        } catch {
+            #expect(error.message.contains("ask again in 9 s"), "\(error)")
+        }
+    }
+}

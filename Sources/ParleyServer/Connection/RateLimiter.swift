@@ -27,10 +27,11 @@ public struct RateLimiter: Sendable {
         return tokens > 0 ? 0 : Int64((-tokens / rate * 1000).rounded(.up)) + 1
     }
 
-    /// Takes `count` tokens, going into debt when there are fewer (work that was done already, paid after).
+    /// Takes `count` tokens, going into debt when there are fewer (work that was done already, paid after); a
+    /// negative count gives tokens back, never past `burst`.
     public mutating func spend(_ count: Double, now: Int64) {
         refill(now: now)
-        tokens -= count
+        tokens = min(burst, tokens - count)
     }
 
     private mutating func refill(now: Int64) {

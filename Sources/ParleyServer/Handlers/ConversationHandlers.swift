@@ -9,10 +9,17 @@ enum ConversationHandlers {
         }
         router.add(API.ListConversations.self) { _, environment, context throws(WireError) in
             let accountID = environment.account.accountID
-            try context.listingAllowance.check(accountID: accountID, now: context.clock.now())
-            let summaries = try await StoreCall.call(context) { try await context.store.conversations(accountID: accountID) }
+            let allowance = context.listingAllowance
+            let listing = try allowance.begin(accountID: accountID, now: context.clock.now())
+            let summaries: [ConversationSummary]
+            do throws(WireError) {
+                summaries = try await StoreCall.call(context) { try await context.store.conversations(accountID: accountID) }
+            } catch {
+                allowance.end(listing, items: nil, now: context.clock.now())
+                throw error
+            }
             let items = summaries.reduce(summaries.count) { $0 + $1.memberIDs.count + $1.unreadCount }
-            context.listingAllowance.spend(accountID: accountID, items: items, now: context.clock.now())
+            allowance.end(listing, items: items, now: context.clock.now())
             return API.ListConversations.Response(conversations: summaries.map(summary))
         }
         router.add(API.GetConversation.self) { request, environment, context throws(WireError) in
