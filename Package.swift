@@ -123,6 +123,7 @@ let package = Package(
             dependencies: [
                 "ParleyClientFormats",
                 "ParleyCrypto",
+                "ParleyFiles",
                 "ParleyTLS",
                 "ParleyImage",
                 "ParleyLocation",
@@ -178,6 +179,7 @@ let package = Package(
             name: "ParleyPGP",
             dependencies: [
                 "ParleyCrypto",
+                "ParleyFiles",
                 "CZlib",
                 "CArgon2",
                 "CParleyOpenSSL",

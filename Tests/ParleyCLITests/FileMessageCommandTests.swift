@@ -45,6 +45,17 @@ struct FileMessageCommandTests {
         let again = try await ParleyBinary.runDetached(["download", "--home", bob.path, "1", "-o", target.path])
         #expect(again.status == 1 && again.stderr.contains("pass --force"))
 
+        // '-o -': the bytes on standard output (after every check), what was written on standard error; never to a terminal.
+        let piped = try await Blocking.run { try ParleyBinary.runBinary(["download", "--home", bob.path, "1", "-o", "-"], stdin: Data()) }
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout == (try Data(contentsOf: source)))
+        #expect(piped.stderr.contains("Wrote minutes.pdf (68.4 KiB, application/pdf) to standard output"), "\(piped.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/-"), "no file named '-'")
+        let parley = ParleyBinary.productsDirectory.appendingPathComponent("parley").path
+        let terminal = try await Blocking.run { try Self.inTerminal("\(parley) download --home \(bob.path) 1 -o -") }
+        #expect(terminal.status != 0 && terminal.output.contains("standard output is a terminal"), "\(terminal.output)")
+        #expect(!terminal.output.contains("%PDF"), "not one byte of the file reached the terminal")
+
         var pixels = [UInt8](repeating: 60, count: 480 * 320 * 3)
         for i in 0..<(480 * 320) { pixels[i * 3] = UInt8(i % 480 / 2) }
         let photo = root.appendingPathComponent("crag.jpg")
@@ -74,5 +85,20 @@ struct FileMessageCommandTests {
         let nothing = try await ParleyBinary.runDetached(["send", "--home", ann.path, "--conversation", "1"])
         #expect(nothing.status == 64 && nothing.stderr.contains("--file PATH"))
         try await server.stop()
+    }
+
+    /// Runs a shell command line with its standard output on a terminal (util-linux `script`); what the terminal showed.
+    static func inTerminal(_ command: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let shown = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: shown, as: UTF8.self))
     }
 }

@@ -131,6 +131,35 @@ struct FileTransferTests {
         #expect(LocalFile.isDeviceOrPipe(pipe))
     }
 
+    @Test("into standard output or a pipe: nothing goes out before every check, and nothing is put in the account's directory")
+    func downloadIntoAHandle() async throws {
+        let attachment = try #require(try await upload(via: context).file)
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path))
+        for tamper in [nil, { (answer: inout API.DownloadFile.Response) in
+            if answer.offset + Int64(answer.chunk.count) == answer.size { answer.chunk[answer.chunk.count - 1] ^= 1 }
+        }] as [(@Sendable (inout API.DownloadFile.Response) -> Void)?] {
+            server.state.withLock { $0.tamper = tamper }
+            let pipe = Pipe()
+            let reader = Task { try await Blocking.run { pipe.fileHandleForReading.readDataToEndOfFile() } }
+            let outcome: Result<Void, ClientError> = await {
+                do throws(ClientError) {
+                    try await FileDownloader(dependencies: context).download(attachment, into: pipe.fileHandleForWriting, options: AttachmentOptions())
+                    return .success(())
+                } catch { return .failure(error) }
+            }()
+            try pipe.fileHandleForWriting.close()
+            let received = try await reader.value
+            if tamper == nil {
+                #expect((try? outcome.get()) != nil, "\(outcome)")
+                #expect(received == Data(plaintext))
+            } else {
+                #expect(throws: ClientError.attachment(.digestMismatch)) { try outcome.get() }
+                #expect(received.isEmpty, "the last chunk was changed: not one byte of the file may go out")
+            }
+        }
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path)) == before)
+    }
+
     @Test("a file over the limit is refused before anything is encrypted")
     func oversizeRefusedFirst() throws {
         var options = AttachmentOptions()

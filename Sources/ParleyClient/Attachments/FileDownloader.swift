@@ -1,14 +1,15 @@
 import Crypto
 import Foundation
+import ParleyFiles
 import ParleyClientFormats
 import ParleyWire
 
 /// Saving a received file: streams the encrypted file from the server through the opener, checks the digest the
 /// sender put in the message and every chunk's authentication, and only then puts the plaintext in place.
 ///
-/// Memory stays at about one chunk; the plaintext goes to a temporary file beside the destination (in the account
-/// directory for a device or a pipe), removed on any failure, so a tampered or truncated download never leaves a
-/// partial file.
+/// Memory stays at about one chunk; the plaintext goes to a temporary file beside the destination, removed on any
+/// failure, so a tampered or truncated download never leaves a partial file. For a device, a pipe or standard output
+/// it waits in a sealed scratch file instead (never in the clear on the disk) and is written out after the checks.
 struct FileDownloader: Sendable {
     typealias Dependencies = HasServer & HasAccountDirectory & HasRandom & Sendable
     let dependencies: any Dependencies
@@ -16,8 +17,12 @@ struct FileDownloader: Sendable {
     /// Downloads `attachment` into `destination`: a regular file is replaced atomically; a device or named pipe
     /// (`/dev/null`, a FIFO) is written into, never replaced.
     func download(_ attachment: Attachment, to destination: URL, options: AttachmentOptions) async throws(ClientError) {
-        let inPlace = LocalFile.isDeviceOrPipe(destination)
-        let temporary = (inPlace ? dependencies.directory : destination.deletingLastPathComponent())
+        if LocalFile.isDeviceOrPipe(destination) {
+            let scratch = try await fetchSealed(attachment, options: options)
+            try await LocalFile.releaseOnItsOwnThread(scratch, into: destination)
+            return
+        }
+        let temporary = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).parley-\(dependencies.random.clientMessageID().prefix(12))")
         guard FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600]),
               let output = try? FileHandle(forWritingTo: temporary)
@@ -27,17 +32,15 @@ struct FileDownloader: Sendable {
             if !closed { try? output.close() }
             if !moved { try? FileManager.default.removeItem(at: temporary) }
         }
-        try await fetch(attachment, into: output, options: options)
+        try await fetch(attachment, options: options) { bytes throws(ClientError) in
+            do { try output.write(contentsOf: bytes) } catch { throw .attachment(.output("writing the downloaded file failed")) }
+        }
         do {
             try output.synchronize()
             closed = true
             try output.close()
         } catch {
             throw .attachment(.output("cannot write \(temporary.path)"))
-        }
-        if inPlace {
-            try await LocalFile.copyOnItsOwnThread(temporary, into: destination)
-            return
         }
         // rename(2) replaces the target atomically: readers see the old file or the whole new one.
         guard rename(temporary.path, destination.path) == 0 else {
@@ -46,8 +49,25 @@ struct FileDownloader: Sendable {
         moved = true
     }
 
-    /// Streams the encrypted file from the server through the opener into `output`.
-    private func fetch(_ attachment: Attachment, into output: FileHandle, options: AttachmentOptions) async throws(ClientError) {
+    /// Downloads `attachment` and writes it into `output` (standard output, a pipe) once every check passed.
+    func download(_ attachment: Attachment, into output: FileHandle, options: AttachmentOptions) async throws(ClientError) {
+        let scratch = try await fetchSealed(attachment, options: options)
+        try await LocalFile.releaseOnItsOwnThread(scratch, into: output)
+    }
+
+    /// Downloads `attachment` into a sealed scratch file (`SealedScratch`: unlinked, and sealed under a key only this
+    /// process holds), where the plaintext waits for the checks at the end without ever lying on the disk in the clear.
+    private func fetchSealed(_ attachment: Attachment, options: AttachmentOptions) async throws(ClientError) -> SealedScratch {
+        let scratch: SealedScratch
+        do throws(SealedScratch.Failure) { scratch = try SealedScratch() } catch { throw .attachment(.output(error.description)) }
+        try await fetch(attachment, options: options) { bytes throws(ClientError) in
+            do throws(SealedScratch.Failure) { try scratch.write(bytes) } catch { throw .attachment(.output(error.description)) }
+        }
+        return scratch
+    }
+
+    /// Streams the encrypted file from the server through the opener into `write`.
+    private func fetch(_ attachment: Attachment, options: AttachmentOptions, into write: ([UInt8]) throws(ClientError) -> Void) async throws(ClientError) {
         let server = dependencies.server
         let total = AttachmentFormat.ciphertextSize(plaintextSize: attachment.size)
         var opener: AttachmentOpener
@@ -56,9 +76,6 @@ struct FileDownloader: Sendable {
         }
         var hasher = SHA256()
         var offset: Int64 = 0
-        func write(_ bytes: [UInt8]) throws(ClientError) {
-            do { try output.write(contentsOf: bytes) } catch { throw .attachment(.output("writing the downloaded file failed")) }
-        }
         // When the connection first failed: all the waiting for it together is bounded by `reconnectWait`.
         var stalledSince: ContinuousClock.Instant?
         var pacer = TransferPacer()

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyFiles
 
 /// Questions about files on this device that sending and saving attachments ask.
 enum LocalFile {
@@ -28,26 +29,25 @@ enum LocalFile {
         return kind != S_IFREG && kind != S_IFDIR
     }
 
-    /// Copies the file at `source` into the device or pipe `destination`, on a thread of its own: opening a pipe
+    /// Writes what `scratch` holds into the device or pipe `destination`, on a thread of its own: opening a pipe
     /// waits for its reader and writing into it waits on the reader, and neither may hold one of the few threads
     /// (one per core) that every other task of the process runs on.
-    static func copyOnItsOwnThread(_ source: URL, into destination: URL) async throws(ClientError) {
-        try await OwnThread.run { () throws(ClientError) in try copy(source, into: destination) }
+    static func releaseOnItsOwnThread(_ scratch: SealedScratch, into destination: URL) async throws(ClientError) {
+        nonisolated(unsafe) let handedOver = scratch  // used by that thread alone from here on
+        try await OwnThread.run { () throws(ClientError) in
+            guard let output = FileHandle(forWritingAtPath: destination.path) else {
+                throw .attachment(.output("cannot write to \(destination.path)"))
+            }
+            defer { try? output.close() }
+            do throws(SealedScratch.Failure) { try handedOver.release(to: output) } catch { throw .attachment(.output(error.description)) }
+        }
     }
 
-    /// Copies the file at `source` into the device or pipe `destination`.
-    private static func copy(_ source: URL, into destination: URL) throws(ClientError) {
-        guard let input = try? FileHandle(forReadingFrom: source), let output = FileHandle(forWritingAtPath: destination.path) else {
-            throw .attachment(.output("cannot write to \(destination.path)"))
-        }
-        defer {
-            try? input.close()
-            try? output.close()
-        }
-        do {
-            while let chunk = try input.read(upToCount: 1 << 18), !chunk.isEmpty { try output.write(contentsOf: chunk) }
-        } catch {
-            throw .attachment(.output("cannot write to \(destination.path)"))
+    /// Writes what `scratch` holds into `output` (standard output, an open pipe), on a thread of its own.
+    static func releaseOnItsOwnThread(_ scratch: SealedScratch, into output: FileHandle) async throws(ClientError) {
+        nonisolated(unsafe) let handedOver = scratch
+        try await OwnThread.run { () throws(ClientError) in
+            do throws(SealedScratch.Failure) { try handedOver.release(to: output) } catch { throw .attachment(.output(error.description)) }
         }
     }
 }

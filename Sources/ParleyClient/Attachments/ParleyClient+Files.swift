@@ -22,11 +22,25 @@ extension ParleyClient {
     /// Memory stays at about one chunk, and a tampered or truncated download never leaves a partial file.
     @discardableResult
     public func download(messageID: Int64, to destination: URL, options: AttachmentOptions = AttachmentOptions()) async throws(ClientError) -> Attachment {
+        let attachment = try attachment(of: messageID)
+        try await downloader.download(attachment, to: destination, options: options)
+        return attachment
+    }
+
+    /// Downloads the file of message `messageID` and writes it into `output` (standard output, a pipe) only after
+    /// every check passed; meanwhile it waits sealed in an unlinked scratch file, never in the clear on the disk.
+    @discardableResult
+    public func download(messageID: Int64, into output: FileHandle, options: AttachmentOptions = AttachmentOptions()) async throws(ClientError) -> Attachment {
+        let attachment = try attachment(of: messageID)
+        try await downloader.download(attachment, into: output, options: options)
+        return attachment
+    }
+
+    private func attachment(of messageID: Int64) throws(ClientError) -> Attachment {
         guard let message = try history.message(messageID), !message.deleted else {
             throw .invalidInput("message \(messageID) is not in this device's history")
         }
         guard let attachment = message.attachment else { throw .attachment(.noAttachment(messageID: messageID)) }
-        try await downloader.download(attachment, to: destination, options: options)
         return attachment
     }
 }

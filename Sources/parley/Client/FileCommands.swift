@@ -43,23 +43,41 @@ extension Parley {
             abstract: "Download the file of a message, check its digest and authentication, and write it.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The message id (from 'parley read').") var messageID: Int64
-        @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the file.", valueName: "path")) var output: String
+        @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the file ('-' for standard output, which must not be a terminal).", valueName: "path"))
+        var output: String
         @Flag(help: "Replace an existing file.") var force = false
 
         func run() async throws {
+            if output == "-" { return try await toStandardOutput() }
             let target = URL(fileURLWithPath: (output as NSString).expandingTildeInPath)
             try OutputPlace.check(target.path, force: force)
             let attachment = try await options.withClient(reconnect: true) { client in
-                var transfer = AttachmentOptions()
-                transfer.progress = { report in
-                    if report.resumedAt != nil { ProgressLine.write("connection restored; resuming the download") }
-                }
-                return try await client.download(messageID: messageID, to: target, options: transfer)
+                try await client.download(messageID: messageID, to: target, options: Self.transfer())
             }
             options.output(["message_id": "\(messageID)", "path": target.path, "name": attachment.name, "size": "\(attachment.size)",
                             "mime_type": attachment.mimeType]) {
                 "Wrote \(attachment.name) (\(FileLabel.size(attachment.size)), \(attachment.mimeType)) to \(target.path); digest and authentication checked."
             }
+        }
+
+        /// `-o -`: the file's bytes go to standard output once every check passed; what was written is said on standard
+        /// error. A file's bytes are not text for a terminal (they could drive it), so a terminal is refused.
+        private func toStandardOutput() async throws {
+            guard isatty(STDOUT_FILENO) != 1 else {
+                throw CommandFailure("standard output is a terminal, and a received file's bytes could drive it: redirect it (> FILE, | less) or give -o PATH")
+            }
+            let attachment = try await options.withClient(reconnect: true) { client in
+                try await client.download(messageID: messageID, into: .standardOutput, options: Self.transfer())
+            }
+            Console.err("Wrote \(attachment.name) (\(FileLabel.size(attachment.size)), \(attachment.mimeType)) to standard output; digest and authentication checked.")
+        }
+
+        private static func transfer() -> AttachmentOptions {
+            var transfer = AttachmentOptions()
+            transfer.progress = { report in
+                if report.resumedAt != nil { ProgressLine.write("connection restored; resuming the download") }
+            }
+            return transfer
         }
     }
 }
