@@ -48,6 +48,31 @@ struct IdentityTextTests {
         try await server.stop()
     }
 
+    @Test("an address mixing Latin, Greek or Cyrillic letters in one part is refused; each script alone, and across parts, passes")
+    func lookAlikeScriptsRefused() async throws {
+        let server = try await TestServer.start()
+        let socket = try server.connect()
+        let refused: [(String, String)] = [
+            ("\u{430}nn@example.org", "Latin and Cyrillic"),          // Cyrillic а, then Latin nn
+            ("ann@ex\u{430}mple.org", "Latin and Cyrillic"),          // the domain's label
+            ("ann@example.\u{43E}rg", "Latin and Cyrillic"),          // the top-level label
+            ("p\u{3B1}ul@example.org", "Latin and Greek"),            // Greek alpha
+            ("\u{3BF}\u{43E}o@example.org", "Latin, Greek and Cyrillic"),
+        ]
+        for (email, words) in refused {
+            let answer = try await socket.call("register", TestAccount(email).registerFields)
+            #expect(answer.errorCode == "invalid_field", "\(email)")
+            #expect(answer.errorMessage?.contains("must not mix \(words) letters") == true, "\(answer)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: server.directory.appendingPathComponent("dev-codes.log").path), "nothing was registered")
+        // One script per part is an address, whatever the script; digits and marks belong to none.
+        for email in ["\u{438}\u{432}\u{430}\u{43D}@\u{43F}\u{440}\u{438}\u{43C}\u{435}\u{440}.\u{440}\u{444}",
+                      "\u{3B1}\u{3BD}\u{3BD}\u{3B1}@example.org", "jos\u{E9}2@example.org", "ann@xn--exmple-4nf.org", "\u{5F20}@example.org"] {
+            #expect(try await socket.call("register", TestAccount(email).registerFields).ok, "\(email)")
+        }
+        try await server.stop()
+    }
+
     @Test("display and device names refuse C0 and C1 control characters; ordinary names pass")
     func namesWithoutControls() async throws {
         let server = try await TestServer.start()

@@ -43,6 +43,48 @@ enum IdentityText {
         return email
     }
 
+    /// `email`, for an address registering now: also refused when one part mixes letters of scripts that look alike.
+    /// Only new addresses: one registered before this rule still logs in and is still found.
+    static func newEmail(_ raw: String) throws(WireError) -> String {
+        let email = try email(raw)
+        if let mixed = mixedScripts(in: email) {
+            throw .invalid("email", "must not mix \(mixed) letters in one part of the address, which can look alike (а and a); type it in one script, or an international domain in its xn-- form")
+        }
+        return email
+    }
+
+    /// The scripts whose letters look alike: Latin, Greek and Cyrillic share shapes (a/а/α, o/о/ο, p/р/ρ, e/е).
+    enum LookAlikeScript: String, CaseIterable {
+        case latin = "Latin", greek = "Greek", cyrillic = "Cyrillic"
+
+        init?(_ scalar: Unicode.Scalar) {
+            guard scalar.properties.isAlphabetic else { return nil }
+            switch scalar.value {
+            case 0x41...0x5A, 0x61...0x7A, 0xAA, 0xBA, 0xC0...0x24F, 0x1D00...0x1DBF, 0x1E00...0x1EFF, 0x2C60...0x2C7F,
+                 0xA720...0xA7FF, 0xAB30...0xAB6F, 0xFF21...0xFF3A, 0xFF41...0xFF5A:
+                self = .latin
+            case 0x370...0x3FF, 0x1F00...0x1FFF:
+                self = .greek
+            case 0x400...0x52F, 0x1C80...0x1C8F, 0x2DE0...0x2DFF, 0xA640...0xA69F:
+                self = .cyrillic
+            default:
+                return nil
+            }
+        }
+    }
+
+    /// "Latin and Cyrillic" when one part of `address` (the part before `@`, or one label of the domain) mixes letters of
+    /// scripts that look alike, as browsers refuse to show such a domain name as it is; nil otherwise.
+    static func mixedScripts(in address: String) -> String? {
+        for part in address.split(whereSeparator: { $0 == "@" || $0 == "." }) {
+            let scripts = Set(part.unicodeScalars.compactMap(LookAlikeScript.init))
+            guard scripts.count > 1 else { continue }
+            let named = LookAlikeScript.allCases.filter(scripts.contains).map(\.rawValue)
+            return named.dropLast().joined(separator: ", ") + " and " + named.last!
+        }
+        return nil
+    }
+
     /// A display or device name: refused when it holds C0 or C1 control characters (escape sequences,
     /// backspaces, line breaks), which a terminal showing it would obey.
     static func name(_ value: String, field: String) throws(WireError) -> String {

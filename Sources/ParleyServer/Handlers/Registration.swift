@@ -14,7 +14,7 @@ enum Registration {
     }
 
     static func register(_ request: API.Register.Request, _ environment: RequestEnvironment, _ context: ServerContext) async throws(WireError) -> API.CodeSent {
-        let email = try IdentityText.email(request.email)
+        let email = try IdentityText.newEmail(request.email)
         let displayName = try IdentityText.name(request.displayName, field: "display_name")
         guard !displayName.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw .invalid("display_name", "must not be empty")
