@@ -79,6 +79,8 @@ public actor ParleyClient {
     let groupTitles: GroupTitles
     /// Whom this device trusts: verifying contacts' keys, and changed keys reported, accepted or verified.
     public nonisolated let trust: Trust
+    /// After each login, the contacts whose keys changed while this device was away.
+    let identityCatchUp: IdentityCatchUp
     /// Message requests and the block list.
     public nonisolated let requests: MessageRequests
     /// The conversations this device knows.
@@ -129,6 +131,7 @@ public actor ParleyClient {
         contacts = ContactBook(dependencies: context)
         vault = AccountVault(directory: directory, autoLock: lock)
         trust = Trust(dependencies: context)
+        identityCatchUp = IdentityCatchUp(dependencies: context)
         preKeys = PreKeyMint(keys: keyBook, dependencies: context)
         registration = AccountRegistration(keys: keyBook, preKeys: preKeys, connection: connection, dependencies: context)
         retries = RetryQueues(keys: keyBook, dependencies: context)

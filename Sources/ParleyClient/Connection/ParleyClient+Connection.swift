@@ -38,6 +38,15 @@ extension ParleyClient: ConnectionOwner {
         try pruning.runIfDue()
         try await preKeys.upkeep()
         try await refreshOwnDevices()
+        // Before the outbox goes out: a contact's key that changed meanwhile is learnt (and, if verified, holds it).
+        do {
+            try await identityCatchUp.run()
+        } catch {
+            switch error {
+            case .notConnected, .disconnected, .timeout: throw error
+            default: logger.debug("could not check contacts' keys", metadata: ["error": "\(error)"])
+            }
+        }
         broadcaster.yield(.connection(.connected))
         try await outgoing.flush()
         guard catchUp else { return }

@@ -2,11 +2,14 @@ import Crypto
 import Foundation
 import ParleyWire
 
-/// `get_key_bundle`, `ensure_prekeys`, `get_prekey_count`.
+/// `get_key_bundle`, `get_identity_keys`, `ensure_prekeys`, `get_prekey_count`.
 enum KeyHandlers {
     static func register(in router: inout RequestRouter) {
         router.add(API.GetKeyBundle.self) { request, _, context throws(WireError) in
             try await keyBundle(request, context)
+        }
+        router.add(API.GetIdentityKeys.self) { request, environment, context throws(WireError) in
+            try await identityKeys(request, environment.account, context)
         }
         router.add(API.EnsurePreKeys.self) { request, environment, context throws(WireError) in
             try await ensurePreKeys(request, environment.account, context)
@@ -32,6 +35,23 @@ enum KeyHandlers {
         }
         guard let account else { throw WireError(.notFound, "no such account") }
         return API.GetKeyBundle.Response(accountID: account.id, identityKey: account.identityKey, devices: bundles.map(wire))
+    }
+
+    /// The identity keys of the asked-for accounts that are the caller's contacts (they share a conversation) and active.
+    /// Counted in the caller's listing allowance, one item an account asked for.
+    static func identityKeys(_ request: API.GetIdentityKeys.Request, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> API.GetIdentityKeys.Response {
+        let asked = Array(Set(request.accountIDs)).sorted()
+        let keys = try await StoreCall.call(context) { () async throws -> [API.GetIdentityKeys.Entry] in
+            let contacts = Set(try await context.store.contactIDs(accountID: caller.accountID))
+            var keys: [API.GetIdentityKeys.Entry] = []
+            for id in asked where contacts.contains(id) {
+                guard let account = try await context.store.account(id: id), account.isActive else { continue }
+                keys.append(.init(accountID: id, identityKey: account.identityKey))
+            }
+            return keys
+        }
+        context.listingAllowance.spend(accountID: caller.accountID, items: asked.count, now: context.clock.now())
+        return API.GetIdentityKeys.Response(keys: keys)
     }
 
     static func wire(_ bundle: KeyBundle) -> API.DeviceBundle {

@@ -1,6 +1,6 @@
 /// Prekey bundles and prekey upkeep (docs/API.md §4).
 extension API {
-    static let keyMethods: [any APIMethod.Type] = [GetKeyBundle.self, EnsurePreKeys.self, GetPreKeyCount.self]
+    static let keyMethods: [any APIMethod.Type] = [GetKeyBundle.self, GetIdentityKeys.self, EnsurePreKeys.self, GetPreKeyCount.self]
 
     /// The most devices a list on the wire is read with (a reader's bound against a hostile server, not a limit
     /// the server sets: accounts have far fewer). A message reaches at most `SendMessage.maximumEnvelopes` devices,
@@ -100,6 +100,59 @@ extension API {
                 ["account_id": .int(accountID), "identity_key": .base64(identityKey), "devices": .list(devices)]
             }
             public static let fieldNames = ["account_id", "identity_key", "devices"]
+        }
+    }
+
+    /// The current identity keys of the caller's contacts, by account id, consuming nothing (`get_identity_keys`):
+    /// how a device that was away learns that a contact rotated their keys (`keys_updated` reaches only connected ones).
+    public enum GetIdentityKeys: APIMethod {
+        public static let name = "get_identity_keys"
+        public static let requiresLogin = true
+        /// Accounts asked for in one request, at most.
+        public static let maximumAccounts = 500
+
+        public struct Request: WireBody {
+            public var accountIDs: [Int64]
+
+            public init(accountIDs: [Int64]) {
+                self.accountIDs = accountIDs
+            }
+            public init(from fields: WireFields) throws(WireError) {
+                accountIDs = try fields.integers("account_ids", maxCount: maximumAccounts, in: 1...Int64(1 << 53))
+            }
+            public var fields: [String: JSONValue] { ["account_ids": .ints(accountIDs)] }
+            public static let fieldNames = ["account_ids"]
+        }
+
+        /// One account's current identity key.
+        public struct Entry: WireBody, Equatable {
+            public var accountID: Int64
+            public var identityKey: [UInt8]
+
+            public init(accountID: Int64, identityKey: [UInt8]) {
+                self.accountID = accountID
+                self.identityKey = identityKey
+            }
+            public init(from fields: WireFields) throws(WireError) {
+                accountID = try fields.integer("account_id", in: 1...Int64(1 << 53))
+                identityKey = try fields.bytes("identity_key", count: 32)
+            }
+            public var fields: [String: JSONValue] { ["account_id": .int(accountID), "identity_key": .base64(identityKey)] }
+            public static let fieldNames = ["account_id", "identity_key"]
+        }
+
+        public struct Response: WireBody {
+            /// The asked-for accounts that share a conversation with the caller and are active; the others are left out.
+            public var keys: [Entry]
+
+            public init(keys: [Entry]) {
+                self.keys = keys
+            }
+            public init(from fields: WireFields) throws(WireError) {
+                keys = try fields.list("keys", maxCount: maximumAccounts)
+            }
+            public var fields: [String: JSONValue] { ["keys": .list(keys)] }
+            public static let fieldNames = ["keys"]
         }
     }
 

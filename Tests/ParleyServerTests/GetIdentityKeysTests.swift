@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// `get_identity_keys`: a device that was away learns which contacts rotated their keys (docs/API.md §4).
+@Suite struct GetIdentityKeysTests {
+    static func key(_ account: TestAccount) -> String { account.identity.publicKey.rawRepresentation.base64EncodedString() }
+
+    @Test("contacts' current keys, nobody else's; after a rotation the new key", arguments: StoreBackend.allCases)
+    func contactsOnly(backend: StoreBackend) async throws {
+        let people = try await TwoPeople.start(backend: backend)
+        let carol = TestAccount("carol@example.org")
+        try await people.server.createAccount(carol, on: try people.server.connect())
+        let carolID = try #require(try await people.server.login(carol, on: try people.server.connect())["account_id"] as? Int)
+
+        // Before any conversation bob is a stranger: nothing.
+        #expect((try await people.annSocket.call("get_identity_keys", ["account_ids": [people.bobID]])["keys"] as? [Any])?.isEmpty == true)
+        _ = try await people.directConversation()
+        let answer = try await people.annSocket.call("get_identity_keys", ["account_ids": [people.bobID, carolID, people.annID, 999_999, people.bobID]])
+        let keys = try #require(answer["keys"] as? [[String: Any]], "\(answer)")
+        #expect(keys.count == 1, "only bob shares a conversation with ann: \(keys)")
+        #expect(keys.first?["account_id"] as? Int == people.bobID)
+        #expect(keys.first?["identity_key"] as? String == Self.key(people.bob))
+
+        let rotated = TestAccount(people.bob.email)
+        var fields = rotated.registerFields
+        fields.removeValue(forKey: "email")
+        fields.removeValue(forKey: "display_name")
+        #expect(try await people.bobSocket.call("rotate_keys", fields).ok)
+        let after = try await people.annSocket.call("get_identity_keys", ["account_ids": [people.bobID]])
+        #expect((after["keys"] as? [[String: Any]])?.first?["identity_key"] as? String == Self.key(rotated))
+        try await people.server.stop()
+    }
+
+    @Test("garbage, too many ids and no login are refused in words; the connection goes on")
+    func hostileRequests() async throws {
+        let people = try await TwoPeople.start()
+        let bad: [[String: Any]] = [
+            ["account_ids": "1"], ["account_ids": [-1]], ["account_ids": [0]], ["account_ids": ["1"]],
+            ["account_ids": Array(1...501)], ["account_ids": [Int64(1) << 60]], ["account_ids": [1.5]],
+        ]
+        for fields in bad {
+            let answer = try await people.annSocket.call("get_identity_keys", fields)
+            #expect(answer.errorCode == "invalid_field", "\(fields.keys): \(answer)")
+        }
+        #expect(try await people.annSocket.call("get_identity_keys").errorCode == "missing_field")
+        #expect((try await people.annSocket.call("get_identity_keys", ["account_ids": Array(1...500)])["keys"] as? [Any]) != nil)
+        let stranger = try people.server.connect()
+        #expect(try await stranger.call("get_identity_keys", ["account_ids": [people.annID]]).errorCode == "unauthenticated")
+        #expect(try await people.annSocket.call("whoami").ok)
+        try await people.server.stop()
+    }
+}
