@@ -22,7 +22,7 @@ struct FileSendOptions: ParsableArguments {
         let progress = UploadProgress(name: name)
         options.progress = { report in
             if let offset = report.resumedAt {
-                progress.say("connection restored; resuming \(name) at \(FileLabel.size(offset)) (the server's offset)")
+                progress.say("resuming \(name) at \(FileLabel.size(offset)), what the server already holds of it")
             } else {
                 progress.report(done: report.done, total: report.total)
             }
