@@ -62,7 +62,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .disconnected: "the connection dropped before the server answered; try again (sending is idempotent)"
         case .timeout(let method): "the server did not answer '\(method)' in time; check the server and retry"
         // The server's words only: its error code is for programs (`code`), not for the person reading.
-        case .server(let error): "the server refused: \(error.message)"
+        case .server(let error): "the server refused: \(Self.inPersonsWords(error))"
         case .unreachable(let why): "cannot reach the server: \(why)"
         case .tlsProblem(let why): why
         case .pinMismatch: "the server's TLS key does not match the pinned key; someone may be intercepting, or the server's key changed"
@@ -90,5 +90,21 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
             "the server speaks Parley protocol \(server) and this client protocol \(WireProtocol.version); "
                 + (server > WireProtocol.version ? "update this client" : "ask the server's operator to update it")
         }
+    }
+}
+
+extension ClientError {
+    /// What the person typed, by the wire's field name: a refusal of a field says "the e-mail address", not "field 'email'".
+    static let fieldWords = [
+        "email": "the e-mail address", "display_name": "the name", "device_name": "the device name", "username": "the username",
+    ]
+
+    /// The server's message, with a field it names in the wire's words said in the person's.
+    static func inPersonsWords(_ error: WireError) -> String {
+        guard error.code == .invalidField || error.code == .missingField, error.message.hasPrefix("field '"),
+              let end = error.message.dropFirst(7).firstIndex(of: "'"),
+              let words = fieldWords[String(error.message[error.message.index(error.message.startIndex, offsetBy: 7)..<end])]
+        else { return error.message }
+        return words + error.message[error.message.index(after: end)...]
     }
 }

@@ -1,0 +1,20 @@
+import ParleyClient
+import ParleyWire
+import Testing
+
+/// A refusal of something the person typed names it in their words, not the wire's field name.
+@Suite struct ServerRefusalWordsTests {
+    @Test func aFieldIsNamedInThePersonsWords() {
+        let mixed = ClientError.server(.invalid("email", "must not mix Latin and Cyrillic letters in one part of the address"))
+        #expect(mixed.description == "the server refused: the e-mail address must not mix Latin and Cyrillic letters in one part of the address")
+        #expect(ClientError.server(.invalid("display_name", "must not be empty")).description == "the server refused: the name must not be empty")
+        #expect(ClientError.server(.missing("email")).description == "the server refused: the e-mail address is required")
+    }
+
+    @Test func otherRefusalsAreUnchanged() {
+        #expect(ClientError.server(.invalid("spk_signature", "does not verify")).description == "the server refused: field 'spk_signature' does not verify")
+        #expect(ClientError.server(WireError(.notFound, "field 'email' is not a field")).description == "the server refused: field 'email' is not a field")
+        #expect(ClientError.server(WireError(.invalidField, "field 'email")).description == "the server refused: field 'email")
+        #expect(ClientError.server(WireError(.invalidField, "field '")).description == "the server refused: field '")
+    }
+}
