@@ -42,8 +42,12 @@ struct RotationCommandTests {
         // A stranger's first message goes through (no envelope is owed to the phone any more).
         let fromCarl = try await run(["send", "--home", carl.path, "--to", "bob@example.org", "hi, I'm carl"])
         #expect(fromCarl.status == 0, "\(fromCarl.stderr)")
-        // Ann, who never heard of the rotation, writes again on her old session.
+        // Ann, away when bob rotated, writes again: her login first learns bob's new key (get_identity_keys), so she is
+        // told before bob ever writes, and what she sends goes to the new key.
         #expect(try await run(["send", "--home", ann.path, "--to", "bob@example.org", "written after, old keys"]).status == 0)
+        let annSees = try await run(["read", "--home", ann.path, "--conversation", "1"])
+        #expect(annSees.stdout.contains("The identity key of bob@example.org changed"), "\(annSees.stdout) \(annSees.stderr)")
+        #expect(try await run(["verify", "--home", ann.path, "bob@example.org"]).stdout.contains("Status: unverified"))
 
         let read = try await run(["read", "--home", bob.path])
         // Carl is a stranger: his message waits as a request, and reads whole there.
@@ -55,12 +59,14 @@ struct RotationCommandTests {
         }
         #expect(!history.stdout.contains("could not decrypt"), "\(history.stdout)")
 
-        // Bob answers under his new key: ann reads it and is told the key changed.
+        // Bob answers under his new key: ann reads it, and is not told a second time.
         #expect(try await run(["send", "--home", bob.path, "--to", "ann@example.org", "new keys here"]).status == 0)
         let annReads = try await run(["read", "--home", ann.path])
         #expect(annReads.stdout.contains("new keys here"), "\(annReads.stdout) \(annReads.stderr)")
         let status = try await run(["verify", "--home", ann.path, "bob@example.org"])
         #expect(status.stdout.contains("Status: unverified"), "\(status.stdout)")
+        let warnings = try await run(["read", "--home", ann.path, "--conversation", "1"]).stdout
+        #expect(warnings.components(separatedBy: "The identity key of bob@example.org changed").count == 2, "one warning: \(warnings)")
 
         // The phone is told what happened and how to go on; asked to, it erases what it still holds.
         let phoneRead = try await run(["read", "--home", phone.path])
