@@ -24,17 +24,25 @@ extension Parley {
 
         func run() async throws {
             let outcome: SendOutcome
+            let started = Int64(Date().timeIntervalSince1970 * 1000)
+            var client: ParleyClient?
             if attachment.file != nil {
-                outcome = try await options.withClient(reconnect: true) { client in
-                    let id = try await OfflineSession(client: client, offline: nil).conversation(for: target)
-                    return try await attachment.send(attachment.file!, caption: text, to: id, client: client)
+                outcome = try await options.withClient(reconnect: true) { opened in
+                    client = opened
+                    let id = try await OfflineSession(client: opened, offline: nil).conversation(for: target)
+                    return try await attachment.send(attachment.file!, caption: text, to: id, client: opened)
                 }
             } else {
-                outcome = try await sendText()
+                (outcome, client) = try await sendText()
             }
             switch outcome {
             case .sent(let message):
                 options.output(message) { "Sent message \(message.id) to conversation \(message.conversationID)." }
+                // A key that changed while this device was away is learnt as it connects: said here, not only in `read`.
+                let warnings = (try? client?.history.messages(in: message.conversationID)) ?? []
+                for warning in warnings where warning.kind == Message.keyChangeKind && warning.timestamp >= started {
+                    Console.err(warning.text)
+                }
             case .queued(let id):
                 options.output(["queued": id]) { "Queued: will be sent when the server is reachable (the next parley command that connects sends it)." }
             }
@@ -44,13 +52,13 @@ extension Parley {
         private var target: OfflineSession.Target { if let conversation { .conversation(conversation) } else { .person(to!) } }
 
         /// Sends the text; without the server it goes into the outbox of a conversation this device knows.
-        private func sendText() async throws -> SendOutcome {
+        private func sendText() async throws -> (SendOutcome, ParleyClient) {
             let session = try await options.openOnlineOrOffline()
             if let offline = session.offline { Console.err("Offline: \(offline).") }
             do {
                 let outcome = try await session.send(text!, to: target, replyTo: replyTo)
                 await session.client.disconnect()
-                return outcome
+                return (outcome, session.client)
             } catch {
                 await session.client.disconnect()
                 throw CommandFailure("\(error)")
