@@ -49,4 +49,29 @@ import Testing
         #expect(try await people.annSocket.call("whoami").ok)
         try await people.server.stop()
     }
+
+    @Test("reading many contacts is paid for from the listing allowance: paced like a long list, other accounts unaffected")
+    func paidForLikeAList() async throws {
+        let people = try await TwoPeople.start { $0.accountListedItemsPerSecond = 100 }   // the limit under test: bursts of 1,000
+        let store = people.server.opened.store
+        let ann = Int64(people.annID)
+        var others: [Int64] = []
+        for index in 0..<600 { others.append(try await Sample.activeAccount(store, "member\(index)@example.org")) }
+        for part in stride(from: 0, to: others.count, by: 200) {
+            let group = try await store.createConversation(kind: .group, creatorID: ann, memberIDs: Array(others[part..<part + 200]), now: people.server.clock.now()).conversation
+            for member in others[part..<part + 200] { try await store.setMemberStatus(conversationID: group.id, accountID: member, status: .active, now: people.server.clock.now()) }
+        }
+        // 600 contacts and 1 id asked: 601 items of 1,000; the second check starts (399 left) and runs into debt.
+        for _ in 0..<2 {
+            let answer = try await people.annSocket.call("get_identity_keys", ["account_ids": [Int(others[0])]])
+            #expect((answer["keys"] as? [Any])?.count == 1, "\(answer)")
+        }
+        let paced = try await people.annSocket.call("get_identity_keys", ["account_ids": [Int(others[0])]])
+        #expect(paced.errorCode == "rate_limited", "\(paced)")
+        #expect(try await people.annSocket.call("list_conversations").errorCode == "rate_limited", "one allowance for both")
+        #expect(try await people.bobSocket.call("get_identity_keys", ["account_ids": [people.annID]]).ok)
+        people.server.clock.advance(milliseconds: 9_000)
+        #expect(try await people.annSocket.call("get_identity_keys", ["account_ids": [Int(others[0])]]).ok)
+        try await people.server.stop()
+    }
 }

@@ -38,20 +38,29 @@ enum KeyHandlers {
     }
 
     /// The identity keys of the asked-for accounts that are the caller's contacts (they share a conversation) and active.
-    /// Counted in the caller's listing allowance, one item an account asked for.
+    /// Reading the contacts costs in proportion to how many the caller has (an account in 1,000 groups of 257 has about
+    /// 257,000), so it is paid for and paced from the listing allowance as `list_conversations` is.
     static func identityKeys(_ request: API.GetIdentityKeys.Request, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> API.GetIdentityKeys.Response {
         let asked = Array(Set(request.accountIDs)).sorted()
-        let keys = try await StoreCall.call(context) { () async throws -> [API.GetIdentityKeys.Entry] in
-            let contacts = Set(try await context.store.contactIDs(accountID: caller.accountID))
-            var keys: [API.GetIdentityKeys.Entry] = []
-            for id in asked where contacts.contains(id) {
-                guard let account = try await context.store.account(id: id), account.isActive else { continue }
-                keys.append(.init(accountID: id, identityKey: account.identityKey))
+        let allowance = context.listingAllowance
+        let listing = try allowance.begin(accountID: caller.accountID, now: context.clock.now())
+        let found: (keys: [API.GetIdentityKeys.Entry], contacts: Int)
+        do throws(WireError) {
+            found = try await StoreCall.call(context) { () async throws -> ([API.GetIdentityKeys.Entry], Int) in
+                let contacts = Set(try await context.store.contactIDs(accountID: caller.accountID))
+                var keys: [API.GetIdentityKeys.Entry] = []
+                for id in asked where contacts.contains(id) {
+                    guard let account = try await context.store.account(id: id), account.isActive else { continue }
+                    keys.append(.init(accountID: id, identityKey: account.identityKey))
+                }
+                return (keys, contacts.count)
             }
-            return keys
+        } catch {
+            allowance.end(listing, items: nil, now: context.clock.now())
+            throw error
         }
-        context.listingAllowance.spend(accountID: caller.accountID, items: asked.count, now: context.clock.now())
-        return API.GetIdentityKeys.Response(keys: keys)
+        allowance.end(listing, items: found.contacts + asked.count, now: context.clock.now())
+        return API.GetIdentityKeys.Response(keys: found.keys)
     }
 
     static func wire(_ bundle: KeyBundle) -> API.DeviceBundle {
