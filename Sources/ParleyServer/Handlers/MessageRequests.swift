@@ -62,8 +62,8 @@ enum MessageRequests {
     /// already, a declined request when the starter is on their block list, else a pending one.
     static func answerOwed(by recipient: Int64, to starter: Int64, _ context: ServerContext) async throws(WireError) -> RequestState? {
         if try await StoreCall.call(context, { try await context.store.hasBlocked(recipient, starter) }) { return .declined }
-        let contacts = try await StoreCall.call(context) { try await context.store.contactIDs(accountID: recipient) }
-        return contacts.contains(starter) ? nil : .pending
+        // From the starter's conversations, not every member of the recipient's (which may be many large groups).
+        return try await StoreCall.call(context, { try await context.store.areContacts(starter, recipient) }) ? nil : .pending
     }
 
     /// Refuses a new message request to `other` while `API.CreateConversation.maximumUnansweredRequests` of the

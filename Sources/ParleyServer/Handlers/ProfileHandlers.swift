@@ -45,8 +45,9 @@ enum ProfileHandlers {
     /// until they accept (docs/API.md §5.1).
     static func relation(of viewer: Int64, to owner: Int64, _ context: ServerContext) async throws(WireError) -> Relation {
         if viewer == owner { return .owner }
-        let contacts = try await StoreCall.call(context) { try await context.store.contactIDs(accountID: owner) }
-        if contacts.contains(viewer) { return .contact }
+        // From the viewer's conversations: a stranger asking about an account in many large groups must not make the
+        // server read every member of them.
+        if try await StoreCall.call(context, { try await context.store.areContacts(viewer, owner) }) { return .contact }
         let askedByOwner = try await StoreCall.call(context) { () async throws -> Bool in
             guard let direct = try await context.store.directConversation(between: viewer, and: owner) else { return false }
             let viewerOwes = try await context.store.requestState(conversationID: direct.id, accountID: viewer)

@@ -30,6 +30,10 @@ public protocol GroupStore: Sendable {
     /// message request, and neither has blocked the other: its contacts (presence, contacts-only profile
     /// fields, avatars).
     func contactIDs(accountID: Int64) async throws -> [Int64]
+
+    /// Whether `a` and `b` are contacts (`contactIDs(accountID: a).contains(b)`), found from `a`'s own conversations
+    /// without reading every member of them: pass as `a` the one a stranger controls, whose conversations are few.
+    func areContacts(_ a: Int64, _ b: Int64) async throws -> Bool
 }
 
 /// A message's metadata without any ciphertext.

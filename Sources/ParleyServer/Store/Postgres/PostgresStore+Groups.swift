@@ -96,6 +96,21 @@ extension PostgresStore {
         try await read { db, log in try await Self.contactIDs(db, log, accountID: accountID) }
     }
 
+    public func areContacts(_ a: Int64, _ b: Int64) async throws -> Bool {
+        try await read { db, log in
+            try await db.scalar(
+                """
+                SELECT \(a) != \(b) AND EXISTS (
+                    SELECT 1 FROM members mine
+                    JOIN members other ON other.conversation_id = mine.conversation_id AND other.account_id = \(b)
+                    JOIN conversations c ON c.id = mine.conversation_id
+                    WHERE mine.account_id = \(a) AND mine.status = 'active' AND other.status = 'active'
+                        AND mine.request IS NULL AND other.request IS NULL AND c.deleted_at IS NULL)
+                    AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = \(a) AND blocked_id = \(b)) OR (blocker_id = \(b) AND blocked_id = \(a)))
+                """, log, as: Bool.self) ?? false
+        }
+    }
+
     static func contactIDs(_ db: PostgresConnection, _ log: Logger, accountID: Int64) async throws -> [Int64] {
         try await db.column(
             """

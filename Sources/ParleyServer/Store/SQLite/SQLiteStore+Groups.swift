@@ -100,6 +100,23 @@ extension SQLiteStore {
         try await read { db in try Self.contactIDs(db, accountID: accountID) }
     }
 
+    public func areContacts(_ a: Int64, _ b: Int64) async throws -> Bool {
+        try await read { db in
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT ?1 != ?2 AND EXISTS (
+                        SELECT 1 FROM members mine
+                        JOIN members other ON other.conversation_id = mine.conversation_id AND other.account_id = ?2
+                        JOIN conversations c ON c.id = mine.conversation_id
+                        WHERE mine.account_id = ?1 AND mine.status = 'active' AND other.status = 'active'
+                            AND mine.request IS NULL AND other.request IS NULL AND c.deleted_at IS NULL)
+                        AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = ?1 AND blocked_id = ?2) OR (blocker_id = ?2 AND blocked_id = ?1))
+                    """,
+                arguments: [a, b]) ?? false
+        }
+    }
+
     static func contactIDs(_ db: Database, accountID: Int64) throws -> [Int64] {
         try Int64.fetchAll(
             db,
