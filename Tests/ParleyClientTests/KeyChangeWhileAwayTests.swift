@@ -10,12 +10,7 @@ struct KeyChangeWhileAwayTests {
     @Test("a trusted contact's rotation while away: warned once on coming back, and the next message goes to the new key")
     func trustedContact() async throws {
         let harness = try await ClientHarness.start()
-        let ann = try await harness.person("ann"), bob = try await harness.person("bob")
-        let chat = try await ann.startConversation(with: "bob@example.org")
-        try await bob.requests.accept(chat.id)
-        let first = try #require(try await ann.send("before", to: chat.id).message)
-        try await eventually("bob reads it") { try bob.history.message(first.id) != nil }
-        let bobID = try #require(await bob.accountID)
+        let (ann, bob, chat, bobID) = try await harness.acquaintances()
 
         await ann.disconnect()
         try await bob.rotateKeys(password: "correct horse bob", envelopeIterations: KeyEnvelope.minimumSealIterations)
@@ -43,12 +38,7 @@ struct KeyChangeWhileAwayTests {
     @Test("a verified contact's rotation while away holds what waited in the outbox until the new key is accepted")
     func verifiedContact() async throws {
         let harness = try await ClientHarness.start()
-        let ann = try await harness.person("ann"), bob = try await harness.person("bob")
-        let chat = try await ann.startConversation(with: "bob@example.org")
-        try await bob.requests.accept(chat.id)
-        let first = try #require(try await ann.send("before", to: chat.id).message)
-        try await eventually("bob reads it") { try bob.history.message(first.id) != nil }
-        let bobID = try #require(await bob.accountID)
+        let (ann, bob, chat, bobID) = try await harness.acquaintances()
         let shown = try await ann.trust.verification(of: "bob@example.org")
         #expect(try await ann.trust.markVerified("bob@example.org", comparedNumber: shown.safetyNumber).status == .verified)
 
@@ -68,5 +58,17 @@ struct KeyChangeWhileAwayTests {
         try await eventually("bob reads it") { try bob.history.messages(in: chat.id).contains { $0.text == "written while away" } }
         for client in [ann, bob] { await client.disconnect() }
         try await harness.stop()
+    }
+}
+
+extension ClientHarness {
+    /// Ann and Bob with a direct conversation Bob accepted and one message Bob read: each has recorded the other's key.
+    func acquaintances() async throws -> (ann: ParleyClient, bob: ParleyClient, chat: Conversation, bobID: Int64) {
+        let ann = try await person("ann"), bob = try await person("bob")
+        let chat = try await ann.startConversation(with: "bob@example.org")
+        try await bob.requests.accept(chat.id)
+        let first = try #require(try await ann.send("before", to: chat.id).message)
+        try await eventually("bob reads it") { try bob.history.message(first.id) != nil }
+        return (ann, bob, chat, try #require(await bob.accountID))
     }
 }

@@ -49,14 +49,8 @@ struct TrustTests {
 
     @Test func aTrustedContactsKeyChangeWarnsButDoesNotBlock() async throws {
         let harness = try await ClientHarness.start()
-        let ann = try await harness.person("ann")
-        let bob = try await harness.person("bob")
+        let (ann, bob, chat, bobID) = try await harness.acquaintances()
         let log = EventLog(ann)
-        let chat = try await ann.startConversation(with: "bob@example.org")
-        try await bob.requests.accept(chat.id)
-        let first = try #require(try await ann.send("before", to: chat.id).message)
-        try await eventually("bob reads it") { try bob.history.message(first.id) != nil }
-        let bobID = try #require(await bob.accountID)
 
         try await bob.rotateKeys(password: "correct horse bob", envelopeIterations: KeyEnvelope.minimumSealIterations)
         try await eventually("ann notices the new key") { try ann.trust.status(of: bobID) == .unverified }
@@ -80,14 +74,8 @@ struct TrustTests {
 
     @Test func aVerifiedContactsKeyChangeBlocksUntilAccepted() async throws {
         let harness = try await ClientHarness.start()
-        let ann = try await harness.person("ann")
-        let bob = try await harness.person("bob")
+        let (ann, bob, chat, bobID) = try await harness.acquaintances()
         let log = EventLog(ann)
-        let chat = try await ann.startConversation(with: "bob@example.org")
-        try await bob.requests.accept(chat.id)
-        let first = try #require(try await ann.send("before", to: chat.id).message)
-        try await eventually("bob reads it") { try bob.history.message(first.id) != nil }
-        let bobID = try #require(await bob.accountID)
         let shown = try await ann.trust.verification(of: "bob@example.org")
         #expect(try await ann.trust.markVerified("bob@example.org", comparedNumber: shown.safetyNumber).status == .verified)
         let oldKey = await bob.identityKey
