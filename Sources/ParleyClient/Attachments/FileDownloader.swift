@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
-import ParleyFiles
 import ParleyClientFormats
+import ParleyFiles
 import ParleyWire
 
 /// Saving a received file: streams the encrypted file from the server through the opener, checks the digest the
@@ -11,7 +11,7 @@ import ParleyWire
 /// failure, so a tampered or truncated download never leaves a partial file. For a device, a pipe or standard output
 /// it waits in a sealed scratch file instead (never in the clear on the disk) and is written out after the checks.
 struct FileDownloader: Sendable {
-    typealias Dependencies = HasServer & HasAccountDirectory & HasRandom & Sendable
+    typealias Dependencies = HasServer & HasRandom & Sendable
     let dependencies: any Dependencies
 
     /// Downloads `attachment` into `destination`: a regular file is replaced atomically; a device or named pipe
