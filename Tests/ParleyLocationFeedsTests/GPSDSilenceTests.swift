@@ -26,7 +26,9 @@ import Glibc
         } catch let error as LocationFeedError {
             #expect(error.description == "gpsd at 127.0.0.1:\(port) has sent nothing for 1 s: is a GPS receiver attached and sending? ('gpspipe -w 127.0.0.1:\(port)' shows what gpsd reports)")
         }
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // It ends rather than waiting for ever (the peer keeps the connection open until the test ends). The bound is
+        // loose on purpose: on a machine loaded by the whole test run the reads' queue was seen to start 15 s late.
+        #expect(ContinuousClock.now - started < .seconds(60))
     }
 
     /// The fake gpsd's side: one connection, one greeting, then silence.
