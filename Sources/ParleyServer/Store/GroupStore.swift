@@ -28,11 +28,11 @@ public protocol GroupStore: Sendable {
 
     /// Accounts that share an active conversation with `accountID` in which neither owes an answer to a
     /// message request, and neither has blocked the other: its contacts (presence, contacts-only profile
-    /// fields, avatars).
+    /// fields, avatars). Read from the `contacts` table the database keeps by triggers (one row per contact), not
+    /// from every member of every conversation.
     func contactIDs(accountID: Int64) async throws -> [Int64]
 
-    /// Whether `a` and `b` are contacts (`contactIDs(accountID: a).contains(b)`), found from `a`'s own conversations
-    /// without reading every member of them: pass as `a` the one a stranger controls, whose conversations are few.
+    /// Whether `a` and `b` are contacts (`contactIDs(accountID: a).contains(b)`): one row of the `contacts` table.
     func areContacts(_ a: Int64, _ b: Int64) async throws -> Bool
 }
 

@@ -340,6 +340,8 @@ enum PostgresMigrations {
             DELETE FROM avatars WHERE owner_kind = 'group'
                 AND owner_id NOT IN (SELECT id FROM conversations WHERE deleted_at IS NULL)
             """),
+        // Each account's contacts, kept by triggers instead of read from every member of every conversation.
+        ("v19-contacts", PostgresContactsSchema.migration),
     ]
 
     /// An arbitrary constant naming the migration advisory lock.

@@ -100,29 +100,21 @@ extension PostgresStore {
         try await read { db, log in
             try await db.scalar(
                 """
-                SELECT \(a) != \(b) AND EXISTS (
-                    SELECT 1 FROM members mine
-                    JOIN members other ON other.conversation_id = mine.conversation_id AND other.account_id = \(b)
-                    JOIN conversations c ON c.id = mine.conversation_id
-                    WHERE mine.account_id = \(a) AND mine.status = 'active' AND other.status = 'active'
-                        AND mine.request IS NULL AND other.request IS NULL AND c.deleted_at IS NULL)
+                SELECT EXISTS (SELECT 1 FROM contacts WHERE account_id = \(a) AND contact_id = \(b))
                     AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = \(a) AND blocked_id = \(b)) OR (blocker_id = \(b) AND blocked_id = \(a)))
                 """, log, as: Bool.self) ?? false
         }
     }
 
+    /// From the `contacts` table the triggers keep (PostgresContactsSchema): one row per contact, blocks applied here.
     static func contactIDs(_ db: PostgresConnection, _ log: Logger, accountID: Int64) async throws -> [Int64] {
         try await db.column(
             """
-            SELECT DISTINCT other.account_id FROM members mine
-            JOIN members other ON other.conversation_id = mine.conversation_id
-            JOIN conversations c ON c.id = mine.conversation_id
-            WHERE mine.account_id = \(accountID) AND mine.status = 'active' AND other.status = 'active'
-                AND mine.request IS NULL AND other.request IS NULL
-                AND other.account_id != \(accountID) AND c.deleted_at IS NULL
-                AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(accountID) AND blocked_id = other.account_id)
-                AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = other.account_id AND blocked_id = \(accountID))
-            ORDER BY other.account_id
+            SELECT contact_id FROM contacts
+            WHERE account_id = \(accountID)
+                AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(accountID) AND blocked_id = contact_id)
+                AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = contact_id AND blocked_id = \(accountID))
+            ORDER BY contact_id
             """, log, as: Int64.self)
     }
 }

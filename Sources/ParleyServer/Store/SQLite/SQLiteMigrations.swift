@@ -325,6 +325,9 @@ enum SQLiteMigrations {
                     AND owner_id NOT IN (SELECT id FROM conversations WHERE deleted_at IS NULL);
                 """)
         }
+        migrator.registerMigration("v18-contacts") { db in
+            try db.execute(sql: SQLiteContactsSchema.migration)
+        }
         return migrator
     }
 }

@@ -105,31 +105,23 @@ extension SQLiteStore {
             try Bool.fetchOne(
                 db,
                 sql: """
-                    SELECT ?1 != ?2 AND EXISTS (
-                        SELECT 1 FROM members mine
-                        JOIN members other ON other.conversation_id = mine.conversation_id AND other.account_id = ?2
-                        JOIN conversations c ON c.id = mine.conversation_id
-                        WHERE mine.account_id = ?1 AND mine.status = 'active' AND other.status = 'active'
-                            AND mine.request IS NULL AND other.request IS NULL AND c.deleted_at IS NULL)
+                    SELECT EXISTS (SELECT 1 FROM contacts WHERE account_id = ?1 AND contact_id = ?2)
                         AND NOT EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = ?1 AND blocked_id = ?2) OR (blocker_id = ?2 AND blocked_id = ?1))
                     """,
                 arguments: [a, b]) ?? false
         }
     }
 
+    /// From the `contacts` table the triggers keep (SQLiteContactsSchema): one row per contact, blocks applied here.
     static func contactIDs(_ db: Database, accountID: Int64) throws -> [Int64] {
         try Int64.fetchAll(
             db,
             sql: """
-                SELECT DISTINCT other.account_id FROM members mine
-                JOIN members other ON other.conversation_id = mine.conversation_id
-                JOIN conversations c ON c.id = mine.conversation_id
-                WHERE mine.account_id = ?1 AND mine.status = 'active' AND other.status = 'active'
-                    AND mine.request IS NULL AND other.request IS NULL
-                    AND other.account_id != ?1 AND c.deleted_at IS NULL
-                    AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?1 AND blocked_id = other.account_id)
-                    AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = other.account_id AND blocked_id = ?1)
-                ORDER BY other.account_id
+                SELECT contact_id FROM contacts
+                WHERE account_id = ?1
+                    AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?1 AND blocked_id = contact_id)
+                    AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = contact_id AND blocked_id = ?1)
+                ORDER BY contact_id
                 """,
             arguments: [accountID])
     }
