@@ -31,6 +31,32 @@ import Testing
         try await people.server.stop()
     }
 
+    /// Ann wrote to Bob, a stranger, and Bob has not answered: both already write to the other's key, so a rotation
+    /// reaches the other (`keys_updated` if connected, `get_identity_keys` after) — until the request is declined.
+    @Test("a request waiting for an answer: each side hears the other's rotation; declined, neither", arguments: StoreBackend.allCases)
+    func requestPartners(backend: StoreBackend) async throws {
+        let people = try await TwoPeople.start(backend: backend)
+        let conversation = try await people.directConversation(accepted: false)
+        for (socket, other, id) in [(people.annSocket, people.bob, people.bobID), (people.bobSocket, people.ann, people.annID)] {
+            let answer = try await socket.call("get_identity_keys", ["account_ids": [id]])
+            #expect((answer["keys"] as? [[String: Any]])?.first?["identity_key"] as? String == Self.key(other), "\(answer)")
+        }
+        let rotated = TestAccount(people.bob.email)
+        var fields = rotated.registerFields
+        fields.removeValue(forKey: "email")
+        fields.removeValue(forKey: "display_name")
+        #expect(try await people.bobSocket.call("rotate_keys", fields).ok)
+        let note = try await people.annSocket.nextNotification(named: "keys_updated")
+        #expect(note["account_id"] as? Int == people.bobID)
+        let after = try await people.annSocket.call("get_identity_keys", ["account_ids": [people.bobID]])
+        #expect((after["keys"] as? [[String: Any]])?.first?["identity_key"] as? String == Self.key(rotated), "\(after)")
+
+        #expect(try await people.bobSocket.call("decline_request", ["conversation_id": conversation]).ok)
+        let declined = try await people.annSocket.call("get_identity_keys", ["account_ids": [people.bobID]])
+        #expect((declined["keys"] as? [Any])?.isEmpty == true, "a declined request tells ann nothing more: \(declined)")
+        try await people.server.stop()
+    }
+
     @Test("garbage, too many ids and no login are refused in words; the connection goes on")
     func hostileRequests() async throws {
         let people = try await TwoPeople.start()

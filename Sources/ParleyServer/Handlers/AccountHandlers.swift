@@ -55,7 +55,7 @@ enum AccountHandlers {
     }
 
     /// New identity and auth keys: other devices are logged out and must re-upload prekeys signed by
-    /// the new identity key; contacts hear `keys_updated` and must verify the new key.
+    /// the new identity key; contacts and people a request between them waits for hear `keys_updated` and must verify the new key.
     static func rotate(_ request: API.RotateKeys.Request, _ caller: Caller, _ context: ServerContext) async throws(WireError) {
         let identityKey = request.identityKey
         let authKey = request.authKey
@@ -65,8 +65,8 @@ enum AccountHandlers {
                 accountID: caller.accountID, deviceID: caller.deviceID, identityKey: identityKey, authKey: authKey, preKeys: preKeys)
         }
         context.notifications.disconnect(accountID: caller.accountID, except: caller.deviceID)
-        let contacts = try await StoreCall.call(context) { try await context.store.contactIDs(accountID: caller.accountID) }
-        for contact in contacts {
+        let watchers = try await StoreCall.call(context) { try await KeyHandlers.keyWatchers(of: caller.accountID, context.store) }
+        for contact in watchers.sorted() {
             context.notifications.notify(accountID: contact, .keysUpdated(.init(accountID: caller.accountID)))
         }
     }

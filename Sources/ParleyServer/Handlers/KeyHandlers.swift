@@ -37,7 +37,13 @@ enum KeyHandlers {
         return API.GetKeyBundle.Response(accountID: account.id, identityKey: account.identityKey, devices: bundles.map(wire))
     }
 
-    /// The identity keys of the asked-for accounts that are the caller's contacts (they share a conversation) and active.
+    /// Who hears that `accountID`'s identity key changed (`keys_updated`) and may ask for it (`get_identity_keys`): its
+    /// contacts, and the people a request between them is still waiting for (each already writes to the other's key).
+    static func keyWatchers(of accountID: Int64, _ store: any Store) async throws -> Set<Int64> {
+        Set(try await store.contactIDs(accountID: accountID)).union(try await store.requestPartners(accountID: accountID))
+    }
+
+    /// The identity keys of the asked-for accounts that are active and the caller's key watchers (`keyWatchers`).
     /// Reading the contacts costs in proportion to how many the caller has (an account in 1,000 groups of 257 has about
     /// 257,000), so it is paid for and paced from the listing allowance as `list_conversations` is.
     static func identityKeys(_ request: API.GetIdentityKeys.Request, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> API.GetIdentityKeys.Response {
@@ -47,7 +53,7 @@ enum KeyHandlers {
         let found: (keys: [API.GetIdentityKeys.Entry], contacts: Int)
         do throws(WireError) {
             found = try await StoreCall.call(context) { () async throws -> ([API.GetIdentityKeys.Entry], Int) in
-                let contacts = Set(try await context.store.contactIDs(accountID: caller.accountID))
+                let contacts = try await keyWatchers(of: caller.accountID, context.store)
                 var keys: [API.GetIdentityKeys.Entry] = []
                 for id in asked where contacts.contains(id) {
                     guard let account = try await context.store.account(id: id), account.isActive else { continue }

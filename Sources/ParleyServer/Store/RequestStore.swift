@@ -48,6 +48,11 @@ public protocol RequestStore: Sendable {
 
     /// Whether `blocker` has blocked `blocked`.
     func hasBlocked(_ blocker: Int64, _ blocked: Int64) async throws -> Bool
+
+    /// The people the account shares a direct conversation with whose request is still waiting for an answer, either
+    /// way (both active, neither blocking the other): not contacts yet, but each already writes to the other's
+    /// identity key, so each hears when it changes (`keys_updated`, `get_identity_keys`). Declined ones are not.
+    func requestPartners(accountID: Int64) async throws -> [Int64]
 }
 
 /// One account on a block list, as `list_blocked` shows it.

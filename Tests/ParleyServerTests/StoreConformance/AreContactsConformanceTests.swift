@@ -45,4 +45,31 @@ struct AreContactsConformanceTests {
             #expect(try await store.areContacts(ann, 999_999) == false)
         }
     }
+
+    /// `requestPartners`: both sides of a request still waiting, and nobody else — not a declined one, not a deleted
+    /// conversation's, not across a block, not contacts.
+    @Test(arguments: StoreBackend.allCases)
+    func requestPartners(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            var people: [Int64] = []
+            for name in ["ann", "bob", "carol", "dave", "erin", "fred", "gina"] {
+                people.append(try await Sample.activeAccount(store, "\(name)@example.org"))
+            }
+            let (ann, bob, carol, dave, erin, fred, gina) = (people[0], people[1], people[2], people[3], people[4], people[5], people[6])
+            _ = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], request: .pending, now: 10)     // waiting
+            let declined = try await store.createConversation(kind: .direct, creatorID: carol, memberIDs: [ann], request: .pending, now: 11).conversation
+            try await store.setRequestState(conversationID: declined.id, accountID: ann, .declined)
+            let gone = try await store.createConversation(kind: .direct, creatorID: dave, memberIDs: [ann], request: .pending, now: 12).conversation
+            try await store.deleteConversation(conversationID: gone.id, now: 13)
+            _ = try await store.createConversation(kind: .direct, creatorID: fred, memberIDs: [gina], request: .pending, now: 14)
+            #expect(try await store.block(gina, by: fred, limit: 10, now: 15))
+            _ = try await store.createConversation(kind: .direct, creatorID: erin, memberIDs: [ann], now: 16)                       // contacts
+
+            #expect(try await store.requestPartners(accountID: ann) == [bob])
+            #expect(try await store.requestPartners(accountID: bob) == [ann])
+            for account in [carol, dave, erin, fred, gina] {
+                #expect(try await store.requestPartners(accountID: account) == [], "\(account)")
+            }
+        }
+    }
 }

@@ -10,6 +10,22 @@ extension PostgresStore {
         }
     }
 
+    public func requestPartners(accountID: Int64) async throws -> [Int64] {
+        try await read { db, log in
+            try await db.column(
+                """
+                SELECT DISTINCT other.account_id FROM members mine
+                JOIN conversations c ON c.id = mine.conversation_id AND c.kind = 'direct' AND c.deleted_at IS NULL
+                JOIN members other ON other.conversation_id = mine.conversation_id AND other.account_id != mine.account_id
+                WHERE mine.account_id = \(accountID) AND mine.status = 'active' AND other.status = 'active'
+                    AND (mine.request = 'pending' OR other.request = 'pending')
+                    AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(accountID) AND blocked_id = other.account_id)
+                    AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = other.account_id AND blocked_id = \(accountID))
+                ORDER BY other.account_id
+                """, log, as: Int64.self)
+        }
+    }
+
     public func unansweredRequests(startedBy accountID: Int64) async throws -> Int {
         try await read { db, log in
             let count = try await db.scalar(

@@ -10,6 +10,24 @@ extension SQLiteStore {
         }
     }
 
+    public func requestPartners(accountID: Int64) async throws -> [Int64] {
+        try await read { db in
+            try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT other.account_id FROM members mine
+                    JOIN conversations c ON c.id = mine.conversation_id AND c.kind = 'direct' AND c.deleted_at IS NULL
+                    JOIN members other ON other.conversation_id = mine.conversation_id AND other.account_id != mine.account_id
+                    WHERE mine.account_id = ?1 AND mine.status = 'active' AND other.status = 'active'
+                        AND (mine.request = 'pending' OR other.request = 'pending')
+                        AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?1 AND blocked_id = other.account_id)
+                        AND NOT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = other.account_id AND blocked_id = ?1)
+                    ORDER BY other.account_id
+                    """,
+                arguments: [accountID])
+        }
+    }
+
     public func unansweredRequests(startedBy accountID: Int64) async throws -> Int {
         try await read { db in
             try Int.fetchOne(
