@@ -69,6 +69,20 @@ public final class ListingAllowance: Sendable {
         }
     }
 
+    /// Pays `items` for work whose cost is known before it starts (`search_messages`, at its most), refusing like
+    /// `begin` while the account's listings are not paid off.
+    public func pay(accountID: Int64, items: Int, now: Int64) throws(WireError) {
+        let wait = accounts.withLock { accounts -> Int64 in
+            if accounts.count > 100_000 { accounts.removeAll() }
+            var account = accounts[accountID] ?? Account(bucket: bucket(now: now))
+            let wait = account.bucket.debtMilliseconds(now: now)
+            if wait <= 0 { account.bucket.spend(Double(items), now: now) }
+            accounts[accountID] = account
+            return wait
+        }
+        if wait > 0 { throw Self.paced(seconds: (wait + 999) / 1000) }
+    }
+
     /// Pays for an answer of `items` items that never waits (`get_conversation`).
     public func spend(accountID: Int64, items: Int, now: Int64) {
         accounts.withLock { accounts in

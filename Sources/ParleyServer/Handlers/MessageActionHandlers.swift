@@ -3,6 +3,11 @@ import ParleyWire
 
 /// Read marks, reactions, pins, soft delete, deleted-since and forwarding.
 enum MessageActionHandlers {
+    /// What one `search_messages` costs from the listing allowance, in items: its most work (SQLite's step budget,
+    /// about 55,000 message rows) is worth about half a second of an account's allowance at the default 10,000 items a
+    /// second, so an account searches twice a second at most, after a burst of twenty (docs/API.md §5).
+    static let searchPrice = 5_000
+
     static func register(in router: inout RequestRouter) {
         router.add(API.MarkRead.self) { request, environment, context throws(WireError) in
             let caller = environment.account
@@ -63,7 +68,14 @@ enum MessageActionHandlers {
             let query = MessageQuery(
                 conversationID: request.conversationID, senderID: request.senderID, kind: request.kind,
                 from: request.from, to: request.to, limit: request.limit ?? 100)
-            let found = try await StoreCall.call(context) { try await context.store.searchMessages(accountID: environment.account.accountID, query: query) }
+            let caller = environment.account
+            try context.listingAllowance.pay(accountID: caller.accountID, items: searchPrice, now: context.clock.now())
+            let search = try await StoreCall.call(context) { try await context.store.searchMessages(accountID: caller.accountID, query: query) }
+            guard case .found(let found) = search else {
+                throw WireError(
+                    .quotaExceeded,
+                    "this search would read more messages than one search may; name a conversation (conversation_id) or a shorter time (from_ts, to_ts)")
+            }
             return API.MessageSummaries(messages: found.map(summary))
         }
         router.add(API.ForwardMessage.self) { request, environment, context throws(WireError) in

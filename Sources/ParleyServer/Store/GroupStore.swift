@@ -76,11 +76,24 @@ public protocol MessageActionStore: Sendable {
     /// Messages deleted after `since` in the account's active conversations.
     func deletedMessages(accountID: Int64, since: Int64) async throws -> [MessageMetadata]
 
-    /// Metadata search in the account's active conversations, newest first (never over content).
-    func searchMessages(accountID: Int64, query: MessageQuery) async throws -> [MessageMetadata]
+    /// Metadata search in the account's active conversations, newest first (never over content), within a bounded
+    /// amount of database work (`MessageSearch.tooBroad` past it): what it reads depends on filters the caller
+    /// chooses, and no index bounds it.
+    func searchMessages(accountID: Int64, query: MessageQuery) async throws -> MessageSearch
 
     /// Records where a message was forwarded from.
     func setForwardedFrom(messageID: Int64, source: Int64) async throws
+}
+
+/// What a metadata search found, or that it stopped before the end: it would read more than one search may.
+public enum MessageSearch: Sendable, Equatable {
+    case found([MessageMetadata])
+    case tooBroad
+
+    /// SQLite: virtual machine steps one search may run (about 55,000 message rows, 75 ms here; `SQLiteWorkBudget`).
+    public static let sqliteSteps = 500_000
+    /// PostgreSQL: how long one search's statement may run (`statement_timeout`).
+    public static let postgresMilliseconds = 100
 }
 
 /// What `search_messages` may filter on: only what the server is allowed to know.

@@ -56,7 +56,11 @@ struct MessageActionConformanceTests {
             func search(_ account: Int64, _ adjust: (inout MessageQuery) -> Void = { _ in }) async throws -> [Int64] {
                 var query = MessageQuery(conversationID: nil, senderID: nil, kind: nil, from: nil, to: nil, limit: 50)
                 adjust(&query)
-                return try await store.searchMessages(accountID: account, query: query).map(\.timestamp)
+                guard case .found(let found) = try await store.searchMessages(accountID: account, query: query) else {
+                    Issue.record("a search of a few messages was refused as too broad")
+                    return []
+                }
+                return found.map(\.timestamp)
             }
             #expect(try await search(p.bob) == [30, 20, 10])
             #expect(try await search(p.ann) == [20, 10])

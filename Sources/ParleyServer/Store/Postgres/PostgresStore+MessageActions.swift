@@ -91,21 +91,27 @@ extension PostgresStore {
         }
     }
 
-    public func searchMessages(accountID: Int64, query: MessageQuery) async throws -> [MessageMetadata] {
-        try await read { db, log in
-            // One statement for every filter combination: an absent filter is a NULL that matches all.
-            try await db.rows(
-                """
-                SELECT m.* FROM messages m JOIN members mb ON mb.conversation_id = m.conversation_id
-                WHERE mb.account_id = \(accountID) AND mb.status = 'active' AND m.deleted_at IS NULL AND NOT m.directed
-                    AND (\(query.conversationID)::BIGINT IS NULL OR m.conversation_id = \(query.conversationID))
-                    AND (\(query.senderID)::BIGINT IS NULL OR m.sender_id = \(query.senderID))
-                    AND (\(query.kind)::TEXT IS NULL OR m.kind = \(query.kind))
-                    AND (\(query.from)::BIGINT IS NULL OR m.created_at >= \(query.from))
-                    AND (\(query.to)::BIGINT IS NULL OR m.created_at <= \(query.to))
-                ORDER BY m.created_at DESC LIMIT \(Self.sqlLimit(query.limit))
-                """, log
-            ).map(Self.metadata)
+    public func searchMessages(accountID: Int64, query: MessageQuery) async throws -> MessageSearch {
+        // A transaction only so the time limit is its own (SET LOCAL): the pooled connection goes back without it.
+        try await transaction("search") { db, log in
+            try await db.run(PostgresQuery(unsafeSQL: "SET LOCAL statement_timeout = \(MessageSearch.postgresMilliseconds)"), log)
+            do {
+                // One statement for every filter combination: an absent filter is a NULL that matches all.
+                let rows = try await db.rows(
+                    """
+                    SELECT m.* FROM messages m JOIN members mb ON mb.conversation_id = m.conversation_id
+                    WHERE mb.account_id = \(accountID) AND mb.status = 'active' AND m.deleted_at IS NULL AND NOT m.directed
+                        AND (\(query.conversationID)::BIGINT IS NULL OR m.conversation_id = \(query.conversationID))
+                        AND (\(query.senderID)::BIGINT IS NULL OR m.sender_id = \(query.senderID))
+                        AND (\(query.kind)::TEXT IS NULL OR m.kind = \(query.kind))
+                        AND (\(query.from)::BIGINT IS NULL OR m.created_at >= \(query.from))
+                        AND (\(query.to)::BIGINT IS NULL OR m.created_at <= \(query.to))
+                    ORDER BY m.created_at DESC LIMIT \(Self.sqlLimit(query.limit))
+                    """, log)
+                return .found(try rows.map(Self.metadata))
+            } catch where Self.sqlState(error) == "57014" {  // query_canceled: the time limit
+                return .tooBroad
+            }
         }
     }
 

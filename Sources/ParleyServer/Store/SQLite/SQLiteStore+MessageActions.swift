@@ -92,7 +92,7 @@ extension SQLiteStore {
         }
     }
 
-    public func searchMessages(accountID: Int64, query: MessageQuery) async throws -> [MessageMetadata] {
+    public func searchMessages(accountID: Int64, query: MessageQuery) async throws -> MessageSearch {
         try await read { db in
             var sql = """
                 SELECT m.* FROM messages m JOIN members mb ON mb.conversation_id = m.conversation_id
@@ -106,7 +106,10 @@ extension SQLiteStore {
             if let value = query.to { sql += " AND m.created_at <= ?"; arguments += [value] }
             sql += " ORDER BY m.created_at DESC LIMIT ?"
             arguments += [query.limit]
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map(Self.metadata)
+            let rows = try SQLiteWorkBudget.run(db, steps: MessageSearch.sqliteSteps) {
+                try Row.fetchAll(db, sql: sql, arguments: arguments)
+            }
+            return rows.map { .found($0.map(Self.metadata)) } ?? .tooBroad
         }
     }
 
