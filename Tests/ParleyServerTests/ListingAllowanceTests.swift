@@ -126,4 +126,28 @@ import Testing
             #expect(error.message.contains("ask again in 9 s"), "\(error)")
         }
     }
+
+    /// Strangers make a person's list of requests as long as they like (each may have 100 waiting): 600 of them to Ann,
+    /// and her list is paid for like any other.
+    @Test("a long list of message requests is paid for like a list of conversations")
+    func longRequestListsArePaidFor() async throws {
+        let people = try await TwoPeople.start { $0.accountListedItemsPerSecond = 100 }   // the limit under test: bursts of 1,000
+        let store = people.server.opened.store
+        let ann = Int64(people.annID)
+        for index in 0..<600 {
+            let stranger = try await Sample.activeAccount(store, "stranger\(index)@example.org")
+            _ = try await store.createConversation(kind: .direct, creatorID: stranger, memberIDs: [ann], request: .pending, now: people.server.clock.now())
+        }
+        // 600 of 1,000; the second starts (400 left) and runs into debt; the third waits.
+        for _ in 0..<2 {
+            let answer = try await people.annSocket.call("list_requests")
+            #expect((answer["requests"] as? [Any])?.count == 600, "\(answer.errorCode ?? "")")
+        }
+        let paced = try await people.annSocket.call("list_requests")
+        #expect(paced.errorCode == "rate_limited", "\(paced)")
+        #expect(try await people.bobSocket.call("list_requests").ok, "bob's allowance is his own")
+        people.server.clock.advance(milliseconds: 9_000)
+        #expect(try await people.annSocket.call("list_requests").ok)
+        try await people.server.stop()
+    }
 }

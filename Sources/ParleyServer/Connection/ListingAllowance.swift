@@ -1,3 +1,4 @@
+import ParleyCrypto
 import ParleyWire
 import Synchronization
 
@@ -66,6 +67,22 @@ public final class ListingAllowance: Sendable {
             if let items { account.lastItems = items }
             account.bucket.spend(Double((items ?? 0) - listing.reserved), now: now)
             accounts[listing.accountID] = account
+        }
+    }
+
+    /// Runs one listing from `begin` to `end`: `body` answers with its value and its length in items, and a listing
+    /// that fails gives back what it reserved.
+    public func listing<T>(
+        accountID: Int64, clock: any WallClock, _ body: () async throws(WireError) -> (value: T, items: Int)
+    ) async throws(WireError) -> T {
+        let listing = try begin(accountID: accountID, now: clock.now())
+        do throws(WireError) {
+            let answer = try await body()
+            end(listing, items: answer.items, now: clock.now())
+            return answer.value
+        } catch {
+            end(listing, items: nil, now: clock.now())
+            throw error
         }
     }
 

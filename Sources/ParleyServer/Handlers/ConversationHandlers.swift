@@ -9,18 +9,11 @@ enum ConversationHandlers {
         }
         router.add(API.ListConversations.self) { _, environment, context throws(WireError) in
             let accountID = environment.account.accountID
-            let allowance = context.listingAllowance
-            let listing = try allowance.begin(accountID: accountID, now: context.clock.now())
-            let summaries: [ConversationSummary]
-            do throws(WireError) {
-                summaries = try await StoreCall.call(context) { try await context.store.conversations(accountID: accountID) }
-            } catch {
-                allowance.end(listing, items: nil, now: context.clock.now())
-                throw error
+            return try await context.listingAllowance.listing(accountID: accountID, clock: context.clock) { () async throws(WireError) in
+                let summaries = try await StoreCall.call(context) { try await context.store.conversations(accountID: accountID) }
+                let items = summaries.reduce(summaries.count) { $0 + $1.memberIDs.count + $1.unreadCount }
+                return (API.ListConversations.Response(conversations: summaries.map(summary)), items)
             }
-            let items = summaries.reduce(summaries.count) { $0 + $1.memberIDs.count + $1.unreadCount }
-            allowance.end(listing, items: items, now: context.clock.now())
-            return API.ListConversations.Response(conversations: summaries.map(summary))
         }
         router.add(API.GetConversation.self) { request, environment, context throws(WireError) in
             // Never waits for the allowance (a conversation holds at most 257 people, and a client needs the one that

@@ -48,11 +48,8 @@ enum KeyHandlers {
     /// 257,000), so it is paid for and paced from the listing allowance as `list_conversations` is.
     static func identityKeys(_ request: API.GetIdentityKeys.Request, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> API.GetIdentityKeys.Response {
         let asked = Array(Set(request.accountIDs)).sorted()
-        let allowance = context.listingAllowance
-        let listing = try allowance.begin(accountID: caller.accountID, now: context.clock.now())
-        let found: (keys: [API.GetIdentityKeys.Entry], contacts: Int)
-        do throws(WireError) {
-            found = try await StoreCall.call(context) { () async throws -> ([API.GetIdentityKeys.Entry], Int) in
+        return try await context.listingAllowance.listing(accountID: caller.accountID, clock: context.clock) { () async throws(WireError) in
+            let found = try await StoreCall.call(context) { () async throws -> ([API.GetIdentityKeys.Entry], Int) in
                 let contacts = try await keyWatchers(of: caller.accountID, context.store)
                 var keys: [API.GetIdentityKeys.Entry] = []
                 for id in asked where contacts.contains(id) {
@@ -61,12 +58,8 @@ enum KeyHandlers {
                 }
                 return (keys, contacts.count)
             }
-        } catch {
-            allowance.end(listing, items: nil, now: context.clock.now())
-            throw error
+            return (API.GetIdentityKeys.Response(keys: found.0), found.1 + asked.count)
         }
-        allowance.end(listing, items: found.contacts + asked.count, now: context.clock.now())
-        return API.GetIdentityKeys.Response(keys: found.keys)
     }
 
     static func wire(_ bundle: KeyBundle) -> API.DeviceBundle {

@@ -11,8 +11,12 @@ import ParleyWire
 enum MessageRequests {
     static func register(in router: inout RequestRouter) {
         router.add(API.ListRequests.self) { _, environment, context throws(WireError) in
-            let requests = try await StoreCall.call(context) { try await context.store.requests(accountID: environment.account.accountID) }
-            return API.ListRequests.Response(requests: requests.map(messageRequest))
+            // As long as strangers make it (each may have 100 waiting, to anyone): paid for like a list.
+            let accountID = environment.account.accountID
+            return try await context.listingAllowance.listing(accountID: accountID, clock: context.clock) { () async throws(WireError) in
+                let requests = try await StoreCall.call(context) { try await context.store.requests(accountID: accountID) }
+                return (API.ListRequests.Response(requests: requests.map(messageRequest)), requests.count)
+            }
         }
         router.add(API.AcceptRequest.self) { request, environment, context throws(WireError) in
             guard try await acceptIfOwed(request.conversationID, environment.account, context) else {
