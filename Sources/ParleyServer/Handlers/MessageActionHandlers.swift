@@ -35,8 +35,12 @@ enum MessageActionHandlers {
             let caller = environment.account
             let message = try await accessibleMessage(request.messageID, caller, context)
             let pinned = request.pinned
-            try await StoreCall.call(context) {
-                try await context.store.setPinned(messageID: message.id, by: pinned ? caller.accountID : nil, now: context.clock.now())
+            let limit = API.PinMessage.maximumPinned
+            let done = try await StoreCall.call(context) {
+                try await context.store.setPinned(messageID: message.id, by: pinned ? caller.accountID : nil, limit: limit, now: context.clock.now())
+            }
+            guard done else {
+                throw WireError(.quotaExceeded, "this conversation has \(limit) pinned messages, the most one may have; unpin one first")
             }
             let change = ServerEvent.PinChange(conversationID: message.conversationID, messageID: message.id, accountID: caller.accountID)
             try await GroupHandlers.notifyMembers(message.conversationID, context, pinned ? .messagePinned(change) : .messageUnpinned(change))

@@ -64,8 +64,9 @@ public protocol MessageActionStore: Sendable {
     /// Reactions on a message: (account id, emoji).
     func reactions(messageID: Int64) async throws -> [(Int64, String)]
 
-    /// Pins or unpins a message.
-    func setPinned(messageID: Int64, by accountID: Int64?, now: Int64) async throws
+    /// Pins (`accountID`: who) or unpins (nil) a message. Pinning is refused (false, nothing changed) while its
+    /// conversation has `limit` other messages pinned; counting and pinning are one transaction.
+    func setPinned(messageID: Int64, by accountID: Int64?, limit: Int, now: Int64) async throws -> Bool
 
     /// Pinned messages of a conversation, oldest pin first.
     func pinnedMessages(conversationID: Int64) async throws -> [MessageMetadata]

@@ -121,6 +121,8 @@ extension API {
     public enum PinMessage: APIMethod {
         public static let name = "pin_message"
         public static let requiresLogin = true
+        /// Messages one conversation may have pinned at once (`quota_exceeded` for one more).
+        public static let maximumPinned = 100
         public struct Request: WireBody {
             public var messageID: Int64
             public var pinned: Bool

@@ -20,7 +20,7 @@ struct AccountDeletionConformanceTests {
         let inGroup = try await store.insertMessage(Sample.message(bobsGroup, from: ann, to: [(bob, 1)], clientID: "a2"), now: 22)
         let bobsInGroup = try await store.insertMessage(Sample.message(bobsGroup, from: bob, to: [(ann, 1)], clientID: "b2"), now: 23)
         _ = try await store.toggleReaction(messageID: bobsInGroup.id, accountID: ann, emoji: "👍", now: 24)
-        try await store.setPinned(messageID: bobsInGroup.id, by: ann, now: 25)
+        #expect(try await store.setPinned(messageID: bobsInGroup.id, by: ann, limit: 100, now: 25))
         _ = (toBob, fromBob, inGroup)
         let file = try await store.createFile(ownerID: ann, conversationID: bobsGroup, size: 4, sha256: Sample.bytes(32), quota: 1 << 20, now: 26)
         _ = try await store.appendChunk(fileID: file.id, offset: 0, data: [1, 2, 3, 4])

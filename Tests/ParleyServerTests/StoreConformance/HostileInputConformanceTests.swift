@@ -32,7 +32,7 @@ struct HostileInputConformanceTests {
             }
             await #expect(throws: StoreError.self) { _ = try await store.startRoute(ownerID: 999_999, now: 1) }
             // Updates of rows that do not exist change nothing and are not errors.
-            try await store.setPinned(messageID: 999_999, by: ann, now: 1)
+            #expect(try await store.setPinned(messageID: 999_999, by: ann, limit: 100, now: 1))
             try await store.softDelete(messageID: 999_999, now: 1)
             try await store.completeFile(fileID: 999_999)
             try await store.deactivateRoute(id: 999_999, now: 1)

@@ -5,6 +5,26 @@ import Testing
 /// `MessageActionStore` behaviour, identical on every backend.
 @Suite("Store conformance: message actions")
 struct MessageActionConformanceTests {
+    @Test("a conversation holds at most `limit` pins: one more is refused and changes nothing; re-pinning and unpinning still work", arguments: StoreBackend.allCases)
+    func pinLimit(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let p = try await MessageConformanceTests.pair(store)
+            var ids: [Int64] = []
+            for index in 0..<4 {
+                ids.append(try await store.insertMessage(Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1)], clientID: "p\(index)"), now: 10 + Int64(index)).id)
+            }
+            #expect(try await store.setPinned(messageID: ids[0], by: p.ann, limit: 3, now: 20))
+            #expect(try await store.setPinned(messageID: ids[1], by: p.ann, limit: 3, now: 21))
+            #expect(try await store.setPinned(messageID: ids[2], by: p.bob, limit: 3, now: 22))
+            #expect(try await !store.setPinned(messageID: ids[3], by: p.bob, limit: 3, now: 23), "a fourth pin")
+            #expect(try await store.messageMetadata(id: ids[3])?.pinnedAt == nil)
+            #expect(try await store.setPinned(messageID: ids[2], by: p.ann, limit: 3, now: 24), "pinned again: not one more")
+            #expect(try await store.setPinned(messageID: ids[0], by: nil, limit: 3, now: 25))
+            #expect(try await store.setPinned(messageID: ids[3], by: p.bob, limit: 3, now: 26), "a place freed")
+            #expect(try await store.pinnedMessages(conversationID: p.conversation).map(\.id) == [ids[1], ids[2], ids[3]])
+        }
+    }
+
     @Test("reactions toggle; pins list oldest first; a soft delete drops ciphertexts, pins and reactions", arguments: StoreBackend.allCases)
     func actions(_ backend: StoreBackend) async throws {
         try await backend.withStore { store in
@@ -19,10 +39,10 @@ struct MessageActionConformanceTests {
             let reactions = try await store.reactions(messageID: first.id)
             #expect(reactions.map(\.0) == [p.ann, p.bob] && reactions.map(\.1) == ["🎉", "👍"])
 
-            try await store.setPinned(messageID: second.id, by: p.ann, now: 30)
-            try await store.setPinned(messageID: first.id, by: p.bob, now: 31)
+            #expect(try await store.setPinned(messageID: second.id, by: p.ann, limit: 100, now: 30))
+            #expect(try await store.setPinned(messageID: first.id, by: p.bob, limit: 100, now: 31))
             #expect(try await store.pinnedMessages(conversationID: p.conversation).map(\.id) == [second.id, first.id])
-            try await store.setPinned(messageID: second.id, by: nil, now: 32)
+            #expect(try await store.setPinned(messageID: second.id, by: nil, limit: 100, now: 32))
             #expect(try await store.pinnedMessages(conversationID: p.conversation).map(\.id) == [first.id])
             #expect(try await store.messageMetadata(id: first.id)?.pinnedAt == 31)
 

@@ -342,6 +342,8 @@ enum PostgresMigrations {
             """),
         // Each account's contacts, kept by triggers instead of read from every member of every conversation.
         ("v19-contacts", PostgresContactsSchema.migration),
+        // A conversation's pins found from its pins, not from every message it holds.
+        ("v20-pinned-messages", "CREATE INDEX messages_pinned ON messages(conversation_id, pinned_at) WHERE pinned_at IS NOT NULL"),
     ]
 
     /// An arbitrary constant naming the migration advisory lock.

@@ -51,10 +51,22 @@ extension PostgresStore {
         }
     }
 
-    public func setPinned(messageID: Int64, by accountID: Int64?, now: Int64) async throws {
+    public func setPinned(messageID: Int64, by accountID: Int64?, limit: Int, now: Int64) async throws -> Bool {
         let pinnedAt: Int64? = accountID == nil ? nil : now
-        try await transaction("pin") { db, log in
+        return try await transaction("pin") { db, log in
+            if accountID != nil {
+                // The conversation's row locked first, so two pins at once cannot both pass the count.
+                try await db.run(
+                    "SELECT id FROM conversations WHERE id = (SELECT conversation_id FROM messages WHERE id = \(messageID)) FOR UPDATE", log)
+                let others = try await db.scalar(
+                    """
+                    SELECT COUNT(*) FROM messages WHERE pinned_at IS NOT NULL AND id != \(messageID)
+                        AND conversation_id = (SELECT conversation_id FROM messages WHERE id = \(messageID))
+                    """, log, as: Int64.self) ?? 0
+                guard others < limit else { return false }
+            }
             try await db.run("UPDATE messages SET pinned_at = \(pinnedAt), pinned_by = \(accountID) WHERE id = \(messageID)", log)
+            return true
         }
     }
 

@@ -51,11 +51,23 @@ extension SQLiteStore {
         }
     }
 
-    public func setPinned(messageID: Int64, by accountID: Int64?, now: Int64) async throws {
+    public func setPinned(messageID: Int64, by accountID: Int64?, limit: Int, now: Int64) async throws -> Bool {
         try await write("pin") { db in
+            if accountID != nil {
+                // From the partial index messages_pinned: the conversation's pins, not its messages.
+                let others = try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM messages WHERE pinned_at IS NOT NULL AND id != ?1
+                            AND conversation_id = (SELECT conversation_id FROM messages WHERE id = ?1)
+                        """,
+                    arguments: [messageID]) ?? 0
+                guard others < limit else { return false }
+            }
             try db.execute(
                 sql: "UPDATE messages SET pinned_at = ?, pinned_by = ? WHERE id = ?",
                 arguments: [accountID == nil ? nil : now, accountID, messageID])
+            return true
         }
     }
 
