@@ -55,10 +55,7 @@ struct AccountUpkeepTests {
         let people = try await TwoPeople.start()
         _ = try await people.directConversation()
         let rotated = TestAccount(people.ann.email)
-        var fields = rotated.registerFields
-        fields.removeValue(forKey: "email")
-        fields.removeValue(forKey: "display_name")
-        #expect(try await people.annSocket.call("rotate_keys", fields).ok)
+        #expect(try await people.annSocket.call("rotate_keys", rotated.rotateFields).ok)
         let note = try await people.bobSocket.nextNotification(named: "keys_updated")
         #expect(note["account_id"] as? Int == people.annID)
         let bundle = try await people.bobSocket.call("get_key_bundle", ["email": people.ann.email])

@@ -22,10 +22,7 @@ import Testing
         #expect(keys.first?["identity_key"] as? String == Self.key(people.bob))
 
         let rotated = TestAccount(people.bob.email)
-        var fields = rotated.registerFields
-        fields.removeValue(forKey: "email")
-        fields.removeValue(forKey: "display_name")
-        #expect(try await people.bobSocket.call("rotate_keys", fields).ok)
+        #expect(try await people.bobSocket.call("rotate_keys", rotated.rotateFields).ok)
         let after = try await people.annSocket.call("get_identity_keys", ["account_ids": [people.bobID]])
         #expect((after["keys"] as? [[String: Any]])?.first?["identity_key"] as? String == Self.key(rotated))
         try await people.server.stop()
@@ -42,10 +39,7 @@ import Testing
             #expect((answer["keys"] as? [[String: Any]])?.first?["identity_key"] as? String == Self.key(other), "\(answer)")
         }
         let rotated = TestAccount(people.bob.email)
-        var fields = rotated.registerFields
-        fields.removeValue(forKey: "email")
-        fields.removeValue(forKey: "display_name")
-        #expect(try await people.bobSocket.call("rotate_keys", fields).ok)
+        #expect(try await people.bobSocket.call("rotate_keys", rotated.rotateFields).ok)
         let note = try await people.annSocket.nextNotification(named: "keys_updated")
         #expect(note["account_id"] as? Int == people.bobID)
         let after = try await people.annSocket.call("get_identity_keys", ["account_ids": [people.bobID]])

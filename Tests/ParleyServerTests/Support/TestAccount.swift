@@ -12,6 +12,15 @@ struct TestAccount {
 
     init(_ email: String) { self.email = email }
 
+    /// The fields of a valid `rotate_keys` request that makes this account's keys current (`register`'s without the
+    /// e-mail and the name).
+    var rotateFields: [String: Any] {
+        var fields = registerFields
+        fields.removeValue(forKey: "email")
+        fields.removeValue(forKey: "display_name")
+        return fields
+    }
+
     /// The fields of a valid `register` request.
     var registerFields: [String: Any] {
         let spk = signedPreKey.publicKey.rawRepresentation

@@ -18,13 +18,7 @@ enum PostgresContactsSchema {
             PRIMARY KEY (account_id, contact_id)
         );
         CREATE INDEX contacts_contact ON contacts(contact_id);
-        INSERT INTO contacts (account_id, contact_id, shared)
-            SELECT mine.account_id, other.account_id, COUNT(*) FROM members mine
-            JOIN members other ON other.conversation_id = mine.conversation_id
-            JOIN conversations c ON c.id = mine.conversation_id
-            WHERE mine.status = 'active' AND other.status = 'active' AND mine.request IS NULL AND other.request IS NULL
-                AND mine.account_id != other.account_id AND c.deleted_at IS NULL
-            GROUP BY mine.account_id, other.account_id;
+        \(ContactsFill.statement);
         CREATE FUNCTION parley_contacts_join(conversation BIGINT, member BIGINT) RETURNS void LANGUAGE plpgsql AS $$
         BEGIN
             IF NOT EXISTS (SELECT 1 FROM conversations WHERE id = conversation AND deleted_at IS NULL) THEN

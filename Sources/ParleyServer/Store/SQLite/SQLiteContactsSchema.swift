@@ -65,13 +65,7 @@ enum SQLiteContactsSchema {
             PRIMARY KEY (account_id, contact_id)
         ) WITHOUT ROWID;
         CREATE INDEX contacts_contact ON contacts(contact_id);
-        INSERT INTO contacts (account_id, contact_id, shared)
-            SELECT mine.account_id, other.account_id, COUNT(*) FROM members mine
-            JOIN members other ON other.conversation_id = mine.conversation_id
-            JOIN conversations c ON c.id = mine.conversation_id
-            WHERE mine.status = 'active' AND other.status = 'active' AND mine.request IS NULL AND other.request IS NULL
-                AND mine.account_id != other.account_id AND c.deleted_at IS NULL
-            GROUP BY mine.account_id, other.account_id;
+        \(ContactsFill.statement);
         CREATE TRIGGER members_contacts_insert AFTER INSERT ON members
         WHEN \(counted("NEW")) AND \(live("NEW.conversation_id"))
         BEGIN
