@@ -7,13 +7,19 @@ import Testing
 /// request, a group with a member who left and one invited, a deleted conversation, and a block.
 @Suite("Store conformance: contacts, one pair at a time")
 struct AreContactsConformanceTests {
+    /// Ann, Bob, Carol, Dave, Erin, Fred and Gina, active, in that order.
+    static func sevenPeople(_ store: any Store) async throws -> [Int64] {
+        var people: [Int64] = []
+        for name in ["ann", "bob", "carol", "dave", "erin", "fred", "gina"] {
+            people.append(try await Sample.activeAccount(store, "\(name)@example.org"))
+        }
+        return people
+    }
+
     @Test(arguments: StoreBackend.allCases)
     func agreesWithTheContactList(_ backend: StoreBackend) async throws {
         try await backend.withStore { store in
-            var people: [Int64] = []
-            for name in ["ann", "bob", "carol", "dave", "erin", "fred", "gina"] {
-                people.append(try await Sample.activeAccount(store, "\(name)@example.org"))
-            }
+            let people = try await Self.sevenPeople(store)
             let (ann, bob, carol, dave, erin, fred, gina) = (people[0], people[1], people[2], people[3], people[4], people[5], people[6])
             _ = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], now: 10)                     // contacts
             _ = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [carol], request: .pending, now: 11) // asked, no answer
@@ -51,10 +57,7 @@ struct AreContactsConformanceTests {
     @Test(arguments: StoreBackend.allCases)
     func requestPartners(_ backend: StoreBackend) async throws {
         try await backend.withStore { store in
-            var people: [Int64] = []
-            for name in ["ann", "bob", "carol", "dave", "erin", "fred", "gina"] {
-                people.append(try await Sample.activeAccount(store, "\(name)@example.org"))
-            }
+            let people = try await Self.sevenPeople(store)
             let (ann, bob, carol, dave, erin, fred, gina) = (people[0], people[1], people[2], people[3], people[4], people[5], people[6])
             _ = try await store.createConversation(kind: .direct, creatorID: ann, memberIDs: [bob], request: .pending, now: 10)     // waiting
             let declined = try await store.createConversation(kind: .direct, creatorID: carol, memberIDs: [ann], request: .pending, now: 11).conversation

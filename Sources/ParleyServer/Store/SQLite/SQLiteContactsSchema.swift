@@ -5,7 +5,7 @@
 /// Reading an account's contacts from the memberships meant reading every member of every one of its
 /// conversations: an account in the most groups allowed, each as large as allowed, has about 257,000 such rows for
 /// 256 contacts, and took 0.16–0.20 s a read — at each login, logout, profile change and key rotation
-/// (docs/ARCHITECTURE.md, "Contacts"). Kept by triggers, every way a membership, a request or a conversation changes
+/// (docs/OPERATIONS.md §1.3). Kept by triggers, every way a membership, a request or a conversation changes
 /// (including ones written later) keeps the table true without the code that changes it knowing; a change costs a
 /// row per other member of the one conversation it touches (deleting a group of 256: 65,280).
 ///
