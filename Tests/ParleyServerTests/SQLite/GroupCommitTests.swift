@@ -70,4 +70,30 @@ struct GroupCommitTests {
         #expect(try Self.numbers(pool) == (1...200).filter { $0 % 7 != 0 })
         withExtendedLifetime(directory) {}
     }
+
+    @Test("after commits of several writes, writes during the pause and after an empty pause still commit", .timeLimit(.minutes(1)))
+    func writesAroundAPauseCommit() async throws {
+        let (pool, commit, directory) = try Self.make()
+        for round in 0..<20 {
+            // Several at once: the commit holds more than one, so the next is paced.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for k in 0..<10 {
+                    group.addTask { _ = try await commit.run { db in try db.execute(sql: "INSERT INTO numbers (n) VALUES (?)", arguments: [round * 100 + k]) } }
+                }
+                try await group.waitForAll()
+            }
+            // One alone right after (it may arrive during the pause), then one after any pause has passed.
+            _ = try await commit.run { db in try db.execute(sql: "INSERT INTO numbers (n) VALUES (?)", arguments: [round * 100 + 50]) }
+            try await Task.sleep(for: CommitPacing.interval * 2)
+            _ = try await commit.run { db in try db.execute(sql: "INSERT INTO numbers (n) VALUES (?)", arguments: [round * 100 + 60]) }
+        }
+        var expected: [Int] = []
+        for round in 0..<20 {
+            let base = round * 100
+            expected += (0..<10).map { base + $0 }
+            expected += [base + 50, base + 60]
+        }
+        #expect(try Self.numbers(pool) == expected)
+        withExtendedLifetime(directory) {}
+    }
 }
