@@ -124,7 +124,7 @@ struct AccountLifecycleTests {
         let forged = OutboxEntry(
             conversationID: group.id, content: MessageContent(id: "forged-title", type: "group_title", text: "Bob's party"),
             kind: "group_title", forwardOf: nil, created: Int64(Date().timeIntervalSince1970 * 1000))
-        let sent = try await bob.deliver(forged)
+        let sent = try await bob.owner.deliver(forged)
         try await eventually("ann receives bob's title message") { try ann.history.message(sent.id) != nil }
         #expect(try await ann.conversations().first { $0.id == group.id }?.title == "Trip to Lisbon")
         #expect(try ann.history.message(sent.id)?.kind != "group_title")

@@ -50,7 +50,7 @@ struct GroupTests {
         let annID = try #require(await ann.accountID)
         var opened = true
         do {
-            _ = try await carol.decrypt(ClientEnvelope.group(distribution: nil, message: body).serialized,
+            _ = try await carol.owner.decrypt(ClientEnvelope.group(distribution: nil, message: body).serialized,
                                         conversationID: group.id, sender: annID, device: 1)
         } catch {
             opened = false

@@ -159,9 +159,9 @@ struct LocationSharingTests {
             (LocationKeyContent(v: nil, key: nil, epoch: nil), "unsupported version none"),
         ]
         for (location, why) in broken {
-            var content = MessageContent(id: await ann.newClientMessageID(), type: LocationKeyContent.type)
+            var content = MessageContent(id: await ann.owner.newClientMessageID(), type: LocationKeyContent.type)
             content.location = location
-            let sent = try await ann.deliver(OutboxEntry(conversationID: chat.id, content: content, kind: LocationKeyContent.type,
+            let sent = try await ann.owner.deliver(OutboxEntry(conversationID: chat.id, content: content, kind: LocationKeyContent.type,
                                                          forwardOf: nil, created: 0))
             try await eventually("bob receives the broken key") { try bob.history.message(sent.id) != nil }
             let received = try #require(try bob.history.message(sent.id))

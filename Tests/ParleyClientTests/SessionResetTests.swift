@@ -184,6 +184,13 @@ extension ParleyClient {
     }
 
     /// How many session states this device keeps with one device.
+    func sessionStateCount(with account: Int64, device: UInt32) async throws -> Int {
+        try await owner.sessionStateCount(with: account, device: device)
+    }
+}
+
+extension SessionOwner {
+    /// How many session states this device keeps with one device.
     func sessionStateCount(with account: Int64, device: UInt32) throws -> Int {
         try sessions.store.loadSession(for: try ProtocolAddress(accountId: String(account), deviceId: device))?.states.count ?? 0
     }

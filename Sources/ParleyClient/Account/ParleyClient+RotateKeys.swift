@@ -39,7 +39,7 @@ extension ParleyClient {
             let retired = RetiredIdentity(seed: previous.identitySeed, retiredAt: now)
             try writer.put(Namespace.retiredIdentity, Hex.lower(previous.identity.publicKey), Array(try JSONEncoder().encode(retired)))
         }
-        sessions = Sessions(database: database, identity: keys.identity, random: dependencies.random)
+        await owner.identityChanged()
         if let me = keys.accountID, let device = keys.deviceID { try deviceLists.set([device], of: me) }
         _ = try? await call(API.ChangePassword.self, .init(keyEnvelope: envelope.bytes))
     }

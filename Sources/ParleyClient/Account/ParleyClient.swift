@@ -7,7 +7,9 @@ import ParleyWire
 
 /// One signed-in account on this device: its keys, sessions, encrypted local store and connection.
 ///
-/// Everything the account does goes through this actor, so ratchet state is never stepped twice at once.
+/// The account is made of parts (its public properties: `outgoing`, `history`, `groups`, …), built here from one
+/// `AccountContext`. What steps a ratchet — sealing, sending, receiving, retries — goes through one `SessionOwner`,
+/// so ratchet state is never stepped twice at once.
 public actor ParleyClient {
     /// The components' needs (Proton-style): clocks, randomness, event loops.
     public typealias Dependencies = HasClock & HasRandom & HasEventLoopGroup & HasVaultClock & Sendable
@@ -18,8 +20,8 @@ public actor ParleyClient {
     public nonisolated let directory: URL
     let dependencies: any Dependencies
     let database: ClientDatabase
-    /// The end-to-end sessions and sender-key chains: stepped only here, one at a time.
-    var sessions: Sessions
+    /// The end-to-end sessions and sender-key chains, and everything that steps them, one step at a time.
+    nonisolated let owner: SessionOwner
     let lock: AutoLock
     /// Held for the client's lifetime: no other process steps this account's ratchets meanwhile.
     let processLock: AccountLock
@@ -38,7 +40,6 @@ public actor ParleyClient {
     let connection: AccountConnection
     let broadcaster = EventBroadcaster<ClientEvent>()
     let presence = PresenceBook()
-    var syncState = SyncState()
     let logger = Logger(label: "parley.client")
     /// Messages accepted for sending and not yet acknowledged.
     /// Sending: the outbox, and what goes out now or later.
@@ -104,7 +105,6 @@ public actor ParleyClient {
         self.lock = lock
         self.dependencies = dependencies
         connection = AccountConnection(server: keys.server, group: dependencies.eventLoopGroup, policy: reconnectPolicy, events: broadcaster)
-        sessions = Sessions(database: database, identity: keys.identity, random: dependencies.random)
         let context = AccountContext(database: database, directory: directory, random: dependencies.random,
                                      clock: dependencies.clock, email: email, link: link, events: broadcaster)
         outgoing = Outgoing(dependencies: context)
@@ -136,7 +136,10 @@ public actor ParleyClient {
         registration = AccountRegistration(keys: keyBook, preKeys: preKeys, connection: connection, dependencies: context)
         retries = RetryQueues(keys: keyBook, dependencies: context)
         pruning = DailyPruning(dependencies: context)
-        link.attach(self, connection: connection, keys: keyBook)
+        owner = SessionOwner(keys: keyBook, parts: .init(
+            trust: trust, deviceLists: deviceLists, conversationBook: conversationBook, requests: requests, sentLog: sentLog,
+            retries: retries, contacts: contacts, locationKeys: locationKeys, history: history), dependencies: context)
+        link.attach(self, owner: owner, connection: connection, keys: keyBook)
         connection.attach(self) { [notices] name, fields in await notices.handle(name, fields) }
     }
 
@@ -170,16 +173,15 @@ public actor ParleyClient {
         try keys.confirmedIdentity()
     }
 
-    /// Our own protocol address.
-    func localAddress() throws(ClientError) -> ProtocolAddress {
-        let (account, device) = try identity()
-        return try! ProtocolAddress(accountId: String(account), deviceId: device)
+    /// Fetches everything new from the server, decrypts it, stores it, then confirms delivery.
+    ///
+    /// Each message is decrypted and stored — with the ratchet step and the sync cursor — in one
+    /// transaction before it is confirmed, so a crash at any point loses nothing and replays nothing.
+    /// Returns the messages that arrived.
+    @discardableResult
+    public func sync() async throws(ClientError) -> [Message] {
+        try await owner.sync()
     }
 }
 
-/// Where the receive loop stands.
-struct SyncState {
-    var running = false
-    var again = false
-    var waiters: [CheckedContinuation<Void, Never>] = []
-}
+

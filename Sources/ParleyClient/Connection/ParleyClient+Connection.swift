@@ -37,7 +37,7 @@ extension ParleyClient: ConnectionOwner {
     func setUp(catchUp: Bool) async throws(ClientError) {
         try pruning.runIfDue()
         try await preKeys.upkeep()
-        try await refreshOwnDevices()
+        try await owner.refreshOwnDevices()
         // Before the outbox goes out: a contact's key that changed meanwhile is learnt (and, if verified, holds it).
         do {
             try await identityCatchUp.run()
@@ -50,7 +50,7 @@ extension ParleyClient: ConnectionOwner {
         broadcaster.yield(.connection(.connected))
         try await outgoing.flush()
         guard catchUp else { return }
-        try await sync()
+        try await owner.sync()
         try await messageActions.refreshStates()
         // Members who joined while this creator was away learn the group's title now.
         try await conversationBook.refreshUnlessPaced()

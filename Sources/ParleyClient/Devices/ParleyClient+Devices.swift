@@ -28,17 +28,10 @@ extension ParleyClient {
         case history(sent: Int, of: Int)
     }
 
-    /// Re-reads this account's devices so copies go to every other device of ours.
-    func refreshOwnDevices() async throws(ClientError) {
-        let (account, _) = try identity()
-        let devices = try await call(API.ListDevices.self).devices.map(\.deviceID)
-        try deviceLists.set(devices, of: account)
-    }
-
     /// Refreshes this account's devices and catches up on messages and conversations (before a history archive).
     func catchUpForNewDevice() async throws(ClientError) {
-        try await refreshOwnDevices()
-        _ = try? await sync()
+        try await owner.refreshOwnDevices()
+        _ = try? await owner.sync()
         _ = try? await conversations()
     }
 }

@@ -18,11 +18,4 @@ extension ParleyClient {
     public func setFavourite(_ favourite: Bool, conversationID: Int64) throws(ClientError) {
         try conversationBook.setFavourite(favourite, conversationID: conversationID)
     }
-
-    /// Stores what the server said of the conversations; a group someone left gets a new sender-key chain before its
-    /// new member list is stored.
-    func settleConversations(_ update: ConversationBook.Update) throws(ClientError) {
-        for id in update.shrunkGroups { try rekeyGroup(id) }
-        try conversationBook.apply(update)
-    }
 }

@@ -9,9 +9,4 @@ extension ParleyClient {
         try conversationBook.forget(conversationID)
         try await conversationBook.refresh()
     }
-
-    /// Starts a new sender-key chain for a group at its next message (its members changed).
-    func rekeyGroup(_ conversationID: Int64) throws(ClientError) {
-        try sessions.rekeyGroup(conversationID)
-    }
 }

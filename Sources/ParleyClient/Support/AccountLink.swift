@@ -14,8 +14,8 @@ protocol ServerCalling: Sendable {
     var isConnected: Bool { get async }
 }
 
-/// What a component asks of the account's actor: what steps the ratchets (sending now, storing a group's new members,
-/// fetching someone's keys) and who is who.
+/// What a component asks of the account: what steps the ratchets (sending now, storing a group's new members, fetching
+/// someone's keys: `SessionOwner`'s work) and who is who.
 protocol AccountCalling: Sendable {
     /// This account's id, or `notConfirmed`.
     func confirmedAccountID() async throws(ClientError) -> Int64
@@ -68,6 +68,7 @@ final class AccountLink: ServerCalling, AccountCalling {
 
     private struct Reference {
         weak var client: ParleyClient?
+        weak var owner: SessionOwner?
         weak var connection: AccountConnection?
         weak var keys: AccountKeyBook?
     }
@@ -75,9 +76,10 @@ final class AccountLink: ServerCalling, AccountCalling {
     /// A link that reaches nothing until `attach`.
     init() {}
 
-    /// Points the link at its client, the client's connection and its keys (once the client is fully made).
-    func attach(_ target: ParleyClient, connection: AccountConnection, keys: AccountKeyBook) {
-        client.withLock { $0 = Reference(client: target, connection: connection, keys: keys) }
+    /// Points the link at its client, the owner of its sessions, its connection and its keys (once the client is
+    /// fully made).
+    func attach(_ target: ParleyClient, owner: SessionOwner, connection: AccountConnection, keys: AccountKeyBook) {
+        client.withLock { $0 = Reference(client: target, owner: owner, connection: connection, keys: keys) }
     }
 
     private var target: ParleyClient? { client.withLock { $0?.client } }
@@ -95,7 +97,7 @@ final class AccountLink: ServerCalling, AccountCalling {
     }
 
     func deliver(_ entry: OutboxEntry) async throws(ClientError) -> Message {
-        try await reached().deliver(entry)
+        try await reachedOwner().deliver(entry)
     }
 
     func confirmedAccountID() async throws(ClientError) -> Int64 {
@@ -111,11 +113,11 @@ final class AccountLink: ServerCalling, AccountCalling {
     }
 
     func refreshOwnDevices() async throws(ClientError) {
-        try await reached().refreshOwnDevices()
+        try await reachedOwner().refreshOwnDevices()
     }
 
     func deliverNow(_ content: MessageContent, kind: String, to conversationID: Int64) async throws(ClientError) {
-        try await reached().deliverNow(content, kind: kind, to: conversationID)
+        try await reachedOwner().deliverNow(content, kind: kind, to: conversationID)
     }
 
     func resolveContact(_ email: String) async throws(ClientError) -> Int64 {
@@ -131,28 +133,28 @@ final class AccountLink: ServerCalling, AccountCalling {
     }
 
     func rekeyGroup(_ conversationID: Int64) async throws(ClientError) {
-        try await reached().rekeyGroup(conversationID)
+        try await reachedOwner().rekeyGroup(conversationID)
     }
 
     func settleConversations(_ update: ConversationBook.Update) async throws(ClientError) {
-        try await reached().settleConversations(update)
+        try await reachedOwner().settleConversations(update)
     }
 
     func sendPairwise(_ content: MessageContent, kind: String, conversationID: Int64, toMembers members: [Int64]) async throws(ClientError) {
-        try await reached().sendPairwise(content, kind: kind, conversationID: conversationID, toMembers: members)
+        try await reachedOwner().sendPairwise(content, kind: kind, conversationID: conversationID, toMembers: members)
     }
 
     func takePushed(_ news: ServerEvent.NewMessage) async throws(ClientError) {
-        try await reached().receivePushed(news)
+        try await reachedOwner().receivePushed(news)
     }
 
     func groupShrank(_ conversationID: Int64) async throws(ClientError) {
-        try await reached().groupShrank(conversationID)
+        try await reachedOwner().groupShrank(conversationID)
     }
 
 
     func renewSessions(with account: Int64) async throws(ClientError) {
-        try await reached().renewSessions(with: account)
+        try await reachedOwner().renewSessions(with: account)
     }
 
     func ownVerification() async throws(ClientError) -> (fingerprint: Fingerprint, payload: VerificationPayload) {
@@ -169,7 +171,7 @@ final class AccountLink: ServerCalling, AccountCalling {
     }
 
     func syncNow() async throws(ClientError) {
-        _ = try await reached().sync()
+        _ = try await reachedOwner().sync()
     }
 
     /// The client's connection, or `notConnected` once the client is gone.
@@ -182,6 +184,12 @@ final class AccountLink: ServerCalling, AccountCalling {
     private func reachedKeys() throws(ClientError) -> AccountKeyBook {
         guard target != nil, let keys = client.withLock({ $0?.keys }) else { throw .notConnected }
         return keys
+    }
+
+    /// The owner of the client's sessions, or `notConnected` once the client is gone.
+    private func reachedOwner() throws(ClientError) -> SessionOwner {
+        guard target != nil, let owner = client.withLock({ $0?.owner }) else { throw .notConnected }
+        return owner
     }
 
     /// The client, or `notConnected` once it is gone.

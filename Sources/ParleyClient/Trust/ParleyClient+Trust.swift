@@ -28,7 +28,7 @@ extension ParleyClient {
         }
         let account: Int64
         do {
-            account = try await fetchBundles(email: wanted)
+            account = try await owner.fetchBundles(email: wanted)
         } catch .server(let refusal) where refusal.code == .notFound {
             throw .invalidInput("\(email) has no Parley account on this server; check the spelling")
         }
@@ -44,7 +44,7 @@ extension ParleyClient {
     /// A contact's key was accepted or verified: what they sent meanwhile is opened, and what waited to go to
     /// them is sent.
     func trustSettled(for contact: Int64) async throws(ClientError) {
-        try releaseHeldMessages(from: contact)
+        try await owner.releaseHeldMessages(from: contact)
         if await isConnected { try? await outgoing.flush() }
     }
 }

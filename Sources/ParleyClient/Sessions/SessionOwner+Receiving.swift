@@ -5,14 +5,11 @@ import ParleyCrypto
 import ParleyProtocol
 import ParleyWire
 
-extension ParleyClient {
-    /// Fetches everything new from the server, decrypts it, stores it, then confirms delivery.
-    ///
-    /// Each message is decrypted and stored — with the ratchet step and the sync cursor — in one
-    /// transaction before it is confirmed, so a crash at any point loses nothing and replays nothing.
-    /// Returns the messages that arrived.
+extension SessionOwner {
+    /// Fetches everything new from the server, decrypts it, stores it — each message with its ratchet step and the
+    /// sync cursor in one transaction — and then confirms delivery; returns the messages that arrived.
     @discardableResult
-    public func sync() async throws(ClientError) -> [Message] {
+    func sync() async throws(ClientError) -> [Message] {
         if syncState.running {
             // One sync at a time; this caller waits for the running one, which goes round once more
             // to pick up whatever made this caller ask.
@@ -69,11 +66,11 @@ extension ParleyClient {
     private func announce(_ received: Received, into arrived: inout [Message]) {
         if !received.message.isHiddenControl {
             arrived.append(received.message)
-            broadcaster.yield(.message(received.message))
+            events.yield(.message(received.message))
         }
         if let filled = received.filled {
             arrived.append(filled)
-            broadcaster.yield(.messageUpdated(filled))
+            events.yield(.messageUpdated(filled))
         }
     }
 
@@ -83,10 +80,10 @@ extension ParleyClient {
         // lists were saved with the messages, so an interruption here only delays them to the next sync.
         try await sendRetryRequests()
         try await answerRetryRequests()
-        try trust.noticeIdentityChanges(me: keys.accountID)
-        try trust.noticeHeldKeyChanges(arrived)
-        for sender in Set(arrived.map(\.senderID)) where try contacts.contact(sender)?.displayName == nil {
-            _ = try? await contacts.learnProfile(sender)
+        try parts.trust.noticeIdentityChanges(me: keys.accountID)
+        try parts.trust.noticeHeldKeyChanges(arrived)
+        for sender in Set(arrived.map(\.senderID)) where try parts.contacts.contact(sender)?.displayName == nil {
+            _ = try? await parts.contacts.learnProfile(sender)
         }
     }
 
@@ -127,7 +124,7 @@ extension ParleyClient {
                 // Never shown and never asked about again: kept only so a second delivery is recognised.
                 message.kind = RetryRequest.kind
                 try Self.storage {
-                    if try !self.retries.keep(request, from: message, in: writer) {
+                    if try !self.parts.retries.keep(request, from: message, in: writer) {
                         self.logger.debug("ignored a retry request that is not for this device or not signed by its sender")
                     }
                 }
@@ -142,7 +139,7 @@ extension ParleyClient {
                     message.undecryptable = true
                 }
                 if message.undecryptable, message.heldForKeyChange != true {
-                    try Self.storage { try self.retries.noteUnreadable(message, in: writer) }
+                    try Self.storage { try self.parts.retries.noteUnreadable(message, in: writer) }
                 }
             }
             try Self.storage { try self.storeMessage(message, in: writer) }
@@ -181,7 +178,7 @@ extension ParleyClient {
             message.kind = content.type
         }
         if content.type == LocationKeyContent.type {
-            try locationKeys.receive(content.location, into: &message, fromMe: message.senderID == keys.accountID, in: writer)
+            try parts.locationKeys.receive(content.location, into: &message, fromMe: message.senderID == keys.accountID, in: writer)
         }
         if content.type == "group_title" {
             // Only the creator names a group (as the server enforces for its own copy); anyone else's title is
@@ -200,9 +197,5 @@ extension ParleyClient {
     /// Opens an envelope from `sender.device`.
     func decrypt(_ bytes: [UInt8], conversationID: Int64, sender: Int64, device: UInt32) throws -> MessageContent {
         try sessions.decrypt(bytes, conversationID: conversationID, sender: sender, device: device, local: try localAddress())
-    }
-
-    static func storage<T>(_ body: () throws -> T) throws(ClientError) -> T {
-        do { return try body() } catch { throw ClientDatabase.clientError(error) }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import ParleyClientFormats
 
-extension ParleyClient {
+extension SessionOwner {
     /// Decrypts, in arrival order, what `sender` sent while their key change was pending.
     func releaseHeldMessages(from sender: Int64) throws(ClientError) {
         let held = try database.read { try $0.all(Namespace.held) }
@@ -12,7 +12,7 @@ extension ParleyClient {
             }
             .sorted { $0.0 < $1.0 }
         for (id, item) in held {
-            guard var message = try history.message(id) else {
+            guard var message = try parts.history.message(id) else {
                 try database.write { try $0.delete(Namespace.held, String(id)) }
                 continue
             }
@@ -29,7 +29,7 @@ extension ParleyClient {
                 try writer.delete(Namespace.held, String(id))
                 return message
             }
-            broadcaster.yield(.messageUpdated(opened))
+            events.yield(.messageUpdated(opened))
         }
         try database.write { try $0.delete(Namespace.state, "offered/\(sender)") }
     }

@@ -10,13 +10,13 @@ import ParleyWire
 /// with the requester's identity key and sends each named message once more, to that device only, on a fresh
 /// session (at most one fresh session per device an hour). Nothing the server says or injects can make
 /// either side forget a session: the server can only make a device ask, which costs it one small request.
-extension ParleyClient {
+extension SessionOwner {
     /// A device asked for a message gets at most one fresh session in this time, however often it asks.
     static let sessionRenewalInterval: Int64 = 3_600_000
 
     /// Sends one signed request per sending device and conversation with what could not be read (`RetryQueues`).
     func sendRetryRequests() async throws(ClientError) {
-        for outgoing in try retries.outgoing() {
+        for outgoing in try parts.retries.outgoing() {
             do {
                 try await sendDirected(.retryRequest(outgoing.request), kind: RetryRequest.kind,
                                        conversationID: outgoing.request.conversationID, to: outgoing.address)
@@ -28,13 +28,13 @@ extension ParleyClient {
                 // Refused for good (the device or the conversation is gone): nobody is left to ask.
                 logger.debug("a retry request was refused", metadata: ["error": "\(error)"])
             }
-            try retries.settle(outgoing)
+            try parts.retries.settle(outgoing)
         }
     }
 
     /// Sends again, once per requesting device, each requested message this device sent and still has.
     func answerRetryRequests() async throws(ClientError) {
-        for (key, request) in try retries.incoming() {
+        for (key, request) in try parts.retries.incoming() {
             let address = try! ProtocolAddress(accountId: String(request.accountID), deviceId: request.deviceID)
             do {
                 // It may lack our sender-key chain too: our next group message carries it to that device again.
@@ -47,7 +47,7 @@ extension ParleyClient {
             } catch {
                 logger.debug("a re-send was refused", metadata: ["error": "\(error)"])
             }
-            try retries.answered(key)
+            try parts.retries.answered(key)
         }
     }
 
@@ -55,7 +55,7 @@ extension ParleyClient {
     /// the request's conversation, still has it, and has not sent it to that device again before.
     private func resend(_ id: Int64, of request: RetryRequest, to address: ProtocolAddress) async throws(ClientError) {
         let device = "\(request.accountID).\(request.deviceID)"
-        guard let record = try sentLog.record(id), record.conversationID == request.conversationID, !record.resentTo.contains(device),
+        guard let record = try parts.sentLog.record(id), record.conversationID == request.conversationID, !record.resentTo.contains(device),
               var content = try? MessageContent.decode(record.content)
         else { return }
         content.resendOf = id
@@ -65,7 +65,7 @@ extension ParleyClient {
         // delivery of the re-send cannot be undone; at worst its tick is missed, never a false one shown).
         try updateMessage(id) { $0.deliveredTo.removeAll { $0 == request.accountID } }
         let resendID = try await sendDirected(.pairwise(encrypted), kind: RetryRequest.resendKind, conversationID: request.conversationID, to: address)
-        try sentLog.noteResent(id, record: record, to: device, as: resendID)
+        try parts.sentLog.noteResent(id, record: record, to: device, as: resendID)
     }
 
     /// Starts a fresh session with `address` from its current bundle (the old one is archived, so what is
