@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Parley's file and OpenPGP paths beside age and gpg, as issue 28 measures them: interleaved runs, medians and ranges.
 
-Usage: scripts/bench/head-to-head.py PARLEY [--file-mib 1024] [--pgp-mib 100] [--runs 3]
+Usage: scripts/bench/head-to-head.py PARLEY [--file-mib 1024] [--pgp-mib 100] [--runs 3] [--only files|pgp]
+                                           [--baseline OTHER_PARLEY]
 
 Each row is one operation done by Parley and by its peer on the same input, to /dev/null and to a file: `parley file
 seal`/`open` (X25519) beside `age -r`/`age -d`, `parley pgp encrypt`/`decrypt` (Cv25519, no compression) beside
@@ -52,9 +53,12 @@ def main():
     parser.add_argument("parley")
     parser.add_argument("--file-mib", type=int, default=1024)
     parser.add_argument("--pgp-mib", type=int, default=100)
+    parser.add_argument("--only", choices=["files", "pgp"], help="only the file rows or only the OpenPGP rows")
+    parser.add_argument("--baseline", help="another parley binary (an older build), run beside PARLEY in every round")
     parser.add_argument("--runs", type=int, default=3)
     options = parser.parse_args()
     parley = os.path.abspath(options.parley)
+    baseline = os.path.abspath(options.baseline) if options.baseline else None
 
     work = tempfile.mkdtemp(prefix="parley-head-to-head.", dir=os.environ.get("TMPDIR", "/var/tmp"))
     env = dict(os.environ, GNUPGHOME=os.path.join(work, "gnupg"), PARLEY_PASSWORD="bench password",
@@ -64,23 +68,30 @@ def main():
     def setup(*command, **kwargs):
         subprocess.run(command, cwd=work, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kwargs)
 
-    print(f"making {options.file_mib} MiB and {options.pgp_mib} MiB random files and keys…", file=sys.stderr)
-    for name, mib in (("plain", options.file_mib), ("pgp-plain", options.pgp_mib)):
+    files, pgp = options.only != "pgp", options.only != "files"
+    print(f"making the random files and keys…", file=sys.stderr)
+    for name, mib, wanted in (("plain", options.file_mib, files), ("pgp-plain", options.pgp_mib, pgp)):
+        if not wanted:
+            continue
         with open(os.path.join(work, name), "wb") as out:
             for _ in range(mib):
                 out.write(os.urandom(1 << 20))
-    setup(parley, "file", "keygen", "--kind", "x25519", "-o", "x.ecp1", "--public", "x.pem", "--iterations", "210000")
-    setup("age-keygen", "-o", "age.key")
-    recipient = subprocess.run(["age-keygen", "-y", "age.key"], cwd=work, check=True, capture_output=True, text=True).stdout.strip()
+    if files:
+        setup(parley, "file", "keygen", "--kind", "x25519", "-o", "x.ecp1", "--public", "x.pem", "--iterations", "210000")
+        setup("age-keygen", "-o", "age.key")
+        recipient = subprocess.run(["age-keygen", "-y", "age.key"], cwd=work, check=True, capture_output=True, text=True).stdout.strip()
+        # The inputs of the opening rows, made once by each tool.
+        setup(parley, "file", "seal", "-r", "x.pem", "plain", "-o", "p.prly")
+        setup("age", "-r", recipient, "-o", "a.age", "plain")
+    else:
+        recipient = None
     gpg = ["gpg", "--batch", "--yes", "-q", "--pinentry-mode", "loopback", "--passphrase", env["PARLEY_PGP_PASSPHRASE"]]
-    setup(*gpg, "--quick-gen-key", "bench@parley.invalid", "future-default", "default", "never")
-    with open(os.path.join(work, "key.sec.asc"), "wb") as key:
-        subprocess.run(gpg + ["--armor", "--export-secret-keys", "bench@parley.invalid"], cwd=work, env=env, check=True, stdout=key)
-    setup(parley, "pgp", "keys", "import", "--keyring", "keyring", "key.sec.asc")
-    # The inputs of the opening rows, made once by each tool.
-    setup(parley, "file", "seal", "-r", "x.pem", "plain", "-o", "p.prly")
-    setup("age", "-r", recipient, "-o", "a.age", "plain")
-    setup(*gpg, "--compress-algo", "none", "-e", "-r", "bench@parley.invalid", "-o", "g.gpg", "pgp-plain")
+    if pgp:
+        setup(*gpg, "--quick-gen-key", "bench@parley.invalid", "future-default", "default", "never")
+        with open(os.path.join(work, "key.sec.asc"), "wb") as key:
+            subprocess.run(gpg + ["--armor", "--export-secret-keys", "bench@parley.invalid"], cwd=work, env=env, check=True, stdout=key)
+        setup(parley, "pgp", "keys", "import", "--keyring", "keyring", "key.sec.asc")
+        setup(*gpg, "--compress-algo", "none", "-e", "-r", "bench@parley.invalid", "-o", "g.gpg", "pgp-plain")
 
     file_bytes, pgp_bytes = options.file_mib << 20, options.pgp_mib << 20
     rows = [
@@ -104,19 +115,29 @@ def main():
         ("pgp decrypt (gpg's message), to a file", pgp_bytes, "decrypted", "pgp-plain",
          [parley, "pgp", "decrypt", "--keyring", "keyring", "-o", "decrypted", "g.gpg"], gpg + ["-d", "-o", "decrypted", "g.gpg"]),
     ]
+    if options.only:
+        rows = [row for row in rows if row[0].startswith("pgp") == (options.only == "pgp")]
+    # Each tool as a column: Parley, then the older build when given, then the peer. The order rotates every round.
+    def commands(row):
+        ours = row[4]
+        tools = [ours] + ([[baseline] + ours[1:]] if baseline else []) + [row[5]]
+        return tools
     load = open("/proc/loadavg").read().split()[:3]
-    results = {row[0]: ([], [], [], []) for row in rows}
+    columns = 3 if baseline else 2
+    results = {row[0]: ([[] for _ in range(columns)], [[] for _ in range(columns)]) for row in rows}
     for run in range(options.runs):
-        for name, _, output, original, ours, theirs in rows:
-            order = [(0, ours), (1, theirs)] if run % 2 == 0 else [(1, theirs), (0, ours)]
-            for which, command in order:
+        for row in rows:
+            name, _, output, original = row[:4]
+            tools = list(enumerate(commands(row)))
+            shift = run % len(tools)
+            for which, command in tools[shift:] + tools[:shift]:
                 if output:
                     path = os.path.join(work, output)
                     if os.path.exists(path):
                         os.remove(path)
                 seconds, rss = timed(command, work, env)
-                results[name][which].append(seconds)
-                results[name][2 + which].append(rss)
+                results[name][0][which].append(seconds)
+                results[name][1][which].append(rss)
                 if original and not same_file(os.path.join(work, output), os.path.join(work, original)):
                     sys.exit(f"head-to-head: {' '.join(command)} wrote something other than the input")
     load_after = open("/proc/loadavg").read().split()[:3]
@@ -126,14 +147,16 @@ def main():
 
     print(f"{options.runs} interleaved runs; load average {' '.join(load)} before, {' '.join(load_after)} after")
     print()
-    print("| operation | size | Parley | peer | peer ÷ Parley (medians) | Parley peak RSS | peer peak RSS |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for name, size, _, _, _, theirs in rows:
-        ours_t, theirs_t, ours_m, theirs_m = results[name]
-        peer = os.path.basename(theirs[0])
-        ratio = statistics.median(theirs_t) / statistics.median(ours_t)
-        print(f"| {name} | {size >> 20} MiB | {shown(ours_t)} | {peer} {shown(theirs_t)} | {ratio:.2f}× | "
-              f"{max(ours_m):.1f} MiB | {max(theirs_m):.1f} MiB |")
+    before = "| before (baseline) " if baseline else ""
+    print(f"| operation | size | Parley {before}| peer | peer ÷ Parley (medians) | Parley peak RSS | peer peak RSS |")
+    print("|---|---:|---:|" + ("---:|" if baseline else "") + "---:|---:|---:|---:|")
+    for row in rows:
+        name, size, peer = row[0], row[1], os.path.basename(row[5][0])
+        times, peaks = results[name]
+        ratio = statistics.median(times[-1]) / statistics.median(times[0])
+        older = f"| {shown(times[1])} " if baseline else ""
+        print(f"| {name} | {size >> 20} MiB | {shown(times[0])} {older}| {peer} {shown(times[-1])} | {ratio:.2f}× | "
+              f"{max(peaks[0]):.1f} MiB | {max(peaks[-1]):.1f} MiB |")
     subprocess.run(["gpgconf", "--kill", "all"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     subprocess.run(["rm", "-rf", work])
 
