@@ -2,8 +2,8 @@ import Foundation
 import ParleyWire
 
 /// The conversations this device knows (namespace `conversation`): the server's list merged with what only this
-/// device keeps (titles, favourites). Reading the server's list and storing it are two steps, so the account's
-/// actor can start a new sender-key chain for a group someone left before the new member list is stored
+/// device keeps (titles, favourites). Reading the server's list and storing it are two steps, so the
+/// `SessionOwner` can start a new sender-key chain for a group someone left before the new member list is stored
 /// (`AccountCalling.settleConversations`).
 struct ConversationBook: Sendable {
     typealias Dependencies = HasServer & HasDatabase & HasAccount & Sendable

@@ -5,7 +5,7 @@ import ParleyProtocol
 /// The two queues of message recovery (docs/CLIENT.md §2.1), kept in the vault: what this device could not read and
 /// will ask its sender for (`retry_out`, per sending device and conversation), and the signed requests of other
 /// devices this one will answer (`retry_in`). It decides what is asked and what is answered; sealing and sending
-/// stay with the account's actor, which owns the sessions.
+/// stay with `SessionOwner`, which owns the sessions.
 struct RetryQueues: Sendable {
     typealias Dependencies = HasDatabase & HasClock & Sendable
     let keys: AccountKeyBook

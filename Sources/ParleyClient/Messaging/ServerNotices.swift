@@ -5,7 +5,7 @@ import ParleyWire
 /// Acts on the server's notifications, in the order they arrive (docs/API.md §6): they are hints, the store stays
 /// the truth. What they say of stored messages (reactions, pins, deletions, deliveries) and of who is online is
 /// applied here; what needs the sessions (a pushed message, a group that shrank, someone's new keys) goes to the
-/// account's actor. Subscribers hear every event after it was acted on.
+/// account's `SessionOwner`. Subscribers hear every event after it was acted on.
 struct ServerNotices: Sendable {
     typealias Dependencies = HasDatabase & HasEvents & HasAccount & HasClock & HasServer & HasRandom & Sendable
     let dependencies: any Dependencies

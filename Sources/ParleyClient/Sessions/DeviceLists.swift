@@ -1,7 +1,7 @@
 import Foundation
 
 /// The devices this device believes each account has (its own account included), as the server last listed them:
-/// who gets a copy of each message. The account's actor decides when a list changes (a bundle fetched, a
+/// who gets a copy of each message. `SessionOwner` decides when a list changes (a bundle fetched, a
 /// `stale_devices` answer, a key rotation); this only keeps them.
 struct DeviceLists: Sendable {
     typealias Dependencies = HasDatabase & Sendable

@@ -5,8 +5,8 @@ import ParleyProtocol
 import ParleyWire
 
 /// This account's end-to-end sessions (docs/CLIENT.md §2): a Double Ratchet session with each device it talks to,
-/// and its sender-key chains for groups, kept sealed in the vault. Only the account's actor holds it, so no ratchet
-/// is ever stepped twice at once; everything else in the client reaches the sessions through that actor.
+/// and its sender-key chains for groups, kept sealed in the vault. Only `SessionOwner` (an actor) holds it, so no ratchet
+/// is ever stepped twice at once; everything else in the client reaches the sessions through it.
 struct Sessions {
     /// The protocol's stores over the vault, under this account's current identity key.
     let store: VaultProtocolStore

@@ -9,7 +9,7 @@ protocol HasAccountDirectory { var directory: URL { get } }
 protocol HasServer { var server: any ServerCalling { get } }
 /// Gives the account's event stream, to announce what changed.
 protocol HasEvents { var events: EventBroadcaster<ClientEvent> { get } }
-/// Gives what only the account's actor does (sending through the ratchets) and who is who.
+/// Gives what only the account's `SessionOwner` does (sending through the ratchets) and who is who.
 protocol HasAccount {
     var account: any AccountCalling { get }
     /// This account's e-mail address.
@@ -29,7 +29,7 @@ struct AccountContext: HasDatabase, HasAccountDirectory, HasRandom, HasClock, Ha
     let events: EventBroadcaster<ClientEvent>
 
     /// A context; `link` (unattached by default: every call fails `notConnected`) is both the way to the server and
-    /// to the account's actor.
+    /// to the account (and its `SessionOwner`).
     init(database: ClientDatabase, directory: URL, random: any RandomSource = SystemRandomSource(),
          clock: any WallClock = SystemWallClock(), email: String = "", link: AccountLink = AccountLink(),
          events: EventBroadcaster<ClientEvent> = EventBroadcaster()) {
