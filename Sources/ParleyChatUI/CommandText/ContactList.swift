@@ -12,6 +12,8 @@ public struct ContactRow: Encodable, Sendable, Equatable {
     public let identityFingerprint: String?
     /// `unverified`, `trusted` or `verified` (docs/CLIENT.md §9).
     public let trust: String
+    /// The account that has their e-mail now, when this one was deleted or replaced.
+    public let replacedBy: Int64?
 }
 
 /// The people this device has talked to, with their fingerprints and trust status.
@@ -22,7 +24,8 @@ public enum ContactList {
         for entry in try client.profiles.contacts() {
             let trust = ((try? client.trust.status(of: entry.contact.accountID)) ?? .unverified).rawValue
             rows.append(ContactRow(accountID: entry.contact.accountID, email: entry.contact.email, name: entry.contact.displayName,
-                                   identityFingerprint: entry.identityKey.map(IdentityFingerprint.short), trust: trust))
+                                   identityFingerprint: entry.identityKey.map(IdentityFingerprint.short), trust: trust,
+                                   replacedBy: entry.contact.replacedBy))
         }
         return rows
     }

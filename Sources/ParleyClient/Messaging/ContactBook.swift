@@ -21,12 +21,28 @@ public struct ContactBook: Sendable {
     }
 
     /// Merges what is newly known of someone into what was known (a nil field keeps the old value).
+    ///
+    /// An e-mail that another contact had means the address now belongs to this account (the other was deleted, or
+    /// the server says so): the other is marked replaced, and a note (`replaced_account`) tells `Trust` to treat
+    /// this account's key as that contact's changed key, in the same transaction.
     func remember(_ contact: Contact) throws(ClientError) {
         var merged = try self.contact(contact.accountID) ?? contact
         merged.email = contact.email ?? merged.email
         merged.displayName = contact.displayName ?? merged.displayName
+        let email = merged.email?.lowercased()
+        let previous = email == nil ? [] : try all().filter {
+            $0.accountID != contact.accountID && $0.email?.lowercased() == email && $0.replacedBy != contact.accountID
+        }
+        if previous.contains(where: { $0.accountID == merged.replacedBy }) { merged.replacedBy = nil }
         let bytes = Array(try! JSONEncoder().encode(merged))
-        try dependencies.database.write { try $0.put(Namespace.contact, String(contact.accountID), bytes) }
+        try dependencies.database.write { writer in
+            try writer.put(Namespace.contact, String(contact.accountID), bytes)
+            for var other in previous {
+                other.replacedBy = contact.accountID
+                try writer.put(Namespace.contact, String(other.accountID), Array(try! JSONEncoder().encode(other)))
+                try writer.put(Namespace.replacedAccount, "\(contact.accountID)/\(other.accountID)", [])
+            }
+        }
     }
 
     /// Reads someone's profile (name, and e-mail when they show it) and remembers it.
@@ -43,4 +59,9 @@ public struct ContactBook: Sendable {
         let contact = try contact(accountID)
         return contact?.email ?? contact?.displayName ?? "account \(accountID)"
     }
+}
+
+extension Namespace {
+    /// `NEW/OLD`: account NEW now has the e-mail contact OLD had; `Trust.noticeReplacedAccounts` acts on it once.
+    static let replacedAccount = "replaced_account"
 }

@@ -96,4 +96,15 @@ public struct Contact: Codable, Sendable, Equatable {
     public var email: String?
     /// The display name, when known.
     public var displayName: String?
+    /// Another account this device learned under the same e-mail since: this one was deleted or replaced, and the
+    /// address now belongs to that account (whose key is checked as a changed key, `Trust.noticeReplacedAccounts`).
+    public var replacedBy: Int64?
+
+    /// Someone this device knows.
+    public init(accountID: Int64, email: String?, displayName: String?, replacedBy: Int64? = nil) {
+        self.accountID = accountID
+        self.email = email
+        self.displayName = displayName
+        self.replacedBy = replacedBy
+    }
 }

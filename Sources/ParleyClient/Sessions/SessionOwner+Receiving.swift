@@ -128,6 +128,10 @@ extension SessionOwner {
                         self.logger.debug("ignored a retry request that is not for this device or not signed by its sender")
                     }
                 }
+            } else if try Self.storage({ try TrustRecord.read(sender, in: writer)?.sendingBlocked == true }) {
+                // Their key is not the one the user verified (it changed, or another account now has their address):
+                // held unread, the ratchet not stepped, until the user accepts or verifies it (docs/CLIENT.md §9).
+                try Self.storage { try HeldMessage.keep(&message, ciphertext: ciphertext, in: writer) }
             } else {
                 do {
                     filled = try self.open(ciphertext, into: &message, in: writer)

@@ -27,12 +27,18 @@ struct HeldMessage: Codable, Sendable {
     /// offers no key (then it is simply undecryptable).
     static func hold(_ message: inout Message, ciphertext: [UInt8], in writer: ClientDatabase.Writer) throws -> Bool {
         guard let offered = offeredIdentityKey(in: ciphertext) else { return false }
+        try keep(&message, ciphertext: ciphertext, in: writer)
+        try writer.put(Namespace.state, "offered/\(message.senderID)", offered)
+        return true
+    }
+
+    /// Keeps a message from a contact whose changed key waits for the user (sending to them is blocked), unopened:
+    /// sealed under `held/ID`, shown as held, opened in order once the key is accepted or verified.
+    static func keep(_ message: inout Message, ciphertext: [UInt8], in writer: ClientDatabase.Writer) throws {
         let held = HeldMessage(conversationID: message.conversationID, sender: message.senderID, device: message.senderDevice,
                                ciphertext: ciphertext)
         try writer.put(Namespace.held, String(message.id), Array(try JSONEncoder().encode(held)))
-        try writer.put(Namespace.state, "offered/\(message.senderID)", offered)
         message.undecryptable = true
         message.heldForKeyChange = true
-        return true
     }
 }

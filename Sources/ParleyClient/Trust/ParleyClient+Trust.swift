@@ -21,7 +21,8 @@ extension ParleyClient {
     func resolveContact(_ email: String) async throws(ClientError) -> Int64 {
         let wanted = email.lowercased()
         guard wanted != self.email else { throw .invalidInput("\(email) is your own account; give a contact's e-mail") }
-        let known = try contacts.all().first { $0.email?.lowercased() == wanted }
+        // The account that has the address now, not one it replaced (`Contact.replacedBy`).
+        let known = try contacts.all().filter { $0.email?.lowercased() == wanted }.min { ($0.replacedBy == nil ? 0 : 1) < ($1.replacedBy == nil ? 0 : 1) }
         if let known, try trust.currentKey(of: known.accountID) != nil { return known.accountID }
         guard await isConnected else {
             throw .invalidInput("\(email) is not among this device's contacts with a known key; connect to the server to look them up")

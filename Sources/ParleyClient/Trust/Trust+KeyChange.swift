@@ -10,6 +10,7 @@ extension Trust {
     /// entry, subscribers get an event. The note is deleted in the same transaction, so a crash in between
     /// reports the change again rather than never. `me` is this account (its own keys are not a contact's).
     func noticeIdentityChanges(me: Int64?) throws(ClientError) {
+        try noticeReplacedAccounts(me: me)
         let changed = try dependencies.database.read { try $0.all(Namespace.identityChanged) }
         for (key, previous) in changed {
             guard let account = Int64(key), account != me else {
@@ -38,8 +39,49 @@ extension Trust {
         return true
     }
 
-    /// Refuses to send to a conversation with a contact whose verified key changed.
+    /// An e-mail this device knew as one account now belongs to another (`ContactBook.remember` noted it): to the
+    /// person the address is who they talk to, so the new account's key is the address's changed key. Verified
+    /// before: the verified key is pinned for the new account too, sending to it is blocked and its messages are held
+    /// until the user accepts or verifies the new key. Only trusted on first use: the change is reported. Each note is
+    /// acted on once and deleted in the same transaction as the pin.
+    func noticeReplacedAccounts(me: Int64?) throws(ClientError) {
+        let notes = try dependencies.database.read { try $0.all(Namespace.replacedAccount) }
+        for (note, _) in notes {
+            let ids = note.split(separator: "/").compactMap { Int64($0) }
+            guard ids.count == 2, ids[0] != me, ids[1] != me else {
+                try dependencies.database.write { try $0.delete(Namespace.replacedAccount, note) }
+                continue
+            }
+            let (account, old) = (ids[0], ids[1])
+            let pinned = try dependencies.database.read { try $0.get(Namespace.verified, String(old)) }
+            let ownPin = try dependencies.database.read { try $0.get(Namespace.verified, String(account)) }
+            let key = try knownIdentityKey(of: account)
+            if let pinned, ownPin == nil {
+                // The protocol now refuses any other key for this account (new sessions), and the record blocks sending.
+                try dependencies.database.write { writer in
+                    try writer.put(Namespace.verified, String(account), pinned)
+                    try writer.delete(Namespace.replacedAccount, note)
+                }
+                if let key { try noticeBlockedKeyChange(of: account, offeredKey: key, conversation: nil) }
+            } else if let previous = try knownIdentityKey(of: old), try record(account) == nil {
+                // Reported once this account's key is known (its first session); until then the note waits.
+                guard let key else { continue }
+                if key == previous {
+                    try dependencies.database.write { try $0.delete(Namespace.replacedAccount, note) }
+                } else {
+                    try reportKeyChange(of: account, record: TrustRecord(status: .unverified, previousKey: previous, pendingKey: nil),
+                                        conversation: nil) { writer in try writer.delete(Namespace.replacedAccount, note) }
+                }
+            } else {
+                try dependencies.database.write { try $0.delete(Namespace.replacedAccount, note) }
+            }
+        }
+    }
+
+    /// Refuses to send to a conversation with a contact whose verified key changed (or whose address belonged to
+    /// a verified contact before).
     func ensureSendable(_ conversation: Conversation, me: Int64?) throws(ClientError) {
+        try noticeReplacedAccounts(me: me)
         for member in conversation.members where member != me {
             if try record(member)?.sendingBlocked == true { throw .identityKeyChanged(try contacts.name(member)) }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import ParleyCrypto
 
 /// How far this device trusts a contact's identity key (docs/CLIENT.md §9).
@@ -31,6 +32,11 @@ struct TrustRecord: Codable, Sendable, Equatable {
 
     /// Whether sending to this contact is blocked.
     var sendingBlocked: Bool { pendingKey != nil }
+
+    /// The record of `accountID` as `writer`'s transaction sees it (inside the receive path's own transaction).
+    static func read(_ accountID: Int64, in writer: ClientDatabase.Writer) throws -> TrustRecord? {
+        try writer.reader.get(Namespace.trust, String(accountID)).flatMap { try? JSONDecoder().decode(TrustRecord.self, from: Data($0)) }
+    }
 }
 
 /// Everything `parley verify EMAIL` shows about one contact.

@@ -29,11 +29,12 @@ final class ClientHarness: Sendable {
     /// The home directory of `name`.
     func home(_ name: String) -> URL { root.appendingPathComponent("home-\(name)") }
 
-    /// Creates, registers, confirms and connects `name@example.org`.
+    /// Creates, registers, confirms and connects `name@example.org` (or `email`, in the home of `name`).
     func person(
-        _ name: String, pin: String? = nil, autolockAfter: TimeInterval = 300, dependencies: ClientDependencies = ClientDependencies()
+        _ name: String, email: String? = nil, pin: String? = nil, autolockAfter: TimeInterval = 300,
+        dependencies: ClientDependencies = ClientDependencies()
     ) async throws -> ParleyClient {
-        let email = "\(name)@example.org"
+        let email = email ?? "\(name)@example.org"
         let client = try ParleyClient.create(
             home: home(name), email: email, displayName: name.capitalized, server: address, pin: pin,
             autolockAfter: autolockAfter, dependencies: dependencies, reconnectPolicy: ReconnectPolicy(initial: 0.2, maximum: 1))
