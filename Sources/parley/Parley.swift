@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParleyChatUI
 import ParleyPGP
 import ParleyServer
 import ParleyServerSettings
@@ -39,7 +40,15 @@ struct Parley: AsyncParsableCommand {
                 FileHandle.standardError.write(Data((message + "\n").utf8))
                 exit(withError: ExitCode(code))
             }
-            exit(withError: CommandFailure.shown(error))
+            let shown = CommandFailure.shown(error)
+            if exitCode(for: shown) != .success {
+                // ArgumentParser quotes what was typed ("The value '…' is invalid", "Unknown option '…'"), and a
+                // script may pass a value that came from someone else: controls in it are made visible, as in
+                // every other message.
+                FileHandle.standardError.write(Data((TerminalText.visible(fullMessage(for: shown)) + "\n").utf8))
+                exit(withError: ExitCode(exitCode(for: shown).rawValue))
+            }
+            exit(withError: shown)
         }
     }
 }

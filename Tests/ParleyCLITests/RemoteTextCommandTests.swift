@@ -70,4 +70,20 @@ struct RemoteTextCommandTests {
         Self.expectInert(refused.stderr, "send (error)")
         try await server.stop()
     }
+
+    /// ArgumentParser quotes a value it refuses, and a script may pass one that someone else wrote: the quote is
+    /// shown inert too, and the usage exit code stays.
+    @Test(arguments: [
+        ["download", "M\u{1B}]0;pwned\u{07}\u{9B}1m"],
+        ["react", "1\u{1B}[2J", "👍"],
+        ["read", "--conversation", "x\u{202E}\u{1B}[31m"],
+        ["--\u{1B}[2Jbogus"],
+        ["send", "--to", "bob@example.org", "hi", "stray\u{1B}]0;t\u{07}", "extra"],
+    ])
+    func refusedArgumentsAreQuotedInert(_ arguments: [String]) async throws {
+        let result = try await ParleyBinary.runDetached(arguments + ["--home", "/nonexistent-parley-home"])
+        #expect(result.status == 64, "\(arguments): \(result.status) \(result.stderr)")
+        Self.expectInert(result.stdout + result.stderr, arguments.first ?? "")
+        #expect(result.stderr.contains("␛"), "the escape is shown, not dropped: \(result.stderr)")
+    }
 }
