@@ -35,6 +35,32 @@ public enum TerminalText {
         return String(out)
     }
 
+    /// A name someone chose (a display name, a group title, a file name) on one line, with what would hide in it
+    /// shown too: invisible characters (zero-width space and joiners, word joiner, soft hyphen, byte-order mark,
+    /// Hangul fillers, tag characters) and spaces other than the plain one (no-break, en, em, ideographic…), so
+    /// "Ann" and "Ann" followed by a no-break space do not look alike. Message text keeps them (some scripts need
+    /// zero-width characters, and emoji their joiner); names do not.
+    public static func name(_ text: some StringProtocol) -> String {
+        let line = visible(text, singleLine: true)
+        guard line.unicodeScalars.contains(where: hidesInName) else { return line }
+        var out = String.UnicodeScalarView()
+        for scalar in line.unicodeScalars {
+            if hidesInName(scalar) { out.append(contentsOf: shown(scalar).unicodeScalars) } else { out.append(scalar) }
+        }
+        return String(out)
+    }
+
+    /// Whether a scalar is invisible, or a space other than U+0020, and so could make one name pass for another.
+    public static func hidesInName(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00A0, 0x1680, 0x2000...0x200A, 0x202F, 0x205F, 0x3000: true   // spaces other than the plain one
+        case 0x00AD, 0x034F, 0x180E, 0x200B...0x200D, 0x2060...0x2064, 0xFEFF: true   // soft hyphen, joiners, ZWSP, BOM
+        case 0x115F, 0x1160, 0x3164, 0xFFA0: true                                   // Hangul fillers (blank letters)
+        case 0xE0000...0xE007F: true                                                // tag characters
+        default: false
+        }
+    }
+
     /// How one escaped scalar is shown.
     private static func shown(_ scalar: Unicode.Scalar) -> String {
         switch scalar.value {

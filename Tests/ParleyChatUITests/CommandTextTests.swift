@@ -51,7 +51,10 @@ import Testing
         #expect(FileLabel.line(image, messageID: 1, caption: "") == "[image cat.jpg] (640×480, 10 B, image/jpeg) — parley download 1 -o PATH")
         let hostile = try Self.attachment(name: "a\u{1B}[2Jb\u{9B}c\u{7F}.txt", mime: "text/plain", size: 1)
         let line = FileLabel.line(hostile, messageID: 2, caption: "")
-        #expect(line.hasPrefix("[file] a[2Jbc.txt "))
+        #expect(line.hasPrefix("[file] a␛[2Jb<U+9B>c␡.txt "), "shown, not dropped: \(line)")
         #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+        // What could make one name pass for another is shown too.
+        let disguised = try Self.attachment(name: "invoice\u{202E}fdp.exe\u{200B}\u{00A0}", mime: "text/plain", size: 1)
+        #expect(FileLabel.line(disguised, messageID: 3, caption: "").hasPrefix("[file] invoice<U+202E>fdp.exe<U+200B><U+A0> "))
     }
 }

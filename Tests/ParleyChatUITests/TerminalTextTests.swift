@@ -35,4 +35,16 @@ struct TerminalTextTests {
     @Test func continuationLinesAreIndented() {
         #expect(TerminalText.indentedLines("first\n[1#9 09:00] bob: fake") == "first\n    [1#9 09:00] bob: fake")
     }
+
+    @Test func namesShowWhatCouldHideInThem() {
+        #expect(TerminalText.name("Ann") == "Ann")
+        #expect(TerminalText.name("Ann\u{00A0}") == "Ann<U+A0>")
+        #expect(TerminalText.name("A\u{200B}nn\u{2060}\u{FEFF}") == "A<U+200B>nn<U+2060><U+FEFF>")
+        #expect(TerminalText.name("Mal\u{202E}lortxt.exe") == "Mal<U+202E>lortxt.exe")
+        #expect(TerminalText.name("\u{3164}\u{115F}") == "<U+3164><U+115F>")
+        #expect(TerminalText.name("two\nlines\u{1B}[2J") == "two lines␛[2J")
+        // Message text keeps what some scripts and emoji need; only names mark it.
+        #expect(TerminalText.visible("👨\u{200D}👩\u{200D}👧 ok\u{00A0}!") == "👨\u{200D}👩\u{200D}👧 ok\u{00A0}!")
+        #expect(TerminalText.name("Zoë Łukasz 李") == "Zoë Łukasz 李")
+    }
 }

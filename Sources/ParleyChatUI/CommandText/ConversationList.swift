@@ -13,7 +13,7 @@ public enum ConversationList {
             var trust: TrustStatus?
             if let other { trust = try client.trust.status(of: other) }
             let name = if let other { await PersonName.learning(other, client: client) }
-                else { conversation.title ?? "a group without a title yet" }
+                else { conversation.title.map(TerminalText.name) ?? "a group without a title yet" }
             rows.append(ConversationRow(conversation: conversation, trust: trust, name: name))
         }
         return rows

@@ -34,8 +34,8 @@ public enum MessageLine {
 public enum FileLabel {
     /// `[file] name (size, type) — parley download ID -o PATH`, or the image form with its thumbnail.
     public static func line(_ attachment: Attachment, messageID: Int64, caption: String) -> String {
-        // The name comes from the sender: keep it printable so it cannot drive the terminal.
-        let name = String(attachment.name.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }.map(Character.init))
+        // The name comes from the sender: shown inert, with what could hide in it (`TerminalText.name`).
+        let name = TerminalText.name(attachment.name)
         let how = "— parley download \(messageID) -o PATH"
         let head: String
         if attachment.isImage {

@@ -13,7 +13,8 @@ public enum PersonName {
     /// The same, from a list of contacts already read.
     public static func label(_ account: Int64, contacts: [Contact]) -> String {
         guard let contact = contacts.first(where: { $0.accountID == account }) else { return "someone (account \(account))" }
-        let name = contact.displayName.flatMap { $0.isEmpty ? nil : $0 }
+        // Shown with what could hide in it, so a look-alike name does not pass for another.
+        let name = contact.displayName.flatMap { $0.isEmpty ? nil : TerminalText.name($0) }
         switch (name, contact.email) {
         case (let name?, let email?):
             let shared = contacts.contains { $0.accountID != account && $0.displayName == name }

@@ -28,7 +28,7 @@ extension Parley {
             options.output(previews.map(\.request)) {
                 previews.isEmpty ? "No message requests." : previews.map { preview in
                     let request = preview.request
-                    let header = "request \(request.conversationID): \(request.displayName) <\(request.email)> wants to talk"
+                    let header = "request \(request.conversationID): \(TerminalText.name(request.displayName)) <\(request.email)> wants to talk"
                     let answer = "    answer with 'parley requests accept|decline|block \(request.conversationID)'"
                     return ([header] + preview.lines.map { "    " + $0 } + [answer]).joined(separator: "\n")
                 }.joined(separator: "\n")
