@@ -73,6 +73,22 @@ struct IdentityTextTests {
         try await server.stop()
     }
 
+    @Test("an address written with stand-ins for plain characters (full-width, ligatures, superscripts) is refused, naming the plain one")
+    func compatibilityFormsRefused() async throws {
+        let server = try await TestServer.start()
+        let socket = try server.connect()
+        _ = try await socket.call("register", TestAccount("ann@example.org").registerFields)
+        for (email, plain) in [("\u{FF41}nn@example.org", "ann@example.org"), ("\u{FB01}n@example.org", "fin@example.org"),
+                               ("ann\u{B2}@example.org", "ann2@example.org"), ("ann@\u{FF45}xample.org", "ann@example.org")] {
+            let answer = try await socket.call("register", TestAccount(email).registerFields)
+            #expect(answer.errorCode == "invalid_field", "\(email)")
+            #expect(answer.errorMessage?.contains("stand-ins") == true && answer.errorMessage?.contains(plain) == true, "\(answer)")
+        }
+        let codes = try String(contentsOf: server.directory.appendingPathComponent("dev-codes.log"), encoding: .utf8)
+        #expect(codes.split(separator: "\n").count == 1, "only the plain address was registered")
+        try await server.stop()
+    }
+
     @Test("display and device names refuse C0 and C1 control characters; ordinary names pass")
     func namesWithoutControls() async throws {
         let server = try await TestServer.start()

@@ -47,6 +47,12 @@ enum IdentityText {
     /// Only new addresses: one registered before this rule still logs in and is still found.
     static func newEmail(_ raw: String) throws(WireError) -> String {
         let email = try email(raw)
+        // Full-width letters, ligatures, superscripts and the like stand for plain characters (Unicode NFKC): such an
+        // address would pass for the plain one beside it.
+        let plain = email.precomposedStringWithCompatibilityMapping.lowercased()
+        if plain != email {
+            throw .invalid("email", "must be typed in plain characters: it holds stand-ins (full-width letters, ligatures, superscripts) for \(plain)")
+        }
         if let mixed = mixedScripts(in: email) {
             throw .invalid("email", "must not mix \(mixed) letters in one part of the address, which can look alike (а and a); type it in one script, or an international domain in its xn-- form")
         }
