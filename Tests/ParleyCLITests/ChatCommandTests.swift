@@ -69,6 +69,12 @@ struct ChatCommandTests {
         #expect(noAccount.status == 1)
         #expect(noAccount.stderr.contains("no account in"))
         #expect(noAccount.stderr.contains("parley account register"))
+        // A home that is a file is said to be one, not "no account".
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-file-home-\(UUID().uuidString)")
+        try Data("not a directory".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let fileHome = try await ParleyBinary.runDetached(["read", "--home", file.path])
+        #expect(fileHome.status == 1 && fileHome.stderr.contains("is a file, not a directory"), "\(fileHome.stderr)")
         let both = try await ParleyBinary.runDetached(["send", "--home", home.path, "--to", "x@example.org", "--conversation", "1", "hi"])
         #expect(both.status == 64)
         #expect(both.stderr.contains("exactly one of --to or --conversation"))

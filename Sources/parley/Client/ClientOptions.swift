@@ -22,10 +22,23 @@ struct ClientOptions: ParsableArguments {
         if let account { return account.lowercased() }
         let accounts = AccountHome.accounts(in: homeURL)
         switch accounts.count {
-        case 0: throw CommandFailure("no account in \(homeURL.path); create one with 'parley account register'")
+        case 0: throw CommandFailure(Self.unreadable(homeURL) ?? "no account in \(homeURL.path); create one with 'parley account register'")
         case 1: return accounts[0]
         default: throw CommandFailure("this home has several accounts (\(accounts.joined(separator: ", "))); pick one with --account")
         }
+    }
+
+    /// Why `home` (or its `accounts` directory) cannot be looked into, when it is not simply empty or missing.
+    static func unreadable(_ home: URL) -> String? {
+        for directory in [home, home.appendingPathComponent("accounts", isDirectory: true)] {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else { return nil }
+            if !isDirectory.boolValue { return "\(directory.path) is a file, not a directory; give --home the directory Parley keeps its data in" }
+            if !FileManager.default.isReadableFile(atPath: directory.path) || !FileManager.default.isExecutableFile(atPath: directory.path) {
+                return "cannot read \(directory.path): permission denied (check its owner and permissions)"
+            }
+        }
+        return nil
     }
 
     /// Opens the account, asking for what its vault needs: its PIN (PARLEY_PIN or a prompt), or the TPM
