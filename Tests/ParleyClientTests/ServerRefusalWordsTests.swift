@@ -9,6 +9,10 @@ import Testing
         #expect(mixed.description == "the server refused: the e-mail address must not mix Latin and Cyrillic letters in one part of the address")
         #expect(ClientError.server(.invalid("display_name", "must not be empty")).description == "the server refused: the name must not be empty")
         #expect(ClientError.server(.missing("email")).description == "the server refused: the e-mail address is required")
+        // An address in a list is one address, not "field 'members[0]'".
+        #expect(ClientError.server(.invalid("members[0]", "must not contain spaces")).description == "the server refused: the address must not contain spaces")
+        #expect(ClientError.server(.invalid("members[12]", "is you; you are a member already")).description
+                == "the server refused: the address is you; you are a member already")
     }
 
     @Test func otherRefusalsAreUnchanged() {
@@ -16,5 +20,8 @@ import Testing
         #expect(ClientError.server(WireError(.notFound, "field 'email' is not a field")).description == "the server refused: field 'email' is not a field")
         #expect(ClientError.server(WireError(.invalidField, "field 'email")).description == "the server refused: field 'email")
         #expect(ClientError.server(WireError(.invalidField, "field '")).description == "the server refused: field '")
+        #expect(ClientError.server(.invalid("members[x]", "is odd")).description == "the server refused: field 'members[x]' is odd")
+        #expect(ClientError.server(.invalid("envelopes[2].ciphertext", "is not base64")).description
+                == "the server refused: field 'envelopes[2].ciphertext' is not base64")
     }
 }

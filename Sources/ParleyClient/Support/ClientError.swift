@@ -97,14 +97,25 @@ extension ClientError {
     /// What the person typed, by the wire's field name: a refusal of a field says "the e-mail address", not "field 'email'".
     static let fieldWords = [
         "email": "the e-mail address", "display_name": "the name", "device_name": "the device name", "username": "the username",
+        // One of the addresses a conversation is started with (`members[N]`).
+        "members": "the address",
     ]
 
     /// The server's message, with a field it names in the wire's words said in the person's.
     static func inPersonsWords(_ error: WireError) -> String {
         guard error.code == .invalidField || error.code == .missingField, error.message.hasPrefix("field '"),
               let end = error.message.dropFirst(7).firstIndex(of: "'"),
-              let words = fieldWords[String(error.message[error.message.index(error.message.startIndex, offsetBy: 7)..<end])]
+              let words = fieldWords[Self.fieldName(String(error.message[error.message.index(error.message.startIndex, offsetBy: 7)..<end]))]
         else { return error.message }
         return words + error.message[error.message.index(after: end)...]
+    }
+
+    /// A field's name without a list index (`members[0]` → `members`); any other name as it is.
+    static func fieldName(_ path: String) -> String {
+        guard path.hasSuffix("]"), let open = path.firstIndex(of: "["),
+              !path[path.index(after: open)..<path.index(before: path.endIndex)].isEmpty,
+              path[path.index(after: open)..<path.index(before: path.endIndex)].allSatisfy(\.isNumber)
+        else { return path }
+        return String(path[..<open])
     }
 }
