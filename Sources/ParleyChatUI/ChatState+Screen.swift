@@ -26,7 +26,7 @@ extension ChatState {
             if let peer = peer(of: conversation) {
                 title += online.contains(peer) ? " · online" : " · offline"
             } else {
-                title += " · \(conversation.members.count) members"
+                title += " · \(conversation.members.count) \(conversation.members.count == 1 ? "member" : "members")"
             }
             if conversation.favourite { title += " · ★" }
             if conversation.isRequest == true { title += " · a message request: writing accepts it; 'parley requests' declines or blocks" }

@@ -37,6 +37,17 @@ struct OutboxTests {
         #expect(try outbox.count() == 1)
     }
 
+    @Test("a message of only spaces, line breaks or invisible characters is refused as empty; nothing is queued")
+    func blankMessagesAreRefused() async throws {
+        let outgoing = Outgoing(dependencies: account.context())
+        for text in ["", "   ", "\n\n", "\u{200B}", " \u{2060}\t\u{00A0}"] {
+            await #expect(throws: ClientError.invalidInput("the message is empty"), "\(text.debugDescription)") {
+                try await outgoing.send(text, to: 7)
+            }
+        }
+        #expect(try outbox.count() == 0)
+    }
+
     @Test("the same client message id is kept once: a second add is refused, the first stays")
     func oneRowPerMessage() throws {
         try outbox.add(Self.entry("x", text: "original", created: 1))

@@ -161,7 +161,7 @@ extension Parley {
             options.output(rows) {
                 var lines = rows.isEmpty ? ["No conversations yet: start one with 'parley send --to EMAIL TEXT'."] : rows.map { row in
                     let c = row.conversation
-                    return "\(c.id)\t\(c.kind)\t\(row.name)\t\(c.members.count) members\t\(c.unread >= Conversation.unreadCountLimit ? "\(c.unread)+" : "\(c.unread)") unread\(c.favourite ? "\t★" : "")\(row.trust.map { "\t\($0.label)" } ?? "")"
+                    return "\(c.id)\t\(c.kind)\t\(row.name)\t\(c.members.count) \(c.members.count == 1 ? "member" : "members")\t\(c.unread >= Conversation.unreadCountLimit ? "\(c.unread)+" : "\(c.unread)") unread\(c.favourite ? "\t★" : "")\(row.trust.map { "\t\($0.label)" } ?? "")"
                 }
                 if requests > 0 { lines.append("\(requests) message request\(requests == 1 ? "" : "s") waiting: see 'parley requests'.") }
                 return lines.joined(separator: "\n")
