@@ -62,4 +62,24 @@ struct RequestCommandTests {
         #expect(me.status != 0 && me.stderr.contains("you cannot block yourself") && !me.stderr.contains("field"), "\(me.stderr)")
         try await scene.finish()
     }
+
+    /// A probe found `conversations` counting a request's messages unread after the person answered it by replying,
+    /// while `read` had nothing new: what `conversations` counts and what `read` shows now agree.
+    @Test func answeringARequestByReplyingLeavesNothingUnread() async throws {
+        let scene = try await CLIScene.start("request-reply", people: ["ann", "bob"])
+        let ann = scene.home("ann"), bob = scene.home("bob")
+        func run(_ arguments: [String]) async throws -> ParleyBinary.Result { try await scene.run(arguments) }
+        for text in ["m1", "m2", "m3"] {
+            #expect(try await run(["send", "--home", ann.path, "--to", "bob@example.org", text]).status == 0)
+        }
+        #expect(try await run(["requests", "--home", bob.path]).stdout.contains("m3"))
+        #expect(try await run(["send", "--home", bob.path, "--to", "ann@example.org", "r1"]).status == 0)
+        let listed = try await run(["conversations", "--home", bob.path])
+        #expect(listed.stdout.contains("\tdirect\tann\t2 members\t0 unread"), "\(listed.stdout)")
+        #expect(try await run(["read", "--home", bob.path]).stdout.contains("No new messages."))
+        // Ann's side: bob's reply is new, and counted.
+        #expect(try await run(["conversations", "--home", ann.path]).stdout.contains("\t1 unread"))
+        #expect(try await run(["read", "--home", ann.path]).stdout.contains("bob: r1"))
+        try await scene.finish()
+    }
 }

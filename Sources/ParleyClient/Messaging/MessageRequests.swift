@@ -50,8 +50,13 @@ public struct MessageRequests: Sendable {
     }
 
     /// Accepts a message request: the starter becomes a contact (profile, presence, read marks).
+    ///
+    /// What the request held was shown with it (`list`), so the conversation is marked read as it is accepted (the
+    /// starter sees read ticks from now on, not before): `conversations` does not count those messages unread while
+    /// `read` has nothing new. Best effort: a mark that fails is set by the next read.
     public func accept(_ conversationID: Int64) async throws(ClientError) {
         _ = try await server.call(API.AcceptRequest.self, .init(conversationID: conversationID))
+        _ = try? await server.call(API.MarkConversationRead.self, .init(conversationID: conversationID))
         try await ConversationBook(dependencies: dependencies).refresh()
     }
 

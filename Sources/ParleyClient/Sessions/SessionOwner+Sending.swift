@@ -41,6 +41,11 @@ extension SessionOwner {
             }
         }
         guard let answer else { throw .invalidInput("the conversation's devices kept changing; try again") }
+        if conversation.unread > 0 {
+            // Writing in a conversation means what came before was seen (a reply to a message request too, which
+            // the server accepts by the reply): marked read, best effort, so its count matches what `read` shows.
+            _ = try? await call(API.MarkConversationRead.self, .init(conversationID: conversation.id))
+        }
         if conversation.kind == "group" { try sessions.markDistributed(conversationID: conversation.id, to: sentTo) }
         let message = Message(
             id: answer.messageID, conversationID: entry.conversationID, senderID: me, senderDevice: myDevice,
