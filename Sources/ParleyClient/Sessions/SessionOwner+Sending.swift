@@ -41,9 +41,10 @@ extension SessionOwner {
             }
         }
         guard let answer else { throw .invalidInput("the conversation's devices kept changing; try again") }
-        if conversation.unread > 0 {
-            // Writing in a conversation means what came before was seen (a reply to a message request too, which
-            // the server accepts by the reply): marked read, best effort, so its count matches what `read` shows.
+        if conversation.unread > 0, try !hasUnseen(in: conversation.id) {
+            // The server counts messages unread that the person has already been shown (a request's, which `requests`
+            // showed and the reply accepts): with nothing new to them here, it is marked read, best effort, so the
+            // count matches what `read` shows. A message fetched but not shown yet keeps it unread.
             _ = try? await call(API.MarkConversationRead.self, .init(conversationID: conversation.id))
         }
         if conversation.kind == "group" { try sessions.markDistributed(conversationID: conversation.id, to: sentTo) }
@@ -59,6 +60,13 @@ extension SessionOwner {
             try Outbox.remove(entry.content.id, in: writer)
         }
         return message
+    }
+
+    /// Whether a message of `conversationID` waits to be shown to the person (`Inbox`'s unseen list).
+    func hasUnseen(in conversationID: Int64) throws(ClientError) -> Bool {
+        let unseen = try database.read { try $0.all(Namespace.unseen) }.compactMap { Int64($0.key) }
+        for id in unseen where try parts.history.message(id)?.conversationID == conversationID { return true }
+        return false
     }
 
     /// Every device of every member except this one, with a session ready for each.
