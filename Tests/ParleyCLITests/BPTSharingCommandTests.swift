@@ -39,7 +39,7 @@ struct BPTSharingCommandTests {
         process.standardInput = input
         process.standardOutput = output
         try ProcessLaunch.start(process)
-        input.fileHandleForWriting.write(Data(ciphertext.utf8))
+        try input.fileHandleForWriting.write(contentsOf: Data(ciphertext.utf8))
         try input.fileHandleForWriting.close()
         let plain = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

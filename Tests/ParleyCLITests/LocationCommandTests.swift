@@ -189,7 +189,7 @@ struct LocationCommandTests {
         process.standardInput = input
         process.standardOutput = output
         try ProcessLaunch.start(process)
-        input.fileHandleForWriting.write(Data(text.utf8))
+        try input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
         try input.fileHandleForWriting.close()
         let ciphertext = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -211,7 +211,7 @@ struct LocationCommandTests {
         process.standardInput = input
         process.standardOutput = output
         try ProcessLaunch.start(process)
-        input.fileHandleForWriting.write(ciphertext)
+        try input.fileHandleForWriting.write(contentsOf: ciphertext)
         try input.fileHandleForWriting.close()
         let plaintext = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

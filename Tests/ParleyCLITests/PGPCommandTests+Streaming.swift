@@ -37,10 +37,10 @@ private enum EncryptThroughPipes {
         let collected = Collected()
         let reader = Thread { collected.drain(output.fileHandleForReading) }
         reader.start()
-        input.fileHandleForWriting.write(first)
+        try input.fileHandleForWriting.write(contentsOf: first)
         _ = collected.enough.wait(timeout: .now() + 30)
         let early = collected.count
-        input.fileHandleForWriting.write(then)
+        try input.fileHandleForWriting.write(contentsOf: then)
         try input.fileHandleForWriting.close()
         collected.finished.wait()
         process.waitUntilExit()

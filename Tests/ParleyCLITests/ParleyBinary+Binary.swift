@@ -31,7 +31,9 @@ extension ParleyBinary {
         try ProcessLaunch.start(process)
         // Feed stdin on another thread so a large output cannot deadlock against a full input pipe.
         let writer = Thread {
-            input.fileHandleForWriting.write(stdin)
+            // The throwing write: a command that refuses before reading its input (and exits) closes the pipe, and
+            // the old `write(_:)` turned that EPIPE into a crash of the whole test process (seen in CI, 2026-11-28).
+            try? input.fileHandleForWriting.write(contentsOf: stdin)
             try? input.fileHandleForWriting.close()
         }
         writer.start()

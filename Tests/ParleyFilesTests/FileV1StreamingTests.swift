@@ -179,7 +179,7 @@ struct FileV1StreamingTests {
         let plaintext = DeterministicRandomSource(seed: [9]).bytes(3 * Self.chunk + 17)
         let sealed = try seal(plaintext, to: [.x25519(key.publicKey)])
         let pipe = Pipe()
-        let writer = Thread { pipe.fileHandleForWriting.write(Data(sealed)); try? pipe.fileHandleForWriting.close() }
+        let writer = Thread { try? pipe.fileHandleForWriting.write(contentsOf: Data(sealed)); try? pipe.fileHandleForWriting.close() }
         writer.start()
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("parley-fd-\(UUID().uuidString)").path
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)

@@ -151,7 +151,7 @@ public final class Dovecot: @unchecked Sendable {
         process.standardOutput = outputPipe
         process.standardError = outputPipe
         try ProcessLaunch.start(process)
-        if let input { inputPipe.fileHandleForWriting.write(Data(input)) }
+        if let input { try? inputPipe.fileHandleForWriting.write(contentsOf: Data(input)) }
         try inputPipe.fileHandleForWriting.close()
         let output = outputPipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
