@@ -3,7 +3,7 @@ import ParleyClientFormats
 import ParleyProtocol
 
 /// A message from a contact whose verified key changed, kept (sealed, in the account's database) until the user
-/// accepts or verifies the new key; `ParleyClient.releaseHeldMessages` opens them then, in arrival order.
+/// accepts or verifies the new key; `SessionOwner.releaseHeldMessages` opens them then, in arrival order.
 struct HeldMessage: Codable, Sendable {
     let conversationID: Int64
     let sender: Int64
