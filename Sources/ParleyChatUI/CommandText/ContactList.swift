@@ -18,10 +18,12 @@ public struct ContactRow: Encodable, Sendable, Equatable {
 
 /// The people this device has talked to, with their fingerprints and trust status.
 public enum ContactList {
-    /// Every contact; a trust status this device cannot read counts as unverified.
+    /// Every contact but the account itself (it is learnt like anyone when you write to your own address); a trust
+    /// status this device cannot read counts as unverified.
     public static func rows(_ client: ParleyClient) async throws(ClientError) -> [ContactRow] {
         var rows: [ContactRow] = []
-        for entry in try client.profiles.contacts() {
+        let me = await client.accountID
+        for entry in try client.profiles.contacts() where entry.contact.accountID != me {
             let trust = ((try? client.trust.status(of: entry.contact.accountID)) ?? .unverified).rawValue
             rows.append(ContactRow(accountID: entry.contact.accountID, email: entry.contact.email, name: entry.contact.displayName,
                                    identityFingerprint: entry.identityKey.map(IdentityFingerprint.short), trust: trust,

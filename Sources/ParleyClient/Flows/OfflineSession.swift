@@ -49,6 +49,7 @@ public struct OfflineSession: Sendable {
 
     /// Sends `text` to `target`, replying to `replyTo` when given: sent, or queued in the outbox.
     public func send(_ text: String, to target: Target, replyTo: Int64? = nil) async throws(OfflineSendError) -> SendOutcome {
+        do throws(ClientError) { try Outgoing.refuseBlank(text) } catch { throw .client(error) }
         let id = try await conversation(for: target)
         do { return try await client.send(text, to: id, replyTo: replyTo) } catch { throw .client(error) }
     }

@@ -16,13 +16,18 @@ public struct Outgoing: Sendable {
 
     /// Sends `text` to a conversation. Without a connection the message waits in the outbox.
     public func send(_ text: String, to conversationID: Int64, replyTo: Int64? = nil) async throws(ClientError) -> SendOutcome {
-        // Only spaces, line breaks or invisible characters would reach the other side as an empty-looking message.
-        guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace && $0.properties.generalCategory != .format }) else {
-            throw .invalidInput("the message is empty")
-        }
+        try Self.refuseBlank(text)
         let content = MessageContent(id: dependencies.random.clientMessageID(), type: "text", text: text, replyTo: replyTo)
         return try await enqueue(OutboxEntry(conversationID: conversationID, content: content, kind: "text",
                                              forwardOf: nil, created: dependencies.clock.now()))
+    }
+
+    /// Refuses text of only spaces, line breaks or invisible characters: it would reach the other side as an
+    /// empty-looking message. Checked before anything is started for it (a conversation, a request).
+    public static func refuseBlank(_ text: String) throws(ClientError) {
+        guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace && $0.properties.generalCategory != .format }) else {
+            throw .invalidInput("the message is empty")
+        }
     }
 
     /// Forwards a message to another conversation; the copy names its original sender and time.

@@ -87,7 +87,7 @@ extension Parley.Account {
             options.output(status) {
                 """
                 account:   \(client.email)\(account.map { " (id \($0), device \(device ?? 0))" } ?? " — not confirmed yet")
-                server:    \(server) — \(reachable ? "reachable, logged in" : "not reachable")
+                server:    \(server) — \(account == nil ? "not asked until the account is confirmed ('parley account confirm CODE')" : reachable ? "reachable, logged in" : "not reachable")
                 identity:  \(fingerprint)
                 """
             }
@@ -153,7 +153,12 @@ extension Parley.Account {
                 try await client.rotateKeys(password: password)
                 return IdentityFingerprint.short(await client.identityKey)
             }
-            options.output(["identity_fingerprint": fingerprint]) { "New identity key: \(fingerprint). Ask your contacts to verify it." }
+            options.output(["identity_fingerprint": fingerprint]) {
+                """
+                New identity key: \(fingerprint) (as 'parley account status' shows it).
+                Your contacts now see a new safety number with you: compare it with each of them ('parley verify THEIR-EMAIL').
+                """
+            }
         }
     }
 }

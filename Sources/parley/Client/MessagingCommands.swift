@@ -14,7 +14,7 @@ extension Parley {
         @Option(help: "A conversation id (see 'parley conversations').") var conversation: Int64?
         @Option(help: "Reply to this message id.") var replyTo: Int64?
         @OptionGroup var attachment: FileSendOptions
-        @Argument(help: "The text (with --file: an optional caption).") var text: String?
+        @Argument(help: "The text (with --file: an optional caption); - reads it from standard input.") var text: String?
 
         func validate() throws {
             guard (to == nil) != (conversation == nil) else { throw ValidationError("give exactly one of --to or --conversation") }
@@ -30,10 +30,11 @@ extension Parley {
                 outcome = try await options.withClient(reconnect: true) { opened in
                     client = opened
                     let id = try await OfflineSession(client: opened, offline: nil).conversation(for: target)
-                    return try await attachment.send(attachment.file!, caption: text, to: id, client: opened)
+                    let caption = try text == "-" ? StandardInputText.read() : text
+                    return try await attachment.send(attachment.file!, caption: caption, to: id, client: opened)
                 }
             } else {
-                (outcome, client) = try await sendText()
+                (outcome, client) = try await sendText(text == "-" ? StandardInputText.read() : text!)
             }
             switch outcome {
             case .sent(let message):
@@ -52,11 +53,11 @@ extension Parley {
         private var target: OfflineSession.Target { if let conversation { .conversation(conversation) } else { .person(to!) } }
 
         /// Sends the text; without the server it goes into the outbox of a conversation this device knows.
-        private func sendText() async throws -> (SendOutcome, ParleyClient) {
+        private func sendText(_ text: String) async throws -> (SendOutcome, ParleyClient) {
             let session = try await options.openOnlineOrOffline()
             if let offline = session.offline { Console.err("Offline: \(offline).") }
             do {
-                let outcome = try await session.send(text!, to: target, replyTo: replyTo)
+                let outcome = try await session.send(text, to: target, replyTo: replyTo)
                 await session.client.disconnect()
                 return (outcome, session.client)
             } catch {

@@ -1,0 +1,71 @@
+import Foundation
+import ParleyServer
+import ParleyTestSupport
+import Testing
+
+/// What an outside probe of everyday use found (2026-11-28), as a person sees it through the binary on a default
+/// server: text from standard input, the account itself among its contacts, the status of an unconfirmed account,
+/// and what `rotate-keys` tells its user to do.
+@Suite("parley: everyday commands as a person uses them", .serialized, .offThePool)
+struct EverydayCommandTests {
+    @Test func sendReadsItsTextFromStandardInputAndRefusesWhatCannotBeAMessage() async throws {
+        let scene = try await CLIScene.start("stdin", people: ["ann", "bob"])
+        let ann = scene.home("ann"), bob = scene.home("bob")
+        func send(_ input: Data) async throws -> ParleyBinary.BinaryResult {
+            try await Blocking.run { try ParleyBinary.runBinary(["send", "--home", ann.path, "--to", "bob@example.org", "-"], stdin: input) }
+        }
+        // Longer than a message may be, and not text: refused with what to do instead, and nothing is sent.
+        let long = try await send(Data(repeating: UInt8(ascii: "a"), count: 64 * 1024 + 1))
+        #expect(long.status != 0 && long.stderr.contains("more than 64 KiB") && long.stderr.contains("--file"), "\(long.stderr)")
+        let binary = try await send(Data([0x68, 0x69, 0xff, 0xfe, 0x0a]))
+        #expect(binary.status != 0 && binary.stderr.contains("not UTF-8 text"), "\(binary.stderr)")
+        let blank = try await send(Data("\n\n".utf8))
+        #expect(blank.status != 0 && blank.stderr.contains("empty"), "\(blank.stderr)")
+        #expect(try await scene.run(["requests", "--home", bob.path]).stdout.contains("No message requests"))
+
+        // Lines from a pipe arrive as they were, without the line break that ended them; exactly 64 KiB passes.
+        let sent = try await send(Data("first line\nsecond line\n".utf8))
+        #expect(sent.status == 0, "\(sent.stderr)")
+        try await CLIAccounts.accept(request: 1, home: bob)
+        let largest = try await send(Data(repeating: UInt8(ascii: "b"), count: 64 * 1024))
+        #expect(largest.status == 0, "\(largest.stderr)")
+        let read = try await scene.run(["read", "--home", bob.path, "--conversation", "1", "--json"])
+        #expect(read.stdout.contains(#""first line\nsecond line""#), "\(read.stdout.prefix(400))")
+        #expect(read.stdout.contains(String(repeating: "b", count: 64 * 1024)))
+        // A literal "-" as text is still possible in a pipe.
+        #expect(try await send(Data("-".utf8)).status == 0)
+        try await scene.finish()
+    }
+
+    @Test func theAccountIsNotItsOwnContactAndAnUnconfirmedOneIsNotCalledUnreachable() async throws {
+        let scene = try await CLIScene.start("self", people: ["ann", "bob"])
+        let ann = scene.home("ann")
+        // Looking at one's own safety number learns one's own account like anyone's.
+        _ = try await scene.run(["verify", "--home", ann.path, "ann@example.org"])
+        #expect(try await scene.run(["send", "--home", ann.path, "--to", "bob@example.org", "hi"]).status == 0)
+        let contacts = try await scene.run(["contacts", "--home", ann.path])
+        #expect(contacts.stdout.contains("bob@example.org") && !contacts.stdout.contains("ann@example.org"), "\(contacts.stdout)")
+
+        let carl = scene.root.appendingPathComponent("carl")
+        let registered = try await ParleyBinary.runDetached(
+            ["account", "register", "--home", carl.path, "--email", "carl@example.org", "--name", "carl",
+             "--server", "127.0.0.1:\(scene.server.port)"], environment: CLIAccounts.environment)
+        #expect(registered.status == 0, "\(registered.stderr)")
+        let status = try await scene.run(["account", "status", "--home", carl.path])
+        #expect(status.stdout.contains("not confirmed yet") && status.stdout.contains("parley account confirm CODE"), "\(status.stdout)")
+        #expect(!status.stdout.contains("not reachable"), "the server was reachable; the account is only unconfirmed")
+        try await scene.finish()
+    }
+
+    @Test func rotatingKeysSaysWhatContactsWillSeeAndWhatToCompare() async throws {
+        let scene = try await CLIScene.start("rotate-words", people: ["ann"])
+        let ann = scene.home("ann")
+        let rotated = try await scene.run(["account", "rotate-keys", "--home", ann.path], environment: CLIAccounts.environment)
+        #expect(rotated.status == 0, "\(rotated.stderr)")
+        #expect(rotated.stdout.contains("new safety number") && rotated.stdout.contains("parley verify"), "\(rotated.stdout)")
+        let fingerprint = try #require(rotated.stdout.split(separator: "\n").first?.split(separator: ":").dropFirst().first)
+        let shown = String(fingerprint.prefix(while: { $0 != "(" })).trimmingCharacters(in: .whitespaces)
+        #expect(try await scene.run(["account", "status", "--home", ann.path]).stdout.contains("identity:  \(shown)"))
+        try await scene.finish()
+    }
+}
