@@ -93,7 +93,12 @@ public enum MessageSearch: Sendable, Equatable {
 
     /// SQLite: virtual machine steps one search may run (about 55,000 message rows, 75 ms here; `SQLiteWorkBudget`).
     public static let sqliteSteps = 500_000
-    /// PostgreSQL: how long one search's statement may run (`statement_timeout`).
+    /// PostgreSQL: the candidate rows one search may read — those the conversation, sender and time filters select,
+    /// newest first — before the kind is checked on them (about SQLite's bound; a count, not a time, so a fast machine
+    /// does not answer what a slow one refuses).
+    public static let postgresRows: Int64 = 50_000
+    /// PostgreSQL: how long one search's statement may run (`statement_timeout`), for a plan that reads more rows than
+    /// it keeps as candidates (another account's messages, a sender without an index).
     public static let postgresMilliseconds = 100
 }
 

@@ -107,21 +107,45 @@ extension PostgresStore {
         // A transaction only so the time limit is its own (SET LOCAL): the pooled connection goes back without it.
         try await transaction("search") { db, log in
             try await db.run(PostgresQuery(unsafeSQL: "SET LOCAL statement_timeout = \(MessageSearch.postgresMilliseconds)"), log)
+            let rows = MessageSearch.postgresRows
             do {
-                // One statement for every filter combination: an absent filter is a NULL that matches all.
-                let rows = try await db.rows(
+                // The filters an index can answer (conversation, sender, time) choose the candidates, newest first and
+                // at most `postgresRows` of them; the kind, which no index answers, is checked on those. Rows are read
+                // lazily: a full page ends the reading early. One statement for every filter combination: an absent
+                // filter is a NULL that matches all.
+                let found = try await db.rows(
                     """
-                    SELECT m.* FROM messages m JOIN members mb ON mb.conversation_id = m.conversation_id
-                    WHERE mb.account_id = \(accountID) AND mb.status = 'active' AND m.deleted_at IS NULL AND NOT m.directed
-                        AND (\(query.conversationID)::BIGINT IS NULL OR m.conversation_id = \(query.conversationID))
-                        AND (\(query.senderID)::BIGINT IS NULL OR m.sender_id = \(query.senderID))
-                        AND (\(query.kind)::TEXT IS NULL OR m.kind = \(query.kind))
-                        AND (\(query.from)::BIGINT IS NULL OR m.created_at >= \(query.from))
-                        AND (\(query.to)::BIGINT IS NULL OR m.created_at <= \(query.to))
-                    ORDER BY m.created_at DESC LIMIT \(Self.sqlLimit(query.limit))
+                    SELECT c.* FROM (
+                        SELECT m.* FROM messages m JOIN members mb ON mb.conversation_id = m.conversation_id
+                        WHERE mb.account_id = \(accountID) AND mb.status = 'active' AND m.deleted_at IS NULL AND NOT m.directed
+                            AND (\(query.conversationID)::BIGINT IS NULL OR m.conversation_id = \(query.conversationID))
+                            AND (\(query.senderID)::BIGINT IS NULL OR m.sender_id = \(query.senderID))
+                            AND (\(query.from)::BIGINT IS NULL OR m.created_at >= \(query.from))
+                            AND (\(query.to)::BIGINT IS NULL OR m.created_at <= \(query.to))
+                        ORDER BY m.created_at DESC LIMIT \(rows + 1)
+                    ) c
+                    WHERE (\(query.kind)::TEXT IS NULL OR c.kind = \(query.kind))
+                    ORDER BY c.created_at DESC LIMIT \(Self.sqlLimit(query.limit))
                     """, log)
-                return .found(try rows.map(Self.metadata))
-            } catch where Self.sqlState(error) == "57014" {  // query_canceled: the time limit
+                // A page not filled either read every candidate there is, or stopped at the bound: then the search
+                // would have read more than one may, and says so rather than answer from part of the history.
+                if !(Self.sqlLimit(query.limit).map { Int64(found.count) >= $0 } ?? false) {
+                    let candidates = try await db.scalar(
+                        """
+                        SELECT count(*) FROM (
+                            SELECT 1 FROM messages m JOIN members mb ON mb.conversation_id = m.conversation_id
+                            WHERE mb.account_id = \(accountID) AND mb.status = 'active' AND m.deleted_at IS NULL AND NOT m.directed
+                                AND (\(query.conversationID)::BIGINT IS NULL OR m.conversation_id = \(query.conversationID))
+                                AND (\(query.senderID)::BIGINT IS NULL OR m.sender_id = \(query.senderID))
+                                AND (\(query.from)::BIGINT IS NULL OR m.created_at >= \(query.from))
+                                AND (\(query.to)::BIGINT IS NULL OR m.created_at <= \(query.to))
+                            LIMIT \(rows + 1)
+                        ) c
+                        """, log, as: Int64.self) ?? 0
+                    if candidates > rows { return .tooBroad }
+                }
+                return .found(try found.map(Self.metadata))
+            } catch where Self.sqlState(error) == "57014" {  // query_canceled: the time limit, for a plan that reads past the bound
                 return .tooBroad
             }
         }
