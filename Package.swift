@@ -175,6 +175,8 @@ let package = Package(
         // OpenSSL's libcrypto through EVP, for AES-OCB and the AES-CTR and CMAC that EAX is made of (SEIPD v2).
         .target(name: "CParleyOpenSSL", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "CParleyMalloc"),
+        // libgcrypt (GnuPG's cipher library), for AES-CFB in OpenPGP's SEIPD v1: eight blocks at a time where it can.
+        .target(name: "CParleyGcrypt", linkerSettings: [.linkedLibrary("gcrypt")]),
         .target(
             name: "ParleyPGP",
             dependencies: [
@@ -183,6 +185,7 @@ let package = Package(
                 "CZlib",
                 "CArgon2",
                 "CParleyOpenSSL",
+                "CParleyGcrypt",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]

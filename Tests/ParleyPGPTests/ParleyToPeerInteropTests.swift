@@ -17,17 +17,25 @@ import Testing
 
     /// Every form Parley writes a message in, labelled: both writers, armored and binary, compressed or not.
     static func encryptedForms(_ encryptor: Encryptor, _ input: [UInt8]) throws -> [(label: String, bytes: [UInt8])] {
-        var forms: [(String, [UInt8])] = []
+        try formMakers(encryptor, input).map { ($0.label, try $0.make()) }
+    }
+
+    /// The same forms, each as a way to make it (again, with fresh random bytes: see `PeerScratch.gosopDecrypt`).
+    static func formMakers(_ encryptor: Encryptor, _ input: [UInt8]) -> [(label: String, make: () throws -> [UInt8])] {
+        var forms: [(String, () throws -> [UInt8])] = []
         for compress in [false, true] {
             var encryptor = encryptor
             encryptor.compress = compress
-            let whole = try encryptor.encrypt(input)
-            forms.append(("in memory, binary, compress \(compress)", whole))
-            forms.append(("in memory, armored, compress \(compress)", Array(Armor.encode(whole, as: .message).utf8)))
+            forms.append(("in memory, binary, compress \(compress)", { [encryptor] in try encryptor.encrypt(input) }))
+            forms.append(("in memory, armored, compress \(compress)", { [encryptor] in
+                Array(Armor.encode(try encryptor.encrypt(input), as: .message).utf8)
+            }))
             for armor in [false, true] {
-                let output = PGPMemoryOutput()
-                try encryptor.encrypt(from: PGPMemoryInput(input), to: output, armor: armor)
-                forms.append(("streamed, armor \(armor), compress \(compress)", output.bytes))
+                forms.append(("streamed, armor \(armor), compress \(compress)", { [encryptor] in
+                    let output = PGPMemoryOutput()
+                    try encryptor.encrypt(from: PGPMemoryInput(input), to: output, armor: armor)
+                    return output.bytes
+                }))
             }
         }
         return forms
@@ -73,14 +81,14 @@ import Testing
                 let signer = try key.unlockedSigningKey(passphrases: [], now: Self.now)
                 var encryptor = Encryptor(now: Self.now)
                 encryptor.recipients = [key.publicCertificate]
-                for (label, encrypted) in try Self.encryptedForms(encryptor, Self.text) {
-                    #expect(Self.same(try scratch.run(["gosop", "decrypt", keyFile], input: encrypted), Self.text), "\(name), \(label)")
+                for (label, make) in Self.formMakers(encryptor, Self.text) {
+                    #expect(Self.same(try scratch.gosopDecrypt([keyFile], of: make), Self.text), "\(name), \(label)")
                 }
                 encryptor.signers = [signer]
                 let verifyOut = scratch.directory.appendingPathComponent("verified").path
-                for (label, encrypted) in try Self.encryptedForms(encryptor, Self.text) {
+                for (label, make) in Self.formMakers(encryptor, Self.text) {
                     try? FileManager.default.removeItem(atPath: verifyOut)
-                    let plain = try scratch.run(["gosop", "decrypt", "--verify-with=\(certFile)", "--verify-out=\(verifyOut)", keyFile], input: encrypted)
+                    let plain = try scratch.gosopDecrypt(["--verify-with=\(certFile)", "--verify-out=\(verifyOut)", keyFile], of: make)
                     #expect(Self.same(plain, Self.text), "\(name), signed, \(label)")
                     // One line per good signature: date, signing-key and certificate fingerprints.
                     let lines = String(decoding: try scratch.read("verified"), as: UTF8.self)
@@ -115,8 +123,8 @@ import Testing
             encryptor.recipients = [key.publicCertificate]
             // gosop's answer for Parley's message is exactly its answer for its own message of the same
             // bytes, and not those bytes: the limitation is gosop's decrypt, not Parley's writing.
-            let fromParley = try scratch.run(["gosop", "decrypt", keyFile], input: encryptor.encrypt(binary))
-            let fromGosop = try scratch.run(["gosop", "decrypt", keyFile], input: scratch.run(["gosop", "encrypt", certFile], input: binary))
+            let fromParley = try scratch.gosopDecrypt([keyFile]) { try encryptor.encrypt(binary) }
+            let fromGosop = try scratch.gosopDecrypt([keyFile]) { try scratch.run(["gosop", "encrypt", certFile], input: binary) }
             #expect(Self.same(fromParley, fromGosop))
             #expect(!Self.same(fromParley, binary))
             #expect(String(decoding: fromParley, as: UTF8.self).hasSuffix("\nCRLF line\n") && fromParley.contains(0xEF))  // LF, U+FFFD
@@ -133,8 +141,8 @@ import Testing
             let passwordFile = try scratch.file("password", Array(Self.password.utf8))
             var encryptor = Encryptor(now: Self.now)
             encryptor.passwords = [Array(Self.password.utf8)]
-            for (label, encrypted) in try Self.encryptedForms(encryptor, Self.text) {
-                #expect(Self.same(try scratch.run(["gosop", "decrypt", "--with-password=\(passwordFile)"], input: encrypted), Self.text), "\(label)")
+            for (label, make) in Self.formMakers(encryptor, Self.text) {
+                #expect(Self.same(try scratch.gosopDecrypt(["--with-password=\(passwordFile)"], of: make), Self.text), "\(label)")
             }
             let wrongFile = try scratch.file("wrong", Array("not the password".utf8))
             let (status, output, _) = try GPG.run(["gosop", "decrypt", "--with-password=\(wrongFile)"], input: try encryptor.encrypt(Self.text), environment: [:])
