@@ -72,7 +72,7 @@ extension ChatState {
     static func event(_ message: Message, by sender: String) -> String? {
         guard !message.deleted, !message.undecryptable else { return nil }
         return switch message.kind {
-        case Message.keyChangeKind: message.text
+        case Message.keyChangeKind, Message.membershipKind: message.text
         case "avatar": "\(sender) has a new picture"
         case "group_avatar": "\(sender) set a new picture for the group"
         case "group_title": "\(sender) named the group “\(message.text)”"

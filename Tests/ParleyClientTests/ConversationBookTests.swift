@@ -71,8 +71,11 @@ struct ConversationBookTests {
         list(group(5, [1, 2], last: 30), group(7, [1, 4, 6]))
         server.calls.withLock { $0 = [] }
         let update = try await book.fetchUpdate(of: 5)
-        #expect(server.calls.withLock { $0 } == ["get_conversation"])
+        // Only 5 is read; account 3, who is no longer in it and whom this device does not know, is looked up to be named.
+        #expect(server.calls.withLock { $0 } == ["get_conversation", "get_profile"])
         #expect(update.changed.map(\.id) == [5] && update.shrunkGroups == [5] && update.gone.isEmpty, "only 5 is read")
+        #expect(update.notices.map(\.conversationID) == [5] && update.notices.first?.text.hasSuffix("is no longer in this group.") == true,
+                "\(update.notices)")
         try book.apply(update)
         #expect(try book.stored(5)?.members == [1, 2] && book.stored(7)?.members == [1, 4])
 
@@ -84,7 +87,8 @@ struct ConversationBookTests {
         server.knowsOneConversation.withLock { $0 = false }
         server.calls.withLock { $0 = [] }
         let whole = try await book.fetchUpdate(of: 7)
-        #expect(server.calls.withLock { $0 } == ["get_conversation", "list_conversations"])
+        #expect(server.calls.withLock { $0 } == ["get_conversation", "list_conversations", "get_profile"])
         #expect(whole.changed.map(\.id) == [7] && whole.gone == [5])
+        #expect(whole.notices.map(\.text).contains { $0.hasSuffix("joined this group.") }, "account 6 joined 7")
     }
 }

@@ -13,8 +13,9 @@ public enum MessageLine {
         var text = message.deleted ? "(deleted)"
             : message.heldForKeyChange == true ? "(held: their identity key changed — run 'parley verify \(address)', then 'parley verify accept \(address)')"
             : message.undecryptable ? "(could not decrypt — asked the sending device to send it again)" : TerminalText.indentedLines(message.text)
-        // A key-change warning is the client's own entry, not something the contact wrote.
-        if message.kind == Message.keyChangeKind { return "[\(message.conversationID)#local \(time)] \(message.text)" }
+        // A key-change warning or a group's changed members is the client's own entry, not something anyone wrote; the
+        // names in it came from others, so it is shown inert like any remote text.
+        if message.isNotice { return "[\(message.conversationID)#local \(time)] \(TerminalText.indentedLines(message.text))" }
         if let reply = message.replyTo { text = "↪ \(reply) " + text }
         if let source = message.forwardedFrom {
             let original = source.senderID == me ? "me" : await PersonName.of(source.senderID, client: client)

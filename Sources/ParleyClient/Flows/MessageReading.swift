@@ -44,6 +44,8 @@ public struct MessageReading: Sendable {
             try await client.messageActions.refreshStates(in: conversation, limit: limit)
             batch = Batch(messages: try client.history.messages(in: conversation, limit: limit))
         } else {
+            // The list first: a group whose members changed says so (`MembershipNotices`) among what is new.
+            _ = try? await client.conversations()
             // New means not shown yet, whichever command happened to fetch it.
             let new = try await client.inbox.takeNew()
             batch = Batch(messages: new.messages, inRequests: new.inRequests)

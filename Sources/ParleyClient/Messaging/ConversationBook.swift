@@ -72,16 +72,35 @@ struct ConversationBook: Sendable {
         var shrunkGroups: [Int64] = []
         /// Conversations the server no longer lists.
         var gone: [Int64] = []
+        /// Groups whose members changed (this account aside).
+        var memberChanges: [MemberChange] = []
+        /// What to tell the person about groups whose members changed (`MembershipNotices`).
+        var notices: [Notice] = []
+    }
+
+    /// Who is no longer in a group and who joined it, since this device last looked.
+    struct MemberChange: Sendable, Equatable {
+        let conversationID: Int64
+        let left: [Int64]
+        let joined: [Int64]
+    }
+
+    /// A local entry to add to a conversation.
+    struct Notice: Sendable, Equatable {
+        let conversationID: Int64
+        let text: String
     }
 
     /// Reads the server's list and compares it with what is stored; nothing is stored yet.
     func fetchUpdate() async throws(ClientError) -> Update {
         let list = try await dependencies.server.call(API.ListConversations.self).conversations
+        let me = try? await dependencies.account.confirmedAccountID()
         var update = Update()
-        for item in list { try compare(item, into: &update) }
+        for item in list { try compare(item, into: &update, me: me) }
         let seen = Set(list.map(\.conversationID))
         update.gone = try dependencies.database.read { try $0.all(Namespace.conversation).map(\.key) }
             .compactMap(Int64.init).filter { !seen.contains($0) }
+        try await notice(into: &update)
         return update
     }
 
@@ -89,18 +108,20 @@ struct ConversationBook: Sendable {
     /// stored; one the server does not give any more is `gone`. A server from before `get_conversation` is read whole.
     func fetchUpdate(of conversationID: Int64) async throws(ClientError) -> Update {
         var update = Update()
+        let me = try? await dependencies.account.confirmedAccountID()
         do {
-            try compare(try await dependencies.server.call(API.GetConversation.self, .init(conversationID: conversationID)), into: &update)
+            try compare(try await dependencies.server.call(API.GetConversation.self, .init(conversationID: conversationID)), into: &update, me: me)
         } catch .server(let refusal) where refusal.code == .notFound {
             if try stored(conversationID) != nil { update.gone = [conversationID] }
         } catch .server(let refusal) where refusal.code == .unknownMethod {
             return try await fetchUpdate()
         }
+        try await notice(into: &update)
         return update
     }
 
     /// What the server's `item` changes of the stored conversation, added to `update`.
-    private func compare(_ item: API.ConversationSummary, into update: inout Update) throws(ClientError) {
+    private func compare(_ item: API.ConversationSummary, into update: inout Update, me: Int64?) throws(ClientError) {
         let id = item.conversationID
         let old = try stored(id)
         let title: String? = if let known = old?.title { known } else { try pendingTitle(id) }
@@ -113,6 +134,30 @@ struct ConversationBook: Sendable {
             update.shrunkGroups.append(id)
         }
         if conversation != old { update.changed.append(conversation) }
+        if let old, conversation.kind == "group" {
+            let left = Set(old.members).subtracting(conversation.members).subtracting([me].compactMap { $0 })
+            let joined = Set(conversation.members).subtracting(old.members).subtracting([me].compactMap { $0 })
+            if !left.isEmpty || !joined.isEmpty { update.memberChanges.append(MemberChange(conversationID: id, left: left.sorted(), joined: joined.sorted())) }
+        }
+    }
+
+    /// The notices for the groups in `update`: who is no longer in one and who joined, named as this device knows
+    /// them (a member it knows nothing of yet is looked up, so the entry says more than an account number), and the
+    /// groups this account is no longer in.
+    private func notice(into update: inout Update) async throws(ClientError) {
+        let contacts = ContactBook(dependencies: dependencies)
+        for change in update.memberChanges {
+            for account in change.left + change.joined where try contacts.contact(account)?.email == nil {
+                _ = try? await contacts.learnProfile(account)
+            }
+            update.notices += try MembershipNotices.texts(left: change.left, joined: change.joined, name: contacts.name)
+                .map { Notice(conversationID: change.conversationID, text: $0) }
+        }
+        for id in update.gone {
+            if let group = try stored(id), let text = MembershipNotices.removed(from: group) {
+                update.notices.append(Notice(conversationID: id, text: text))
+            }
+        }
     }
 
     /// Stores an update, in one transaction.
@@ -122,6 +167,7 @@ struct ConversationBook: Sendable {
                 try writer.put(Namespace.conversation, String(conversation.id), Array(try JSONEncoder().encode(conversation)))
             }
             for id in update.gone { try writer.delete(Namespace.conversation, String(id)) }
+            try MembershipNotices.store(update.notices, now: Int64(Date().timeIntervalSince1970 * 1000), in: writer)
         }
     }
 
