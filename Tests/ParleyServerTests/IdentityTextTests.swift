@@ -67,7 +67,35 @@ struct IdentityTextTests {
         #expect(!FileManager.default.fileExists(atPath: server.directory.appendingPathComponent("dev-codes.log").path), "nothing was registered")
         // One script per part is an address, whatever the script; digits and marks belong to none.
         for email in ["\u{438}\u{432}\u{430}\u{43D}@\u{43F}\u{440}\u{438}\u{43C}\u{435}\u{440}.\u{440}\u{444}",
-                      "\u{3B1}\u{3BD}\u{3BD}\u{3B1}@example.org", "jos\u{E9}2@example.org", "ann@xn--exmple-4nf.org", "\u{5F20}@example.org"] {
+                      "\u{3B5}\u{3BB}\u{3B5}\u{3BD}\u{3B7}@example.org", "jos\u{E9}2@example.org", "ann@xn--exmple-4nf.org", "\u{5F20}@example.org"] {
+            #expect(try await socket.call("register", TestAccount(email).registerFields).ok, "\(email)")
+        }
+        try await server.stop()
+    }
+
+    @Test("a part written only in Greek or Cyrillic letters that look Latin is refused, saying what it reads as; one letter that does not look Latin lets it pass")
+    func wholeScriptLookAlikesRefused() async throws {
+        let server = try await TestServer.start()
+        let socket = try server.connect()
+        #expect(try await socket.call("register", TestAccount("ace@example.org").registerFields).ok)
+        let refused: [(String, String)] = [
+            ("\u{430}\u{441}\u{435}@example.org", "reads as ace"),            // асе: Cyrillic a, es, ie
+            ("\u{440}\u{430}\u{443}2@example.org", "reads as pay2"),          // рау2: a digit belongs to no script
+            ("ann@\u{435}\u{445}\u{430}.org", "reads as exa"),                 // a label of the domain
+            ("\u{3BF}\u{3C1}\u{3B1}@example.org", "reads as opa"),            // Greek omicron, rho, alpha
+            ("\u{455}\u{43E}-\u{43E}@example.org", "reads as so-o"),          // ѕо-о: a hyphen is kept
+        ]
+        for (email, words) in refused {
+            let answer = try await socket.call("register", TestAccount(email).registerFields)
+            #expect(answer.errorCode == "invalid_field", "\(email)")
+            #expect(answer.errorMessage?.contains(words) == true && answer.errorMessage?.contains("look Latin") == true, "\(answer)")
+        }
+        let codes = try String(contentsOf: server.directory.appendingPathComponent("dev-codes.log"), encoding: .utf8)
+        #expect(codes.split(separator: "\n").count == 1, "only ace@example.org was registered")
+        // Cyrillic and Greek names with a letter that looks like no Latin one are addresses like any other.
+        for email in ["\u{441}\u{435}\u{440}\u{433}\u{435}\u{439}@example.org",      // сергей: й
+                      "\u{434}\u{430}\u{440}\u{44C}\u{44F}@\u{43F}\u{440}\u{438}\u{43C}\u{435}\u{440}.\u{440}\u{444}",  // дарья@пример.рф
+                      "\u{3C6}\u{3C9}\u{3C2}@example.org"] {                            // φως
             #expect(try await socket.call("register", TestAccount(email).registerFields).ok, "\(email)")
         }
         try await server.stop()

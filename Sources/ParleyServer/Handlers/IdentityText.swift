@@ -56,6 +56,11 @@ enum IdentityText {
         if let mixed = mixedScripts(in: email) {
             throw .invalid("email", "must not mix \(mixed) letters in one part of the address, which can look alike (а and a); type it in one script, or an international domain in its xn-- form")
         }
+        for part in email.split(whereSeparator: { $0 == "@" || $0 == "." }) {
+            if let latin = LatinLookAlikes.reading(of: part) {
+                throw .invalid("email", "must not be written only in Greek or Cyrillic letters that look Latin: \(part) reads as \(latin); an international domain may be given in its xn-- form")
+            }
+        }
         return email
     }
 
