@@ -57,6 +57,31 @@ struct EverydayCommandTests {
         try await scene.finish()
     }
 
+    @Test func aContactWhoDeletedTheirAccountIsSaidSoEverywhere() async throws {
+        let scene = try await CLIScene.start("deleted-contact", people: ["ann", "bob"])
+        let ann = scene.home("ann"), bob = scene.home("bob")
+        func run(_ arguments: [String]) async throws -> ParleyBinary.Result { try await scene.run(arguments) }
+        #expect(try await run(["send", "--home", ann.path, "--to", "bob@example.org", "hi bob"]).status == 0)
+        try await CLIAccounts.accept(request: 1, home: bob)
+        #expect(try await run(["send", "--home", bob.path, "--to", "ann@example.org", "hi ann"]).status == 0)
+        #expect(try await run(["read", "--home", ann.path]).stdout.contains("hi ann"))
+        #expect(try await run(["account", "delete", "--home", bob.path, "--yes"]).status == 0)
+
+        // Ann's next read says it, once; the conversation's history stays; the contact is marked.
+        let read = try await run(["read", "--home", ann.path])
+        #expect(read.stdout.contains("bob@example.org deleted their Parley account"), "\(read.stdout)")
+        #expect(try await run(["read", "--home", ann.path]).stdout.contains("No new messages."))
+        #expect(try await run(["read", "--home", ann.path, "--conversation", "1"]).stdout.contains("hi ann"))
+        #expect(try await run(["contacts", "--home", ann.path]).stdout.contains("(deleted their account)"))
+        // Writing to them says why it cannot be, in words, by address and by conversation.
+        let byAddress = try await run(["send", "--home", ann.path, "--to", "bob@example.org", "are you there?"])
+        #expect(byAddress.status != 0 && byAddress.stderr.contains("deleted their Parley account"), "\(byAddress.stderr)")
+        let byConversation = try await run(["send", "--home", ann.path, "--conversation", "1", "are you there?"])
+        #expect(byConversation.status != 0 && byConversation.stderr.contains("conversation 1 is no longer on the server"), "\(byConversation.stderr)")
+        #expect(!byConversation.stderr.contains("the server refused"))
+        try await scene.finish()
+    }
+
     @Test func rotatingKeysSaysWhatContactsWillSeeAndWhatToCompare() async throws {
         let scene = try await CLIScene.start("rotate-words", people: ["ann"])
         let ann = scene.home("ann")

@@ -14,6 +14,8 @@ public struct ContactRow: Encodable, Sendable, Equatable {
     public let trust: String
     /// The account that has their e-mail now, when this one was deleted or replaced.
     public let replacedBy: Int64?
+    /// Whether the server said their account was deleted.
+    public let accountDeleted: Bool
 }
 
 /// The people this device has talked to, with their fingerprints and trust status.
@@ -27,7 +29,7 @@ public enum ContactList {
             let trust = ((try? client.trust.status(of: entry.contact.accountID)) ?? .unverified).rawValue
             rows.append(ContactRow(accountID: entry.contact.accountID, email: entry.contact.email, name: entry.contact.displayName,
                                    identityFingerprint: entry.identityKey.map(IdentityFingerprint.short), trust: trust,
-                                   replacedBy: entry.contact.replacedBy))
+                                   replacedBy: entry.contact.replacedBy, accountDeleted: entry.contact.deleted == true))
         }
         return rows
     }

@@ -45,6 +45,19 @@ public struct ContactBook: Sendable {
         }
     }
 
+    /// What to say when `email`, which a deleted contact had, has no account now.
+    static func deletedAccount(_ email: String) -> String {
+        "\(email) deleted their Parley account; there is no one to send to at that address now"
+    }
+
+    /// Notes that `accountID`'s account was deleted at the server.
+    func markDeleted(_ accountID: Int64) throws(ClientError) {
+        guard var contact = try contact(accountID), contact.deleted != true else { return }
+        contact.deleted = true
+        let bytes = Array(try! JSONEncoder().encode(contact))
+        try dependencies.database.write { try $0.put(Namespace.contact, String(accountID), bytes) }
+    }
+
     /// Reads someone's profile (name, and e-mail when they show it) and remembers it.
     @discardableResult
     public func learnProfile(_ accountID: Int64) async throws(ClientError) -> Contact {

@@ -33,7 +33,13 @@ struct ConversationBook: Sendable {
     @discardableResult
     func refresh(_ id: Int64) async throws(ClientError) -> Conversation {
         try await dependencies.account.settleConversations(try await fetchUpdate(of: id))
-        guard let conversation = try stored(id) else { throw .server(WireError(.notFound, "no such conversation")) }
+        guard let conversation = try stored(id) else {
+            // Said as what it is to the person: a conversation whose history is here went away at the server.
+            if try !MessageHistory(dependencies: dependencies).messages(in: id, limit: 1).isEmpty {
+                throw .invalidInput("conversation \(id) is no longer on the server (deleted, or you are no longer in it); its history stays on this device")
+            }
+            throw .server(WireError(.notFound, "no such conversation"))
+        }
         return conversation
     }
 
@@ -45,7 +51,16 @@ struct ConversationBook: Sendable {
 
     /// Opens (or finds) the direct conversation with `email`, and remembers them by it.
     func start(with email: String) async throws(ClientError) -> Conversation {
-        let id = try await dependencies.server.call(API.CreateConversation.self, .init(kind: .direct, members: [email.lowercased()])).conversationID
+        let id: Int64
+        do {
+            id = try await dependencies.server.call(API.CreateConversation.self, .init(kind: .direct, members: [email.lowercased()])).conversationID
+        } catch .server(let refusal) where refusal.code == .notFound {
+            // Someone this device knew, whose account was deleted: said so, not "check the spelling".
+            if try ContactBook(dependencies: dependencies).all().contains(where: { $0.email == email.lowercased() && $0.deleted == true }) {
+                throw .invalidInput(ContactBook.deletedAccount(email.lowercased()))
+            }
+            throw .server(refusal)
+        }
         let conversation = try await refresh(id)
         let me = try? await dependencies.account.confirmedAccountID()
         if let other = conversation.members.first(where: { $0 != me }) {
@@ -100,7 +115,7 @@ struct ConversationBook: Sendable {
         let seen = Set(list.map(\.conversationID))
         update.gone = try dependencies.database.read { try $0.all(Namespace.conversation).map(\.key) }
             .compactMap(Int64.init).filter { !seen.contains($0) }
-        try await notice(into: &update)
+        try await notice(into: &update, me: me)
         return update
     }
 
@@ -116,7 +131,7 @@ struct ConversationBook: Sendable {
         } catch .server(let refusal) where refusal.code == .unknownMethod {
             return try await fetchUpdate()
         }
-        try await notice(into: &update)
+        try await notice(into: &update, me: me)
         return update
     }
 
@@ -144,7 +159,7 @@ struct ConversationBook: Sendable {
     /// The notices for the groups in `update`: who is no longer in one and who joined, named as this device knows
     /// them (a member it knows nothing of yet is looked up, so the entry says more than an account number), and the
     /// groups this account is no longer in.
-    private func notice(into update: inout Update) async throws(ClientError) {
+    private func notice(into update: inout Update, me: Int64?) async throws(ClientError) {
         let contacts = ContactBook(dependencies: dependencies)
         for change in update.memberChanges {
             for account in change.left + change.joined where try contacts.contact(account)?.email == nil {
@@ -154,8 +169,16 @@ struct ConversationBook: Sendable {
                 .map { Notice(conversationID: change.conversationID, text: $0) }
         }
         for id in update.gone {
-            if let group = try stored(id), let text = MembershipNotices.removed(from: group) {
+            // A request this account never answered, declined or blocked is not news when it goes.
+            guard let conversation = try stored(id), conversation.isRequest != true else { continue }
+            if let text = MembershipNotices.removed(from: conversation) {
                 update.notices.append(Notice(conversationID: id, text: text))
+            } else if conversation.kind == "direct", let other = conversation.members.first(where: { $0 != me }) {
+                // A direct conversation goes when the other person deletes it or their account: which, the server says.
+                let deleted = await accountIsDeleted(other)
+                if deleted { try contacts.markDeleted(other) }
+                update.notices.append(Notice(conversationID: id, text: MembershipNotices.directGone(
+                    other: try contacts.name(other), accountDeleted: deleted)))
             }
         }
     }
@@ -168,6 +191,18 @@ struct ConversationBook: Sendable {
             }
             for id in update.gone { try writer.delete(Namespace.conversation, String(id)) }
             try MembershipNotices.store(update.notices, now: Int64(Date().timeIntervalSince1970 * 1000), in: writer)
+        }
+    }
+
+    /// Whether the server says `account` no longer exists (a profile it cannot find); false when it cannot be asked.
+    private func accountIsDeleted(_ account: Int64) async -> Bool {
+        do {
+            _ = try await dependencies.server.call(API.GetProfile.self, .init(accountID: account))
+            return false
+        } catch .server(let refusal) where refusal.code == .notFound {
+            return true
+        } catch {
+            return false
         }
     }
 

@@ -24,6 +24,13 @@ enum MembershipNotices {
         return "You are no longer a member of the group\(title): its new messages do not reach you. Its history stays on this device."
     }
 
+    /// The entry for a direct conversation the server no longer lists (not deleted from this device).
+    static func directGone(other: String, accountDeleted: Bool) -> String {
+        accountDeleted
+            ? "\(other) deleted their Parley account: this conversation is gone from the server. Its history stays on this device."
+            : "This conversation with \(other) was deleted from the server. Its history stays on this device."
+    }
+
     /// Stores `notices` as local entries (negative ids, new until shown) within `writer`'s transaction.
     static func store(_ notices: [ConversationBook.Notice], now: Int64, in writer: ClientDatabase.Writer) throws {
         // Below every id in use, the first notice lowest: entries of one time show in the order they were written.

@@ -99,6 +99,8 @@ public struct Contact: Codable, Sendable, Equatable {
     /// Another account this device learned under the same e-mail since: this one was deleted or replaced, and the
     /// address now belongs to that account (whose key is checked as a changed key, `Trust.noticeReplacedAccounts`).
     public var replacedBy: Int64?
+    /// The server said the account no longer exists (their direct conversation went away and their profile is gone).
+    public var deleted: Bool?
 
     /// Someone this device knows.
     public init(accountID: Int64, email: String?, displayName: String?, replacedBy: Int64? = nil) {

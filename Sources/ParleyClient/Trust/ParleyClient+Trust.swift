@@ -22,7 +22,8 @@ extension ParleyClient {
         let wanted = email.lowercased()
         guard wanted != self.email else { throw .invalidInput("\(email) is your own account; give a contact's e-mail") }
         // The account that has the address now, not one it replaced (`Contact.replacedBy`).
-        let known = try contacts.all().filter { $0.email?.lowercased() == wanted }.min { ($0.replacedBy == nil ? 0 : 1) < ($1.replacedBy == nil ? 0 : 1) }
+        let named = try contacts.all().filter { $0.email?.lowercased() == wanted }
+        let known = named.filter { $0.deleted != true }.min { ($0.replacedBy == nil ? 0 : 1) < ($1.replacedBy == nil ? 0 : 1) }
         if let known, try trust.currentKey(of: known.accountID) != nil { return known.accountID }
         guard await isConnected else {
             throw .invalidInput("\(email) is not among this device's contacts with a known key; connect to the server to look them up")
@@ -31,6 +32,7 @@ extension ParleyClient {
         do {
             account = try await owner.fetchBundles(email: wanted)
         } catch .server(let refusal) where refusal.code == .notFound {
+            if named.contains(where: { $0.deleted == true }) { throw .invalidInput(ContactBook.deletedAccount(wanted)) }
             throw .invalidInput("\(email) has no Parley account on this server; check the spelling")
         }
         try contacts.remember(Contact(accountID: account, email: wanted, displayName: nil))

@@ -21,7 +21,7 @@ extension Parley {
             do { rows = try await ContactList.rows(client) } catch { throw CommandFailure("\(error)") }
             options.output(rows) {
                 rows.isEmpty ? "No contacts yet." : rows.map { row in
-                    "\(row.accountID)\t\(row.email ?? "-")\t\(row.name.map(TerminalText.name) ?? "-")\t\(row.identityFingerprint ?? "(no session yet)")\t\(row.trust)" + (row.replacedBy.map { "\t(replaced: the address is account \($0)'s now)" } ?? "")
+                    "\(row.accountID)\t\(row.email ?? "-")\t\(row.name.map(TerminalText.name) ?? "-")\t\(row.identityFingerprint ?? "(no session yet)")\t\(row.trust)" + (row.replacedBy.map { "\t(replaced: the address is account \($0)'s now)" } ?? (row.accountDeleted ? "\t(deleted their account)" : ""))
                 }.joined(separator: "\n")
             }
         }
