@@ -47,6 +47,21 @@ struct ConversationBookTests {
         #expect(try await refresh().shrunkGroups.isEmpty, "someone joining is not a shrink")
     }
 
+    @Test("a title or favourite set while an update was being made survives its apply (the update's names are looked up meanwhile)")
+    func localFieldsSetDuringAnUpdateKept() async throws {
+        list(group(5, [1, 2]))
+        _ = try await refresh()
+        list(group(5, [1, 2, 3]))
+        let update = try await book.fetchUpdate()
+        #expect(update.changed.first?.title == nil)
+        // The title message arrives, and the person marks the group, between the comparison and the write.
+        try database.write { try ConversationBook.setTitle("Trip", of: 5, in: $0) }
+        try book.setFavourite(true, conversationID: 5)
+        try book.apply(update)
+        #expect(try book.stored(5)?.members == [1, 2, 3])
+        #expect(try book.stored(5)?.title == "Trip" && book.stored(5)?.favourite == true)
+    }
+
     @Test("titles and favourites survive a refresh; a title that came first waits for its group; gone ones are dropped")
     func localFieldsKept() async throws {
         try database.write { try ConversationBook.setTitle("Lunch", of: 7, in: $0) }

@@ -186,7 +186,14 @@ struct ConversationBook: Sendable {
     /// Stores an update, in one transaction.
     func apply(_ update: Update) throws(ClientError) {
         try dependencies.database.write { writer in
-            for conversation in update.changed {
+            for var conversation in update.changed {
+                // What only this device keeps is taken as it is now, not as it was when the server's list was compared:
+                // a title that arrived while the update was being made (its names looked up) must not be lost.
+                if let bytes = try writer.reader.get(Namespace.conversation, String(conversation.id)),
+                   let current = try? JSONDecoder().decode(Conversation.self, from: Data(bytes)) {
+                    conversation.title = current.title ?? conversation.title
+                    conversation.favourite = current.favourite
+                }
                 try writer.put(Namespace.conversation, String(conversation.id), Array(try JSONEncoder().encode(conversation)))
             }
             for id in update.gone { try writer.delete(Namespace.conversation, String(id)) }
