@@ -85,7 +85,12 @@ struct EverydayCommandTests {
     @Test func rotatingKeysSaysWhatContactsWillSeeAndWhatToCompare() async throws {
         let scene = try await CLIScene.start("rotate-words", people: ["ann"])
         let ann = scene.home("ann")
-        let rotated = try await scene.run(["account", "rotate-keys", "--home", ann.path], environment: CLIAccounts.environment)
+        // Drastic and for good: without a terminal to confirm at, and without --yes, it refuses and changes nothing.
+        let before = try await scene.run(["account", "status", "--home", ann.path]).stdout
+        let unconfirmed = try await scene.run(["account", "rotate-keys", "--home", ann.path], environment: CLIAccounts.environment)
+        #expect(unconfirmed.status != 0 && unconfirmed.stderr.contains("add --yes"), "\(unconfirmed.stderr)")
+        #expect(try await scene.run(["account", "status", "--home", ann.path]).stdout == before, "the keys did not change")
+        let rotated = try await scene.run(["account", "rotate-keys", "--home", ann.path, "--yes"], environment: CLIAccounts.environment)
         #expect(rotated.status == 0, "\(rotated.stderr)")
         #expect(rotated.stdout.contains("new safety number") && rotated.stdout.contains("parley verify"), "\(rotated.stdout)")
         let fingerprint = try #require(rotated.stdout.split(separator: "\n").first?.split(separator: ":").dropFirst().first)

@@ -34,7 +34,7 @@ struct RotationCommandTests {
 
         // Ann writes while bob has not read it yet; then bob rotates his keys.
         #expect(try await run(["send", "--home", ann.path, "--to", "bob@example.org", "written before the rotation"]).status == 0)
-        let rotated = try await run(["account", "rotate-keys", "--home", bob.path], CLIAccounts.environment)
+        let rotated = try await run(["account", "rotate-keys", "--home", bob.path, "--yes"], CLIAccounts.environment)
         #expect(rotated.status == 0, "\(rotated.stderr)")
         let devices = try await run(["devices", "--home", bob.path])
         #expect(!devices.stdout.contains("phone"), "the phone left the device list at once: \(devices.stdout)")

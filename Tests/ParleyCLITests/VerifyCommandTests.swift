@@ -109,7 +109,7 @@ struct VerifyCommandTests {
         #expect(try await ParleyBinary.runDetached(["read", "--home", bob.path]).status == 0)
         #expect(try await ParleyBinary.runDetached(["verify", "mark", "--home", ann.path, "bob@example.org", "--yes"]).status == 0)
 
-        let rotated = try await ParleyBinary.runDetached(["account", "rotate-keys", "--home", bob.path], environment: environment)
+        let rotated = try await ParleyBinary.runDetached(["account", "rotate-keys", "--home", bob.path, "--yes"], environment: environment)
         #expect(rotated.status == 0, "\(rotated.stderr)")
         #expect(try await ParleyBinary.runDetached(["send", "--home", bob.path, "--to", "ann@example.org", "new keys, same bob"]).status == 0)
 

@@ -143,11 +143,19 @@ extension Parley.Account {
     struct RotateKeys: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rotate-keys",
-            abstract: "Replace your identity and login keys; contacts are told to verify you again, other devices are signed out.")
+            abstract: "Replace your identity and login keys; contacts are told to verify you again, other devices are signed out.",
+            discussion: "Asks you to type the account's e-mail to confirm, unless --yes.")
         @OptionGroup var options: ClientOptions
         @Flag(help: "Read the account password (for the new key backup) from standard input.") var passwordStdin = false
+        @Flag(help: "Do not ask for confirmation (for scripts).") var yes = false
 
         func run() async throws {
+            // Asked before anything else: without a terminal (or --yes) nothing is read or changed.
+            let email = try options.accountEmail()
+            try Confirmation.byTypingEmail(
+                email, yes: yes,
+                what: "New identity and login keys for \(email): your other devices are signed out, and every contact sees a new safety number to compare with you.",
+                refusal: "rotate-keys replaces your keys for good: run it at a terminal to confirm, or add --yes")
             let password = try SecretInput.password(prompt: "Account password: ", fromStandardInput: passwordStdin)
             let fingerprint = try await options.withClient { client in
                 try await client.rotateKeys(password: password)
