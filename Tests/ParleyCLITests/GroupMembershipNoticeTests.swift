@@ -37,6 +37,13 @@ struct GroupMembershipNoticeTests {
         let came = try #require(lines.firstIndex { $0.contains("#local") && $0.contains("joined this group.") }, "\(carlReads.stdout)")
         #expect(gone < came)
         #expect(try await run(["read", "--home", carl.path]).stdout.contains("No new messages."), "told once")
+
+        // Leaving is not news to the one who left; the others are told, and the history stays.
+        #expect(try await run(["group", "leave", "--home", carl.path, "1"]).status == 0)
+        #expect(try await run(["read", "--home", carl.path]).stdout.contains("No new messages."))
+        #expect(try await run(["read", "--home", carl.path, "--conversation", "1"]).stdout.contains("welcome all"))
+        let annReads = try await run(["read", "--home", ann.path])
+        #expect(annReads.stdout.contains("carl is no longer in this group."), "\(annReads.stdout)")
         try await scene.finish()
     }
 }

@@ -50,6 +50,11 @@ public struct ContactBook: Sendable {
         "\(email) deleted their Parley account; there is no one to send to at that address now"
     }
 
+    /// Whether a contact who had `email` is known to have deleted their account.
+    func deletedAccountHad(_ email: String) throws(ClientError) -> Bool {
+        try all().contains { $0.email?.lowercased() == email.lowercased() && $0.deleted == true }
+    }
+
     /// Notes that `accountID`'s account was deleted at the server.
     func markDeleted(_ accountID: Int64) throws(ClientError) {
         guard var contact = try contact(accountID), contact.deleted != true else { return }

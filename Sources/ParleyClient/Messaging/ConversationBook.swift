@@ -56,7 +56,7 @@ struct ConversationBook: Sendable {
             id = try await dependencies.server.call(API.CreateConversation.self, .init(kind: .direct, members: [email.lowercased()])).conversationID
         } catch .server(let refusal) where refusal.code == .notFound {
             // Someone this device knew, whose account was deleted: said so, not "check the spelling".
-            if try ContactBook(dependencies: dependencies).all().contains(where: { $0.email == email.lowercased() && $0.deleted == true }) {
+            if try ContactBook(dependencies: dependencies).deletedAccountHad(email) {
                 throw .invalidInput(ContactBook.deletedAccount(email.lowercased()))
             }
             throw .server(refusal)
@@ -248,6 +248,11 @@ struct ConversationBook: Sendable {
         }
         conversation.title = title
         try writer.put(Namespace.conversation, String(conversationID), Array(try JSONEncoder().encode(conversation)))
+    }
+
+    /// Takes a conversation off the stored list, keeping its history (leaving a group: not news to its person).
+    func unlist(_ conversationID: Int64) throws(ClientError) {
+        try dependencies.database.write { try $0.delete(Namespace.conversation, String(conversationID)) }
     }
 
     /// Removes a conversation and its history from this device.

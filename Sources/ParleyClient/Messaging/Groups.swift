@@ -57,7 +57,10 @@ public struct Groups: Sendable {
     /// Leaves a group.
     public func leave(_ conversationID: Int64) async throws(ClientError) {
         _ = try await server.call(API.LeaveGroup.self, .init(conversationID: conversationID))
-        try await ConversationBook(dependencies: dependencies).refresh()
+        // Off the list first, so the refresh does not tell the person they are no longer in it (`MembershipNotices`).
+        let book = ConversationBook(dependencies: dependencies)
+        try book.unlist(conversationID)
+        try await book.refresh()
     }
 
     /// Invitations waiting for an answer.

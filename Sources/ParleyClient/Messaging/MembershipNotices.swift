@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Local entries that say a group's members changed (docs/CLIENT.md §8): who is no longer in it, who joined, and
 /// that this account is no longer in it. They are written when the server's list shows the change — at a connect, a
@@ -31,18 +30,11 @@ enum MembershipNotices {
             : "This conversation with \(other) was deleted from the server. Its history stays on this device."
     }
 
-    /// Stores `notices` as local entries (negative ids, new until shown) within `writer`'s transaction.
+    /// Stores `notices` as local entries within `writer`'s transaction.
     static func store(_ notices: [ConversationBook.Notice], now: Int64, in writer: ClientDatabase.Writer) throws {
-        // Below every id in use, the first notice lowest: entries of one time show in the order they were written.
-        let first = min(try Int64.fetchOne(writer.db, sql: "SELECT MIN(message_id) FROM messages") ?? 0, 0) - Int64(notices.count)
-        for (offset, notice) in notices.enumerated() {
-            let entry = Message(
-                id: first + Int64(offset), conversationID: notice.conversationID, senderID: 0, senderDevice: 0, timestamp: now, text: notice.text,
-                kind: kind, replyTo: nil, forwardedFrom: nil, reactions: [:], pinned: false, deleted: false,
-                deliveredTo: [], undecryptable: false)
-            try MessageHistory.store(entry, in: writer)
-            try writer.put(Namespace.unseen, String(entry.id), [])
-        }
+        _ = try MessageHistory.storeLocal(notices.map {
+            MessageHistory.LocalEntry(conversationID: $0.conversationID, senderID: 0, kind: kind, text: $0.text)
+        }, at: now, in: writer)
     }
 }
 

@@ -9,6 +9,30 @@ public struct MessageHistory: Sendable {
     typealias Dependencies = HasDatabase & Sendable
     let dependencies: any Dependencies
 
+    /// What a local entry says: written by this device to tell its person something (a key change, a group's
+    /// members), never sent anywhere.
+    struct LocalEntry {
+        let conversationID: Int64
+        let senderID: Int64
+        let kind: String
+        let text: String
+    }
+
+    /// Stores `entries` as local entries within `writer`'s transaction: ids below every id in use (the server never
+    /// uses negative ones), the first lowest so entries of one time show in the order given, and new until shown.
+    static func storeLocal(_ entries: [LocalEntry], at now: Int64, in writer: ClientDatabase.Writer) throws -> [Message] {
+        let first = min(try Int64.fetchOne(writer.db, sql: "SELECT MIN(message_id) FROM messages") ?? 0, 0) - Int64(entries.count)
+        return try entries.enumerated().map { offset, local in
+            let entry = Message(
+                id: first + Int64(offset), conversationID: local.conversationID, senderID: local.senderID, senderDevice: 0,
+                timestamp: now, text: local.text, kind: local.kind, replyTo: nil, forwardedFrom: nil, reactions: [:],
+                pinned: false, deleted: false, deliveredTo: [], undecryptable: false)
+            try store(entry, in: writer)
+            try writer.put(Namespace.unseen, String(entry.id), [])
+            return entry
+        }
+    }
+
     /// Seals and stores `message` in `writer`'s transaction, and indexes its words for search.
     static func store(_ message: Message, in writer: ClientDatabase.Writer) throws {
         let body = try writer.seal(Array(try JSONEncoder().encode(message)), binding: binding(message.id))

@@ -32,7 +32,7 @@ extension ParleyClient {
         do {
             account = try await owner.fetchBundles(email: wanted)
         } catch .server(let refusal) where refusal.code == .notFound {
-            if named.contains(where: { $0.deleted == true }) { throw .invalidInput(ContactBook.deletedAccount(wanted)) }
+            if try contacts.deletedAccountHad(wanted) { throw .invalidInput(ContactBook.deletedAccount(wanted)) }
             throw .invalidInput("\(email) has no Parley account on this server; check the spelling")
         }
         try contacts.remember(Contact(accountID: account, email: wanted, displayName: nil))

@@ -105,19 +105,10 @@ extension Trust {
         let entries: [Message] = try dependencies.database.write { writer in
             try writer.put(Namespace.trust, String(account), encoded)
             try alsoWrite(writer)
-            var next = min(try Int64.fetchOne(writer.db, sql: "SELECT MIN(message_id) FROM messages") ?? 0, 0)
-            return try conversations.sorted().map { conversation in
-                // Local entries take negative ids, which the server never uses.
-                next -= 1
-                let entry = Message(
-                    id: next, conversationID: conversation, senderID: account, senderDevice: 0, timestamp: now, text: text,
-                    kind: Message.keyChangeKind, replyTo: nil, forwardedFrom: nil, reactions: [:], pinned: false, deleted: false,
-                    deliveredTo: [], undecryptable: false)
-                try MessageHistory.store(entry, in: writer)
-                // A warning is news to the person, like a message.
-                try writer.put(Namespace.unseen, String(entry.id), [])
-                return entry
-            }
+            // A warning is news to the person, like a message.
+            return try MessageHistory.storeLocal(conversations.sorted().map {
+                MessageHistory.LocalEntry(conversationID: $0, senderID: account, kind: Message.keyChangeKind, text: text)
+            }, at: now, in: writer)
         }
         for entry in entries { dependencies.events.yield(.message(entry)) }
         dependencies.events.yield(.identityKeyChanged(accountID: account, sendingBlocked: record.sendingBlocked))
