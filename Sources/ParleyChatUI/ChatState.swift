@@ -110,11 +110,16 @@ struct ChatState: Sendable {
         readUpTo[conversation, default: [:]][account] = max(readUpTo[conversation]?[account] ?? 0, upTo)
     }
 
-    /// How far one of our messages got: read by someone, delivered to someone, or stored.
+    /// How far one of our messages got: read by someone, delivered to someone, or stored. A read mark is a
+    /// server time: it covers the messages sent at or before it.
     func tick(for message: Message) -> ChatScreen.Tick? {
-        guard message.senderID == me, !message.deleted else { return nil }
+        guard let me, let progress = message.progress(me: me) else { return nil }
         let marks = readUpTo[message.conversationID] ?? [:]
-        if marks.contains(where: { $0.key != me && $0.value >= message.id }) { return .read }
-        return message.deliveredTo.contains(where: { $0 != me }) ? .delivered : .sent
+        if marks.contains(where: { $0.key != me && $0.value >= message.timestamp }) { return .read }
+        switch progress {
+        case .read: return .read
+        case .delivered: return .delivered
+        case .sent: return .sent
+        }
     }
 }

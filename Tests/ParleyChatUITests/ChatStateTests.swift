@@ -88,17 +88,28 @@ struct ChatStateTests {
         #expect(state.messages[1].deleted)
     }
 
+    /// A read mark is a server time, as `messages_read` carries it: it covers what was sent at or before it,
+    /// never what was sent after (message ids are far smaller than times, so comparing with the id read everything).
     @Test func ticksGoSentDeliveredRead() {
         var state = state()
-        let mine = message(20, in: 1, from: 1, "hello", at: 1)
+        let sentAt: Int64 = 1_800_000_000_000
+        let mine = message(20, in: 1, from: 1, "hello", at: sentAt)
         #expect(state.tick(for: mine) == .sent)
-        #expect(state.tick(for: message(20, in: 1, from: 1, "hello", at: 1, deliveredTo: [1])) == .sent)   // our own other device
-        #expect(state.tick(for: message(20, in: 1, from: 1, "hello", at: 1, deliveredTo: [2])) == .delivered)
-        state.markRead(conversation: 1, account: 2, upTo: 19)
-        #expect(state.tick(for: mine) == .sent)
-        state.markRead(conversation: 1, account: 2, upTo: 25)
+        #expect(state.tick(for: message(20, in: 1, from: 1, "hello", at: sentAt, deliveredTo: [1])) == .sent)   // our own other device
+        #expect(state.tick(for: message(20, in: 1, from: 1, "hello", at: sentAt, deliveredTo: [2])) == .delivered)
+        state.markRead(conversation: 1, account: 2, upTo: sentAt - 1)
+        #expect(state.tick(for: mine) == .sent, "read up to just before it")
+        state.markRead(conversation: 1, account: 2, upTo: sentAt)
         state.markRead(conversation: 1, account: 2, upTo: 5)   // a read mark never moves back
         #expect(state.tick(for: mine) == .read)
+        let later = message(21, in: 1, from: 1, "later", at: sentAt + 10)
+        #expect(state.tick(for: later) == .sent, "sent after the mark")
+        // What this device learnt before the screen opened (`get_message_state`) counts as well.
+        var learnt = later
+        learnt.readBy = [2]
+        #expect(state.tick(for: learnt) == .read)
+        learnt.readBy = [1]
+        #expect(state.tick(for: learnt) == .sent, "our own read mark is not theirs")
         #expect(state.tick(for: message(21, in: 1, from: 2, "theirs", at: 1)) == nil)
     }
 

@@ -49,4 +49,54 @@ struct MessageStateTests {
         #expect(((zero["error"] as? [String: Any])?["code"] as? String) == "invalid_field")
         try await people.server.stop()
     }
+
+    /// A sender who was not connected when its message arrived and was read learns both later, and only of its
+    /// own messages; a member who joined afterwards has not read what came before.
+    @Test func theSenderLearnsWhoHasItsMessageAndWhoReadIt() async throws {
+        let people = try await TwoPeople.start()
+        let three = try await people.groupWithCarol()
+        func envelope(_ account: Int, _ text: String) -> [String: Any] {
+            ["account_id": account, "device_id": 1, "ciphertext": Data(text.utf8).base64EncodedString()]
+        }
+        func send(_ id: String, to accounts: [Int]) async throws -> Int {
+            let sent = try await people.annSocket.call("send_message", [
+                "conversation_id": three.group, "client_message_id": id, "envelopes": accounts.map { envelope($0, id) },
+            ])
+            return try #require(sent["message_id"] as? Int, "\(sent)")
+        }
+        func state(_ id: Int, asked socket: LineSocket) async throws -> [String: Any] {
+            let answer = try await socket.call("get_message_state", ["message_ids": [id]])
+            return try #require((answer["messages"] as? [[String: Any]])?.first, "\(answer)")
+        }
+        let first = try await send("m1", to: [people.bobID, three.id])
+        var seen = try await state(first, asked: people.annSocket)
+        #expect(seen["delivered_to"] as? [Int] == [] && seen["read_by"] as? [Int] == [], "nobody has it yet")
+
+        #expect(try await people.bobSocket.call("confirm_delivery", ["message_ids": [first]])["confirmed"] as? Int == 1)
+        seen = try await state(first, asked: people.annSocket)
+        #expect(seen["delivered_to"] as? [Int] == [people.bobID] && seen["read_by"] as? [Int] == [])
+        #expect(try await people.bobSocket.call("mark_read", ["message_id": first]).ok)
+        #expect(try await three.socket.call("confirm_delivery", ["message_ids": [first]]).ok)
+        seen = try await state(first, asked: people.annSocket)
+        #expect(seen["delivered_to"] as? [Int] == [people.bobID, three.id].sorted())
+        #expect(seen["read_by"] as? [Int] == [people.bobID])
+
+        // Someone else's message: reactions and pins as before, nothing of who has it.
+        let bobs = try await state(first, asked: people.bobSocket)
+        #expect(bobs["delivered_to"] == nil && bobs["read_by"] == nil)
+
+        // Dan joins later and reads everything: that says nothing about the message sent before he came.
+        let dan = TestAccount("dan@example.org")
+        let danSocket = try people.server.connect()
+        try await people.server.createAccount(dan, on: danSocket)
+        let danID = try #require(try await people.server.login(dan, on: danSocket)["account_id"] as? Int)
+        people.server.clock.advance(milliseconds: 1_000)
+        #expect(try await people.annSocket.call("add_member", ["conversation_id": three.group, "email": dan.email]).ok)
+        #expect(try await danSocket.call("accept_invitation", ["conversation_id": three.group]).ok)
+        let second = try await send("m2", to: [people.bobID, three.id, danID])
+        #expect(try await danSocket.call("mark_conversation_read", ["conversation_id": three.group]).ok)
+        #expect(try await state(first, asked: people.annSocket)["read_by"] as? [Int] == [people.bobID])
+        #expect(try await state(second, asked: people.annSocket)["read_by"] as? [Int] == [danID])
+        try await people.server.stop()
+    }
 }

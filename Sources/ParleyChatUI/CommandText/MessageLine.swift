@@ -27,7 +27,23 @@ public enum MessageLine {
             return "[\(message.conversationID)#\(message.id) \(time)] \(who) named the group “\(TerminalText.visible(message.text, singleLine: true))”"
         }
         let reactions = message.reactions.sorted { $0.key < $1.key }.map { "\($0.key)\($0.value.count)" }.joined(separator: " ")
-        return "[\(message.conversationID)#\(message.id) \(time)] \(who): \(text)\(message.pinned ? " 📌" : "")\(reactions.isEmpty ? "" : "  \(reactions)")"
+        let progress = me.flatMap { message.progress(me: $0) }.map { "  (\(words(for: $0, message)))" } ?? ""
+        return "[\(message.conversationID)#\(message.id) \(time)] \(who): \(text)\(message.pinned ? " 📌" : "")\(reactions.isEmpty ? "" : "  \(reactions)")\(progress)"
+    }
+
+    /// How far one's own message got, in words: "sent", "delivered", "read", or with counts when several others
+    /// (a group's members) have it: "delivered to 3", "read by 2".
+    static func words(for progress: Message.Progress, _ message: Message) -> String {
+        let others = { (accounts: [Int64]) in accounts.filter { $0 != message.senderID }.count }
+        switch progress {
+        case .sent: return "sent"
+        case .delivered:
+            let count = others(message.deliveredTo)
+            return count > 1 ? "delivered to \(count)" : "delivered"
+        case .read:
+            let count = others(message.readBy ?? [])
+            return count > 1 ? "read by \(count)" : "read"
+        }
     }
 }
 

@@ -28,6 +28,8 @@ public struct Message: Codable, Sendable, Equatable, Identifiable {
     public var deleted: Bool
     /// Accounts whose devices confirmed delivery (own messages).
     public var deliveredTo: [Int64]
+    /// Accounts whose read mark reached it (own messages), as last learnt from the server (nil: none learnt).
+    public var readBy: [Int64]? = nil
     /// Whether this device could not decrypt it (it asked the sending device to send it again, §2.1).
     public var undecryptable: Bool
     /// True while it waits for the user to accept its sender's changed identity key (then it is decrypted).
@@ -41,6 +43,19 @@ public struct Message: Codable, Sendable, Equatable, Identifiable {
 
     /// A control message people do not read.
     public var isHiddenControl: Bool { Self.hiddenKinds.contains(kind) }
+
+    /// How far one of `me`'s own messages got, from what this device has learnt (nil for others' messages and
+    /// deleted ones): read by someone else, delivered to someone else, or only stored by the server.
+    public func progress(me: Int64) -> Progress? {
+        guard senderID == me, !deleted, !isNotice else { return nil }
+        if (readBy ?? []).contains(where: { $0 != me }) { return .read }
+        return deliveredTo.contains(where: { $0 != me }) ? .delivered : .sent
+    }
+
+    /// How far a message one sent got.
+    public enum Progress: String, Sendable {
+        case sent, delivered, read
+    }
 
     /// Whether `account` reacted with `emoji`.
     public func hasReaction(_ emoji: String, from account: Int64) -> Bool {

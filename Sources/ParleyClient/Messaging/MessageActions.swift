@@ -6,7 +6,7 @@ import ParleyWire
 /// and catching up on what others did to stored messages while this device was away. Each change is stored and
 /// announced as `ClientEvent.messageUpdated`.
 public struct MessageActions: Sendable {
-    typealias Dependencies = HasServer & HasAccount & HasDatabase & HasEvents & Sendable
+    typealias Dependencies = HasServer & HasAccount & HasDatabase & HasEvents & HasClock & Sendable
     let dependencies: any Dependencies
 
     private var server: any ServerCalling { dependencies.server }
@@ -65,14 +65,30 @@ public struct MessageActions: Sendable {
             guard let stored = try MessageHistory(dependencies: dependencies).message(id) else { continue }
             let sorted = reactions.mapValues { $0.sorted() }
             let deleted = state.deleted, pinned = state.pinned
-            if stored.reactions != sorted || stored.pinned != pinned || (deleted && !stored.deleted) {
+            // Who has one's own message and who read it only grow: what the live notifications said stays. Someone
+            // who asked for it again (they could not decrypt it) is not counted from the original: their device
+            // confirmed a copy they could not read; the re-send's own delivery ticks it (§2.1).
+            let retried = try SentLog(dependencies: dependencies).record(id)?.resentAccounts ?? []
+            let learnt = (state.deliveredTo ?? []).filter { !retried.contains($0) && !stored.deliveredTo.contains($0) }
+            let delivered = stored.deliveredTo + learnt
+            let read = Self.union(stored.readBy, state.readBy?.filter { !retried.contains($0) })
+            if stored.reactions != sorted || stored.pinned != pinned || (deleted && !stored.deleted)
+                || delivered != stored.deliveredTo || read != stored.readBy {
                 try updated(id) { message in
                     message.reactions = sorted
                     message.pinned = pinned
+                    message.deliveredTo = delivered
+                    message.readBy = read
                     if deleted { message.markDeleted() }
                 }
             }
         }
+    }
+
+    /// `known` with what `learnt` adds, sorted; nil while neither names anyone.
+    private static func union(_ known: [Int64]?, _ learnt: [Int64]?) -> [Int64]? {
+        let all = Set((known ?? []) + (learnt ?? []))
+        return all.isEmpty ? known : all.sorted()
     }
 
     /// Picks up deletions that happened while this device was away.

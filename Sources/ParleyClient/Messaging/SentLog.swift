@@ -17,6 +17,9 @@ struct SentLog: Sendable {
         var sentAt: Int64
         /// The devices (`account.device`) it was sent to again already; each gets it once.
         var resentTo: [String] = []
+
+        /// The accounts some device of which was sent it again.
+        var resentAccounts: Set<Int64> { Set(resentTo.compactMap { $0.split(separator: ".").first.flatMap { Int64($0) } }) }
     }
 
     /// Remembers what was sent as message `id` (inside the transaction that stores it).

@@ -104,17 +104,28 @@ enum MessageActionHandlers {
     }
 
     /// Reactions, pin and deletion of up to 100 messages, so a device that was away catches up on what
-    /// it missed as notifications. Ids the caller may not see are left out, as if they did not exist.
+    /// it missed as notifications; for the caller's own messages also who has them and who read them. Ids the
+    /// caller may not see are left out, as if they did not exist.
     static func messageStates(_ ids: [Int64], _ caller: Caller, _ context: ServerContext) async throws(WireError) -> API.GetMessageState.Response {
         var states: [API.MessageState] = []
+        var marks: [Int64: [ReadMark]] = [:]  // read marks, once per conversation
         for id in Set(ids).sorted() {
             guard let message = try await StoreCall.call(context, { try await context.store.messageMetadata(id: id) }),
                   (try? await ConversationAccess.activeConversation(id: message.conversationID, caller, context)) != nil
             else { continue }
             let reactions = try await StoreCall.call(context) { try await context.store.reactions(messageID: id) }
-            states.append(API.MessageState(
+            var state = API.MessageState(
                 messageID: id, pinned: message.pinnedAt != nil, deleted: message.deletedAt != nil,
-                reactions: reactions.map { API.Reaction(accountID: $0.0, emoji: $0.1) }))
+                reactions: reactions.map { API.Reaction(accountID: $0.0, emoji: $0.1) })
+            if message.senderID == caller.accountID {
+                let conversation = message.conversationID
+                if marks[conversation] == nil {
+                    marks[conversation] = try await StoreCall.call(context) { try await context.store.readMarks(conversationID: conversation) }
+                }
+                state.deliveredTo = try await StoreCall.call(context) { try await context.store.deliveredTo(messageID: id) }
+                state.readBy = (marks[conversation] ?? []).filter { $0.accountID != caller.accountID && $0.covers(message.timestamp) }.map(\.accountID)
+            }
+            states.append(state)
         }
         return API.GetMessageState.Response(messages: states)
     }

@@ -47,6 +47,17 @@ public struct MessageMetadata: Sendable, Equatable {
     public var pinnedAt: Int64?
 }
 
+/// How far a member has read a conversation (server time, ms), and since when they are in it: a mark says
+/// nothing about a message sent before they joined.
+public struct ReadMark: Sendable, Equatable {
+    public var accountID: Int64
+    public var upTo: Int64
+    public var joinedAt: Int64
+
+    /// Whether this member has read a message sent at `timestamp`.
+    public func covers(_ timestamp: Int64) -> Bool { upTo >= timestamp && joinedAt <= timestamp }
+}
+
 /// Read marks, reactions, pins, deletions.
 public protocol MessageActionStore: Sendable {
     /// A message's metadata, if it exists.
@@ -63,6 +74,13 @@ public protocol MessageActionStore: Sendable {
 
     /// Reactions on a message: (account id, emoji).
     func reactions(messageID: Int64) async throws -> [(Int64, String)]
+
+    /// The accounts, other than its sender, that a device of confirmed the message (in account order).
+    func deliveredTo(messageID: Int64) async throws -> [Int64]
+
+    /// Read marks of the conversation's active members with no request open (those who have not accepted one
+    /// read without telling), in account order.
+    func readMarks(conversationID: Int64) async throws -> [ReadMark]
 
     /// Pins (`accountID`: who) or unpins (nil) a message. Pinning is refused (false, nothing changed) while its
     /// conversation has `limit` other messages pinned; counting and pinning are one transaction.

@@ -172,28 +172,44 @@ extension API {
         public static let fieldNames = ["account_id", "emoji"]
     }
 
-    /// A message's reactions, pin and deletion, as `get_message_state` reports them.
+    /// A message's reactions, pin and deletion, as `get_message_state` reports them; for the caller's own message
+    /// also who has it and who read it, so a sender who was away learns what the live notifications said.
     public struct MessageState: WireBody {
         public var messageID: Int64
         public var pinned: Bool
         public var deleted: Bool
         public var reactions: [Reaction]
-        public init(messageID: Int64, pinned: Bool, deleted: Bool, reactions: [Reaction]) {
+        /// The caller's own message: the other accounts a device of confirmed it (nil: not the caller's).
+        public var deliveredTo: [Int64]?
+        /// The caller's own message: the other members whose read mark reached it (nil: not the caller's).
+        public var readBy: [Int64]?
+        public init(messageID: Int64, pinned: Bool, deleted: Bool, reactions: [Reaction], deliveredTo: [Int64]? = nil, readBy: [Int64]? = nil) {
             self.messageID = messageID
             self.pinned = pinned
             self.deleted = deleted
             self.reactions = reactions
+            self.deliveredTo = deliveredTo
+            self.readBy = readBy
         }
         public init(from fields: WireFields) throws(WireError) {
             messageID = try fields.integer("message_id")
             pinned = try fields.bool("pinned")
             deleted = try fields.bool("deleted")
             reactions = try fields.list("reactions", maxCount: .max)
+            // A group has at most its creator and `maximumMembers` others.
+            let accounts = API.CreateConversation.maximumMembers + 1
+            deliveredTo = fields.has("delivered_to") ? try fields.integers("delivered_to", maxCount: accounts, in: 1...Int64.max) : nil
+            readBy = fields.has("read_by") ? try fields.integers("read_by", maxCount: accounts, in: 1...Int64.max) : nil
         }
         public var fields: [String: JSONValue] {
-            ["message_id": .int(messageID), "pinned": .bool(pinned), "deleted": .bool(deleted), "reactions": .list(reactions)]
+            var out: [String: JSONValue] = [
+                "message_id": .int(messageID), "pinned": .bool(pinned), "deleted": .bool(deleted), "reactions": .list(reactions),
+            ]
+            out.set("delivered_to", deliveredTo.map { .ints($0) })
+            out.set("read_by", readBy.map { .ints($0) })
+            return out
         }
-        public static let fieldNames = ["message_id", "pinned", "deleted", "reactions"]
+        public static let fieldNames = ["message_id", "pinned", "deleted", "reactions", "delivered_to?", "read_by?"]
     }
 
     /// Reactions, pin and deletion of up to 100 messages the caller can see (`get_message_state`).

@@ -344,6 +344,14 @@ enum PostgresMigrations {
         ("v19-contacts", PostgresContactsSchema.migration),
         // A conversation's pins found from its pins, not from every message it holds.
         ("v20-pinned-messages", "CREATE INDEX messages_pinned ON messages(conversation_id, pinned_at) WHERE pinned_at IS NOT NULL"),
+        // Which accounts confirmed a message, so a sender who was away still learns it. Goes with the message.
+        ("v21-deliveries", """
+            CREATE TABLE deliveries (
+                message_id BIGINT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                account_id BIGINT NOT NULL,
+                PRIMARY KEY (message_id, account_id)
+            )
+            """),
     ]
 
     /// An arbitrary constant naming the migration advisory lock.

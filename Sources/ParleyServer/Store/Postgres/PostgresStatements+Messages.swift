@@ -145,11 +145,19 @@ enum PostgresStatements {
     /// Deletes a device's envelopes of the given messages (it has them now); returns each message that had one,
     /// with its sender.
     struct ConfirmEnvelopes: PostgresPreparedStatement {
-        static let name = "parley_confirm_envelopes_v1"
+        static let name = "parley_confirm_envelopes_v2"
+        // The accounts that confirmed are kept (`deliveries`) in the same statement, for a sender not connected now.
         static let sql = """
-            DELETE FROM envelopes e USING messages m
-            WHERE m.id = e.message_id AND e.account_id = $1 AND e.device_id = $2 AND e.message_id = ANY($3)
-            RETURNING e.message_id, m.sender_id
+            WITH gone AS (
+                DELETE FROM envelopes e USING messages m
+                WHERE m.id = e.message_id AND e.account_id = $1 AND e.device_id = $2 AND e.message_id = ANY($3)
+                RETURNING e.message_id, m.sender_id
+            ), noted AS (
+                INSERT INTO deliveries (message_id, account_id)
+                SELECT message_id, $1 FROM gone WHERE sender_id <> $1
+                ON CONFLICT DO NOTHING
+            )
+            SELECT message_id, sender_id FROM gone
             """
         static let bindingDataTypes: [PostgresDataType] = [.int8, .int8, .int8Array]
         typealias Row = (Int64, Int64)

@@ -51,6 +51,26 @@ extension PostgresStore {
         }
     }
 
+    public func deliveredTo(messageID: Int64) async throws -> [Int64] {
+        try await read { db, log in
+            try await db.column("SELECT account_id FROM deliveries WHERE message_id = \(messageID) ORDER BY account_id", log, as: Int64.self)
+        }
+    }
+
+    public func readMarks(conversationID: Int64) async throws -> [ReadMark] {
+        try await read { db, log in
+            try await db.rows(
+                """
+                SELECT account_id, last_read_at, joined_at FROM members
+                WHERE conversation_id = \(conversationID) AND status = 'active' AND request IS NULL ORDER BY account_id
+                """, log
+            ).map {
+                ReadMark(accountID: try $0.get("account_id", as: Int64.self), upTo: try $0.get("last_read_at", as: Int64.self),
+                         joinedAt: try $0.get("joined_at", as: Int64.self))
+            }
+        }
+    }
+
     public func setPinned(messageID: Int64, by accountID: Int64?, limit: Int, now: Int64) async throws -> Bool {
         let pinnedAt: Int64? = accountID == nil ? nil : now
         return try await transaction("pin") { db, log in

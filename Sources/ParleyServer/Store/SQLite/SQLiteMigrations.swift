@@ -332,6 +332,17 @@ enum SQLiteMigrations {
             // A conversation's pins found from its pins, not from every message it holds (0.3 s over 1,000,000).
             try db.execute(sql: "CREATE INDEX messages_pinned ON messages(conversation_id, pinned_at) WHERE pinned_at IS NOT NULL")
         }
+        migrator.registerMigration("v20-deliveries") { db in
+            // Which accounts confirmed a message (the envelope itself goes at once), so a sender who was not
+            // connected when it happened still learns it (`get_message_state`). Goes with the message.
+            try db.execute(sql: """
+                CREATE TABLE deliveries (
+                    message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                    account_id INTEGER NOT NULL,
+                    PRIMARY KEY (message_id, account_id)
+                ) WITHOUT ROWID
+                """)
+        }
         return migrator
     }
 }

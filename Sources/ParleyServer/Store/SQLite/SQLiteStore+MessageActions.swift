@@ -51,6 +51,24 @@ extension SQLiteStore {
         }
     }
 
+    public func deliveredTo(messageID: Int64) async throws -> [Int64] {
+        try await read { db in
+            try Int64.fetchAll(db, sql: "SELECT account_id FROM deliveries WHERE message_id = ? ORDER BY account_id", arguments: [messageID])
+        }
+    }
+
+    public func readMarks(conversationID: Int64) async throws -> [ReadMark] {
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: """
+                    SELECT account_id, last_read_at, joined_at FROM members
+                    WHERE conversation_id = ? AND status = 'active' AND request IS NULL ORDER BY account_id
+                    """,
+                arguments: [conversationID]
+            ).map { ReadMark(accountID: $0["account_id"], upTo: $0["last_read_at"], joinedAt: $0["joined_at"]) }
+        }
+    }
+
     public func setPinned(messageID: Int64, by accountID: Int64?, limit: Int, now: Int64) async throws -> Bool {
         try await write("pin") { db in
             if accountID != nil {

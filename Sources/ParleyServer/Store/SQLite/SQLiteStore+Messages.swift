@@ -97,11 +97,14 @@ extension SQLiteStore {
             // DELETE for every id was most of a delivery's cost on the writer.
             let delete = try db.cachedStatement(sql: "DELETE FROM envelopes WHERE account_id = ? AND device_id = ? AND message_id = ?")
             let sender = try db.cachedStatement(sql: "SELECT sender_id FROM messages WHERE id = ?")
+            let noted = try db.cachedStatement(sql: "INSERT OR IGNORE INTO deliveries (message_id, account_id) VALUES (?, ?)")
             for id in messageIDs {
                 // The row goes at once (with `secure_delete`, SQLite overwrites it).
                 try delete.execute(arguments: [accountID, Int64(deviceID), id])
                 if db.changesCount > 0, let senderID = try Int64.fetchOne(sender, arguments: [id]) {
                     confirmed.append((id, senderID))
+                    // What the sender learns later if it is not connected now (its own copies need no tick).
+                    if senderID != accountID { try noted.execute(arguments: [id, accountID]) }
                 }
             }
             return confirmed
