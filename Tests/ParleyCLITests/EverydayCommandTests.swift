@@ -69,7 +69,7 @@ struct EverydayCommandTests {
 
         // Ann's next read says it, once; the conversation's history stays; the contact is marked.
         let read = try await run(["read", "--home", ann.path])
-        #expect(read.stdout.contains("bob@example.org deleted their Parley account"), "\(read.stdout)")
+        #expect(read.stdout.contains("] bob (bob@example.org) deleted their Parley account"), "\(read.stdout)")
         #expect(try await run(["read", "--home", ann.path]).stdout.contains("No new messages."))
         #expect(try await run(["read", "--home", ann.path, "--conversation", "1"]).stdout.contains("hi ann"))
         #expect(try await run(["contacts", "--home", ann.path]).stdout.contains("(deleted their account)"))

@@ -72,6 +72,22 @@ struct GroupTests {
         try await three.people.server.stop()
     }
 
+    @Test("create_conversation answers the account of each address, in order, saying nothing of who blocked the creator")
+    func createNamesTheAccounts() async throws {
+        let people = try await TwoPeople.start()
+        let carol = TestAccount("carol@example.org")
+        let carolSocket = try people.server.connect()
+        try await people.server.createAccount(carol, on: carolSocket)
+        let carolID = try #require(try await people.server.login(carol, on: carolSocket)["account_id"] as? Int)
+        #expect(try await people.bobSocket.call("block_account", ["email": people.ann.email]).ok)
+        let created = try await people.annSocket.call("create_conversation", ["kind": "group", "members": [carol.email, "BOB@example.org"]])
+        #expect(created["member_ids"] as? [Int] == [carolID, people.bobID], "\(created)")
+        // Bob blocked Ann: he is not invited, and she is not told.
+        let invitations = try #require(try await people.bobSocket.call("list_invitations")["invitations"] as? [[String: Any]])
+        #expect(invitations.isEmpty)
+        try await people.server.stop()
+    }
+
     @Test("leaving, declining and accepting invitations")
     func invitations() async throws {
         let three = try await Three.start()

@@ -77,6 +77,18 @@ public struct ContactBook: Sendable {
         let contact = try contact(accountID)
         return contact?.email ?? contact?.displayName ?? "account \(accountID)"
     }
+
+    /// How an entry in a conversation names someone: as their messages are signed (the display name), with the
+    /// e-mail beside it when this device knows it, which no one else can have — "Bob (bob@example.org)".
+    public func label(_ accountID: Int64) throws(ClientError) -> String {
+        let contact = try contact(accountID)
+        switch (contact?.displayName.flatMap { $0.isEmpty ? nil : $0 }, contact?.email) {
+        case (let name?, let email?): return "\(name) (\(email))"
+        case (let name?, nil): return name
+        case (nil, let email?): return email
+        case (nil, nil): return "account \(accountID)"
+        }
+    }
 }
 
 extension Namespace {

@@ -157,15 +157,16 @@ struct ConversationBook: Sendable {
     }
 
     /// The notices for the groups in `update`: who is no longer in one and who joined, named as this device knows
-    /// them (a member it knows nothing of yet is looked up, so the entry says more than an account number), and the
+    /// them (a member whose name it does not know yet is looked up, so the entry names them as their messages are
+    /// signed, not only by an address or an account number), and the
     /// groups this account is no longer in.
     private func notice(into update: inout Update, me: Int64?) async throws(ClientError) {
         let contacts = ContactBook(dependencies: dependencies)
         for change in update.memberChanges {
-            for account in change.left + change.joined where try contacts.contact(account)?.email == nil {
+            for account in change.left + change.joined where try contacts.contact(account)?.displayName == nil {
                 _ = try? await contacts.learnProfile(account)
             }
-            update.notices += try MembershipNotices.texts(left: change.left, joined: change.joined, name: contacts.name)
+            update.notices += try MembershipNotices.texts(left: change.left, joined: change.joined, name: contacts.label)
                 .map { Notice(conversationID: change.conversationID, text: $0) }
         }
         for id in update.gone {
@@ -178,7 +179,7 @@ struct ConversationBook: Sendable {
                 let deleted = await accountIsDeleted(other)
                 if deleted { try contacts.markDeleted(other) }
                 update.notices.append(Notice(conversationID: id, text: MembershipNotices.directGone(
-                    other: try contacts.name(other), accountDeleted: deleted)))
+                    other: try contacts.label(other), accountDeleted: deleted)))
             }
         }
     }

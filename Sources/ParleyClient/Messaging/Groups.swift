@@ -21,7 +21,14 @@ public struct Groups: Sendable {
     /// Creates a group; the people named are invited and join when they accept.
     public func create(title: String, inviting emails: [String]) async throws(ClientError) -> Conversation {
         guard !title.isEmpty, title.utf8.count <= 256 else { throw .invalidInput("a group title has 1–256 bytes") }
-        let id = try await server.call(API.CreateConversation.self, .init(kind: .group, members: emails.map { $0.lowercased() })).conversationID
+        let addresses = emails.map { $0.lowercased() }
+        let created = try await server.call(API.CreateConversation.self, .init(kind: .group, members: addresses))
+        let id = created.conversationID
+        // Whom it invited, by the address used: entries in the group name them by it (`ContactBook.label`).
+        if let accounts = created.memberIDs, accounts.count == addresses.count {
+            let contacts = ContactBook(dependencies: dependencies)
+            for (account, email) in zip(accounts, addresses) { try contacts.remember(Contact(accountID: account, email: email, displayName: nil)) }
+        }
         _ = try await ConversationBook(dependencies: dependencies).refresh(id)
         try await GroupTitles(dependencies: dependencies).set(title, of: id)
         return try await ConversationBook(dependencies: dependencies).refresh(id)

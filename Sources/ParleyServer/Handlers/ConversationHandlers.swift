@@ -38,6 +38,7 @@ enum ConversationHandlers {
     static func create(_ request: API.CreateConversation.Request, _ caller: Caller, _ context: ServerContext) async throws(WireError) -> API.CreateConversation.Response {
         let kind: ConversationRecord.Kind = request.kind == .direct ? .direct : .group
         var memberIDs: [Int64] = []
+        var named: [Int64] = []  // the account of each address asked for, in order (blocks are not told apart)
         var addresses: [Int64: String] = [:]
         for (index, email) in request.members.enumerated() {
             let address = try IdentityText.email(email, field: "members[\(index)]")
@@ -47,6 +48,7 @@ enum ConversationHandlers {
             }
             guard account.id != caller.accountID else { throw .invalid("members[\(index)]", "is you; you are a member already") }
             if !memberIDs.contains(account.id) { memberIDs.append(account.id) }
+            named.append(account.id)
             addresses[account.id] = address
         }
         if kind == .group {
@@ -85,7 +87,7 @@ enum ConversationHandlers {
             // Opening a conversation someone else started with you answers their request: you chose to write.
             try await MessageRequests.acceptIfOwed(conversation.id, caller, context)
         }
-        return API.CreateConversation.Response(conversationID: conversation.id, created: created)
+        return API.CreateConversation.Response(conversationID: conversation.id, created: created, memberIDs: named)
     }
 
     static func summary(_ summary: ConversationSummary) -> API.ConversationSummary {

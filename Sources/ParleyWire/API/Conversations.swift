@@ -57,16 +57,25 @@ extension API {
             public var conversationID: Int64
             /// False when the direct conversation existed already.
             public var created: Bool
-            public init(conversationID: Int64, created: Bool) {
+            /// The account of each address in the request's `members`, in its order (nil from an older server), so
+            /// the creator's device knows whom it invited by the address it used.
+            public var memberIDs: [Int64]?
+            public init(conversationID: Int64, created: Bool, memberIDs: [Int64]? = nil) {
                 self.conversationID = conversationID
                 self.created = created
+                self.memberIDs = memberIDs
             }
             public init(from fields: WireFields) throws(WireError) {
                 conversationID = try fields.integer("conversation_id")
                 created = try fields.bool("created")
+                memberIDs = fields.has("member_ids") ? try fields.integers("member_ids", maxCount: maximumMembers, in: 1...Int64.max) : nil
             }
-            public var fields: [String: JSONValue] { ["conversation_id": .int(conversationID), "created": .bool(created)] }
-            public static let fieldNames = ["conversation_id", "created"]
+            public var fields: [String: JSONValue] {
+                var out: [String: JSONValue] = ["conversation_id": .int(conversationID), "created": .bool(created)]
+                out.set("member_ids", memberIDs.map { .ints($0) })
+                return out
+            }
+            public static let fieldNames = ["conversation_id", "created", "member_ids?"]
         }
     }
 
