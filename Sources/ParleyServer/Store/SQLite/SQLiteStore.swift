@@ -7,8 +7,10 @@ public final class SQLiteStore: Store {
     let pool: DatabasePool
     let groupCommit: GroupCommit
     let checkpointer: WALCheckpointer
-    /// The writer connection's page cache: at most this much memory, used as the database grows.
-    static let writerCacheKiB = 65_536
+    /// The writer connection's page cache: at most this much memory, used as the database grows. The pages a
+    /// commit touches (the ends of the tables, each account's and conversation's index leaves) fit in it; 64 MiB
+    /// cost as much time per message and grew the server by 50 MiB under load (PERFORMANCE.md).
+    static let writerCacheKiB = 8_192
 
     /// Opens (creating if needed) the database at `path` and migrates it to the current schema.
     /// Lets a checkpoint round in flight finish, so the database file no longer changes once the server that
