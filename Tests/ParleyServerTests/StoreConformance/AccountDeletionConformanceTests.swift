@@ -46,6 +46,12 @@ struct AccountDeletionConformanceTests {
     func deletionLeavesNothing(_ backend: StoreBackend) async throws {
         try await backend.withStore { store in
             let p = try await populated(store)
+            // Ann has Bob's messages (in the group and in their direct conversation), and Bob her group message.
+            for (account, ids) in [(p.ann, try await store.messages(accountID: p.ann, deviceID: 1, afterTimestamp: 0, limit: 10).map(\.id)),
+                                   (p.bob, try await store.messages(accountID: p.bob, deviceID: 1, afterTimestamp: 0, limit: 10).map(\.id))] {
+                #expect(try await store.confirmDelivery(accountID: account, deviceID: 1, messageIDs: ids, now: 24).count == 2)
+            }
+            #expect(try await AccountTrace.leftovers(store, accountID: p.ann, email: "ann@example.org")["deliveries"] == 2)
             #expect(try await AccountTrace.leftovers(store, accountID: p.ann, email: "ann@example.org").count > 10, "the check sees the rows")
             let bobBefore = try await AccountTrace.leftovers(store, accountID: p.bob, email: "bob@example.org")
 
@@ -61,6 +67,7 @@ struct AccountDeletionConformanceTests {
             let bobAfter = try await AccountTrace.leftovers(store, accountID: p.bob, email: "bob@example.org")
             #expect(bobAfter["members"] == (bobBefore["members"] ?? 0) - 1)
             #expect(bobAfter["messages"] == 1, "his group message stays")
+            #expect(bobAfter["deliveries"] == nil && bobBefore["deliveries"] == 2, "his having her messages went with them")
             #expect(try await store.conversation(id: p.direct) == nil)
             #expect(try await store.account(id: p.ann) == nil)
             #expect(try await store.account(email: "ann@example.org") == nil)

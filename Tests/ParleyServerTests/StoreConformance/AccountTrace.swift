@@ -20,6 +20,7 @@ enum AccountTrace {
         ("messages", "sender_id = ?1 OR pinned_by = ?1"),
         ("envelopes", "account_id = ?1 OR message_id NOT IN (SELECT id FROM messages)"),
         ("reactions", "account_id = ?1 OR message_id NOT IN (SELECT id FROM messages)"),
+        ("deliveries", "account_id = ?1 OR message_id NOT IN (SELECT id FROM messages)"),
         ("profile_fields", "account_id = ?1"),
         ("avatars", "owner_kind = 'account' AND owner_id = ?1"),
         ("files", "owner_id = ?1"),

@@ -105,6 +105,12 @@ extension PostgresStore {
             // What it sent, wherever it is: unread copies included (its owner wants them gone).
             try await db.run("DELETE FROM messages WHERE sender_id = \(id)", log)
             try await db.run("DELETE FROM reactions WHERE account_id = \(id)", log)
+            // That it had others' messages, through the conversations it was ever a member of (see SQLite's).
+            try await db.run(
+                """
+                DELETE FROM deliveries WHERE account_id = \(id) AND message_id IN (
+                    SELECT id FROM messages WHERE conversation_id IN (SELECT conversation_id FROM members WHERE account_id = \(id)))
+                """, log)
             try await db.run("UPDATE messages SET pinned_by = NULL WHERE pinned_by = \(id)", log)
             try await db.run("DELETE FROM envelopes WHERE account_id = \(id)", log)
             try await db.run("DELETE FROM members WHERE account_id = \(id)", log)

@@ -98,6 +98,14 @@ extension SQLiteStore {
             // What it sent, wherever it is: unread copies included (its owner wants them gone).
             try db.execute(sql: "DELETE FROM messages WHERE sender_id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM reactions WHERE account_id = ?", arguments: [id])
+            // That it had others' messages: found through the conversations it was ever a member of (by the key,
+            // not a scan of every delivery); the rest went with its direct conversations and its own messages.
+            try db.execute(
+                sql: """
+                    DELETE FROM deliveries WHERE account_id = ?1 AND message_id IN (
+                        SELECT id FROM messages WHERE conversation_id IN (SELECT conversation_id FROM members WHERE account_id = ?1))
+                    """,
+                arguments: [id])
             try db.execute(sql: "UPDATE messages SET pinned_by = NULL WHERE pinned_by = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM envelopes WHERE account_id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM members WHERE account_id = ?", arguments: [id])
