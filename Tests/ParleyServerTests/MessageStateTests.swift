@@ -99,4 +99,54 @@ struct MessageStateTests {
         #expect(try await state(second, asked: people.annSocket)["read_by"] as? [Int] == [danID])
         try await people.server.stop()
     }
+
+    /// A block ends presence both ways: someone who blocked the sender (or whom the sender blocked) reads without
+    /// the sender hearing of it, live or later.
+    @Test func readingIsNotToldAcrossABlock() async throws {
+        let people = try await TwoPeople.start()
+        let three = try await people.groupWithCarol()
+        #expect(try await three.socket.call("block_account", ["email": people.ann.email]).ok)
+        let envelopes: [[String: Any]] = [people.bobID, three.id].map {
+            ["account_id": $0, "device_id": 1, "ciphertext": Data("m1".utf8).base64EncodedString()]
+        }
+        let sent = try await people.annSocket.call("send_message", ["conversation_id": three.group, "client_message_id": "m1", "envelopes": envelopes])
+        let id = try #require(sent["message_id"] as? Int, "\(sent)")
+        // Carol reads first, then Bob: the first read mark Ann hears of is Bob's.
+        #expect(try await three.socket.call("mark_conversation_read", ["conversation_id": three.group]).ok)
+        #expect(try await people.bobSocket.call("mark_conversation_read", ["conversation_id": three.group]).ok)
+        let heard = try await people.annSocket.nextNotification(named: "messages_read")
+        #expect(heard["account_id"] as? Int == people.bobID, "\(heard)")
+        let answer = try await people.annSocket.call("get_message_state", ["message_ids": [id]])
+        let state = try #require((answer["messages"] as? [[String: Any]])?.first, "\(answer)")
+        #expect(state["read_by"] as? [Int] == [people.bobID])
+        // Bob still hears Carol's reading: the block is between Carol and Ann only.
+        #expect(try await people.bobSocket.nextNotification(named: "messages_read")["account_id"] as? Int == three.id)
+
+        // The other way: Ann blocks Bob. Her message still reaches him, but that he has it and read it is not told
+        // her, live or later. (Her own reaction afterwards reaches her through the same outlet after anything his
+        // confirmation and read mark sent her: what precedes it is all of that.)
+        #expect(try await people.annSocket.call("block_account", ["account_id": people.bobID]).ok)
+        let next = try await people.annSocket.call("send_message", [
+            "conversation_id": three.group, "client_message_id": "m2",
+            "envelopes": [["account_id": people.bobID, "device_id": 1, "ciphertext": Data("m2".utf8).base64EncodedString()],
+                          ["account_id": three.id, "device_id": 1, "ciphertext": Data("m2".utf8).base64EncodedString()]],
+        ])
+        let second = try #require(next["message_id"] as? Int, "\(next)")
+        #expect(try await people.bobSocket.call("confirm_delivery", ["message_ids": [second]])["confirmed"] as? Int == 1)
+        #expect(try await people.bobSocket.call("mark_read", ["message_id": second]).ok)
+        #expect(try await people.annSocket.call("react_message", ["message_id": second, "emoji": "👍"]).ok)
+        var before: [String] = []
+        while true {
+            let name = try await people.annSocket.nextNotification()["event"] as? String ?? "?"
+            if name == "message_reacted" { break }
+            before.append(name)
+            #expect(before.count < 30, "\(before)")
+            if before.count >= 30 { break }
+        }
+        #expect(!before.contains("message_delivered") && !before.contains("messages_read"), "\(before)")
+        let later = try await people.annSocket.call("get_message_state", ["message_ids": [second]])
+        let secondState = try #require((later["messages"] as? [[String: Any]])?.first, "\(later)")
+        #expect(secondState["delivered_to"] as? [Int] == [] && secondState["read_by"] as? [Int] == [], "\(secondState)")
+        try await people.server.stop()
+    }
 }

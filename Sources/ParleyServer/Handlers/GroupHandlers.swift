@@ -153,9 +153,12 @@ enum GroupHandlers {
         try await notifyMembers(conversationID, context, .memberRemoved(.init(conversationID: conversationID, accountID: accountID, reason: MemberStatus.removed.rawValue)))
     }
 
-    /// Tells every active member of the conversation.
-    static func notifyMembers(_ conversationID: Int64, _ context: ServerContext, _ event: ServerEvent) async throws(WireError) {
-        for member in try await StoreCall.call(context, { try await context.store.activeMemberIDs(conversationID: conversationID) }) {
+    /// Tells every active member of the conversation but `excluded`.
+    static func notifyMembers(
+        _ conversationID: Int64, _ context: ServerContext, _ event: ServerEvent, except excluded: Set<Int64> = []
+    ) async throws(WireError) {
+        for member in try await StoreCall.call(context, { try await context.store.activeMemberIDs(conversationID: conversationID) })
+        where !excluded.contains(member) {
             context.notifications.notify(accountID: member, event)
         }
     }

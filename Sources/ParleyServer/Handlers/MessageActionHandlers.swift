@@ -98,8 +98,10 @@ enum MessageActionHandlers {
         // Someone who has not accepted a request reads without read marks reaching the sender.
         let owed = try await StoreCall.call(context) { try await context.store.requestState(conversationID: conversationID, accountID: caller.accountID) }
         guard owed == nil else { return API.ReadMark(upTo: mark) }
+        // Nor do they reach someone the reader blocked or who blocked the reader: a block ends presence both ways.
+        let partners = try await StoreCall.call(context) { try await context.store.blockPartners(of: caller.accountID) }
         try await GroupHandlers.notifyMembers(conversationID, context, .messagesRead(.init(
-            conversationID: conversationID, accountID: caller.accountID, upTo: mark)))
+            conversationID: conversationID, accountID: caller.accountID, upTo: mark)), except: partners)
         return API.ReadMark(upTo: mark)
     }
 
@@ -109,6 +111,7 @@ enum MessageActionHandlers {
     static func messageStates(_ ids: [Int64], _ caller: Caller, _ context: ServerContext) async throws(WireError) -> API.GetMessageState.Response {
         var states: [API.MessageState] = []
         var marks: [Int64: [ReadMark]] = [:]  // read marks, once per conversation
+        var partners: Set<Int64>?  // blocks either way, once: their having and reading it is not told (as live)
         for id in Set(ids).sorted() {
             guard let message = try await StoreCall.call(context, { try await context.store.messageMetadata(id: id) }),
                   (try? await ConversationAccess.activeConversation(id: message.conversationID, caller, context)) != nil
@@ -119,10 +122,13 @@ enum MessageActionHandlers {
                 reactions: reactions.map { API.Reaction(accountID: $0.0, emoji: $0.1) })
             if message.senderID == caller.accountID {
                 let conversation = message.conversationID
+                if partners == nil { partners = try await StoreCall.call(context) { try await context.store.blockPartners(of: caller.accountID) } }
                 if marks[conversation] == nil {
-                    marks[conversation] = try await StoreCall.call(context) { try await context.store.readMarks(conversationID: conversation) }
+                    let all = try await StoreCall.call(context) { try await context.store.readMarks(conversationID: conversation) }
+                    marks[conversation] = all.filter { !(partners ?? []).contains($0.accountID) }
                 }
                 state.deliveredTo = try await StoreCall.call(context) { try await context.store.deliveredTo(messageID: id) }
+                    .filter { !(partners ?? []).contains($0) }
                 state.readBy = (marks[conversation] ?? []).filter { $0.accountID != caller.accountID && $0.covers(message.timestamp) }.map(\.accountID)
             }
             states.append(state)

@@ -126,7 +126,11 @@ enum MessageHandlers {
             try await context.store.confirmDelivery(accountID: caller.accountID, deviceID: caller.deviceID, messageIDs: ids, now: context.clock.now())
         }
         ServerMetrics.delivered(confirmed.count)
-        for (messageID, senderID) in confirmed where senderID != caller.accountID {
+        let told = confirmed.filter { $0.1 != caller.accountID }
+        guard !told.isEmpty else { return API.ConfirmDelivery.Response(confirmed: confirmed.count) }
+        // Not across a block, either way: a delivery tells the sender the device was there (presence).
+        let partners = try await StoreCall.call(context) { try await context.store.blockPartners(of: caller.accountID) }
+        for (messageID, senderID) in told where !partners.contains(senderID) {
             context.notifications.notify(
                 accountID: senderID, .messageDelivered(.init(messageID: messageID, accountID: caller.accountID, deviceID: caller.deviceID)))
         }

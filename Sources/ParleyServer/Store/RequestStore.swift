@@ -49,6 +49,10 @@ public protocol RequestStore: Sendable {
     /// Whether `blocker` has blocked `blocked`.
     func hasBlocked(_ blocker: Int64, _ blocked: Int64) async throws -> Bool
 
+    /// The accounts `accountID` has blocked and those that blocked it: nothing of its activity (presence, read
+    /// marks) reaches them, nor theirs it. One query either way.
+    func blockPartners(of accountID: Int64) async throws -> Set<Int64>
+
     /// The people the account shares a direct conversation with whose request is still waiting for an answer, either
     /// way (both active, neither blocking the other): not contacts yet, but each already writes to the other's
     /// identity key, so each hears when it changes (`keys_updated`, `get_identity_keys`). Declined ones are not.

@@ -68,4 +68,22 @@ struct DeliveryRecordConformanceTests {
             #expect(try await store.readMarks(conversationID: 999_999).isEmpty)
         }
     }
+
+    @Test("block partners are those an account blocked and those that blocked it", arguments: StoreBackend.allCases)
+    func blockPartners(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let ann = try await Sample.activeAccount(store, "ann@example.org")
+            let bob = try await Sample.activeAccount(store, "bob@example.org")
+            let carl = try await Sample.activeAccount(store, "carl@example.org")
+            let dan = try await Sample.activeAccount(store, "dan@example.org")
+            #expect(try await store.blockPartners(of: ann).isEmpty)
+            _ = try await store.block(bob, by: ann, limit: 100, now: 1)
+            _ = try await store.block(ann, by: carl, limit: 100, now: 2)
+            _ = try await store.block(dan, by: carl, limit: 100, now: 3)
+            #expect(try await store.blockPartners(of: ann) == [bob, carl])
+            #expect(try await store.blockPartners(of: carl) == [ann, dan])
+            try await store.unblock(bob, by: ann)
+            #expect(try await store.blockPartners(of: ann) == [carl])
+        }
+    }
 }

@@ -121,4 +121,12 @@ extension PostgresStore {
                 "SELECT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = \(blocker) AND blocked_id = \(blocked))", log, as: Bool.self) ?? false
         }
     }
+
+    public func blockPartners(of accountID: Int64) async throws -> Set<Int64> {
+        try await read { db, log in
+            Set(try await db.column(
+                "SELECT blocked_id FROM blocks WHERE blocker_id = \(accountID) UNION SELECT blocker_id FROM blocks WHERE blocked_id = \(accountID)",
+                log, as: Int64.self))
+        }
+    }
 }

@@ -124,4 +124,12 @@ extension SQLiteStore {
                 db, sql: "SELECT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?)", arguments: [blocker, blocked]) ?? false
         }
     }
+
+    public func blockPartners(of accountID: Int64) async throws -> Set<Int64> {
+        try await read { db in
+            Set(try Int64.fetchAll(
+                db, sql: "SELECT blocked_id FROM blocks WHERE blocker_id = ?1 UNION SELECT blocker_id FROM blocks WHERE blocked_id = ?1",
+                arguments: [accountID]))
+        }
+    }
 }
