@@ -149,4 +149,32 @@ struct MessageStateTests {
         #expect(secondState["delivered_to"] as? [Int] == [] && secondState["read_by"] as? [Int] == [], "\(secondState)")
         try await people.server.stop()
     }
+
+    /// Nothing someone sends reaches those who blocked them or whom they blocked, in a group too: a reaction
+    /// neither, live or in `get_message_state`; the others see it.
+    @Test func aReactionDoesNotCrossABlock() async throws {
+        let people = try await TwoPeople.start()
+        let three = try await people.groupWithCarol()
+        #expect(try await three.socket.call("block_account", ["email": people.ann.email]).ok)
+        let sent = try await people.bobSocket.call("send_message", [
+            "conversation_id": three.group, "client_message_id": "b1",
+            "envelopes": [people.annID, three.id].map { ["account_id": $0, "device_id": 1, "ciphertext": Data("b1".utf8).base64EncodedString()] },
+        ])
+        let id = try #require(sent["message_id"] as? Int, "\(sent)")
+        #expect(try await three.socket.call("react_message", ["message_id": id, "emoji": "❤️"]).ok)
+        #expect(try await people.annSocket.call("react_message", ["message_id": id, "emoji": "👍"]).ok)
+        // Ann's own reaction reaches her after anything Carol's sent her; Carol's reaches Bob.
+        let annHeard = try await people.annSocket.nextNotification(named: "message_reacted")
+        #expect(annHeard["account_id"] as? Int == people.annID, "\(annHeard)")
+        #expect(try await people.bobSocket.nextNotification(named: "message_reacted")["account_id"] as? Int == three.id)
+        func reactors(_ socket: LineSocket) async throws -> [Int] {
+            let answer = try await socket.call("get_message_state", ["message_ids": [id]])
+            let state = try #require((answer["messages"] as? [[String: Any]])?.first, "\(answer)")
+            return (state["reactions"] as? [[String: Any]] ?? []).compactMap { $0["account_id"] as? Int }.sorted()
+        }
+        #expect(try await reactors(people.annSocket) == [people.annID])
+        #expect(try await reactors(three.socket) == [three.id])
+        #expect(try await reactors(people.bobSocket) == [people.annID, three.id].sorted())
+        try await people.server.stop()
+    }
 }

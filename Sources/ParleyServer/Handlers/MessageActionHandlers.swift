@@ -27,8 +27,11 @@ enum MessageActionHandlers {
             let present = try await StoreCall.call(context) {
                 try await context.store.toggleReaction(messageID: message.id, accountID: caller.accountID, emoji: emoji, now: context.clock.now())
             }
+            // What someone sends does not reach those they blocked or who blocked them: a reaction neither.
+            let partners = try await StoreCall.call(context) { try await context.store.blockPartners(of: caller.accountID) }
             try await GroupHandlers.notifyMembers(message.conversationID, context, .messageReacted(.init(
-                conversationID: message.conversationID, messageID: message.id, accountID: caller.accountID, emoji: emoji, present: present)))
+                conversationID: message.conversationID, messageID: message.id, accountID: caller.accountID, emoji: emoji, present: present)),
+                except: partners)
             return API.ReactMessage.Response(present: present)
         }
         router.add(API.PinMessage.self) { request, environment, context throws(WireError) in
@@ -111,18 +114,19 @@ enum MessageActionHandlers {
     static func messageStates(_ ids: [Int64], _ caller: Caller, _ context: ServerContext) async throws(WireError) -> API.GetMessageState.Response {
         var states: [API.MessageState] = []
         var marks: [Int64: [ReadMark]] = [:]  // read marks, once per conversation
-        var partners: Set<Int64>?  // blocks either way, once: their having and reading it is not told (as live)
+        var partners: Set<Int64>?  // blocks either way, once: their reactions, having and reading are not told (as live)
         for id in Set(ids).sorted() {
             guard let message = try await StoreCall.call(context, { try await context.store.messageMetadata(id: id) }),
                   (try? await ConversationAccess.activeConversation(id: message.conversationID, caller, context)) != nil
             else { continue }
+            if partners == nil { partners = try await StoreCall.call(context) { try await context.store.blockPartners(of: caller.accountID) } }
             let reactions = try await StoreCall.call(context) { try await context.store.reactions(messageID: id) }
+                .filter { !(partners ?? []).contains($0.0) }
             var state = API.MessageState(
                 messageID: id, pinned: message.pinnedAt != nil, deleted: message.deletedAt != nil,
                 reactions: reactions.map { API.Reaction(accountID: $0.0, emoji: $0.1) })
             if message.senderID == caller.accountID {
                 let conversation = message.conversationID
-                if partners == nil { partners = try await StoreCall.call(context) { try await context.store.blockPartners(of: caller.accountID) } }
                 if marks[conversation] == nil {
                     let all = try await StoreCall.call(context) { try await context.store.readMarks(conversationID: conversation) }
                     marks[conversation] = all.filter { !(partners ?? []).contains($0.accountID) }
