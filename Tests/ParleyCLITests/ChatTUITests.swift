@@ -238,6 +238,35 @@ struct ChatTUITests {
         try await expectRestored(tmux, "crash", status: "134")
     }
 
+    /// What happened while the chat was closed shows in its ticks when it opens: one message read, a later one only
+    /// delivered (every other command here is a process of its own, so no live notification told Ann).
+    @Test func ticksOpenWithWhatHappenedWhileTheChatWasClosed() async throws {
+        try #require(Tmux.isInstalled, "tmux is missing: run scripts/install-test-tools")
+        let scene = try await CLIScene.start("tui-ticks", people: ["ann", "bob"])
+        let ann = scene.home("ann"), bob = scene.home("bob")
+        #expect(try await scene.run(["send", "--home", ann.path, "--to", "bob@example.org", "Lunch at noon?"]).status == 0)
+        try await CLIAccounts.accept(request: 1, home: bob)   // accepting reads what the request showed
+        #expect(try await scene.run(["send", "--home", ann.path, "--to", "bob@example.org", "Or at one?"]).status == 0)
+        #expect(try await scene.run(["send", "--home", bob.path, "--to", "ann@example.org", "one sec"]).status == 0)
+        let tmux = Tmux()
+        do {
+            try await tmux.start("ticks", width: 100, height: 30, command: script("--home \(ann.path) --conversation 1"))
+            try await tmux.waitFor("ticks", "the first read, the second delivered") { screen in
+                screen.contains { $0.contains("Lunch at noon?") && $0.contains("✓✓ read") }
+                    && screen.contains { $0.contains("Or at one?") && $0.contains("✓✓") && !$0.contains("read") }
+            }
+            try await tmux.type("ticks", "/quit")
+            try await tmux.press("ticks", "Enter")
+            try await expectRestored(tmux, "ticks", status: "0")
+        } catch {
+            await tmux.stop()
+            try await scene.finish()
+            throw error
+        }
+        await tmux.stop()
+        try await scene.finish()
+    }
+
     @Test func withoutAnAccountItSaysHowToMakeOne() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("parley-tui-none-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
