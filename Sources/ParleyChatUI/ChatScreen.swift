@@ -1,3 +1,5 @@
+import ParleyClient
+
 /// Everything the chat screen shows, as plain values: the renderer turns it into lines without a terminal.
 struct ChatScreen: Equatable, Sendable {
     /// Whether the client is talking to its server (the indicator top right).
@@ -8,15 +10,8 @@ struct ChatScreen: Equatable, Sendable {
         case offline
     }
 
-    /// How far one of our messages got.
-    enum Tick: Equatable, Sendable {
-        /// The server stored it.
-        case sent
-        /// A device of a recipient confirmed it.
-        case delivered
-        /// A recipient read it.
-        case read
-    }
+    /// How far one of our messages got: stored by the server (`sent`), confirmed by a recipient's device, read.
+    typealias Tick = Message.Progress
 
     /// One line of the conversation list.
     struct ConversationRow: Equatable, Sendable {

@@ -116,10 +116,6 @@ struct ChatState: Sendable {
         guard let me, let progress = message.progress(me: me) else { return nil }
         let marks = readUpTo[message.conversationID] ?? [:]
         if marks.contains(where: { $0.key != me && $0.value >= message.timestamp }) { return .read }
-        switch progress {
-        case .read: return .read
-        case .delivered: return .delivered
-        case .sent: return .sent
-        }
+        return progress
     }
 }

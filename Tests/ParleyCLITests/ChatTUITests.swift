@@ -32,6 +32,20 @@ struct ChatTUITests {
         #expect(try await tmux.value(session, "#{cursor_flag}") == "1")
     }
 
+    /// Runs `body` with a tmux server of its own, stopped afterwards; when `body` fails, the scene is finished too
+    /// (never leave a tmux server, and chats, behind a failed test).
+    func inTmux(_ scene: CLIScene, _ body: (Tmux) async throws -> Void) async throws {
+        let tmux = Tmux()
+        do {
+            try await body(tmux)
+        } catch {
+            await tmux.stop()
+            try await scene.finish()
+            throw error
+        }
+        await tmux.stop()
+    }
+
     @Test func sendReceiveResizeAndQuit() async throws {
         try #require(Tmux.isInstalled, "tmux is missing: run scripts/install-test-tools")
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-tui-\(UUID().uuidString)")
@@ -70,8 +84,7 @@ struct ChatTUITests {
         #expect(try await scene.run(["send", "--home", scene.home("carol").path, "--to", "bob@example.org", "from carol"]).status == 0)
         try await CLIAccounts.accept(request: 1, home: bob)
         try await CLIAccounts.accept(request: 2, home: bob)
-        let tmux = Tmux()
-        do {
+        try await inTmux(scene) { tmux in
             // Carol's is the newest, and would open by itself; --conversation 1 opens ann's.
             try await tmux.start("open", width: 100, height: 30, command: script("--home \(bob.path) --conversation 1"))
             try await tmux.waitFor("open", "ann's conversation, open") { screen in
@@ -86,12 +99,7 @@ struct ChatTUITests {
             try await tmux.waitFor("missing", "the notice") { screen in
                 screen.contains { $0.contains("there is no conversation 99") } && screen.contains { $0.contains("carol: from carol") }
             }
-        } catch {
-            await tmux.stop()
-            try await scene.finish()
-            throw error
         }
-        await tmux.stop()
         try await scene.finish()
     }
 
@@ -102,8 +110,7 @@ struct ChatTUITests {
         let ann = scene.home("ann").path, bob = scene.home("bob")
         // One invitation waits before the chat opens: it is said once connected.
         #expect(try await scene.run(["group", "create", "--home", ann, "Climbing", "--invite", "bob@example.org"]).status == 0)
-        let tmux = Tmux()
-        do {
+        try await inTmux(scene) { tmux in
             try await tmux.start("invite", width: 110, height: 30, command: script("--home \(bob.path)"))
             try await tmux.waitFor("invite", "the waiting invitation") { screen in
                 screen.first?.hasSuffix("● connected") == true
@@ -127,12 +134,7 @@ struct ChatTUITests {
             try await tmux.type("invite", "/quit")
             try await tmux.press("invite", "Enter")
             try await expectRestored(tmux, "invite", status: "0")
-        } catch {
-            await tmux.stop()
-            try await scene.finish()
-            throw error
         }
-        await tmux.stop()
         let invitations = try await scene.run(["group", "invitations", "--home", bob.path])
         #expect(invitations.stdout.contains("No invitations"), "\(invitations.stdout)\(invitations.stderr)")
         try await scene.finish()
@@ -248,8 +250,7 @@ struct ChatTUITests {
         try await CLIAccounts.accept(request: 1, home: bob)   // accepting reads what the request showed
         #expect(try await scene.run(["send", "--home", ann.path, "--to", "bob@example.org", "Or at one?"]).status == 0)
         #expect(try await scene.run(["send", "--home", bob.path, "--to", "ann@example.org", "one sec"]).status == 0)
-        let tmux = Tmux()
-        do {
+        try await inTmux(scene) { tmux in
             try await tmux.start("ticks", width: 100, height: 30, command: script("--home \(ann.path) --conversation 1"))
             try await tmux.waitFor("ticks", "the first read, the second delivered") { screen in
                 screen.contains { $0.contains("Lunch at noon?") && $0.contains("✓✓ read") }
@@ -258,12 +259,7 @@ struct ChatTUITests {
             try await tmux.type("ticks", "/quit")
             try await tmux.press("ticks", "Enter")
             try await expectRestored(tmux, "ticks", status: "0")
-        } catch {
-            await tmux.stop()
-            try await scene.finish()
-            throw error
         }
-        await tmux.stop()
         try await scene.finish()
     }
 
