@@ -20,18 +20,22 @@ package struct MessageContent: Codable, Sendable, Equatable {
     /// On a re-send answering a retry request: the server id of the message this one stands for
     /// (added compatibly in v1, docs/CLIENT.md §2.1).
     package var resendOf: Int64?
+    /// On a `group_title`: the creator's signature, so that any member can pass the title on (docs/CLIENT.md §8.1;
+    /// added compatibly in v1).
+    package var titleProof: GroupTitleProof?
 
     enum CodingKeys: String, CodingKey {
         case v, id, type, text
         case replyTo = "reply_to"
         case forward, file, location
         case resendOf = "resend_of"
+        case titleProof = "title_proof"
     }
 
     /// Content of `type` from the message `id`; what a type does not use stays nil.
     package init(
         v: Int = 1, id: String, type: String, text: String? = nil, replyTo: Int64? = nil, forward: ForwardSource? = nil,
-        file: Attachment? = nil, location: LocationKeyContent? = nil, resendOf: Int64? = nil
+        file: Attachment? = nil, location: LocationKeyContent? = nil, resendOf: Int64? = nil, titleProof: GroupTitleProof? = nil
     ) {
         self.v = v
         self.id = id
@@ -42,6 +46,7 @@ package struct MessageContent: Codable, Sendable, Equatable {
         self.file = file
         self.location = location
         self.resendOf = resendOf
+        self.titleProof = titleProof
     }
 
     package static let supportedVersion = 1
@@ -59,7 +64,8 @@ package struct MessageContent: Codable, Sendable, Equatable {
         guard let content = try? JSONDecoder().decode(MessageContent.self, from: Data(bytes)),
               content.v == supportedVersion, !content.id.isEmpty, content.id.utf8.count <= 64,
               Self.typesWithFile.contains(content.type) == (content.file != nil), content.file?.isValid ?? true,
-              (content.type == LocationKeyContent.type) == (content.location != nil), (content.resendOf ?? 1) > 0
+              (content.type == LocationKeyContent.type) == (content.location != nil), (content.resendOf ?? 1) > 0,
+              content.titleProof.map({ $0.isWellFormed && content.type == "group_title" }) ?? true
         else { throw .unreadable }
         return content
     }

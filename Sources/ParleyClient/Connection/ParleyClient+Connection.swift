@@ -33,7 +33,8 @@ extension ParleyClient: ConnectionOwner {
         get async { await connection.isConnected }
     }
 
-    /// After login: keys, own devices, the outbox, and (with `catchUp`) the messages, marks and titles missed.
+    /// After login: keys, own devices, the outbox, (with `catchUp`) the messages and marks missed, and the titles
+    /// owed to members who joined meanwhile.
     func setUp(catchUp: Bool) async throws(ClientError) {
         try pruning.runIfDue()
         try await preKeys.upkeep()
@@ -49,10 +50,12 @@ extension ParleyClient: ConnectionOwner {
         }
         broadcaster.yield(.connection(.connected))
         try await outgoing.flush()
-        guard catchUp else { return }
-        try await owner.sync()
-        try await messageActions.refreshStates()
-        // Members who joined while this creator was away learn the group's title now.
+        if catchUp {
+            try await owner.sync()
+            try await messageActions.refreshStates()
+        }
+        // Members who joined while this device was away learn the group's title now, from its creator or from a
+        // member chosen to pass it on (docs/CLIENT.md §8.1) — also on a connect whose caller syncs itself (`read`).
         try await conversationBook.refreshUnlessPaced()
         try await groupTitles.shareWithNewMembers()
     }

@@ -21,7 +21,7 @@ struct HistoryArchive: Codable {
     /// the ones of people it follows.
     static let namespaces = [
         Namespace.conversation, Namespace.contact, Namespace.identity, Namespace.verified, Namespace.trust, AvatarNamespace.name,
-        LocationKeyRing.namespace,
+        LocationKeyRing.namespace, Namespace.titleProof,
     ]
     /// Group titles live under `state`, beside per-device cursors that must not travel.
     static let statePrefixes = ["title/"]

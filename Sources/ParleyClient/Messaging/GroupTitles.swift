@@ -2,18 +2,20 @@ import Foundation
 import ParleyClientFormats
 import ParleyWire
 
-/// A group's title (docs/CLIENT.md §8): its creator sets it and sends it end to end to the members, and
-/// remembers who has the current one, so that each member who joins later gets it too — on the `member_added`
-/// notification and at every connect, so a creator who was offline when someone accepted catches up. Sealing
-/// and sending to each device is the account's (`AccountCalling`).
+/// A group's title (docs/CLIENT.md §8, §8.1): its creator sets it, signs it and sends it end to end to the
+/// members, and remembers who has the current one, so that each member who joins later gets it too — on the
+/// `member_added` notification and at every connect. Members who hold the signed title pass it on as well (two per
+/// newcomer, `GroupTitleRelay.relayers`), so a newcomer need not wait for the creator. Sealing and sending to each
+/// device is the account's (`AccountCalling`).
 struct GroupTitles: Sendable {
-    typealias Dependencies = HasAccount & HasServer & HasDatabase & HasRandom & Sendable
+    typealias Dependencies = HasAccount & HasServer & HasDatabase & HasRandom & HasClock & Sendable
     let dependencies: any Dependencies
 
     private var account: any AccountCalling { dependencies.account }
     private var database: ClientDatabase { dependencies.database }
 
-    /// Renames a group (its creator only): the title travels end to end to the members as a control message.
+    /// Renames a group (its creator only): the title travels end to end to the members as a control message,
+    /// signed so that any of them can pass it on.
     func set(_ title: String, of conversationID: Int64) async throws(ClientError) {
         guard !title.isEmpty, title.utf8.count <= 256 else { throw .invalidInput("a group title has 1–256 bytes") }
         let me = try await account.confirmedAccountID()
@@ -25,49 +27,81 @@ struct GroupTitles: Sendable {
         }
         guard conversation.kind == "group" else { throw .invalidInput("conversation \(conversationID) is not a group") }
         guard conversation.creatorID == me else { throw .invalidInput("only the group's creator renames it") }
-        let content = MessageContent(id: dependencies.random.clientMessageID(), type: "group_title", text: title)
-        try database.write { writer in try ConversationBook.setTitle(title, of: conversationID, in: writer) }
+        let signed = try await sign(title, of: conversationID)
+        let content = MessageContent(id: dependencies.random.clientMessageID(), type: "group_title", text: title, titleProof: signed.proof)
         // Everyone active now gets it (sending refuses to leave anyone out); whoever joins later gets it from
         // `share`. Read before sending: someone joining meanwhile gets it twice rather than never.
         let members = try await ConversationBook(dependencies: dependencies).refresh(conversationID).members
+        try database.write { try ConversationBook.setTitle(title, of: conversationID, in: $0) }
         try await account.deliverNow(content, kind: "group_title", to: conversationID)
-        try setHolders(Set(members), of: conversationID)
+        try database.write { try SignedTitle.setHolders(Set(members), of: conversationID, in: $0) }
     }
 
-    /// Someone joined a group: if this account created it, they get its title.
+    /// Someone joined a group: they get its title from its creator and from the members chosen to pass it on.
     func memberJoined(_ conversationID: Int64) async throws(ClientError) {
         try await share(of: ConversationBook(dependencies: dependencies).refresh(conversationID))
     }
 
-    /// Sends the current title of each group this account created to its members that do not have it yet.
+    /// Sends the current title of each group with a title to the members that do not have it yet and that this
+    /// account is to give it to.
     func shareWithNewMembers() async throws(ClientError) {
-        let me = try await account.confirmedAccountID()
         let groups = try database.read { try $0.all(Namespace.conversation) }
             .compactMap { try? JSONDecoder().decode(Conversation.self, from: Data($0.value)) }
-            .filter { $0.kind == "group" && $0.creatorID == me && $0.title != nil }
+            .filter { $0.kind == "group" && $0.title != nil }
         for group in groups { try await share(of: group) }
     }
 
-    /// Sends `group`'s title to the members that joined since it was last sent (creator only).
+    /// Sends `group`'s title to the members that joined since this device last counted who has it: all of them
+    /// if this account created the group, else those it is one of the two to pass it on to, and only with the
+    /// creator's proof.
     func share(of group: Conversation) async throws(ClientError) {
         let me = try await account.confirmedAccountID()
-        guard group.kind == "group", group.creatorID == me, let title = group.title else { return }
-        let holders = try holders(group.id)
-        let newcomers = group.members.filter { $0 != me && !holders.contains($0) }
+        guard group.kind == "group", let title = group.title else { return }
+        let holders = try database.read { try SignedTitle.holders(of: group.id, in: $0) }
+        let newcomers = group.members.filter { $0 != me && $0 != group.creatorID && !holders.contains($0) }
         guard !newcomers.isEmpty else { return }
-        let content = MessageContent(id: dependencies.random.clientMessageID(), type: "group_title", text: title)
-        try await account.sendPairwise(content, kind: "group_title", conversationID: group.id, toMembers: newcomers)
-        try setHolders(holders.union(newcomers), of: group.id)
+        let signed: SignedTitle
+        let recipients: [Int64]
+        if group.creatorID == me {
+            if let kept = try await currentProof(of: group.id, title: title) { signed = kept } else { signed = try await sign(title, of: group.id) }
+            recipients = newcomers
+        } else {
+            guard let held = try database.read({ try SignedTitle.current(of: group.id, in: $0) }), held.title == title else { return }
+            signed = held
+            recipients = newcomers.filter {
+                GroupTitleRelay.relayers(for: $0, in: group.id, members: group.members, creator: group.creatorID).contains(me)
+            }
+        }
+        if !recipients.isEmpty {
+            let content = MessageContent(id: dependencies.random.clientMessageID(), type: "group_title", text: title, titleProof: signed.proof)
+            try await account.sendPairwise(content, kind: "group_title", conversationID: group.id, toMembers: recipients)
+        }
+        try database.write { try SignedTitle.setHolders(holders.union(newcomers), of: group.id, in: $0) }
     }
 
     /// The members known to have the group's current title.
     func holders(_ conversationID: Int64) throws(ClientError) -> Set<Int64> {
-        try database.read { try $0.get(Namespace.titleHolders, String(conversationID)) }
-            .flatMap { try? JSONDecoder().decode(Set<Int64>.self, from: Data($0)) } ?? []
+        try database.read { try SignedTitle.holders(of: conversationID, in: $0) }
     }
 
-    private func setHolders(_ members: Set<Int64>, of conversationID: Int64) throws(ClientError) {
-        let bytes = Array(try! JSONEncoder().encode(members.sorted()))
-        try database.write { try $0.put(Namespace.titleHolders, String(conversationID), bytes) }
+    /// The kept proof of `title`, if it is this title's and made with this account's current identity key.
+    private func currentProof(of conversationID: Int64, title: String) async throws(ClientError) -> SignedTitle? {
+        guard let kept = try database.read({ try SignedTitle.current(of: conversationID, in: $0) }), kept.title == title else { return nil }
+        let key = try await account.identityPublicKey()
+        return kept.proof.holds(title: title, conversationID: conversationID, identityKey: key) ? kept : nil
+    }
+
+    /// Signs `title` with a version past the last one (the clock, or one more than the last if the clock is
+    /// behind it), and keeps the proof.
+    private func sign(_ title: String, of conversationID: Int64) async throws(ClientError) -> SignedTitle {
+        let last = try database.read { try SignedTitle.current(of: conversationID, in: $0) }?.proof.version ?? 0
+        let version = min(max(dependencies.clock.now(), last + 1), GroupTitleProof.maximumVersion)
+        let proof = try await account.signGroupTitle(title, of: conversationID, version: version)
+        let signed = SignedTitle(title: title, proof: proof)
+        try database.write { writer in
+            let holders = try SignedTitle.holders(of: conversationID, in: writer.reader)
+            try SignedTitle.keep(signed, of: conversationID, members: Array(holders), in: writer)
+        }
+        return signed
     }
 }

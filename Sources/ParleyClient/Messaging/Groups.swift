@@ -12,7 +12,7 @@ public struct Invitation: Sendable, Equatable {
 /// Groups (docs/CLIENT.md §8): making one, its members, invitations. What is sent end to end (the title) and the
 /// sender-key chain a departure renews are the account's, reached through its link.
 public struct Groups: Sendable {
-    typealias Dependencies = HasServer & HasAccount & HasDatabase & HasRandom & Sendable
+    typealias Dependencies = HasServer & HasAccount & HasDatabase & HasRandom & HasClock & Sendable
     let dependencies: any Dependencies
 
     private var server: any ServerCalling { dependencies.server }

@@ -37,9 +37,9 @@ public struct Message: Codable, Sendable, Equatable, Identifiable {
     /// The file or image it carries (`parley download`), if any.
     public var attachment: Attachment? = nil
 
-    /// Kinds of stored messages people do not read: a location key that was stored, a retry request, and a
-    /// re-send (whose content, if any, went into the message it stands for).
-    static let hiddenKinds: Set<String> = [LocationKeyContent.type, RetryRequest.kind, RetryRequest.resendKind]
+    /// Kinds of stored messages people do not read: a location key that was stored, a retry request, a
+    /// re-send (whose content, if any, went into the message it stands for) and a group title another member passed on.
+    static let hiddenKinds: Set<String> = [LocationKeyContent.type, RetryRequest.kind, RetryRequest.resendKind, SignedTitle.relayKind]
 
     /// A control message people do not read.
     public var isHiddenControl: Bool { Self.hiddenKinds.contains(kind) }

@@ -85,6 +85,8 @@ extension SessionOwner {
         for sender in Set(arrived.map(\.senderID)) where try parts.contacts.contact(sender)?.displayName == nil {
             _ = try? await parts.contacts.learnProfile(sender)
         }
+        // Titles other members passed on are checked against their creators' keys (§8.1).
+        await GroupTitleRelay(dependencies: dependencies).settle()
     }
 
     /// The timestamp of the newest message this device has taken in.
@@ -184,17 +186,27 @@ extension SessionOwner {
         if content.type == LocationKeyContent.type {
             try parts.locationKeys.receive(content.location, into: &message, fromMe: message.senderID == keys.accountID, in: writer)
         }
-        if content.type == "group_title" {
-            // Only the creator names a group (as the server enforces for its own copy); anyone else's title is
-            // shown as what it is, a message, and renames nothing.
-            let creator = try writer.reader.get(Namespace.conversation, String(message.conversationID))
-                .flatMap { try? JSONDecoder().decode(Conversation.self, from: Data($0)) }?.creatorID
-            if creator == nil || creator == message.senderID {
-                try ConversationBook.setTitle(content.text, of: message.conversationID, in: writer)
-                message.kind = "group_title"
-            } else {
-                message.kind = "text"
-            }
+        if content.type == "group_title" { try takeTitle(content, into: &message, in: writer) }
+    }
+
+    /// A group title (docs/CLIENT.md §8, §8.1). Only the creator names a group: its title renames it at once, and
+    /// its proof is kept to pass on. Another member's copy with a proof waits, unseen, to be checked against the
+    /// creator's key (`GroupTitleRelay.settle`); another member's title without one is shown as what it is, a
+    /// message, and renames nothing.
+    private func takeTitle(_ content: MessageContent, into message: inout Message, in writer: ClientDatabase.Writer) throws {
+        let conversation = try writer.reader.get(Namespace.conversation, String(message.conversationID))
+            .flatMap { try? JSONDecoder().decode(Conversation.self, from: Data($0)) }
+        let title = content.text ?? ""
+        if let proof = content.titleProof, conversation?.creatorID != message.senderID {
+            message.kind = SignedTitle.relayKind
+            try SignedTitle.stashRelayed(SignedTitle(title: title, proof: proof), of: message.conversationID, in: writer)
+        } else if conversation == nil || conversation?.creatorID == message.senderID {
+            try ConversationBook.setTitle(content.text, of: message.conversationID, in: writer)
+            let signed = content.titleProof.map { SignedTitle(title: title, proof: $0) }
+            try SignedTitle.keep(signed, of: message.conversationID, members: conversation?.members ?? [], in: writer)
+            message.kind = "group_title"
+        } else {
+            message.kind = "text"
         }
     }
 

@@ -133,8 +133,12 @@ enum Namespace {
     static let sent = "sent"
     /// When a fresh session was last started with a device that asked for a re-send.
     static let renewed = "renewed"
-    /// Per group this account created: the members known to have its current title.
+    /// Per group: the members known to have its current title (docs/CLIENT.md §8, §8.1).
     static let titleHolders = "title_holders"
+    /// Per group: its current title with the creator's proof, to pass on to newcomers (§8.1).
+    static let titleProof = "title_proof"
+    /// Per group: a title another member passed on, waiting for the creator's key to be checked (§8.1).
+    static let relayedTitle = "relayed_title"
     /// Identity seeds replaced by a key rotation, by public key (hex), with when.
     static let retiredIdentity = "retired_identity"
     /// Messages stored but not shown to the person yet (an empty value per message id).

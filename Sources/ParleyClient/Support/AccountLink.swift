@@ -58,6 +58,10 @@ protocol AccountCalling: Sendable {
     func ownVerification() async throws(ClientError) -> (fingerprint: Fingerprint, payload: VerificationPayload)
     /// A contact's key was accepted or verified: opens what they sent meanwhile and sends what waited for them.
     func trustSettled(for contact: Int64) async throws(ClientError)
+    /// This account's current identity key (32 bytes, Ed25519).
+    func identityPublicKey() async throws(ClientError) -> [UInt8]
+    /// The proof of a group's title, signed with this account's identity key (docs/CLIENT.md §8.1).
+    func signGroupTitle(_ title: String, of conversationID: Int64, version: Int64) async throws(ClientError) -> GroupTitleProof
 }
 
 /// The `ServerCalling` and `AccountCalling` the client's components hold: it reaches the client weakly, so a component never keeps
@@ -110,6 +114,14 @@ final class AccountLink: ServerCalling, AccountCalling {
 
     func pairingKeys() async throws(ClientError) -> PairingKeys {
         try reachedKeys().current.pairingKeys()
+    }
+
+    func identityPublicKey() async throws(ClientError) -> [UInt8] {
+        try reachedKeys().current.identity.publicKey
+    }
+
+    func signGroupTitle(_ title: String, of conversationID: Int64, version: Int64) async throws(ClientError) -> GroupTitleProof {
+        GroupTitleProof(title: title, conversationID: conversationID, version: version, signingKey: try reachedKeys().current.identity.privateKey)
     }
 
     func refreshOwnDevices() async throws(ClientError) {
