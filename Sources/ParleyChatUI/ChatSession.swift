@@ -204,6 +204,8 @@ public final class ChatSession {
             await refreshShields()
         case .trustChanged:
             await refreshShields()
+        case .groupRenamed(let conversationID, let title):
+            if !state.locked { state.rename(conversationID, to: title) }
         }
     }
 

@@ -105,6 +105,12 @@ struct ChatState: Sendable {
         return false
     }
 
+    /// A group's new title (its creator's, or passed on and checked), shown at once.
+    mutating func rename(_ conversationID: Int64, to title: String) {
+        guard let index = conversations.firstIndex(where: { $0.id == conversationID }) else { return }
+        conversations[index].title = title
+    }
+
     /// Records a `messages_read` mark.
     mutating func markRead(conversation: Int64, account: Int64, upTo: Int64) {
         readUpTo[conversation, default: [:]][account] = max(readUpTo[conversation]?[account] ?? 0, upTo)

@@ -54,6 +54,14 @@ struct ChatStateTests {
         #expect(state.screen(width: 80, height: 20).conversations.map(\.shield) == ["✓", nil, nil])
     }
 
+    @Test func aGroupRenamedShowsItsNewTitleAtOnce() {
+        var state = state()
+        state.rename(2, to: "Trip, May")
+        state.rename(99, to: "not a conversation here")   // unknown: nothing changes
+        #expect(state.screen(width: 80, height: 20).conversations.map(\.name) == ["Carol", "Bob", "Trip, May"])
+        #expect(state.conversations.count == 3)
+    }
+
     @Test func switchingWrapsAround() {
         var state = state()
         #expect(state.neighbour(1) == 3)   // nothing open: the first in display order

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 @testable import ParleyClient
 import ParleyClientFormats
 import Testing
@@ -22,12 +23,22 @@ struct GroupTitleRelayTests {
         await ann.disconnect()
 
         let dave = try await harness.person("dave")
+        let daveHears = dave.events()
         try await bob.groups.add("dave@example.org", to: group.id)
         _ = try await dave.groups.accept(group.id)
         try await eventually("dave learns the title from bob") {
             _ = try await dave.sync()
             return try await dave.conversations().first { $0.id == group.id }?.title == "Climbing trip"
         }
+        // An application hears it too (the chat shows it at once).
+        let heard = Mutex(false)
+        let listening = Task {
+            for await event in daveHears {
+                if case .groupRenamed(group.id, "Climbing trip") = event { heard.withLock { $0 = true } }
+            }
+        }
+        try await eventually("dave's application hears the title") { heard.withLock { $0 } }
+        listening.cancel()
         #expect(await !ann.isConnected, "the creator never came back")
         // Passed on, not said: dave's conversation shows no one naming the group, and nothing waits to be checked.
         let lines = try dave.history.messages(in: group.id)

@@ -22,6 +22,9 @@ public enum ClientEvent: Sendable, Equatable {
     case identityKeyChanged(accountID: Int64, sendingBlocked: Bool)
     /// The user verified a contact or accepted their changed key.
     case trustChanged(accountID: Int64, status: TrustStatus)
+    /// A group's title changed: its creator renamed it, or a member passed the creator's signed title on
+    /// (docs/CLIENT.md §8.1). A rename by the creator also arrives as a `message` of kind `group_title`.
+    case groupRenamed(conversationID: Int64, title: String)
 }
 
 /// Whether the client is talking to its server.

@@ -33,12 +33,13 @@ struct GroupTitleRelay: Sendable {
 
     /// Checks each copy another member passed on against its creator's identity key (the recorded one, else the
     /// server's) and takes it if the signature holds and it is newer than the title this device has. Returns the
-    /// groups renamed. A copy of a group not stored yet, or whose creator's key cannot be asked for now, waits.
+    /// groups renamed with their new titles. A copy of a group not stored yet, or whose creator's key cannot be
+    /// asked for now, waits.
     @discardableResult
-    func settle() async -> [Int64] {
+    func settle() async -> [(conversationID: Int64, title: String)] {
         let database = dependencies.database
         guard let waiting = try? database.read({ try SignedTitle.relayed(in: $0) }), !waiting.isEmpty else { return [] }
-        var renamed: [Int64] = []
+        var renamed: [(conversationID: Int64, title: String)] = []
         for (conversationID, signed) in waiting {
             guard let conversation = try? database.read({ try Self.conversation(conversationID, in: $0) }) else { continue }
             guard let key = await creatorKey(conversation.creatorID) else { continue }
@@ -59,7 +60,7 @@ struct GroupTitleRelay: Sendable {
                     }
                     return take
                 }
-                if taken { renamed.append(conversationID) } else {
+                if taken { renamed.append((conversationID, signed.title)) } else {
                     logger.debug("a group title passed on was not taken", metadata: ["conversation": "\(conversationID)", "signed": "\(holds)"])
                 }
             } catch {

@@ -86,7 +86,12 @@ extension SessionOwner {
             _ = try? await parts.contacts.learnProfile(sender)
         }
         // Titles other members passed on are checked against their creators' keys (§8.1).
-        await GroupTitleRelay(dependencies: dependencies).settle()
+        for (conversationID, title) in await GroupTitleRelay(dependencies: dependencies).settle() {
+            events.yield(.groupRenamed(conversationID: conversationID, title: title))
+        }
+        for message in arrived where message.kind == "group_title" {
+            events.yield(.groupRenamed(conversationID: message.conversationID, title: message.text))
+        }
     }
 
     /// The timestamp of the newest message this device has taken in.
