@@ -29,6 +29,7 @@ struct GroupTitleCommandTests {
         // Passed on, not said: carl's conversation has no line of bob naming the group.
         let history = try await run(["read", "--home", carl.path, "--conversation", "1"])
         #expect(!history.stdout.contains("named the group"), "\(history.stdout)")
+        #expect(history.stdout.contains("No messages in conversation 1 yet."), "an empty history says so: \(history.stdout)")
         try await scene.finish()
     }
 }

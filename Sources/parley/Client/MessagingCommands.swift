@@ -99,7 +99,9 @@ extension Parley {
                 throw CommandFailure("\(error)")
             }
             let (shown, requests) = (batch.messages, batch.inRequests)
-            if shown.isEmpty && requests.isEmpty && !follow && offline == nil && !options.json { ClientOptions.say("No new messages.") }
+            if shown.isEmpty && requests.isEmpty && !follow && offline == nil && !options.json {
+                ClientOptions.say(conversation.map { "No messages in conversation \($0) yet." } ?? "No new messages.")
+            }
             for message in shown { await show(message, client) }
             // A message request's messages wait in 'parley requests' and are only announced here (docs/CLIENT.md §5).
             for (conversation, count) in requests.sorted(by: { $0.key < $1.key }) where !options.json {
