@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 @testable import ParleyClient
 import ParleyClientFormats
+import ParleyCrypto
 import Testing
 
 /// A group's title passed on by members (docs/CLIENT.md §8.1): a newcomer gets it while the creator is away, and a
@@ -46,6 +47,40 @@ struct GroupTitleRelayTests {
         #expect(try await waiting(dave).isEmpty)
         // Dave can pass it on in turn: he keeps the creator's proof.
         #expect(try await kept(dave, group.id)?.title == "Climbing trip")
+        for client in [bob, dave] { await client.disconnect() }
+        try await harness.stop()
+    }
+
+    @Test("after the creator rotates its keys, members hold the title signed again and still pass it on")
+    func aKeyRotationSignsTheTitlesAgain() async throws {
+        let harness = try await ClientHarness.start()
+        let ann = try await harness.person("ann")
+        let bob = try await harness.person("bob")
+        let group = try await ann.groups.create(title: "Book club", inviting: ["bob@example.org"])
+        _ = try await bob.groups.accept(group.id)
+        try await eventually("bob has the title") {
+            _ = try await bob.sync()
+            return try await kept(bob, group.id)?.title == "Book club"
+        }
+        let before = try #require(try await kept(bob, group.id))
+        try await ann.rotateKeys(password: "correct horse ann", envelopeIterations: KeyEnvelope.minimumSealIterations)
+        let newKey = await ann.identityKey
+        try await eventually("bob holds a proof under ann's new key") {
+            _ = try await bob.sync()
+            return try await kept(bob, group.id).map { $0.proof.holds(title: "Book club", conversationID: group.id, identityKey: newKey) } == true
+        }
+        #expect(try await kept(bob, group.id)?.proof.version ?? 0 > before.proof.version)
+        let lines = try bob.history.messages(in: group.id).filter { $0.kind == "group_title" }
+        #expect(lines.count == 1, "signed again is not news: \(lines.map(\.text))")
+        await ann.disconnect()
+
+        let dave = try await harness.person("dave")
+        try await bob.groups.add("dave@example.org", to: group.id)
+        _ = try await dave.groups.accept(group.id)
+        try await eventually("dave learns the title from bob, checked with ann's new key") {
+            _ = try await dave.sync()
+            return try await dave.conversations().first { $0.id == group.id }?.title == "Book club"
+        }
         for client in [bob, dave] { await client.disconnect() }
         try await harness.stop()
     }

@@ -42,5 +42,8 @@ extension ParleyClient {
         await owner.identityChanged()
         if let me = keys.accountID, let device = keys.deviceID { try deviceLists.set([device], of: me) }
         _ = try? await call(API.ChangePassword.self, .init(keyEnvelope: envelope.bytes))
+        // Titles signed under the old key no longer hold for whoever asks the server for the new one: the groups'
+        // members get them signed again, so they can go on passing them on (docs/CLIENT.md §8.1).
+        try? await groupTitles.signAgain()
     }
 }

@@ -37,6 +37,21 @@ struct GroupTitles: Sendable {
         try database.write { try SignedTitle.setHolders(Set(members), of: conversationID, in: $0) }
     }
 
+    /// Signs the title of each group this account created again (after a key rotation) and sends it to every
+    /// member; a member who has that title already takes the new proof without a line in the conversation.
+    func signAgain() async throws(ClientError) {
+        let me = try await account.confirmedAccountID()
+        let groups = try database.read { try $0.all(Namespace.conversation) }
+            .compactMap { try? JSONDecoder().decode(Conversation.self, from: Data($0.value)) }
+            .filter { $0.kind == "group" && $0.creatorID == me && $0.title != nil }
+        for group in groups {
+            guard let title = group.title, try await currentProof(of: group.id, title: title) == nil else { continue }
+            let signed = try await sign(title, of: group.id)
+            let content = MessageContent(id: dependencies.random.clientMessageID(), type: "group_title", text: title, titleProof: signed.proof)
+            try await account.deliverNow(content, kind: "group_title", to: group.id)
+        }
+    }
+
     /// Someone joined a group: they get its title from its creator and from the members chosen to pass it on.
     func memberJoined(_ conversationID: Int64) async throws(ClientError) {
         try await share(of: ConversationBook(dependencies: dependencies).refresh(conversationID))

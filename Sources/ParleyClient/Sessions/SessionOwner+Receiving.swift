@@ -206,10 +206,12 @@ extension SessionOwner {
             message.kind = SignedTitle.relayKind
             try SignedTitle.stashRelayed(SignedTitle(title: title, proof: proof), of: message.conversationID, in: writer)
         } else if conversation == nil || conversation?.creatorID == message.senderID {
+            // The title this device has, signed again (after the creator's key rotation): a new proof, not news.
+            let unchanged = conversation?.title == title && content.titleProof != nil
             try ConversationBook.setTitle(content.text, of: message.conversationID, in: writer)
             let signed = content.titleProof.map { SignedTitle(title: title, proof: $0) }
             try SignedTitle.keep(signed, of: message.conversationID, members: conversation?.members ?? [], in: writer)
-            message.kind = "group_title"
+            message.kind = unchanged ? SignedTitle.relayKind : "group_title"
         } else {
             message.kind = "text"
         }
