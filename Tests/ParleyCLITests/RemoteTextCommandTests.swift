@@ -56,6 +56,13 @@ struct RemoteTextCommandTests {
         }
         let history = try await ParleyBinary.runDetached(["read", "--home", bob.path, "--conversation", "1"])
         #expect(history.stdout.contains("␛[2J␍bob: fake"), "\(history.stdout)")
+        // A group's member list shows the creator's name and the title inert too.
+        #expect(try await ParleyBinary.runDetached(["group", "accept", "--home", bob.path, "2"]).status == 0)
+        #expect(try await ParleyBinary.runDetached(["read", "--home", ann.path]).status == 0, "ann's device shares the title")
+        let members = try await ParleyBinary.runDetached(["group", "members", "--home", bob.path, "2"])
+        #expect(members.status == 0, "\(members.stderr)")
+        Self.expectInert(members.stdout + members.stderr, "group members")
+        #expect(members.stdout.contains("Ann␛[31m") && members.stdout.contains("Trip␛]0;owned␇"), "\(members.stdout)")
 
         // --json stays the same JSON to a parser, with the controls as \u escapes.
         let json = try await ParleyBinary.runDetached(["read", "--home", bob.path, "--conversation", "1", "--json"])

@@ -34,6 +34,14 @@ public struct Groups: Sendable {
         return try await ConversationBook(dependencies: dependencies).refresh(id)
     }
 
+    /// A group as the server has it now (its active members, the caller included), stored on this device too;
+    /// `invalidInput` when the conversation is a direct one.
+    public func group(_ conversationID: Int64) async throws(ClientError) -> Conversation {
+        let conversation = try await ConversationBook(dependencies: dependencies).refresh(conversationID)
+        guard conversation.kind == "group" else { throw .invalidInput("conversation \(conversationID) is not a group") }
+        return conversation
+    }
+
     /// Renames a group (its creator only): the title travels end-to-end to the members as a control message.
     public func rename(_ conversationID: Int64, to title: String) async throws(ClientError) {
         try await GroupTitles(dependencies: dependencies).set(title, of: conversationID)

@@ -8,8 +8,8 @@ extension Parley {
     struct Group: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "group",
-            abstract: "Create and rename groups, set their picture, invite, accept or decline, remove and leave.",
-            subcommands: [Create.self, Rename.self, Avatar.self, Invitations.self, Accept.self, Decline.self, Add.self, Remove.self, Leave.self])
+            abstract: "Create groups, list their members, rename them, set their picture, invite, accept or decline, remove and leave.",
+            subcommands: [Create.self, Members.self, Rename.self, Avatar.self, Invitations.self, Accept.self, Decline.self, Add.self, Remove.self, Leave.self])
     }
 }
 
@@ -23,6 +23,22 @@ extension Parley.Group {
         func run() async throws {
             let group = try await options.withClient { client in try await client.groups.create(title: title, inviting: invite) }
             options.output(group) { "Created group \(group.id) “\(title)”; \(invite.count) invited." }
+        }
+    }
+
+    struct Members: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "members", abstract: "List who is in a group: name, e-mail, the creator, and how far you trust each one's key.")
+        @OptionGroup var options: ClientOptions
+        @Argument(help: "The group id.") var group: Int64
+
+        func run() async throws {
+            let (found, members) = try await options.withClient { client in try await MemberList.of(group, client: client) }
+            options.output(members) {
+                let title = found.title.map { "“\(TerminalText.visible($0, singleLine: true))”" } ?? "(no title yet)"
+                return (["Group \(found.id) \(title): \(members.count) \(members.count == 1 ? "member" : "members")"] + members.map(\.line))
+                    .joined(separator: "\n")
+            }
         }
     }
 
