@@ -18,6 +18,8 @@ enum ChatInput: Equatable, Sendable {
     case open(String)
     /// `/fav`: toggle the open conversation's favourite mark.
     case favourite
+    /// `/members`: who is in the open group.
+    case members
     /// `/accept N`: join group N, to which this account is invited.
     case acceptInvitation(Int64)
     /// `/decline N`: decline the invitation to group N.
@@ -40,6 +42,7 @@ enum ChatInput: Equatable, Sendable {
         "/delete N       delete your message #N for everyone",
         "/open EMAIL     open the conversation with someone",
         "/fav            mark or unmark the open conversation as favourite",
+        "/members        who is in the open group",
         "/accept N, /decline N  join or decline group N you are invited to",
         "/lock           lock now: the screen clears until you type your vault PIN",
         "/help           show or hide this help;  /quit (or Ctrl-C) to leave",
@@ -59,6 +62,7 @@ enum ChatInput: Equatable, Sendable {
         case "help", "h", "?": return .help
         case "lock": return .lock
         case "fav", "favourite", "favorite": return .favourite
+        case "members", "who": return .members
         case "reply", "r":
             guard let id = messageID(rest.first) else { return .invalid("usage: /reply N text (N is the #number of a message)") }
             guard rest.count == 2 else { return .invalid("usage: /reply N text — the reply needs some text") }

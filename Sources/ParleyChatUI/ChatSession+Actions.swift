@@ -71,6 +71,13 @@ extension ChatSession {
                 guard let conversation = state.selected else { state.notice = "open a conversation first (Tab)"; return }
                 try await client.setFavourite(!conversation.favourite, conversationID: conversation.id)
                 await reload(select: false)
+            case .members:
+                guard let conversation = state.selected, conversation.kind == "group" else {
+                    state.notice = "open a group first (Tab): /members lists who is in it"
+                    return
+                }
+                let (_, rows) = try await MemberList.of(conversation.id, client: client)
+                state.notice = "in this group: " + rows.map(\.shortLabel).joined(separator: ", ")
             case .acceptInvitation(let id):
                 _ = try await client.groups.accept(id)
                 await reload(select: false)

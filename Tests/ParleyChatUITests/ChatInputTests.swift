@@ -16,7 +16,7 @@ struct ChatInputTests {
         ("/delete 5", .delete(5)),
         ("/open bob@example.org", .open("bob@example.org")),
         ("/accept 7", .acceptInvitation(7)), ("/join #7", .acceptInvitation(7)), ("/decline 7", .declineInvitation(7)),
-        ("/fav", .favourite), ("/help", .help), ("/lock", .lock), ("/quit", .quit), ("/QUIT", .quit),
+        ("/fav", .favourite), ("/members", .members), ("/who", .members), ("/help", .help), ("/lock", .lock), ("/quit", .quit), ("/QUIT", .quit),
     ])
     func commands(line: String, expected: ChatInput) {
         #expect(ChatInput.parse(line) == expected)

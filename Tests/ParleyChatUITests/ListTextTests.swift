@@ -1,5 +1,5 @@
 import Foundation
-import ParleyChatUI
+@testable import ParleyChatUI
 import ParleyClient
 import Testing
 
@@ -28,6 +28,16 @@ import Testing
         #expect(ConversationList.otherMember(of: try Self.conversation(kind: "direct", members: [3, 4]), me: nil) == 3)
         #expect(ConversationList.otherMember(of: try Self.conversation(kind: "group", members: [1, 2]), me: 1) == nil)
         #expect(ConversationList.otherMember(of: try Self.conversation(kind: "\u{1B}[2Jdirect", members: [1, 2]), me: 1) == nil)
+    }
+
+    @Test func aGroupMemberIsShownInertAndMarked() {
+        let hostile = MemberRow(accountID: 7, email: "eve@example.org", name: "Eve\u{1B}[2J", creator: true, you: false, trust: "unverified")
+        #expect(hostile.line == "Eve␛[2J\teve@example.org\tcreator\tunverified")
+        #expect(hostile.shortLabel == "Eve␛[2J (creator)")
+        let me = MemberRow(accountID: 1, email: nil, name: nil, creator: false, you: true, trust: nil)
+        #expect(me.line == "-\t-\tyou" && me.shortLabel == "you")
+        let unknown = MemberRow(accountID: 9, email: nil, name: nil, creator: false, you: false, trust: "trusted")
+        #expect(unknown.line == "-\t-\ttrusted" && unknown.shortLabel == "account 9")
     }
 
     @Test func aHitIsShownWithTheMessagesAroundIt() throws {

@@ -15,6 +15,12 @@ public struct MemberRow: Encodable, Sendable, Equatable {
     /// `unverified`, `trusted` or `verified` (docs/CLIENT.md §9); nil for the account itself.
     public let trust: String?
 
+    /// How the chat names the member in one line: "you", else the name (or e-mail, or account), "(creator)" after it.
+    public var shortLabel: String {
+        let who = you ? "you" : name.map(TerminalText.name) ?? email.map { TerminalText.visible($0, singleLine: true) } ?? "account \(accountID)"
+        return creator ? "\(who) (creator)" : who
+    }
+
     /// The row as a line: name, e-mail, then "creator", "you" and the trust status where they apply.
     public var line: String {
         var columns = [name.map(TerminalText.name) ?? "-", email.map { TerminalText.visible($0, singleLine: true) } ?? "-"]
