@@ -3,11 +3,12 @@ import ParleyServer
 import ParleyTestSupport
 import Testing
 
-/// Files well past the 2.4 MiB a default server's rate limit let an unpaced client send (issue 21, item 7):
-/// `parley send --file` and `parley download` against a server started with its default limits.
+/// Files well past what a default server's rate limit lets an unpaced client send — its burst of 100 requests is
+/// 25 MiB in 256 KiB pieces (issue 21, item 7) — with `parley send --file` and `parley download` against a server
+/// started with its default limits.
 @Suite("large files on a default server", .serialized, .offThePool)
 struct LargeFileCommandTests {
-    @Test func fiveMebibytesTravelBothWays() async throws {
+    @Test func thirtyMebibytesTravelBothWays() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("parley-cli-large-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let server = try await EmbeddedServer.start(dataDirectory: root.appendingPathComponent("server"))
@@ -16,7 +17,11 @@ struct LargeFileCommandTests {
         try await CLIAccounts.register("bob", home: bob, server: server)
         var generator = SystemRandomNumberGenerator()
         let source = root.appendingPathComponent("survey.bin")
-        try Data((0..<(5 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: source)
+        var bytes = [UInt8](repeating: 0, count: 30 << 20)
+        for index in stride(from: 0, to: bytes.count, by: 8) {
+            withUnsafeBytes(of: generator.next() as UInt64) { bytes.replaceSubrange(index..<index + 8, with: $0) }
+        }
+        try Data(bytes).write(to: source)
 
         let sent = try await ParleyBinary.runDetached(["send", "--home", ann.path, "--to", "bob@example.org", "--file", source.path])
         #expect(sent.status == 0, "\(sent.stderr)")
@@ -26,7 +31,7 @@ struct LargeFileCommandTests {
         #expect((2...11).contains(progress.count), "\(progress.count) progress lines")
         try await CLIAccounts.accept(request: 1, home: bob)
         let read = try await ParleyBinary.runDetached(["read", "--home", bob.path])
-        #expect(read.stdout.contains("survey.bin (5.0 MiB"), "\(read.stdout)")
+        #expect(read.stdout.contains("survey.bin (30.0 MiB"), "\(read.stdout)")
         let copy = root.appendingPathComponent("copy.bin")
         let downloaded = try await ParleyBinary.runDetached(["download", "--home", bob.path, "1", "-o", copy.path])
         #expect(downloaded.status == 0, "\(downloaded.stderr)")

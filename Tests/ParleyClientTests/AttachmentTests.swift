@@ -4,6 +4,7 @@ import GRDB
 import ParleyImage
 import ParleyServer
 import Synchronization
+import ParleyWire
 import Testing
 
 @Suite("Client: files and images in conversations")
@@ -29,7 +30,7 @@ struct AttachmentTests {
         let harness = try await ClientHarness.start()
         let ann = try await harness.person("ann"), bob = try await harness.person("bob")
         let chat = try await ann.startConversation(with: "bob@example.org")
-        let original = Self.randomBytes(200_000)   // four 64 KiB chunks, nine 24 KiB uploads
+        let original = Self.randomBytes(200_000)   // four 64 KiB chunks, one upload piece
         let source = try Self.write(original, "data.bin", in: harness.root.appendingPathComponent("ann-files"))
         var options = AttachmentOptions()
         options.caption = "the numbers"
@@ -111,12 +112,12 @@ struct AttachmentTests {
         try await eventually("bob has both") { try bob.history.message(second.id) != nil }
         let server = try serverDatabase(harness)
         try await server.write { db in
-            // A server that flips one byte of the second chunk of the first file…
-            let data = try #require(try Data.fetchOne(db, sql: "SELECT data FROM file_chunks WHERE file_id = ? AND offset = 24576",
+            // A server that flips one byte in the middle of the first file…
+            let data = try #require(try Data.fetchOne(db, sql: "SELECT data FROM file_chunks WHERE file_id = ? AND offset = 0",
                                                       arguments: [first.attachment!.fileID]))
             var bytes = Array(data)
-            bytes[10] ^= 1
-            try db.execute(sql: "UPDATE file_chunks SET data = ? WHERE file_id = ? AND offset = 24576", arguments: [Data(bytes), first.attachment!.fileID])
+            bytes[70_000] ^= 1
+            try db.execute(sql: "UPDATE file_chunks SET data = ? WHERE file_id = ? AND offset = 0", arguments: [Data(bytes), first.attachment!.fileID])
             // …and one that swaps the second file's declared digest.
             try db.execute(sql: "UPDATE files SET sha256 = ? WHERE id = ?", arguments: [Data(Self.randomBytes(32)), second.attachment!.fileID])
         }
@@ -140,12 +141,12 @@ struct AttachmentTests {
         let harness = try await ClientHarness.start()
         let ann = try await harness.person("ann"), bob = try await harness.person("bob")
         let chat = try await ann.startConversation(with: "bob@example.org")
-        let original = Self.randomBytes(150_000)
+        let original = Self.randomBytes(3 * API.fileChunkSize + 50_000)
         let source = try Self.write(original, "notes.bin", in: harness.root.appendingPathComponent("ann-files"))
 
         // The first attempt loses its connection for good after two pieces (as when the process is stopped).
         var first = AttachmentOptions()
-        first.progress = { report in if report.done == 2 * 24_576 { await ann.disconnect() } }
+        first.progress = { report in if report.done == Int64(2 * API.fileChunkSize) { await ann.disconnect() } }
         await #expect(throws: ClientError.notConnected) { try await ann.send(file: source, to: chat.id, options: first) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: ann.directory.path).contains { $0.hasPrefix("upload-") },
                 "the encrypted copy is kept for the next attempt")
@@ -155,7 +156,8 @@ struct AttachmentTests {
         var second = AttachmentOptions()
         second.progress = { report in reports.withLock { $0.append(report) } }
         let sent = try #require(try await ann.send(file: source, to: chat.id, options: second).message)
-        #expect(reports.withLock { $0.first } == TransferProgress(done: 2 * 24_576, total: reports.withLock { $0.first!.total }, resumedAt: 2 * 24_576))
+        let twoPieces = Int64(2 * API.fileChunkSize)
+        #expect(reports.withLock { $0.first } == TransferProgress(done: twoPieces, total: reports.withLock { $0.first!.total }, resumedAt: twoPieces))
         #expect(try FileManager.default.contentsOfDirectory(atPath: ann.directory.path).allSatisfy { !$0.hasPrefix("upload-") })
         let uploads = try await serverDatabase(harness).read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM files") }
         #expect(uploads == 1, "the second attempt continued the first upload")
@@ -193,7 +195,8 @@ struct AttachmentTests {
         }
         defer { watcher.cancel() }
         let chat = try await ann.startConversation(with: "bob@example.org")
-        let original = Self.randomBytes(300_000)
+        let size = 4 * API.fileChunkSize + 50_000
+        let original = Self.randomBytes(size)
         let source = try Self.write(original, "big.bin", in: root.appendingPathComponent("files"))
 
         let reports = Shared<[TransferProgress]>([])
@@ -203,7 +206,7 @@ struct AttachmentTests {
         options.progress = { report in
             reports.withLock { $0.append(report) }
             // After the third chunk the server goes away; it comes back shortly on the same port and data.
-            guard report.resumedAt == nil, report.done == 3 * 24_576 else { return }
+            guard report.resumedAt == nil, report.done == Int64(3 * API.fileChunkSize) else { return }
             let old = server.withLock { server in defer { server = nil }; return server }
             try? await old?.stop()
             stopped.withLock { $0 = true }
@@ -232,10 +235,10 @@ struct AttachmentTests {
         }
         let sent = try #require(outcome.message)
         let resumed = reports.withLock { $0.compactMap(\.resumedAt) }
-        #expect(resumed == [3 * 24_576], "resumed at \(resumed)")
+        #expect(resumed == [Int64(3 * API.fileChunkSize)], "resumed at \(resumed)")
         // Nothing was sent twice: after the resume the offsets continue from the server's.
         let offsets = reports.withLock { $0.map(\.done) }
-        #expect(offsets == offsets.sorted() && offsets.last == AttachmentFormat.ciphertextSize(plaintextSize: 300_000))
+        #expect(offsets == offsets.sorted() && offsets.last == AttachmentFormat.ciphertextSize(plaintextSize: Int64(size)))
 
         try await eventually("bob has it", seconds: 60) { try bob.history.message(sent.id) != nil }
         let target = root.appendingPathComponent("bob-copy.bin")

@@ -53,6 +53,28 @@ struct FileTransferTests {
         #expect(try database.read { try $0.all(PendingUpload.namespace) }.isEmpty)
     }
 
+    @Test("a server from before the larger chunks gets the small ones, up and down, also when it appears mid-upload")
+    func aServerOfSmallChunksGetsSmallChunks() async throws {
+        server.state.withLock { $0.smallChunksOnly = true }
+        let content = try await upload(via: context)
+        let attachment = try #require(content.file)
+        #expect(server.state.withLock { $0.largestPiece } == API.smallFileChunkSize, "upload_start's chunk_size is followed")
+        #expect(try Data(contentsOf: try await downloaded(attachment)) == Data(plaintext), "the download falls back and completes")
+        #expect(server.state.withLock { $0.largestLength } == API.fileChunkSize, "it asked for the large chunk first")
+
+        // A resumed upload asks no upload_start: a refused large piece is sent again small.
+        let other = ScriptedFileServer()
+        other.state.withLock {
+            $0.dropAt = Int64(API.fileChunkSize)
+            $0.smallChunksAfterDrop = true
+        }
+        let resumed = try await FileUploader(dependencies: account.context(server: other))
+            .upload(file, size: Int64(plaintext.count), to: 1, options: AttachmentOptions())
+        let resumedID = try #require(resumed.file).fileID
+        let stored = try #require(other.state.withLock { $0.files[resumedID]?.bytes })
+        #expect(stored.count == Int(AttachmentFormat.ciphertextSize(plaintextSize: Int64(plaintext.count))))
+    }
+
     @Test("a connection lost mid-upload resumes at the server's offset, with the same key")
     func resumesAtTheServersOffset() async throws {
         server.state.withLock { $0.dropAt = Int64(API.fileChunkSize * 2) }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+@testable import ParleyServer
 import Testing
 
 @Suite("Encrypted file transfer", .serialized)
@@ -17,7 +18,7 @@ struct FileTransferTests {
         let conversation = try await people.directConversation()
         let started = try await people.annSocket.call("upload_start", ["conversation_id": conversation, "size": Self.payload.count, "sha256": Self.digest])
         let fileID = try #require(started["file_id"] as? Int)
-        #expect(started["chunk_size"] as? Int == 24_576)
+        #expect(started["chunk_size"] as? Int == 262_144, "the largest chunk, which a client may use; smaller ones still go")
         #expect(try await people.annSocket.call("upload_file", ["file_id": fileID, "offset": 0, "chunk": chunk(0, 24_576)])["received"] as? Int == 24_576)
 
         // The connection drops; a new one asks where to resume and goes on from there.
@@ -39,6 +40,31 @@ struct FileTransferTests {
             downloaded.append(try #require(Data(base64Encoded: text)))
         }
         #expect(downloaded == Self.payload)
+        // Asked for no length, a chunk is the small one older clients expect; asked for the largest, all of it at once.
+        let first = try await people.bobSocket.call("download_file", ["file_id": fileID, "offset": 0])
+        #expect(Data(base64Encoded: try #require(first["chunk"] as? String))?.count == min(24_576, Self.payload.count))
+        let whole = try await people.bobSocket.call("download_file", ["file_id": fileID, "offset": 0, "length": 262_144])
+        #expect(Data(base64Encoded: try #require(whole["chunk"] as? String)) == Self.payload.prefix(262_144))
+        #expect(try await people.bobSocket.call("download_file", ["file_id": fileID, "length": 262_145]).errorCode == "invalid_field")
+        try await people.server.stop()
+    }
+
+    @Test("a server with a shorter request line offers a chunk that fits it, and such a chunk goes through")
+    func aShorterLineOffersASmallerChunk() async throws {
+        #expect(FileHandlers.chunkSize(maximumLineLength: 1 << 20) == 262_144)
+        #expect(FileHandlers.chunkSize(maximumLineLength: 128 << 10) == 95 << 10)
+        #expect(FileHandlers.chunkSize(maximumLineLength: 1_000) == 1_024)
+        let people = try await TwoPeople.start { $0.maximumLineLength = 64 << 10 }
+        let conversation = try await people.directConversation()
+        let started = try await people.annSocket.call("upload_start", ["conversation_id": conversation, "size": Self.payload.count, "sha256": Self.digest])
+        let fileID = try #require(started["file_id"] as? Int), offered = try #require(started["chunk_size"] as? Int)
+        #expect(offered == 47 << 10)
+        var offset = 0
+        while offset < Self.payload.count {
+            let answer = try await people.annSocket.call("upload_file", ["file_id": fileID, "offset": offset, "chunk": chunk(offset, offered)])
+            offset = try #require(answer["received"] as? Int, "\(answer)")
+        }
+        #expect(offset == Self.payload.count)
         try await people.server.stop()
     }
 
@@ -49,7 +75,7 @@ struct FileTransferTests {
         let wrong = Data(repeating: 0, count: 32).base64EncodedString()
         let fileID = try #require(try await people.annSocket.call("upload_start", ["conversation_id": conversation, "size": 100, "sha256": wrong])["file_id"] as? Int)
         #expect(try await people.annSocket.call("upload_file", ["file_id": fileID, "offset": 0, "chunk": chunk(0, 101)]).errorCode == "invalid_field")
-        let big = Data(count: 24_577).base64EncodedString()
+        let big = Data(count: 262_145).base64EncodedString()
         #expect(try await people.annSocket.call("upload_file", ["file_id": fileID, "offset": 0, "chunk": big]).errorCode == "invalid_field")
         let done = try await people.annSocket.call("upload_file", ["file_id": fileID, "offset": 0, "chunk": chunk(0, 100)])
         #expect(done.errorCode == "invalid_field")

@@ -79,12 +79,13 @@ struct FileDownloader: Sendable {
         // When the connection first failed: all the waiting for it together is bounded by `reconnectWait`.
         var stalledSince: ContinuousClock.Instant?
         var pacer = TransferPacer()
+        var length = API.fileChunkSize
         while offset < total {
             let answer: API.DownloadFile.Response
             let pause = pacer.delay(now: .now)
             if pause > .zero { try? await Task.sleep(for: pause) }
             do {
-                answer = try await server.call(API.DownloadFile.self, .init(fileID: attachment.fileID, offset: offset, length: Int64(API.fileChunkSize)))
+                answer = try await server.call(API.DownloadFile.self, .init(fileID: attachment.fileID, offset: offset, length: Int64(length)))
                 pacer.accepted()
             } catch .server(let error) where error.code == .rateLimited {
                 // Ask again after the server's retry_after (or a growing pause), at a slower pace.
@@ -99,6 +100,10 @@ struct FileDownloader: Sendable {
             } catch .server(let error) where error.code == .unauthenticated {
                 stalledSince = stalledSince ?? .now
                 try await server.pauseForLogin(until: stalledSince! + options.reconnectWait)
+                continue
+            } catch .server(let error) where error.code == .invalidField && length > API.smallFileChunkSize {
+                // A server from before the larger chunks: the rest in the chunks it serves.
+                length = API.smallFileChunkSize
                 continue
             }
             stalledSince = nil

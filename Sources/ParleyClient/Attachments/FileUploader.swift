@@ -10,7 +10,8 @@ struct FileUploader: Sendable {
     typealias Dependencies = HasServer & HasDatabase & HasAccountDirectory & HasRandom & Sendable
     let dependencies: any Dependencies
 
-    /// The largest piece per `upload_file` (API.md §8).
+    /// The largest piece per `upload_file` (API.md §8); a server that says less in `upload_start`, or refuses it
+    /// on a resumed upload, gets `API.smallFileChunkSize`.
     static let piece = API.fileChunkSize
 
     /// The size of `file`, refused before anything is encrypted or uploaded when it is over `options.maximumSize`.
@@ -82,6 +83,7 @@ struct FileUploader: Sendable {
         let server = dependencies.server
         let total = pending.ciphertextSize
         var offset: Int64 = 0
+        var piece = pending.pieceSize.map { min(Self.piece, max(1, $0)) } ?? API.smallFileChunkSize
         if let known = pending.fileID {
             do {
                 offset = try await server.call(API.UploadStatus.self, .init(fileID: known)).received
@@ -93,6 +95,8 @@ struct FileUploader: Sendable {
         if pending.fileID == nil {
             let start = try await server.call(API.UploadStart.self, .init(conversationID: conversationID, size: total, sha256: Array(pending.sha256)))
             pending.fileID = start.fileID
+            piece = Int(min(Int64(Self.piece), max(1, start.chunkSize)))
+            pending.pieceSize = piece
             try PendingUploads(dependencies: dependencies).save(pending, recordKey)
         }
         let fileID = pending.fileID!
@@ -108,7 +112,7 @@ struct FileUploader: Sendable {
             let chunk: Data
             do {
                 try input.seek(toOffset: UInt64(offset))
-                chunk = try input.read(upToCount: Int(min(Int64(Self.piece), total - offset))) ?? Data()
+                chunk = try input.read(upToCount: Int(min(Int64(piece), total - offset))) ?? Data()
             } catch {
                 throw .attachment(.unreadable("reading the encrypted copy failed"))
             }
@@ -131,6 +135,9 @@ struct FileUploader: Sendable {
                     throw .badResponse("after the reconnect the server holds less of the upload than it had acknowledged")
                 }
                 await options.progress?(TransferProgress(done: offset, total: total, resumedAt: offset))
+            } catch .server(let error) where error.code == .invalidField && piece > API.smallFileChunkSize {
+                // A server that no longer takes the piece it offered (replaced by one from before the larger chunks).
+                piece = API.smallFileChunkSize
             } catch .server(let error) where error.code == .conflict {
                 // Another attempt got further than we knew (an answer lost with the connection).
                 guard case .number(let received)? = error.details["received"], let at = Int64(exactly: received) else { throw .server(error) }

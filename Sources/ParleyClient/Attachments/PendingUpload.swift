@@ -20,6 +20,8 @@ struct PendingUpload: Codable, Sendable {
     var height: Int?
     /// Set once `upload_start` answered.
     var fileID: Int64?
+    /// The piece size `upload_start` offered, for resuming (a record from before it was kept: the small piece).
+    var pieceSize: Int?
 
     static let namespace = "pending_upload"
 

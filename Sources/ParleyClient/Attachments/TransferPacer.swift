@@ -4,7 +4,7 @@ import ParleyWire
 /// wait when the server answers `rate_limited` anyway.
 ///
 /// A default server allows 50 requests a second per connection with bursts of 100 (API.md, limits). A
-/// transfer of 24 KiB chunks sent as fast as answers come spends the burst in about 2.4 MiB and then fails;
+/// transfer of 256 KiB chunks sent as fast as answers come spends the burst in about 25 MiB and then fails;
 /// paced at `rate` it leaves room for the connection's other requests (receipts, fetches of new messages).
 /// Pure: the caller passes the clock's `now` and sleeps for what it is told.
 struct TransferPacer {

@@ -4,6 +4,13 @@ import ParleyWire
 
 /// Chunked, resumable transfer of client-encrypted files, readable by the conversation's members.
 enum FileHandlers {
+    /// The chunk `upload_start` offers: the largest (`API.fileChunkSize`), or what fits a request line of an operator's
+    /// smaller `--max-line` in base64 with room for the request's other fields, in whole KiB.
+    static func chunkSize(maximumLineLength: Int) -> Int {
+        let fits = (maximumLineLength - 512) / 4 * 3 / 1024 * 1024
+        return min(API.fileChunkSize, max(1024, fits))
+    }
+
     static func register(in router: inout RequestRouter) {
         router.add(API.UploadStart.self) { request, environment, context throws(WireError) in
             let caller = environment.account
@@ -15,7 +22,7 @@ enum FileHandlers {
                 let file = try await context.store.createFile(
                     ownerID: caller.accountID, conversationID: conversation.id, size: request.size, sha256: request.sha256, quota: quota,
                     now: context.clock.now())
-                return API.UploadStart.Response(fileID: file.id, chunkSize: Int64(API.fileChunkSize))
+                return API.UploadStart.Response(fileID: file.id, chunkSize: Int64(chunkSize(maximumLineLength: context.configuration.maximumLineLength)))
             } catch StoreError.conflict {
                 throw WireError(.quotaExceeded, "this upload would pass your storage quota of \(quota >> 20) MiB; delete files or send a smaller one")
             } catch {
@@ -48,7 +55,7 @@ enum FileHandlers {
             }
             let offset = request.offset ?? 0
             guard offset <= file.size else { throw .invalid("offset", "must be between 0 and \(file.size)") }
-            let length = Int(request.length ?? Int64(API.fileChunkSize))
+            let length = Int(request.length ?? Int64(API.smallFileChunkSize))
             let bytes = try await StoreCall.call(context) { try await context.store.readFile(fileID: file.id, offset: offset, length: length) }
             return API.DownloadFile.Response(chunk: bytes, offset: offset, size: file.size, sha256: file.sha256)
         }

@@ -27,6 +27,14 @@ final class ScriptedFileServer: ServerCalling {
         var statusLie: Int64?
         /// `conflict` for every piece, claiming this much is held.
         var conflictClaim: Int64?
+        /// Speak as a server from before the larger chunks: `chunk_size` 24 KiB, and `invalid_field` for a larger
+        /// piece or `length`, as such a server's body limits answer.
+        var smallChunksOnly = false
+        /// The largest piece and `length` asked for.
+        var largestPiece = 0
+        var largestLength = 0
+        /// Become a server of small chunks when `dropAt` drops the connection (an older server took over).
+        var smallChunksAfterDrop = false
     }
 
     let state = Mutex(State())
@@ -43,11 +51,17 @@ final class ScriptedFileServer: ServerCalling {
                 let id = state.nextID
                 state.nextID += 1
                 state.files[id] = ([], start.size, start.sha256)
-                return API.UploadStart.Response(fileID: id, chunkSize: Int64(API.fileChunkSize)) as! M.Response
+                let size = state.smallChunksOnly ? API.smallFileChunkSize : API.fileChunkSize
+                return API.UploadStart.Response(fileID: id, chunkSize: Int64(size)) as! M.Response
             case let piece as API.UploadFile.Request:
                 guard var file = state.files[piece.fileID] else { throw .server(WireError(.notFound, "no such upload")) }
+                state.largestPiece = max(state.largestPiece, piece.chunk.count)
+                if state.smallChunksOnly, piece.chunk.count > API.smallFileChunkSize {
+                    throw .server(.invalid("chunk", "is longer than \(API.smallFileChunkSize) bytes"))
+                }
                 if let at = state.dropAt, Int64(file.bytes.count) >= at {
                     state.dropAt = nil
+                    if state.smallChunksAfterDrop { state.smallChunksOnly = true }
                     throw .disconnected
                 }
                 if let claim = state.conflictClaim { throw .server(WireError(.conflict, "offset", details: ["received": .int(claim)])) }
@@ -65,6 +79,10 @@ final class ScriptedFileServer: ServerCalling {
                 return API.UploadStatus.Response(received: received, size: file.size, complete: received == file.size) as! M.Response
             case let download as API.DownloadFile.Request:
                 guard let file = state.files[download.fileID] else { throw .server(WireError(.notFound, "no such file")) }
+                state.largestLength = max(state.largestLength, Int(download.length ?? 0))
+                if state.smallChunksOnly, (download.length ?? 0) > Int64(API.smallFileChunkSize) {
+                    throw .server(.invalid("length", "must be between 1 and \(API.smallFileChunkSize)"))
+                }
                 let start = Int(download.offset ?? 0)
                 let end = min(file.bytes.count, start + Int(download.length ?? Int64(API.fileChunkSize)))
                 var answer = API.DownloadFile.Response(chunk: Array(file.bytes[start..<end]), offset: Int64(start), size: file.size, sha256: file.sha256)
