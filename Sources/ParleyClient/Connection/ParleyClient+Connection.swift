@@ -56,8 +56,17 @@ extension ParleyClient: ConnectionOwner {
         }
         // Members who joined while this device was away learn the group's title now, from its creator or from a
         // member chosen to pass it on (docs/CLIENT.md §8.1) — also on a connect whose caller syncs itself (`read`).
-        try await conversationBook.refreshUnlessPaced()
-        try await groupTitles.shareWithNewMembers()
+        // A title that cannot go out now (a newcomer without keys on the server) waits for the next connect; it
+        // does not keep the person from their messages.
+        do {
+            try await conversationBook.refreshUnlessPaced()
+            try await groupTitles.shareWithNewMembers()
+        } catch {
+            switch error {
+            case .notConnected, .disconnected, .timeout: throw error
+            default: logger.debug("could not share group titles", metadata: ["error": "\(error)"])
+            }
+        }
     }
 
     /// Logs the open connection in with the auth key's signature over the server's nonce.

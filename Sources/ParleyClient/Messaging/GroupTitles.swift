@@ -58,12 +58,22 @@ struct GroupTitles: Sendable {
     }
 
     /// Sends the current title of each group with a title to the members that do not have it yet and that this
-    /// account is to give it to.
+    /// account is to give it to. A group whose title cannot go out now is tried again at the next connect; the
+    /// others still get theirs (a lost connection ends it all).
     func shareWithNewMembers() async throws(ClientError) {
         let groups = try database.read { try $0.all(Namespace.conversation) }
             .compactMap { try? JSONDecoder().decode(Conversation.self, from: Data($0.value)) }
             .filter { $0.kind == "group" && $0.title != nil }
-        for group in groups { try await share(of: group) }
+        for group in groups {
+            do {
+                try await share(of: group)
+            } catch {
+                switch error {
+                case .notConnected, .disconnected, .timeout: throw error
+                default: continue
+                }
+            }
+        }
     }
 
     /// Sends `group`'s title to the members that joined since this device last counted who has it: all of them
