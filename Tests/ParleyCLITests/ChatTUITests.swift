@@ -263,6 +263,33 @@ struct ChatTUITests {
         try await scene.finish()
     }
 
+    @Test func aGroupsMembersAreListedAndARenameShowsAtOnce() async throws {
+        try #require(Tmux.isInstalled, "tmux is missing: run scripts/install-test-tools")
+        let scene = try await CLIScene.start("tui-members", people: ["ann", "bob"])
+        let ann = scene.home("ann"), bob = scene.home("bob")
+        #expect(try await scene.run(["group", "create", "--home", ann.path, "Climbing", "--invite", "bob@example.org"]).status == 0)
+        #expect(try await scene.run(["group", "accept", "--home", bob.path, "1"]).status == 0)
+        #expect(try await scene.run(["read", "--home", ann.path]).status == 0)
+        try await inTmux(scene) { tmux in
+            try await tmux.start("members", width: 100, height: 30, command: script("--home \(bob.path) --conversation 1"))
+            try await tmux.waitFor("members", "the group, titled") { screen in
+                screen.first?.hasSuffix("● connected") == true && screen.contains { $0.contains("Climbing · 2 members") }
+            }
+            try await tmux.type("members", "/members")
+            try await tmux.press("members", "Enter")
+            try await tmux.waitFor("members", "who is in it") { $0.contains { $0.contains("! in this group: ann (creator), you") } }
+            // The creator renames it from elsewhere: the title bar and the list follow while the chat stays open.
+            #expect(try await scene.run(["group", "rename", "--home", ann.path, "1", "Climbing, May"]).status == 0)
+            try await tmux.waitFor("members", "the new title") { screen in
+                screen.contains { $0.contains("Climbing, May · 2 members") } && screen.contains { $0.hasPrefix("▶") && $0.contains("Climbing, May") }
+            }
+            try await tmux.type("members", "/quit")
+            try await tmux.press("members", "Enter")
+            try await expectRestored(tmux, "members", status: "0")
+        }
+        try await scene.finish()
+    }
+
     @Test func withoutAnAccountItSaysHowToMakeOne() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("parley-tui-none-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
