@@ -45,8 +45,12 @@ final class ServerProcess: @unchecked Sendable {
         self.port = port
         metricsPort = text.range(of: #"metrics at http://127\.0\.0\.1:(\d+)"#, options: .regularExpression)
             .flatMap { Int(text[$0].split(separator: ":").last ?? "") }
-        // Keep reading the server's log so a full pipe can never stall it.
-        output.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+        // Keep reading the server's log so a full pipe can never stall it: on a thread of its own that ends at the
+        // pipe's end (the server gone), not a `readabilityHandler` — that is a dispatch read source on the pipe, and
+        // once the test let go of the pipe its descriptor could be closed (and reused) under the source, which
+        // crashed libdispatch's manager thread (`_dispatch_event_loop_drain`, signal 11) in one CI rehearsal.
+        let log = output.fileHandleForReading
+        Thread.detachNewThread { while !log.availableData.isEmpty {} }
     }
 
     /// Sends `signal` and waits for the process to end; returns its exit status.
@@ -55,7 +59,6 @@ final class ServerProcess: @unchecked Sendable {
         kill(process.processIdentifier, signal)
         let process = process
         _ = try? await Blocking.run { process.waitUntilExit() }
-        output.fileHandleForReading.readabilityHandler = nil
         return process.terminationStatus
     }
 
