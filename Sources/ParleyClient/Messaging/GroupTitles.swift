@@ -41,9 +41,7 @@ struct GroupTitles: Sendable {
     /// member; a member who has that title already takes the new proof without a line in the conversation.
     func signAgain() async throws(ClientError) {
         let me = try await account.confirmedAccountID()
-        let groups = try database.read { try $0.all(Namespace.conversation) }
-            .compactMap { try? JSONDecoder().decode(Conversation.self, from: Data($0.value)) }
-            .filter { $0.kind == "group" && $0.creatorID == me && $0.title != nil }
+        let groups = try titledGroups().filter { $0.creatorID == me }
         for group in groups {
             guard let title = group.title, try await currentProof(of: group.id, title: title) == nil else { continue }
             let signed = try await sign(title, of: group.id)
@@ -61,9 +59,7 @@ struct GroupTitles: Sendable {
     /// account is to give it to. A group whose title cannot go out now is tried again at the next connect; the
     /// others still get theirs (a lost connection ends it all).
     func shareWithNewMembers() async throws(ClientError) {
-        let groups = try database.read { try $0.all(Namespace.conversation) }
-            .compactMap { try? JSONDecoder().decode(Conversation.self, from: Data($0.value)) }
-            .filter { $0.kind == "group" && $0.title != nil }
+        let groups = try titledGroups()
         for group in groups {
             do {
                 try await share(of: group)
@@ -102,6 +98,13 @@ struct GroupTitles: Sendable {
             try await account.sendPairwise(content, kind: "group_title", conversationID: group.id, toMembers: recipients)
         }
         try database.write { try SignedTitle.setHolders(holders.union(newcomers), of: group.id, in: $0) }
+    }
+
+    /// The groups stored on this device that have a title.
+    private func titledGroups() throws(ClientError) -> [Conversation] {
+        try database.read { try $0.all(Namespace.conversation) }
+            .compactMap { try? JSONDecoder().decode(Conversation.self, from: Data($0.value)) }
+            .filter { $0.kind == "group" && $0.title != nil }
     }
 
     /// The members known to have the group's current title.
