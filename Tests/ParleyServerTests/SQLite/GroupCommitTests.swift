@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import ParleyServer
 import ParleyTestSupport
+import Synchronization
 import Testing
 
 /// The group commit (Store/SQLite/GroupCommit.swift) on a real SQLite file: each caller gets its own write's result
@@ -10,6 +11,13 @@ import Testing
 @Suite("SQLite group commit")
 struct GroupCommitTests {
     struct Refused: Error {}
+
+    /// How many times each write ran.
+    final class Runs: Sendable {
+        private let counts = Mutex([Int: Int]())
+        func ran(_ n: Int) { counts.withLock { $0[n, default: 0] += 1 } }
+        var all: [Int: Int] { counts.withLock { $0 } }
+    }
 
     /// A pool on a fresh file with one table of numbers, and a group commit on it.
     static func make() throws -> (DatabasePool, GroupCommit, TemporaryDirectory) {
@@ -68,6 +76,46 @@ struct GroupCommitTests {
         }
         #expect(outcomes.count == 200 && outcomes.values.allSatisfy { $0 }, "every caller got its own answer")
         #expect(try Self.numbers(pool) == (1...200).filter { $0 % 7 != 0 })
+        withExtendedLifetime(directory) {}
+    }
+
+    @Test("writes that all succeed run once; after a failure in their commit they run again, and what they wrote is there once")
+    func aFailureRerunsItsCommitWithoutDoubling() async throws {
+        let (pool, commit, directory) = try Self.make()
+        try await pool.write { try $0.execute(sql: "CREATE TABLE log (n INTEGER NOT NULL)") }
+        let runs = Runs()
+        /// 100 writes at once (so commits hold several), each appending to a table without a key: a write whose
+        /// effects were kept twice would show as two rows.
+        func burst(_ base: Int, failing: Set<Int>) async -> [Int: Bool] {
+            await withTaskGroup(of: (Int, Bool).self) { group in
+                for n in base..<(base + 100) {
+                    group.addTask {
+                        do {
+                            _ = try await commit.run { db -> Int in
+                                runs.ran(n)
+                                try db.execute(sql: "INSERT INTO log (n) VALUES (?)", arguments: [n])
+                                if failing.contains(n) { throw Refused() }
+                                return n
+                            }
+                            return (n, true)
+                        } catch {
+                            return (n, false)
+                        }
+                    }
+                }
+                return await group.reduce(into: [Int: Bool]()) { $0[$1.0] = $1.1 }
+            }
+        }
+        let clean = await burst(0, failing: [])
+        #expect(clean.values.allSatisfy { $0 })
+        #expect(runs.all.values.allSatisfy { $0 == 1 }, "no write ran twice when none failed")
+
+        let failing: Set<Int> = [1_013, 1_057, 1_099]
+        let mixed = await burst(1_000, failing: failing)
+        #expect(mixed.filter { !$0.value }.map(\.key).sorted() == failing.sorted())
+        let logged = try await pool.read { try Int.fetchAll($0, sql: "SELECT n FROM log ORDER BY n") }
+        #expect(logged == Array(0..<100) + (1_000..<1_100).filter { !failing.contains($0) }, "each write's row once; the failed ones' never")
+        #expect(runs.all.values.allSatisfy { $0 <= 2 }, "a write runs at most twice: alone, then with savepoints")
         withExtendedLifetime(directory) {}
     }
 

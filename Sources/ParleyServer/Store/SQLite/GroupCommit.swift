@@ -7,8 +7,8 @@ import Synchronization
 /// With `synchronous = FULL` every commit costs a disk flush; one flush per acknowledged message
 /// caps the server at the disk's flush rate. Here the first writer starts a flush and every writer
 /// that arrives while it runs joins the next one, so under load many messages share one flush and
-/// each is still acknowledged only after its commit. Each write runs in its own savepoint, so one
-/// failing write (a conflict) is rolled back alone and the others still commit.
+/// each is still acknowledged only after its commit. One failing write (a conflict) is rolled back
+/// alone and the others still commit (`commitTogether`).
 ///
 /// The flushes run on a serial queue of their own and write synchronously: as a Swift task the flush
 /// loop waited behind every connection's task on the two-thread cooperative pool, and GRDB's async
@@ -61,41 +61,45 @@ final class GroupCommit: Sendable {
             let started = ContinuousClock.now
             pacing.withLock { $0.started(at: started, count: batch.count) }
             defer { ServerMetrics.groupCommit(writes: batch.count, duration: ContinuousClock.now - started) }
-            if batch.count == 1 {
-                commitAlone(batch[0])
-                continue
-            }
-            do {
-                let results = try pool.write { db -> [Result<any Sendable, any Error>] in
-                    batch.map { item in
-                        var result: Result<any Sendable, any Error> = .failure(StoreError.unavailable("not run"))
-                        do {
-                            try db.inSavepoint {
-                                result = .success(try item.work(db))
-                                return .commit
-                            }
-                        } catch {
-                            result = .failure(error)
+            let results = batch.count == 1 ? [commitAlone(batch[0])] : commitTogether(batch)
+            for (item, result) in zip(batch, results) { item.continuation.resume(with: result) }
+        }
+    }
+
+    /// Commits the writes of `batch` in one transaction, each write's result in its place. Writes almost never fail
+    /// (a refusal is a result, not an error), so they first run one after another with nothing between them; only if
+    /// one fails is that transaction rolled back and the batch run again with each write in a savepoint of its own,
+    /// so the failing one is undone alone. A savepoint for every write cost two statements and a copy of every page
+    /// it touched, for a rollback that does not come (docs/PERFORMANCE.md, "A commit without savepoints").
+    private func commitTogether(_ batch: [Item]) -> [Result<any Sendable, any Error>] {
+        if let values = try? pool.write({ db in try batch.map { try $0.work(db) } }) {
+            return values.map { .success($0) }
+        }
+        do {
+            return try pool.write { db -> [Result<any Sendable, any Error>] in
+                batch.map { item in
+                    var result: Result<any Sendable, any Error> = .failure(StoreError.unavailable("not run"))
+                    do {
+                        try db.inSavepoint {
+                            result = .success(try item.work(db))
+                            return .commit
                         }
-                        return result
+                    } catch {
+                        result = .failure(error)
                     }
+                    return result
                 }
-                for (item, result) in zip(batch, results) { item.continuation.resume(with: result) }
-            } catch {
-                for item in batch { item.continuation.resume(throwing: error) }
             }
+        } catch {
+            return batch.map { _ in .failure(error) }
         }
     }
 
     /// A batch of one write needs no savepoint: the transaction is its own, and if the write fails, rolling the
     /// transaction back undoes exactly what a savepoint would have (at 1,000 msg/s most batches hold one message,
     /// and the savepoint's two statements were a tenth of the flush's time; docs/PERFORMANCE.md).
-    private func commitAlone(_ item: Item) {
-        do {
-            let value = try pool.write { db in try item.work(db) }
-            item.continuation.resume(returning: value)
-        } catch {
-            item.continuation.resume(throwing: error)
-        }
+    private func commitAlone(_ item: Item) -> Result<any Sendable, any Error> {
+        Result { try pool.write { db in try item.work(db) } }
     }
+
 }
