@@ -12,7 +12,7 @@ extension SQLiteStore {
                 db.cachedStatement(sql: "SELECT id, created_at FROM messages WHERE sender_id = ? AND client_id = ?"),
                 arguments: [message.senderID, message.clientMessageID])
             {
-                return .stored(StoredMessage(id: existing["id"], timestamp: existing["created_at"], created: false))
+                return .stored(StoredMessage(id: existing[0], timestamp: existing[1], created: false))
             }
             let withheld = try Self.blockers(db, of: message.senderID).union(conversation.declined)
             let sealed = message.envelopes.filter { !withheld.contains($0.accountID) }
@@ -129,9 +129,10 @@ extension SQLiteStore {
             """)
         var view = SendingView()
         for row in try Row.fetchAll(statement, arguments: [conversationID]) {
-            let account: Int64 = row["account_id"]
-            view.devices.append((account, (row["device_id"] as Int64?).map { UInt32($0) }))
-            switch row["request"] as String? {
+            // By position: a lookup by name lowercases the name on every row (the message path, PERFORMANCE.md).
+            let account: Int64 = row[0]
+            view.devices.append((account, (row[2] as Int64?).map { UInt32($0) }))
+            switch row[1] as String? {
             case nil: break
             case "declined": view.declined.insert(account); view.withRequest.insert(account)
             default: view.withRequest.insert(account)
