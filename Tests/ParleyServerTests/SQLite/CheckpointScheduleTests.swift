@@ -26,26 +26,26 @@ struct CheckpointScheduleTests {
     @Test("a round that finds the log busy is retried after the next commit")
     func busy() {
         var schedule = Schedule()
-        #expect(schedule.committed(frames: 1_200) == .startRound)
+        #expect(schedule.committed(frames: Schedule.startFrames + 200) == .startRound)
         schedule.roundEnded(.busy)
         #expect(schedule.phase == .idle)
-        #expect(schedule.committed(frames: 1_300) == .startRound)
+        #expect(schedule.committed(frames: Schedule.startFrames + 300) == .startRound)
     }
 
     @Test("when rounds fail, the writer copies everything itself at the limit, so the log stays bounded")
     func failed() {
         var schedule = Schedule()
-        #expect(schedule.committed(frames: 1_000) == .startRound)
+        #expect(schedule.committed(frames: Schedule.startFrames) == .startRound)
         schedule.roundEnded(.failed)
-        #expect(schedule.committed(frames: 5_000) == .nothing)
+        #expect(schedule.committed(frames: Schedule.limitFrames - 1) == .nothing)
         #expect(schedule.committed(frames: Schedule.limitFrames) == .copyTail)
-        #expect(schedule.committed(frames: 1_000) == .startRound, "then rounds are tried again")
+        #expect(schedule.committed(frames: Schedule.startFrames) == .startRound, "then rounds are tried again")
     }
 
     @Test("when a round cannot keep up, the writer waits for it at the limit; the round's late end changes nothing")
     func limit() {
         var schedule = Schedule()
-        #expect(schedule.committed(frames: 1_000) == .startRound)
+        #expect(schedule.committed(frames: Schedule.startFrames) == .startRound)
         #expect(schedule.committed(frames: Schedule.limitFrames - 1) == .nothing)
         #expect(schedule.committed(frames: Schedule.limitFrames + 200) == .waitAndCopyTail)
         schedule.roundEnded(.copied(through: 3_000))
