@@ -14,9 +14,13 @@ struct SentLogTests {
         let account = try ScratchAccount("sent-log")
         let clock = SteppedClock(start: 1_800_000_000_000)
         let log = SentLog(dependencies: AccountContext(database: account.database, directory: account.url, clock: clock))
-        try account.database.write { try log.record(10, conversationID: 3, content: MessageContent(id: "m-1", type: "text", text: "hello"), in: $0) }
+        try account.database.write {
+            try log.record(10, conversationID: 3, content: MessageContent(id: "m-1", type: "text", text: "hello"), recipients: [(7, 2), (9, 1)], in: $0)
+        }
         let record = try #require(try log.record(10))
         #expect(record.conversationID == 3 && record.resentTo.isEmpty)
+        #expect(record.wasSent(to: "7.2") && record.wasSent(to: "9.1"))
+        #expect(!record.wasSent(to: "7.3") && !record.wasSent(to: "8.1") && !record.wasSent(to: "9.10"), "only the devices it was sealed for")
         #expect(try MessageContent.decode(record.content).text == "hello")
 
         try log.noteResent(10, record: record, to: "7.2", as: 55)
@@ -44,6 +48,11 @@ struct SentLogTests {
             try $0.put(Namespace.resendOf, "5", Array("99999999999999999999999".utf8))
         }
         for id: Int64 in [1, 2, 3] { #expect(try log.record(id) == nil) }
+        // An entry from before the recipients were kept: readable, and sent again to nobody.
+        try account.database.write {
+            try $0.put(Namespace.sent, "6", Array(#"{"conversationID":1,"content":[123,125],"sentAt":1,"resentTo":[]}"#.utf8))
+        }
+        #expect(try log.record(6)?.wasSent(to: "2.1") == false)
         #expect(try log.originalOfResend(4) == nil)
         #expect(try log.originalOfResend(5) == nil)
         try log.prune()

@@ -168,6 +168,47 @@ struct SessionResetTests {
         try await harness.stop()
     }
 
+    @Test("a genuine request from a member who joined later, or for a message its sender deleted, gets nothing")
+    func onlyRecipientsAreSentAgain() async throws {
+        let harness = try await ClientHarness.start()
+        let ann = try await harness.person("ann")
+        let bob = try await harness.person("bob")
+        let carl = try await harness.person("carl")
+        let group = try await ann.groups.create(title: "Board", inviting: ["bob@example.org"])
+        _ = try await bob.groups.accept(group.id)
+        let before = try #require(try await ann.send("before carl joined: the PIN is 0451", to: group.id).message)
+        try await eventually("bob reads it") { try bob.history.message(before.id)?.text != nil && bob.history.message(before.id)?.undecryptable == false }
+        try await ann.groups.add("carl@example.org", to: group.id)
+        _ = try await carl.groups.accept(group.id)
+        let chat = try await ann.startConversation(with: "bob@example.org")
+        let regretted = try #require(try await ann.send("wrong channel: swordfish", to: chat.id).message)
+        try await eventually("bob reads the regretted one") { try bob.history.message(regretted.id)?.text == "wrong channel: swordfish" }
+        try await ann.messageActions.delete(regretted.id)
+        let annID = try #require(await ann.accountID), bobID = try #require(await bob.accountID), carlID = try #require(await carl.accountID)
+
+        // Signed with the askers' own identity keys: the server cannot tell these from real requests, and neither can ann.
+        let fromCarl = RetryRequest(accountID: carlID, deviceID: 1, recipientAccountID: annID, recipientDeviceID: 1,
+                                    conversationID: group.id, created: 1, messageIDs: [before.id], signingKey: await carl.keys.identity.privateKey)
+        let fromBob = RetryRequest(accountID: bobID, deviceID: 1, recipientAccountID: annID, recipientDeviceID: 1,
+                                   conversationID: chat.id, created: 1, messageIDs: [regretted.id], signingKey: await bob.keys.identity.privateKey)
+        await ann.disconnect()
+        for (sender, request) in [(carl, fromCarl), (bob, fromBob)] {
+            try await sender.sendRawDirected(.retryRequest(request), kind: RetryRequest.kind, conversationID: request.conversationID,
+                                             to: try ProtocolAddress(accountId: String(annID), deviceId: 1))
+        }
+        try await ann.connect()
+        let marker = try #require(try await ann.send("marker", to: group.id).message)
+        try await eventually("carl reads the marker") { try carl.history.message(marker.id)?.text == "marker" }
+        let server = try DatabaseQueue(path: harness.server.databasePath, configuration: Self.patientConfiguration)
+        let requests = try await server.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM messages WHERE kind = 'retry'") }
+        #expect(requests == 2, "both requests reached ann")
+        let resends = try await server.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM messages WHERE kind = 'resend'") }
+        #expect(resends == 0, "nothing was sent again")
+        #expect(try carl.history.message(before.id) == nil, "carl never holds what was said before he joined")
+        for client in [ann, bob, carl] { await client.disconnect() }
+        try await harness.stop()
+    }
+
     /// The server's database is busy with its own writer; wait for it rather than fail.
     static var patientConfiguration: Configuration {
         var configuration = Configuration()
@@ -177,6 +218,11 @@ struct SessionResetTests {
 }
 
 extension ParleyClient {
+    /// Sends one envelope to one device, as the client's own retry machinery does.
+    func sendRawDirected(_ envelope: ClientEnvelope, kind: String, conversationID: Int64, to address: ProtocolAddress) async throws {
+        try await owner.sendDirected(envelope, kind: kind, conversationID: conversationID, to: address)
+    }
+
     /// Forgets the session with one device, as a restored backup or a bug would.
     func forgetSession(with account: Int64, device: UInt32) throws {
         let address = try ProtocolAddress(accountId: String(account), deviceId: device)

@@ -10,21 +10,35 @@ struct SentLog: Sendable {
     /// What this device sent stays available for re-sending this long (the server's default retention).
     static let retention: Int64 = 30 * 86_400_000
 
-    /// One entry: what was sent, where, when, and to which devices it went again.
+    /// One entry: what was sent, where, when, to which devices, and to which it went again.
     struct Record: Codable {
         var conversationID: Int64
         var content: [UInt8]
         var sentAt: Int64
+        /// The devices (`account.device`) it was sealed for when it was sent: only these may be sent it again.
+        /// Absent in entries from before it was kept, which are then sent to nobody again.
+        var recipients: [String]?
         /// The devices (`account.device`) it was sent to again already; each gets it once.
         var resentTo: [String] = []
 
         /// The accounts some device of which was sent it again.
         var resentAccounts: Set<Int64> { Set(resentTo.compactMap { $0.split(separator: ".").first.flatMap { Int64($0) } }) }
+
+        /// Whether `device` (`account.device`) was one it was sealed for: someone who joined later, or a device
+        /// added later, was never meant to read it and is not sent it on request.
+        func wasSent(to device: String) -> Bool { recipients?.contains(device) == true }
     }
 
-    /// Remembers what was sent as message `id` (inside the transaction that stores it).
-    func record(_ id: Int64, conversationID: Int64, content: MessageContent, in writer: ClientDatabase.Writer) throws {
-        let record = Record(conversationID: conversationID, content: content.encoded(), sentAt: dependencies.clock.now())
+    /// How the log names a device.
+    static func device(account: Int64, device: UInt32) -> String { "\(account).\(device)" }
+
+    /// Remembers what was sent as message `id` to `recipients` (inside the transaction that stores it).
+    func record(
+        _ id: Int64, conversationID: Int64, content: MessageContent, recipients: [(account: Int64, device: UInt32)], in writer: ClientDatabase.Writer
+    ) throws {
+        let record = Record(
+            conversationID: conversationID, content: content.encoded(), sentAt: dependencies.clock.now(),
+            recipients: recipients.map { Self.device(account: $0.account, device: $0.device) })
         try writer.put(Namespace.sent, String(id), Array(try JSONEncoder().encode(record)))
     }
 

@@ -52,10 +52,13 @@ extension SessionOwner {
     }
 
     /// Sends message `id` again to `address` as a re-send (content `resend_of`), if this device sent it in
-    /// the request's conversation, still has it, and has not sent it to that device again before.
+    /// the request's conversation to that very device, still has it, has not deleted it, and has not sent it to
+    /// that device again before. A member who joined later (or a device added later) asking for an older message
+    /// gets nothing: the request proves who asks, not that they were ever meant to read it.
     private func resend(_ id: Int64, of request: RetryRequest, to address: ProtocolAddress) async throws(ClientError) {
-        let device = "\(request.accountID).\(request.deviceID)"
-        guard let record = try parts.sentLog.record(id), record.conversationID == request.conversationID, !record.resentTo.contains(device),
+        let device = SentLog.device(account: request.accountID, device: request.deviceID)
+        guard let record = try parts.sentLog.record(id), record.conversationID == request.conversationID, record.wasSent(to: device),
+              !record.resentTo.contains(device), try parts.history.message(id)?.deleted != true,
               var content = try? MessageContent.decode(record.content)
         else { return }
         content.resendOf = id

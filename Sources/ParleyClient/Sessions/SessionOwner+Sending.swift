@@ -56,7 +56,9 @@ extension SessionOwner {
             attachment: entry.content.type == "file" ? entry.content.file : nil)
         try database.write { writer in
             try self.storeMessage(message, in: writer)
-            try self.parts.sentLog.record(message.id, conversationID: entry.conversationID, content: entry.content, in: writer)
+            try self.parts.sentLog.record(
+                message.id, conversationID: entry.conversationID, content: entry.content,
+                recipients: sentTo.compactMap { address in Int64(address.accountId).map { ($0, address.deviceId) } }, in: writer)
             try Outbox.remove(entry.content.id, in: writer)
         }
         return message
