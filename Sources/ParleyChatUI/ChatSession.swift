@@ -36,6 +36,8 @@ public final class ChatSession {
     private let opening: Int64?
     /// Said once connected, when `opening` was not in the list (the connection clears the notice line).
     private var openingNotice: String?
+    /// The notice a failed connection put up, which a later successful one takes down (and nothing else).
+    private var connectionNotice: String?
 
     /// A session on `terminal` for `client`, opening conversation `opening` first when given.
     public init(client: ParleyClient, terminal: Terminal, opening: Int64? = nil) {
@@ -143,10 +145,16 @@ public final class ChatSession {
                 state.link = .offline
                 // While locked the notice line belongs to the PIN prompt (a wrong PIN must stay visible); a
                 // connection that failed because the vault is locked is tried again after the unlock anyway.
-                if !state.locked { state.notice = error }
+                if !state.locked {
+                    state.notice = error
+                    connectionNotice = error
+                }
             } else if !state.locked {
-                state.notice = openingNotice
+                // Connecting (catch-up, sharing titles) can end after the person already typed a command: only what
+                // the connection itself put up gives way, not the answer to that command.
+                if state.notice == nil || state.notice == connectionNotice { state.notice = openingNotice }
                 openingNotice = nil
+                connectionNotice = nil
                 await reload(select: state.selectedID == nil)
                 if state.notice == nil { await announceInvitations() }
             }
