@@ -31,7 +31,7 @@ public struct MessageReading: Sendable {
         self.limit = limit
     }
 
-    /// The first batch, marked as shown. Offline, only a conversation's stored history can be shown: nothing
+    /// The first batch, still new until `shown(_:)`. Offline, only a conversation's stored history can be shown: nothing
     /// new can be fetched. Online, a conversation is brought up to date first (messages, reactions, pins).
     public func first(offline: Bool) async throws(ClientError) -> Batch {
         let batch: Batch
@@ -47,10 +47,15 @@ public struct MessageReading: Sendable {
             // The list first: a group whose members changed says so (`MembershipNotices`) among what is new.
             _ = try? await client.conversations()
             // New means not shown yet, whichever command happened to fetch it.
-            let new = try await client.inbox.takeNew()
+            let new = try await client.inbox.takeNew(marking: false)
             batch = Batch(messages: new.messages, inRequests: new.inRequests)
         }
-        try client.inbox.markSeen(batch.messages.map(\.id))
         return batch
+    }
+
+    /// Marks `batch`'s messages as shown, once they were: a `read` whose output broke off (`parley read | head -1`)
+    /// leaves the rest new for the next one.
+    public func shown(_ batch: Batch) throws(ClientError) {
+        try client.inbox.markSeen(batch.messages.map(\.id))
     }
 }

@@ -18,28 +18,34 @@ public struct Inbox: Sendable {
     }
 
     /// Fetches from the server, then takes every message not shown yet; those of message requests are only counted.
-    /// All count as shown once returned.
-    public func takeNew() async throws(ClientError) -> New {
+    /// All count as shown once returned — unless `marking` is false: then the returned messages stay new until
+    /// `markSeen` (a command marks what it printed, so output that broke off shows again next time).
+    public func takeNew(marking: Bool = true) async throws(ClientError) -> New {
         try await dependencies.account.syncNow()
-        var messages = try takeUnseen()
+        var messages = try takeUnseen(marking: marking)
         let pending = Set(try await ConversationBook(dependencies: dependencies).listed().filter { $0.isRequest == true }.map(\.id))
         var inRequests: [Int64: Int] = [:]
         for message in messages where pending.contains(message.conversationID) { inRequests[message.conversationID, default: 0] += 1 }
+        if !marking { try markSeen(messages.filter { pending.contains($0.conversationID) }.map(\.id)) }  // counted, not shown
         messages.removeAll { pending.contains($0.conversationID) }
         return New(messages: messages, inRequests: inRequests)
     }
 
     /// Messages no command or screen has shown yet (of one conversation, or all), oldest first; they count as
-    /// shown once returned.
-    public func takeUnseen(in conversationID: Int64? = nil) throws(ClientError) -> [Message] {
+    /// shown once returned, unless `marking` is false (what is never shown — control messages — counts at once).
+    public func takeUnseen(in conversationID: Int64? = nil, marking: Bool = true) throws(ClientError) -> [Message] {
         let ids = try dependencies.database.read { try $0.all(Namespace.unseen) }.compactMap { Int64($0.key) }
         let history = MessageHistory(dependencies: dependencies)
         var messages: [Message] = [], taken: [Int64] = []
         for id in ids {
             let message = try history.message(id)
             guard conversationID == nil || message?.conversationID == conversationID else { continue }
-            taken.append(id)
-            if let message, !message.isHiddenControl { messages.append(message) }
+            if let message, !message.isHiddenControl {
+                messages.append(message)
+                if marking { taken.append(id) }
+            } else {
+                taken.append(id)
+            }
         }
         try markSeen(taken)
         return messages.sorted { ($0.timestamp, $0.id) < ($1.timestamp, $1.id) }

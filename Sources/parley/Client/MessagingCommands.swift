@@ -91,9 +91,10 @@ extension Parley {
                     : follow ? "Offline: \(offline)."
                     : "Offline: \(offline). No new messages can be fetched; 'parley read --conversation ID' shows a history.")
             }
+            let reading = MessageReading(client: client, conversation: conversation, limit: limit)
             let batch: MessageReading.Batch
             do {
-                batch = try await MessageReading(client: client, conversation: conversation, limit: limit).first(offline: offline != nil)
+                batch = try await reading.first(offline: offline != nil)
             } catch {
                 await client.disconnect()
                 throw CommandFailure("\(error)")
@@ -103,6 +104,7 @@ extension Parley {
                 ClientOptions.say(conversation.map { "No messages in conversation \($0) yet." } ?? "No new messages.")
             }
             for message in shown { await show(message, client) }
+            do { try reading.shown(batch) } catch { throw CommandFailure("\(error)") }
             // A message request's messages wait in 'parley requests' and are only announced here (docs/CLIENT.md §5).
             for (conversation, count) in requests.sorted(by: { $0.key < $1.key }) where !options.json {
                 ClientOptions.say("\(count) new in message request \(conversation): see 'parley requests' to read it and answer.")

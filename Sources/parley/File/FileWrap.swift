@@ -20,7 +20,7 @@ extension Parley.File {
         func run() async throws {
             let key = try P256KeyImport.publicKey(from: try FileIO.read(to))
             let blob = try AppleECIES.seal(try FileIO.read("-"), to: key, variant: variant.variant)
-            FileHandle.standardOutput.write(Data(blob))
+            StandardStreams.write(blob, to: STDOUT_FILENO)
         }
     }
 
@@ -45,7 +45,7 @@ extension Parley.File {
             default: throw ValidationError("Apple ECIES needs a P-256 private key")
             }
             let plaintext = try AppleECIES.open(try FileIO.read("-"), using: privateKey, variant: variant.variant)
-            FileHandle.standardOutput.write(Data(plaintext))
+            StandardStreams.write(plaintext, to: STDOUT_FILENO)
         }
     }
 }

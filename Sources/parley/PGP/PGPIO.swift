@@ -16,7 +16,7 @@ enum PGPIO {
 
     /// Writes a small output; a file appears complete or not at all.
     static func write(_ bytes: [UInt8], to path: String, mode: Int = 0o644, replace: Bool = true) throws {
-        if path == "-" { return FileHandle.standardOutput.write(Data(bytes)) }
+        if path == "-" { return StandardStreams.write(bytes, to: STDOUT_FILENO) }
         try PGPFailure.run { try PGPFiles.atomically(path, replace: replace, mode: mode) { try $0.write(bytes) } }
     }
 

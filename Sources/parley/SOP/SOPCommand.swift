@@ -49,7 +49,7 @@ enum SOPIO {
 
     /// Writes to standard output.
     static func output(_ bytes: [UInt8]) {
-        FileHandle.standardOutput.write(Data(bytes))
+        StandardStreams.write(bytes, to: STDOUT_FILENO)
     }
 
     /// Now, as OpenPGP time.

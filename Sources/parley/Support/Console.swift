@@ -7,24 +7,24 @@ enum Console {
     /// Writes a line to standard output at once (unbuffered), so a waiting command's output reaches a pipe.
     static func out(_ line: String) {
         fflush(nil)  // whatever `print` buffered comes first, so output keeps its order
-        FileHandle.standardOutput.write(Data((TerminalText.visible(line) + "\n").utf8))
+        StandardStreams.out(TerminalText.visible(line) + "\n")
     }
 
     /// Writes one line of compact JSON, its controls as `\\u` escapes (`TerminalText.jsonSafe`).
     static func json(_ line: String) {
         fflush(nil)
-        FileHandle.standardOutput.write(Data((TerminalText.jsonSafe(line) + "\n").utf8))
+        StandardStreams.out(TerminalText.jsonSafe(line) + "\n")
     }
 
     /// Writes a line to standard error at once.
     static func err(_ line: String) {
         fflush(nil)
-        FileHandle.standardError.write(Data((TerminalText.visible(line) + "\n").utf8))
+        StandardStreams.err(TerminalText.visible(line) + "\n")
     }
 
     /// Writes `text` to standard error with no newline (a prompt).
     static func prompt(_ text: String) {
         fflush(nil)
-        FileHandle.standardError.write(Data(TerminalText.visible(text).utf8))
+        StandardStreams.err(TerminalText.visible(text))
     }
 }

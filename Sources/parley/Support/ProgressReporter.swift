@@ -26,7 +26,7 @@ final class ProgressReporter {
     }
 
     deinit {
-        if printed { FileHandle.standardError.write(Data("\n".utf8)) }
+        if printed { StandardStreams.err("\n") }
     }
 
     private func update(_ done: UInt64) {
@@ -34,7 +34,7 @@ final class ProgressReporter {
         nextReport = done + step
         var line = "\r\(verb) \(done >> 20) MiB"
         if let total, total > 0 { line += " of \(total >> 20) MiB (\(done * 100 / total)%)" }
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardStreams.err(line)
         printed = true
     }
 }
