@@ -47,6 +47,19 @@ struct AccountUpkeepTests {
         #expect(try await people.bobSocket.call("change_username", ["username": "b!"]).errorCode == "invalid_field")
         let profile = try await people.bobSocket.call("get_profile", ["account_id": people.annID])
         #expect((profile["fields"] as? [String: String])?["username"] == "ann.lisbon")
+
+        // The profile's own `username` field is held to the same rules (a probe stored ESC and a taken name through it).
+        for value in ["ev\u{1B}[2Jil", "b!", "ab", String(repeating: "a", count: 33), "ann lisbon"] {
+            let refused = try await people.bobSocket.call("update_profile", ["fields": ["username": ["value": value, "visibility": "everyone"]]])
+            #expect(refused.errorCode == "invalid_field", "\(value.debugDescription)")
+        }
+        let taken = try await people.bobSocket.call("update_profile", ["fields": ["username": ["value": "Ann.Lisbon", "visibility": "everyone"]]])
+        #expect(taken.errorCode == "conflict")
+        let unchanged = try await people.annSocket.call("get_profile", ["account_id": people.bobID])
+        #expect((unchanged["fields"] as? [String: String])?["username"] == nil, "nothing refused was stored")
+        #expect(try await people.bobSocket.call("update_profile", ["fields": ["username": ["value": "Bob.B", "visibility": "everyone"]]]).ok)
+        let bobs = try await people.annSocket.call("get_profile", ["account_id": people.bobID])
+        #expect((bobs["fields"] as? [String: String])?["username"] == "bob.b")
         try await people.server.stop()
     }
 

@@ -91,6 +91,11 @@ enum ProfileHandlers {
         let updates = request.profileFields.sorted { $0.key < $1.key }.map { name, field in
             ProfileField(name: name, value: field.value, visibility: field.visibility)
         }
+        if let username = request.profileFields["username"]?.value {
+            // As `change_username` checks: a username names one account.
+            let holder = try await StoreCall.call(context) { try await context.store.accountID(username: username) }
+            guard holder == nil || holder == caller.accountID else { throw WireError(.conflict, "this username is taken") }
+        }
         if let displayName {
             try await StoreCall.call(context) { try await context.store.setDisplayName(accountID: caller.accountID, displayName) }
         }

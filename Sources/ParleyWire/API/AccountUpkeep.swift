@@ -57,11 +57,20 @@ extension API {
                 self.visibility = visibility
             }
             public init(from fields: WireFields) throws(WireError) {
-                username = try fields.string("username", maxBytes: 32).lowercased()
-                guard username.count >= 3, username.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") }) else {
-                    throw .invalid("username", "must be 3–32 characters of a–z, 0–9, '_' and '.'")
-                }
+                username = try Self.checked(try fields.string("username", maxBytes: 32), field: "username")
                 visibility = try fields.optionalChoice("visibility")
+            }
+
+            /// `username` in lower case if it has the form a username takes; the same rule wherever one is set
+            /// (`update_profile`'s `username` field too).
+            public static func checked(_ username: String, field: String) throws(WireError) -> String {
+                let lowered = username.lowercased()
+                guard (3...32).contains(lowered.utf8.count),
+                      lowered.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") })
+                else {
+                    throw .invalid(field, "must be 3–32 characters of a–z, 0–9, '_' and '.'")
+                }
+                return lowered
             }
             public var fields: [String: JSONValue] {
                 var out: [String: JSONValue] = ["username": .string(username)]

@@ -105,6 +105,10 @@ extension API {
                     }
                     profileFields[name] = try given.nested(name)
                 }
+                if var username = profileFields["username"] {
+                    username.value = try ChangeUsername.Request.checked(username.value, field: "fields.username.value")
+                    profileFields["username"] = username
+                }
             }
 
             public var fields: [String: JSONValue] {
