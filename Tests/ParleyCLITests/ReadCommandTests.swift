@@ -30,6 +30,25 @@ struct ReadCommandTests {
         try await scene.finish()
     }
 
+    @Test func someoneElsesConversationAndABadLimitAreSaidSo() async throws {
+        let scene = try await CLIScene.start("read-other", people: ["ann", "bob", "carl"])
+        let ann = scene.home("ann"), bob = scene.home("bob"), carl = scene.home("carl")
+        #expect(try await scene.run(["send", "--home", bob.path, "--to", "ann@example.org", "between us"]).status == 0)
+        // Carl is not in conversation 1: he is told so, not that it is empty.
+        let other = try await scene.run(["read", "--home", carl.path, "--conversation", "1"])
+        #expect(other.status == 1 && other.stderr.contains("there is no conversation 1 on this device"), "\(other.stdout)\(other.stderr)")
+        #expect(!other.stdout.contains("No messages"))
+        let huge = try await scene.run(["read", "--home", carl.path, "--conversation", "9999999999999999"])
+        #expect(huge.status == 1 && huge.stderr.contains("there is no conversation"), "\(huge.stderr)")
+        for limit in ["0", "-3", "10001"] {
+            let refused = try await scene.run(["read", "--home", bob.path, "--conversation", "1", "--limit=\(limit)"])
+            #expect(refused.status != 0 && refused.stderr.contains("--limit must be from 1 to 10000"), "\(limit): \(refused.stderr)")
+        }
+        #expect(try await scene.run(["read", "--home", bob.path, "--conversation", "1", "--limit", "1"]).stdout.contains("between us"))
+        _ = ann
+        try await scene.finish()
+    }
+
     @Test func peopleAreNamedTheSameWayEverywhere() async throws {
         let scene = try await CLIScene.start("names", people: ["ann", "bob"])
         let ann = scene.home("ann"), bob = scene.home("bob")

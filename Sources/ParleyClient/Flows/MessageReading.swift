@@ -50,6 +50,10 @@ public struct MessageReading: Sendable {
             let new = try await client.inbox.takeNew(marking: false)
             batch = Batch(messages: new.messages, inRequests: new.inRequests)
         }
+        if let conversation, batch.messages.isEmpty, try await !client.conversations().contains(where: { $0.id == conversation }) {
+            // Not "no messages yet": a conversation this device is not in (someone else's id, a typo) has no history.
+            throw .invalidInput("there is no conversation \(conversation) on this device ('parley conversations' lists them)")
+        }
         return batch
     }
 

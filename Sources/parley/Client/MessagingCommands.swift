@@ -75,6 +75,10 @@ extension Parley {
         @Option(help: "How many messages of history.") var limit = 50
         @Flag(help: "Keep running and print messages as they arrive (Ctrl-C to stop).") var follow = false
 
+        func validate() throws {
+            guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be from 1 to 10000 messages") }
+        }
+
         func run() async throws {
             // `parley account lock` from elsewhere: following needs the key, so it ends rather than waits
             // locked. Watched before the account opens: from then on the lock file names this process and a

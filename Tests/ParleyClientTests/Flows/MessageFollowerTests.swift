@@ -45,7 +45,13 @@ struct MessageFollowerTests {
         #expect(try await MessageReading(client: bob, conversation: chat.id, limit: 50).first(offline: true).messages.map(\.id) == [sent.id, again.id])
         #expect(try await MessageReading(client: bob, conversation: nil, limit: 50).first(offline: true) == .init(messages: []))
         // A hostile limit does not crash; a conversation this device does not know has no history.
-        #expect(try await MessageReading(client: bob, conversation: 9_999_999, limit: 0).first(offline: true).messages.isEmpty)
+        await #expect(throws: ClientError.self) { try await MessageReading(client: bob, conversation: 9_999_999, limit: 0).first(offline: true) }
+        do {
+            _ = try await MessageReading(client: bob, conversation: 9_999_999, limit: 50).first(offline: false)
+            Issue.record("a conversation this device is not in has no history to show")
+        } catch {
+            #expect("\(error)".contains("there is no conversation 9999999 on this device"), "\(error)")
+        }
         await ann.disconnect()
         await bob.disconnect()
         try await harness.stop()
