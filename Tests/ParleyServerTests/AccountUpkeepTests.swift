@@ -60,6 +60,10 @@ struct AccountUpkeepTests {
         #expect(try await people.bobSocket.call("update_profile", ["fields": ["username": ["value": "Bob.B", "visibility": "everyone"]]]).ok)
         let bobs = try await people.annSocket.call("get_profile", ["account_id": people.bobID])
         #expect((bobs["fields"] as? [String: String])?["username"] == "bob.b")
+        // An empty value still removes it.
+        #expect(try await people.bobSocket.call("update_profile", ["fields": ["username": ["value": "", "visibility": "everyone"]]]).ok)
+        let removed = try await people.annSocket.call("get_profile", ["account_id": people.bobID])
+        #expect((removed["fields"] as? [String: String])?["username"] == nil)
         try await people.server.stop()
     }
 

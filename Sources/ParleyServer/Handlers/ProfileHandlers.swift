@@ -91,7 +91,7 @@ enum ProfileHandlers {
         let updates = request.profileFields.sorted { $0.key < $1.key }.map { name, field in
             ProfileField(name: name, value: field.value, visibility: field.visibility)
         }
-        if let username = request.profileFields["username"]?.value {
+        if let username = request.profileFields["username"]?.value, !username.isEmpty {
             // As `change_username` checks: a username names one account.
             let holder = try await StoreCall.call(context) { try await context.store.accountID(username: username) }
             guard holder == nil || holder == caller.accountID else { throw WireError(.conflict, "this username is taken") }

@@ -105,7 +105,7 @@ extension API {
                     }
                     profileFields[name] = try given.nested(name)
                 }
-                if var username = profileFields["username"] {
+                if var username = profileFields["username"], !username.value.isEmpty {
                     username.value = try ChangeUsername.Request.checked(username.value, field: "fields.username.value")
                     profileFields["username"] = username
                 }
