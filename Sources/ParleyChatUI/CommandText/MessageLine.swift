@@ -19,7 +19,9 @@ public enum MessageLine {
         if let reply = message.replyTo { text = "↪ \(reply) " + text }
         if let source = message.forwardedFrom {
             let original = source.senderID == me ? "me" : await PersonName.of(source.senderID, client: client)
-            text = "[forwarded from \(original)] " + text
+            // Who wrote the original is the forwarder's word: said as such unless this device has the original.
+            let known = source.senderID == message.senderID || ((try? client.history.holds(senderID: source.senderID, timestamp: source.timestamp)) ?? false)
+            text = (known ? "[forwarded from \(original)] " : "[forwarded; \(who) says it is from \(original)] ") + text
         }
         if let attachment = message.attachment, !message.deleted { text = FileLabel.line(attachment, messageID: message.id, caption: text) }
         if message.kind == "avatar" || message.kind == "group_avatar" { text = message.kind == "avatar" ? "(new picture)" : "(new group picture)" }

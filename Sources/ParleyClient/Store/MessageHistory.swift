@@ -69,6 +69,15 @@ public struct MessageHistory: Sendable {
         try dependencies.database.read { try Self.message(id, in: $0) }
     }
 
+    /// Whether this device holds a message `senderID` sent at `timestamp` (the server's time, unique per message):
+    /// a forward names its original by these, and only a device that has the original can tell the claim is true.
+    public func holds(senderID: Int64, timestamp: Int64) throws(ClientError) -> Bool {
+        try dependencies.database.read { reader in
+            let ids = try Int64.fetchAll(reader.db, sql: "SELECT message_id FROM messages WHERE timestamp = ?", arguments: [timestamp])
+            return try ids.contains { try Self.message($0, in: reader)?.senderID == senderID }
+        }
+    }
+
     private static func message(_ id: Int64, in reader: ClientDatabase.Reader) throws -> Message? {
         guard let body = try Data.fetchOne(reader.db, sql: "SELECT body FROM messages WHERE message_id = ?", arguments: [id]) else {
             return nil
