@@ -102,6 +102,31 @@ struct AttachmentTests {
         try await harness.stop()
     }
 
+    /// A test about the server's file-size limit, so it lowers that limit (to 1 MiB).
+    @Test func aFileOverTheServersLimitIsSaidInWordsWithBothSizes() async throws {
+        let harness = try await ClientHarness.start { $0.maximumFileSize = 1 << 20 }
+        let ann = try await harness.person("ann")
+        _ = try await harness.person("bob")
+        let chat = try await ann.startConversation(with: "bob@example.org")
+        // Under the client's own cap (60 MiB by default), over the server's once encrypted.
+        let source = try Self.write(Self.randomBytes(1_600_000), "big.bin", in: harness.root.appendingPathComponent("files"))
+        do {
+            _ = try await ann.send(file: source, to: chat.id)
+            Issue.record("the server's limit was not met")
+        } catch {
+            guard case .attachment(.overServerLimit(let size, let limit)) = error else {
+                Issue.record("not said as the server's limit: \(error)")
+                return
+            }
+            #expect(limit == 1 << 20 && size > 1_600_000)
+            let said = "\(error)"
+            #expect(said.contains("the server takes files of at most 1.0 MiB once encrypted, and this one is 1.5 MiB encrypted"), "\(said)")
+            #expect(!said.contains("field") && !said.contains("1048576"), "no API words: \(said)")
+        }
+        await ann.disconnect()
+        try await harness.stop()
+    }
+
     @Test func aTamperedChunkOrDigestOnTheServerLeavesNoFile() async throws {
         let harness = try await ClientHarness.start()
         let ann = try await harness.person("ann"), bob = try await harness.person("bob")

@@ -4,6 +4,8 @@
 public enum AttachmentError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file is larger than the configured cap; nothing was uploaded.
     case tooLarge(size: Int64, limit: Int64)
+    /// The encrypted file is larger than the server takes (`limit` bytes); nothing was uploaded.
+    case overServerLimit(size: Int64, limit: Int64)
     /// The file to send could not be read.
     case unreadable(String)
     /// The message has no file attached.
@@ -25,6 +27,9 @@ public enum AttachmentError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .tooLarge(let size, let limit):
             "the file is \(size) bytes, over the limit of \(limit) bytes; nothing was uploaded (send a smaller file or raise the limit)"
+        case .overServerLimit(let size, let limit):
+            "the server takes files of at most \(Self.mebibytes(limit)) once encrypted, and this one is \(Self.mebibytes(size)) encrypted; "
+                + "nothing was uploaded (send a smaller file)"
         case .unreadable(let why): "cannot read the file to send: \(why)"
         case .noAttachment(let id): "message \(id) has no file attached"
         case .malformed(let why): "the encrypted file is malformed: \(why)"
@@ -35,5 +40,11 @@ public enum AttachmentError: Error, Sendable, Equatable, CustomStringConvertible
         case .serverBusy:
             "the server kept refusing the transfer as too many requests, however slowly it went; try again in a minute (an upload resumes where it stopped)"
         }
+    }
+
+    /// `bytes` in MiB with one decimal, rounded down (a limit is never shown as more than it is).
+    static func mebibytes(_ bytes: Int64) -> String {
+        let tenths = bytes * 10 / (1 << 20)
+        return "\(tenths / 10).\(tenths % 10) MiB"
     }
 }

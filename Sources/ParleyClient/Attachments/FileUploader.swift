@@ -93,7 +93,13 @@ struct FileUploader: Sendable {
             }
         }
         if pending.fileID == nil {
-            let start = try await server.call(API.UploadStart.self, .init(conversationID: conversationID, size: total, sha256: Array(pending.sha256)))
+            let start: API.UploadStart.Response
+            do {
+                start = try await server.call(API.UploadStart.self, .init(conversationID: conversationID, size: total, sha256: Array(pending.sha256)))
+            } catch .server(let refusal) where refusal.code == .invalidField && refusal.details["maximum_size"] != nil {
+                guard case .number(let limit)? = refusal.details["maximum_size"] else { throw .server(refusal) }
+                throw .attachment(.overServerLimit(size: total, limit: Int64(limit)))
+            }
             pending.fileID = start.fileID
             piece = Int(min(Int64(Self.piece), max(1, start.chunkSize)))
             pending.pieceSize = piece

@@ -16,7 +16,10 @@ enum FileHandlers {
             let caller = environment.account
             let conversation = try await ConversationAccess.activeConversation(id: request.conversationID, caller, context)
             let limit = context.configuration.maximumFileSize
-            guard (1...limit).contains(request.size) else { throw .invalid("size", "must be between 1 and \(limit)") }
+            guard (1...limit).contains(request.size) else {
+                // The limit in the details, so a client can say it in its own words (docs/API.md §8).
+                throw WireError(.invalidField, "field 'size' must be between 1 and \(limit)", details: ["maximum_size": .int(limit)])
+            }
             let quota = context.configuration.fileQuota
             do {
                 let file = try await context.store.createFile(
