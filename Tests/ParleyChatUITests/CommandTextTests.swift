@@ -24,7 +24,10 @@ import Testing
              {"accountID":3,"email":"bob@example.org"},
              {"accountID":4,"displayName":"Cy"},
              {"accountID":5},
-             {"accountID":6,"email":"dee@example.org","displayName":""}]
+             {"accountID":6,"email":"dee@example.org","displayName":""},
+             {"accountID":7,"displayName":"Bob"},
+             {"accountID":8,"displayName":"Bob"},
+             {"accountID":9,"email":"bob9@example.org","displayName":"Bob"}]
             """)
         #expect(PersonName.label(1, contacts: contacts) == "Ann (ann@example.org)")
         #expect(PersonName.label(3, contacts: contacts) == "bob@example.org")
@@ -32,6 +35,11 @@ import Testing
         #expect(PersonName.label(5, contacts: contacts) == "someone (account 5)")
         #expect(PersonName.label(6, contacts: contacts) == "dee@example.org")
         #expect(PersonName.label(99, contacts: contacts) == "someone (account 99)")
+        // Two group members named Bob whose e-mails this device does not know: told apart by account (a probe had
+        // a newcomer "Bob" pass for the Bob one knows).
+        #expect(PersonName.label(7, contacts: contacts) == "Bob (account 7)")
+        #expect(PersonName.label(8, contacts: contacts) == "Bob (account 8)")
+        #expect(PersonName.label(9, contacts: contacts) == "Bob (bob9@example.org)")
         #expect(PersonName.label(1, contacts: []) == "someone (account 1)")
     }
 

@@ -35,9 +35,9 @@ import Testing
         #expect(hostile.line == "Eve␛[2J\teve@example.org\tcreator\tunverified")
         #expect(hostile.shortLabel == "Eve␛[2J (creator)")
         let me = MemberRow(accountID: 1, email: nil, name: nil, creator: false, you: true, trust: nil)
-        #expect(me.line == "-\t-\tyou" && me.shortLabel == "you")
+        #expect(me.line == "-\taccount 1\tyou" && me.shortLabel == "you")
         let unknown = MemberRow(accountID: 9, email: nil, name: nil, creator: false, you: false, trust: "trusted")
-        #expect(unknown.line == "-\t-\ttrusted" && unknown.shortLabel == "account 9")
+        #expect(unknown.line == "-\taccount 9\ttrusted" && unknown.shortLabel == "account 9")
     }
 
     @Test func aHitIsShownWithTheMessagesAroundIt() throws {

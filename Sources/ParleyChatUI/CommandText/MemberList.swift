@@ -21,9 +21,10 @@ public struct MemberRow: Encodable, Sendable, Equatable {
         return creator ? "\(who) (creator)" : who
     }
 
-    /// The row as a line: name, e-mail, then "creator", "you" and the trust status where they apply.
+    /// The row as a line: name, e-mail (else the account, so two members of one name are told apart), then
+    /// "creator", "you" and the trust status where they apply.
     public var line: String {
-        var columns = [name.map(TerminalText.name) ?? "-", email.map { TerminalText.visible($0, singleLine: true) } ?? "-"]
+        var columns = [name.map(TerminalText.name) ?? "-", email.map { TerminalText.visible($0, singleLine: true) } ?? "account \(accountID)"]
         if creator { columns.append("creator") }
         if you { columns.append("you") } else if let trust { columns.append(trust) }
         return columns.joined(separator: "\t")

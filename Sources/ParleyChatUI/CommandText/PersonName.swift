@@ -15,11 +15,12 @@ public enum PersonName {
         guard let contact = contacts.first(where: { $0.accountID == account }) else { return "someone (account \(account))" }
         // Shown with what could hide in it, so a look-alike name does not pass for another.
         let name = contact.displayName.flatMap { $0.isEmpty ? nil : TerminalText.name($0) }
+        // Another person known by the same name: told apart by e-mail, or by account where the e-mail is not known
+        // (a group's members' often is not), so a newcomer named "Bob" does not pass for the Bob one knows.
+        let shared = name.map { name in contacts.contains { $0.accountID != account && $0.displayName.map(TerminalText.name) == name } } ?? false
         switch (name, contact.email) {
-        case (let name?, let email?):
-            let shared = contacts.contains { $0.accountID != account && $0.displayName == name }
-            return shared ? "\(name) (\(email))" : name
-        case (let name?, nil): return name
+        case (let name?, let email?): return shared ? "\(name) (\(email))" : name
+        case (let name?, nil): return shared ? "\(name) (account \(account))" : name
         case (nil, let email?): return email
         case (nil, nil): return "someone (account \(account))"
         }
