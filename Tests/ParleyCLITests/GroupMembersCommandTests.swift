@@ -11,7 +11,12 @@ struct GroupMembersCommandTests {
         let ann = scene.home("ann"), bob = scene.home("bob"), carl = scene.home("carl"), dan = scene.home("dan")
         func run(_ arguments: [String]) async throws -> ParleyBinary.Result { try await scene.run(arguments) }
 
-        #expect(try await run(["group", "create", "--home", ann.path, "Trip", "--invite", "bob@example.org", "--invite", "carl@example.org"]).status == 0)
+        // Bob named twice (once in capitals) is invited once.
+        let created = try await run(["group", "create", "--home", ann.path, "Trip", "--invite", "bob@example.org", "--invite", "carl@example.org",
+                                     "--invite", "BOB@example.org"])
+        #expect(created.status == 0 && created.stdout.contains("; 2 invited."), "\(created.stdout)\(created.stderr)")
+        let blank = try await run(["group", "create", "--home", ann.path, "   ", "--invite", "bob@example.org"])
+        #expect(blank.status == 1 && blank.stderr.contains("a group title needs something to show"), "\(blank.stderr)")
         #expect(try await run(["group", "accept", "--home", bob.path, "1"]).status == 0)
         // Carl has not answered: not a member yet, so not listed.
         let early = try await run(["group", "members", "--home", ann.path, "1"])

@@ -117,9 +117,15 @@ struct AccountLifecycleTests {
         await #expect(throws: ClientError.invalidInput("only the group's creator renames it")) {
             try await bob.groups.rename(group.id, to: "Bob's party")
         }
-        await #expect(throws: ClientError.invalidInput("a group title has 1–256 bytes")) {
-            try await ann.groups.rename(group.id, to: "")
+        for blank in ["", "   ", "\u{200B}\u{2060}", "\t\n"] {
+            await #expect(throws: ClientError.invalidInput("a group title needs something to show: it is empty or only spaces")) {
+                try await ann.groups.rename(group.id, to: blank)
+            }
         }
+        await #expect(throws: ClientError.invalidInput("a group title has at most 256 bytes")) {
+            try await ann.groups.rename(group.id, to: String(repeating: "é", count: 129))
+        }
+        await #expect(throws: ClientError.self) { try await ann.groups.create(title: "  ", inviting: ["bob@example.org"]) }
         // A modified client of bob's sends a title anyway: ann shows it as a message and keeps the name.
         let forged = OutboxEntry(
             conversationID: group.id, content: MessageContent(id: "forged-title", type: "group_title", text: "Bob's party"),

@@ -14,10 +14,17 @@ struct GroupTitles: Sendable {
     private var account: any AccountCalling { dependencies.account }
     private var database: ClientDatabase { dependencies.database }
 
+    /// Refuses a title that is too long, or that shows nothing: empty, or only spaces and invisible characters.
+    static func check(_ title: String) throws(ClientError) {
+        guard title.utf8.count <= 256 else { throw .invalidInput("a group title has at most 256 bytes") }
+        let shown = title.unicodeScalars.filter { !$0.properties.isWhitespace && !$0.properties.isDefaultIgnorableCodePoint && $0.properties.generalCategory != .control }
+        guard !shown.isEmpty else { throw .invalidInput("a group title needs something to show: it is empty or only spaces") }
+    }
+
     /// Renames a group (its creator only): the title travels end to end to the members as a control message,
     /// signed so that any of them can pass it on.
     func set(_ title: String, of conversationID: Int64) async throws(ClientError) {
-        guard !title.isEmpty, title.utf8.count <= 256 else { throw .invalidInput("a group title has 1–256 bytes") }
+        try Self.check(title)
         let me = try await account.confirmedAccountID()
         let conversation: Conversation
         if let known = try ConversationBook(dependencies: dependencies).stored(conversationID) {

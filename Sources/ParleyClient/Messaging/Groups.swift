@@ -20,8 +20,10 @@ public struct Groups: Sendable {
 
     /// Creates a group; the people named are invited and join when they accept.
     public func create(title: String, inviting emails: [String]) async throws(ClientError) -> Conversation {
-        guard !title.isEmpty, title.utf8.count <= 256 else { throw .invalidInput("a group title has 1–256 bytes") }
-        let addresses = emails.map { $0.lowercased() }
+        try GroupTitles.check(title)
+        // Each person once, however often named.
+        var seen = Set<String>()
+        let addresses = emails.map { $0.lowercased() }.filter { seen.insert($0).inserted }
         let created = try await server.call(API.CreateConversation.self, .init(kind: .group, members: addresses))
         let id = created.conversationID
         // Whom it invited, by the address used: entries in the group name them by it (`ContactBook.label`).

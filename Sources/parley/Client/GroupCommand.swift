@@ -22,7 +22,8 @@ extension Parley.Group {
 
         func run() async throws {
             let group = try await options.withClient { client in try await client.groups.create(title: title, inviting: invite) }
-            options.output(group) { "Created group \(group.id) “\(title)”; \(invite.count) invited." }
+            let invited = Set(invite.map { $0.lowercased() }).count
+            options.output(group) { "Created group \(group.id) “\(title)”; \(invited) invited." }
         }
     }
 
@@ -46,7 +47,7 @@ extension Parley.Group {
         static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a group (creator only); the title travels end-to-end.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The group id.") var group: Int64
-        @Argument(help: "The new title (1–256 bytes).") var title: String
+        @Argument(help: "The new title (at most 256 bytes, not only spaces).") var title: String
 
         func run() async throws {
             try await options.withClient { client in try await client.groups.rename(group, to: title) }
