@@ -63,6 +63,31 @@ struct RequestCommandTests {
         try await scene.finish()
     }
 
+    /// A probe found a blocked contact's messages counted unread (telling the blocker they still write) and the count
+    /// impossible to clear, even after unblocking.
+    @Test func aBlockedContactsMessagesAreNotCountedAndReadingTheConversationClearsWhatWasWithheld() async throws {
+        let scene = try await CLIScene.start("block-unread", people: ["ann", "eve"])
+        let ann = scene.home("ann"), eve = scene.home("eve")
+        func run(_ arguments: [String]) async throws -> ParleyBinary.Result { try await scene.run(arguments) }
+        #expect(try await run(["send", "--home", ann.path, "--to", "eve@example.org", "hello eve"]).status == 0)
+        try await CLIAccounts.accept(request: 1, home: eve)
+        #expect(try await run(["send", "--home", eve.path, "--to", "ann@example.org", "hi ann"]).status == 0)
+        _ = try await run(["read", "--home", ann.path])
+        #expect(try await run(["block", "--home", ann.path, "eve@example.org"]).status == 0)
+        #expect(try await run(["send", "--home", eve.path, "--to", "ann@example.org", "are you there?"]).status == 0)
+        let blocked = try await run(["conversations", "--home", ann.path])
+        #expect(blocked.stdout.contains("0 unread") && !blocked.stdout.contains("1 unread"), "\(blocked.stdout)")
+        #expect(try await run(["read", "--home", ann.path]).stdout.contains("No new messages."))
+
+        // Unblocked: what was withheld never arrives; reading the conversation leaves nothing counted.
+        #expect(try await run(["unblock", "--home", ann.path, "eve@example.org"]).status == 0)
+        let history = try await run(["read", "--home", ann.path, "--conversation", "1"])
+        #expect(history.stdout.contains("hi ann") && !history.stdout.contains("are you there?"), "\(history.stdout)")
+        let after = try await run(["conversations", "--home", ann.path])
+        #expect(after.stdout.contains("0 unread"), "\(after.stdout)")
+        try await scene.finish()
+    }
+
     /// A probe found `conversations` counting a request's messages unread after the person answered it by replying,
     /// while `read` had nothing new: what `conversations` counts and what `read` shows now agree.
     @Test func answeringARequestByReplyingLeavesNothingUnread() async throws {

@@ -113,8 +113,11 @@ extension Parley {
             for (conversation, count) in requests.sorted(by: { $0.key < $1.key }) where !options.json {
                 ClientOptions.say("\(count) new in message request \(conversation): see 'parley requests' to read it and answer.")
             }
-            // What was shown is read: the read mark moves and senders see their read ticks.
-            if offline == nil { await client.inbox.markRead(shown) }
+            // What was shown is read: the read mark moves and senders see their read ticks. A conversation's history
+            // shows all of it, so all of it is read (what was withheld from this account, too, is no longer counted).
+            if offline == nil {
+                if let conversation { try? await client.messageActions.markRead(conversation: conversation) } else { await client.inbox.markRead(shown) }
+            }
             guard follow else { return await client.disconnect() }
             do {
                 if offline != nil {

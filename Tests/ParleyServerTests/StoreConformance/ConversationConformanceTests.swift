@@ -166,6 +166,27 @@ struct ConversationConformanceTests {
         }
     }
 
+    @Test("what someone the account blocked sends is neither unread nor recent activity to it", arguments: StoreBackend.allCases)
+    func blockedSendersAreNotCounted(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let ann = try await Sample.activeAccount(store, "ann@example.org")
+            let eve = try await Sample.activeAccount(store, "eve@example.org")
+            let bob = try await Sample.activeAccount(store, "bob@example.org")
+            let (group, _) = try await store.createConversation(kind: .group, creatorID: ann, memberIDs: [eve, bob], now: 20)
+            try await store.setMemberStatus(conversationID: group.id, accountID: eve, status: .active, now: 21)
+            try await store.setMemberStatus(conversationID: group.id, accountID: bob, status: .active, now: 21)
+            _ = try await store.insertMessage(Sample.message(group.id, from: bob, to: [(ann, 1)], clientID: "b1"), now: 30)
+            #expect(try await store.block(eve, by: ann, limit: 100, now: 31))
+            _ = try await store.insertMessage(Sample.message(group.id, from: eve, to: [(ann, 1)], clientID: "e1"), now: 40)
+            _ = try await store.insertMessage(Sample.message(group.id, from: eve, to: [(ann, 1)], clientID: "e2"), now: 41)
+            let annSees = try #require(try await store.conversations(accountID: ann).first)
+            #expect(annSees.unreadCount == 1 && annSees.lastMessageAt == 30, "only bob's: \(annSees.unreadCount), \(String(describing: annSees.lastMessageAt))")
+            // Bob, who blocked no one, sees all of it.
+            let bobSees = try #require(try await store.conversations(accountID: bob).first)
+            #expect(bobSees.unreadCount == 2 && bobSees.lastMessageAt == 41)
+        }
+    }
+
     @Test("conversation summaries come most recent activity first", arguments: StoreBackend.allCases)
     func summaryOrder(_ backend: StoreBackend) async throws {
         try await backend.withStore { store in

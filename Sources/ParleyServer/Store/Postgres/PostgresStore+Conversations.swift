@@ -103,8 +103,10 @@ extension PostgresStore {
             """
             SELECT * FROM (
                 SELECT c.*, m.last_read_at, m.request,
-                    (SELECT MAX(created_at) FROM messages WHERE conversation_id = c.id AND NOT directed) AS last_message_at,
+                    (SELECT MAX(created_at) FROM messages WHERE conversation_id = c.id AND NOT directed
+                        AND sender_id NOT IN (SELECT blocked_id FROM blocks WHERE blocker_id = \(accountID))) AS last_message_at,
                     (SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE conversation_id = c.id AND sender_id != \(accountID)
+                        AND sender_id NOT IN (SELECT blocked_id FROM blocks WHERE blocker_id = \(accountID))
                         AND created_at > m.last_read_at AND created_at >= m.joined_at AND deleted_at IS NULL AND NOT directed LIMIT \(unreadCountLimit)) u) AS unread
                 FROM conversations c JOIN members m ON m.conversation_id = c.id
                 WHERE m.account_id = \(accountID) AND m.status = 'active' AND m.request IS DISTINCT FROM 'declined' AND c.deleted_at IS NULL

@@ -89,14 +89,18 @@ extension SQLiteStore {
 
     /// The account's active conversations (or only the one `only` names), as `conversations(accountID:)` lists them.
     private static func summaries(_ db: Database, accountID: Int64, only conversationID: Int64?) throws -> [ConversationSummary] {
-        var arguments: StatementArguments = [accountID, accountID]
+        var arguments: StatementArguments = [accountID, accountID, accountID, accountID]
         if let conversationID { arguments += [conversationID] }
+        // What someone the account blocked sends reaches it not at all: neither counted unread nor moving the
+        // conversation up the list (which would tell the account they are still writing).
         let rows = try Row.fetchAll(
             db,
             sql: """
                 SELECT c.*, m.last_read_at, m.request,
-                    (SELECT MAX(created_at) FROM messages WHERE conversation_id = c.id AND directed = 0) AS last_message_at,
+                    (SELECT MAX(created_at) FROM messages WHERE conversation_id = c.id AND directed = 0
+                        AND sender_id NOT IN (SELECT blocked_id FROM blocks WHERE blocker_id = ?)) AS last_message_at,
                     (SELECT COUNT(*) FROM (SELECT 1 FROM messages WHERE conversation_id = c.id AND sender_id != ?
+                        AND sender_id NOT IN (SELECT blocked_id FROM blocks WHERE blocker_id = ?)
                         AND created_at > m.last_read_at AND created_at >= m.joined_at AND deleted_at IS NULL AND directed = 0 LIMIT \(unreadCountLimit))) AS unread
                 FROM conversations c JOIN members m ON m.conversation_id = c.id
                 WHERE m.account_id = ? AND m.status = 'active' AND m.request IS NOT 'declined' AND c.deleted_at IS NULL
