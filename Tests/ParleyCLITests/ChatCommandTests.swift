@@ -54,6 +54,18 @@ struct ChatCommandTests {
         #expect(shown.stdout.contains("phone: +1 555 0100"))
         let contacts = try await ParleyBinary.runDetached(["contacts", "--home", bob.path])
         #expect(contacts.stdout.contains("Ann A."), "\(contacts.stdout)")
+        // Mistakes in --field are said in the command's words (a probe got the top-level usage, and API field paths).
+        let noEquals = try await ParleyBinary.runDetached(["profile", "set", "--home", ann.path, "--field", "noequals"])
+        #expect(noEquals.status == 1 && noEquals.stderr.contains("--field noequals: expected NAME=VALUE") && !noEquals.stderr.contains("Usage: parley <subcommand>"), "\(noEquals.stderr)")
+        let colour = try await ParleyBinary.runDetached(["profile", "set", "--home", ann.path, "--field", "color=red"])
+        #expect(colour.status == 1 && colour.stderr.contains("--field color: not a profile field; the fields are email, location, phone, username"), "\(colour.stderr)")
+        let long = try await ParleyBinary.runDetached(["profile", "set", "--home", ann.path, "--field", "location=" + String(repeating: "x", count: 257)])
+        #expect(long.status == 1 && long.stderr.contains("--field location: at most 256 bytes") && !long.stderr.contains("fields."), "\(long.stderr)")
+        // A zero-width space in a name is shown, not hidden, so "Ann\u{200B}" does not pass for "Ann".
+        #expect(try await ParleyBinary.runDetached(["profile", "set", "--home", ann.path, "--name", "Ann\u{200B}"]).status == 0)
+        let hidden = try await ParleyBinary.runDetached(["profile", "show", "--home", bob.path, "1"])
+        #expect(hidden.stdout.contains("account 1: Ann<U+200B>"), "\(hidden.stdout)")
+        #expect(try await ParleyBinary.runDetached(["profile", "set", "--home", ann.path, "--name", "Ann A."]).status == 0)
 
         let group = try await ParleyBinary.runDetached(["group", "create", "--home", ann.path, "Trip", "--invite", "bob@example.org"])
         #expect(group.stdout.contains("Created group 2 “Trip”; 1 invited."), "\(group.stderr)")

@@ -17,6 +17,9 @@ struct EverydayCommandTests {
         // Longer than a message may be, and not text: refused with what to do instead, and nothing is sent.
         let long = try await send(Data(repeating: UInt8(ascii: "a"), count: 64 * 1024 + 1))
         #expect(long.status != 0 && long.stderr.contains("more than 64 KiB") && long.stderr.contains("--file"), "\(long.stderr)")
+        // The same bound for text given as an argument (a probe sent 120,000 bytes that way).
+        let argument = try await scene.run(["send", "--home", ann.path, "--to", "bob@example.org", String(repeating: "a", count: 64 * 1024 + 1)])
+        #expect(argument.status != 0 && argument.stderr.contains("longer than 64 KiB") && argument.stderr.contains("--file"), "\(argument.stderr)")
         let binary = try await send(Data([0x68, 0x69, 0xff, 0xfe, 0x0a]))
         #expect(binary.status != 0 && binary.stderr.contains("not UTF-8 text"), "\(binary.stderr)")
         let blank = try await send(Data("\n\n".utf8))

@@ -20,6 +20,10 @@ extension Parley {
             guard (to == nil) != (conversation == nil) else { throw ValidationError("give exactly one of --to or --conversation") }
             guard text != nil || attachment.file != nil else { throw ValidationError("give the text to send, or --file PATH") }
             guard attachment.file == nil || replyTo == nil else { throw ValidationError("--reply-to cannot be combined with --file") }
+            // The same bound as text from standard input: longer text goes as a file.
+            if let text, text != "-", text.utf8.count > StandardInputText.limit {
+                throw ValidationError("the text is longer than 64 KiB, longer than a message may be: send it as a file (--file PATH)")
+            }
         }
 
         func run() async throws {

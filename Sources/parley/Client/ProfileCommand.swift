@@ -50,9 +50,10 @@ extension Parley.ProfileCommand {
                 return (profile, trust)
             }
             options.output(ProfileOutput(profile: profile, trust: trust?.rawValue)) {
-                (["account \(profile.accountID): \(profile.displayName ?? "-")"] + profile.fields.sorted { $0.key < $1.key }.map { field in
+                // Names and values are someone's words: shown with what could hide in them (a zero-width space).
+                (["account \(profile.accountID): \(profile.displayName.map(TerminalText.name) ?? "-")"] + profile.fields.sorted { $0.key < $1.key }.map { field in
                     let seenBy = profile.visibility?[field.key].map { "\t(\(Self.audience($0)))" } ?? ""
-                    return "  \(field.key): \(field.value)\(seenBy)"
+                    return "  \(TerminalText.name(field.key)): \(TerminalText.name(field.value))\(seenBy)"
                 }
                     + (trust.map { ["  trust: \($0.label)"] } ?? []))
                     .joined(separator: "\n")
@@ -70,17 +71,26 @@ extension Parley.ProfileCommand {
         @Option(help: ArgumentHelp("NAME=VALUE[:VISIBILITY] (repeat).", valueName: "field")) var field: [String] = []
         @Option(help: ArgumentHelp("Your picture (JPEG or PNG), encrypted for your contacts.", valueName: "path")) var avatar: String?
 
+        /// The fields a profile has (docs/API.md §7).
+        static let fieldNames: Swift.Set<String> = ["username", "email", "phone", "location"]
+
         func run() async throws {
             var fields: [String: (value: String, visibility: FieldVisibility)] = [:]
             for item in field {
-                guard let equals = item.firstIndex(of: "=") else { throw ValidationError("--field \(item): expected NAME=VALUE[:VISIBILITY]") }
+                // Refused here in the command's words (a ValidationError this late printed the top-level usage).
+                guard let equals = item.firstIndex(of: "=") else { throw CommandFailure("--field \(item): expected NAME=VALUE[:VISIBILITY]") }
+                let name = String(item[..<equals])
+                guard Self.fieldNames.contains(name) else {
+                    throw CommandFailure("--field \(name): not a profile field; the fields are \(Self.fieldNames.sorted().joined(separator: ", "))")
+                }
                 var value = String(item[item.index(after: equals)...])
                 var visibility = FieldVisibility.contacts
                 if let colon = value.lastIndex(of: ":"), let parsed = FieldVisibility(rawValue: String(value[value.index(after: colon)...])) {
                     visibility = parsed
                     value = String(value[..<colon])
                 }
-                fields[String(item[..<equals])] = (value, visibility)
+                guard value.utf8.count <= 256 else { throw CommandFailure("--field \(name): at most 256 bytes") }
+                fields[name] = (value, visibility)
             }
             guard name != nil || !fields.isEmpty || avatar != nil else { throw ValidationError("give --name, --field and/or --avatar") }
             try await options.withClient { client in
