@@ -52,6 +52,15 @@ struct BrokenPipeCommandTests {
         for text in texts.prefix(5) { #expect(again.stdout.contains(text), "\(text.prefix(12)) is still new") }
         #expect(again.stdout.contains("burst 255 "), "the long one too")
         #expect(try await scene.run(["read", "--home", ann.path]).stdout.contains("No new messages."))
+
+        // Upload progress on standard error, into a pipe that closes: the same quiet end, not a trap (132/133).
+        let file = scene.root.appendingPathComponent("three-mib.bin")
+        try Data(repeating: 0x5A, count: 3 << 20).write(to: file)
+        let upload = try await Blocking.run {
+            try Self.pipeline("parley send --home '\(bob.path)' --to ann@example.org --file '\(file.path)' 2>&1 >/dev/null | head -c 1 >/dev/null")
+        }
+        let uploadStatuses = upload.statuses.split(separator: " ").dropFirst().map(String.init)
+        #expect(uploadStatuses.count == 2 && ["0", "141"].contains(uploadStatuses[0]), "\(upload.statuses) \(upload.stderr)")
         try await scene.finish()
     }
 }

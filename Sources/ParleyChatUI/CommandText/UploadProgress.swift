@@ -16,7 +16,7 @@ public final class UploadProgress: Sendable {
         let percent = Int(done * 100 / max(1, total))
         let text = "uploading \(name): \(FileLabel.size(done)) of \(FileLabel.size(total)) (\(percent)%)"
         if terminal {
-            FileHandle.standardError.write(Data(("\r\u{1B}[K" + TerminalText.visible(text, singleLine: true) + (done >= total ? "\n" : "")).utf8))
+            StandardStreams.err("\r\u{1B}[K" + TerminalText.visible(text, singleLine: true) + (done >= total ? "\n" : ""))
             return
         }
         let tenth = percent / 10
@@ -30,13 +30,13 @@ public final class UploadProgress: Sendable {
 
     /// A line of its own (a resumption), ending an in-place line first.
     public func say(_ text: String) {
-        if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+        if terminal { StandardStreams.err("\n") }
         Self.line(text)
     }
 
     /// `text` as a line of its own on standard error, controls made visible, after whatever was buffered.
     private static func line(_ text: String) {
         fflush(nil)
-        FileHandle.standardError.write(Data((TerminalText.visible(text) + "\n").utf8))
+        StandardStreams.err(TerminalText.visible(text) + "\n")
     }
 }

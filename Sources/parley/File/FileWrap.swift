@@ -1,6 +1,7 @@
 import ArgumentParser
 import Crypto
 import Foundation
+import ParleyChatUI
 import ParleyCrypto
 import ParleyFiles
 

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyChatUI
 import ParleyFiles
 import ParleyPGP
 

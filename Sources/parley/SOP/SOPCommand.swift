@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ParleyChatUI
 import ParleyPGP
 
 extension Parley {

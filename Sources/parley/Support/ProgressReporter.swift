@@ -1,4 +1,5 @@
 import Foundation
+import ParleyChatUI
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

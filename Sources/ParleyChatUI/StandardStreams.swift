@@ -4,9 +4,9 @@ import Foundation
 /// failed write: `parley read | head -1` closed the pipe and the process died with a backtrace. Here a reader that
 /// went away ends the program as it ends any pipe's writer — quietly, by SIGPIPE — and any other failure (a full
 /// disk behind a redirection) is said in words.
-enum StandardStreams {
+public enum StandardStreams {
     /// Writes all of `bytes` to `descriptor` (`STDOUT_FILENO` or `STDERR_FILENO`).
-    static func write(_ bytes: some Collection<UInt8>, to descriptor: Int32) {
+    public static func write(_ bytes: some Collection<UInt8>, to descriptor: Int32) {
         let bytes = Array(bytes)
         var written = 0
         while written < bytes.count {
@@ -36,8 +36,8 @@ enum StandardStreams {
     }
 
     /// Writes `text` as UTF-8 to standard output.
-    static func out(_ text: String) { write(Array(text.utf8), to: STDOUT_FILENO) }
+    public static func out(_ text: String) { write(Array(text.utf8), to: STDOUT_FILENO) }
 
     /// Writes `text` as UTF-8 to standard error.
-    static func err(_ text: String) { write(Array(text.utf8), to: STDERR_FILENO) }
+    public static func err(_ text: String) { write(Array(text.utf8), to: STDERR_FILENO) }
 }
