@@ -134,6 +134,14 @@ struct AccountLifecycleTests {
         try await eventually("ann receives bob's title message") { try ann.history.message(sent.id) != nil }
         #expect(try await ann.conversations().first { $0.id == group.id }?.title == "Trip to Lisbon")
         #expect(try ann.history.message(sent.id)?.kind != "group_title")
+        // A title in a direct conversation (bob started it, so he is its "creator") names nothing either.
+        let direct = try await bob.startConversation(with: "ann@example.org")
+        let inDirect = try await bob.owner.deliver(OutboxEntry(
+            conversationID: direct.id, content: MessageContent(id: "direct-title", type: "group_title", text: "Our secret club"),
+            kind: "group_title", forwardOf: nil, created: Int64(Date().timeIntervalSince1970 * 1000)))
+        try await eventually("ann receives the title in the direct conversation") { try ann.history.message(inDirect.id) != nil }
+        #expect(try ann.history.message(inDirect.id)?.kind == "text")
+        #expect(try await ann.conversations().first { $0.id == direct.id }?.title == nil)
         for client in [ann, bob] { await client.disconnect() }
         try await harness.stop()
     }

@@ -202,6 +202,11 @@ extension SessionOwner {
         let conversation = try writer.reader.get(Namespace.conversation, String(message.conversationID))
             .flatMap { try? JSONDecoder().decode(Conversation.self, from: Data($0)) }
         let title = content.text ?? ""
+        // A direct conversation has no title: a title sent there is only someone's words.
+        if conversation?.kind == "direct" {
+            message.kind = "text"
+            return
+        }
         if let proof = content.titleProof, conversation?.creatorID != message.senderID {
             message.kind = SignedTitle.relayKind
             try SignedTitle.stashRelayed(SignedTitle(title: title, proof: proof), of: message.conversationID, in: writer)
