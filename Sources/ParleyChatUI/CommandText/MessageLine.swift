@@ -67,10 +67,14 @@ public enum FileLabel {
         return caption.isEmpty ? "\(head) \(how)" : "\(caption) \(head) \(how)"
     }
 
-    /// A byte count for people: 512 B, 12.5 KiB, 3.2 MiB.
+    /// A byte count for people: 512 B, 12.5 KiB, 3.2 MiB, 1.5 GiB, 8.0 PiB (a size a sender claims can be anything).
     public static func size(_ bytes: Int64) -> String {
         if bytes < 1024 { return "\(bytes) B" }
-        if bytes < 1024 * 1024 { return String(format: "%.1f KiB", Double(bytes) / 1024) }
-        return String(format: "%.1f MiB", Double(bytes) / 1_048_576)
+        var value = Double(bytes) / 1024
+        for unit in ["KiB", "MiB", "GiB", "TiB"] {
+            if value < 1024 { return String(format: "%.1f \(unit)", value) }
+            value /= 1024
+        }
+        return String(format: "%.1f PiB", value)
     }
 }
