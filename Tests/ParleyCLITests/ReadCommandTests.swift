@@ -45,6 +45,16 @@ struct ReadCommandTests {
             #expect(refused.status != 0 && refused.stderr.contains("--limit must be from 1 to 10000"), "\(limit): \(refused.stderr)")
         }
         #expect(try await scene.run(["read", "--home", bob.path, "--conversation", "1", "--limit", "1"]).stdout.contains("between us"))
+        // A reply to a message of no conversation, or of another one: said in words, nothing sent.
+        for bad in ["999999", "1"] {
+            let conversation = bad == "1" ? "2" : "1"
+            if bad == "1" { #expect(try await scene.run(["send", "--home", bob.path, "--to", "carl@example.org", "hi carl"]).status == 0) }
+            let reply = try await scene.run(["send", "--home", bob.path, "--conversation", conversation, "--reply-to", bad, "re"])
+            #expect(reply.status == 1 && reply.stderr.contains("message \(bad) is not one of conversation \(conversation) on this device"), "\(reply.stderr)")
+            #expect(!reply.stderr.contains("field"), "\(reply.stderr)")
+        }
+        let good = try await scene.run(["send", "--home", bob.path, "--conversation", "1", "--reply-to", "1", "re: between us"])
+        #expect(good.status == 0, "\(good.stderr)")
         _ = ann
         try await scene.finish()
     }

@@ -51,6 +51,14 @@ public struct OfflineSession: Sendable {
     public func send(_ text: String, to target: Target, replyTo: Int64? = nil) async throws(OfflineSendError) -> SendOutcome {
         do throws(ClientError) { try Outgoing.refuseBlank(text) } catch { throw .client(error) }
         let id = try await conversation(for: target)
+        // A reply names a message of the same conversation that this device has (and so shows): said here in
+        // words, where the server would answer in its field's name.
+        if let replyTo {
+            let original = try? client.history.message(replyTo)
+            guard original?.conversationID == id else {
+                throw .client(.invalidInput("message \(replyTo) is not one of conversation \(id) on this device, so there is nothing there to reply to"))
+            }
+        }
         do { return try await client.send(text, to: id, replyTo: replyTo) } catch { throw .client(error) }
     }
 
