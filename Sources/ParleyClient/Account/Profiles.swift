@@ -24,6 +24,9 @@ public struct Profiles: Sendable {
     typealias Dependencies = HasServer & HasAccount & HasDatabase & Sendable
     let dependencies: any Dependencies
 
+    /// The fields a profile has (docs/API.md §7), as the server takes them.
+    public static var fieldNames: Set<String> { API.UpdateProfile.fieldNames }
+
     /// Sets the display name and/or fields with their visibility; an empty value removes a field.
     public func update(displayName: String? = nil, fields: [String: (value: String, visibility: FieldVisibility)] = [:]) async throws(ClientError) {
         let request = API.UpdateProfile.Request(displayName: displayName, profileFields: fields.mapValues {

@@ -71,17 +71,14 @@ extension Parley.ProfileCommand {
         @Option(help: ArgumentHelp("NAME=VALUE[:VISIBILITY] (repeat).", valueName: "field")) var field: [String] = []
         @Option(help: ArgumentHelp("Your picture (JPEG or PNG), encrypted for your contacts.", valueName: "path")) var avatar: String?
 
-        /// The fields a profile has (docs/API.md §7).
-        static let fieldNames: Swift.Set<String> = ["username", "email", "phone", "location"]
-
         func run() async throws {
             var fields: [String: (value: String, visibility: FieldVisibility)] = [:]
             for item in field {
                 // Refused here in the command's words (a ValidationError this late printed the top-level usage).
                 guard let equals = item.firstIndex(of: "=") else { throw CommandFailure("--field \(item): expected NAME=VALUE[:VISIBILITY]") }
                 let name = String(item[..<equals])
-                guard Self.fieldNames.contains(name) else {
-                    throw CommandFailure("--field \(name): not a profile field; the fields are \(Self.fieldNames.sorted().joined(separator: ", "))")
+                guard Profiles.fieldNames.contains(name) else {
+                    throw CommandFailure("--field \(name): not a profile field; the fields are \(Profiles.fieldNames.sorted().joined(separator: ", "))")
                 }
                 var value = String(item[item.index(after: equals)...])
                 var visibility = FieldVisibility.contacts
