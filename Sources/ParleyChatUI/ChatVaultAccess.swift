@@ -1,5 +1,6 @@
 import Foundation
 import ParleyClient
+import ParleyCrypto
 import ParleyHardwareKeys
 import ParleyVault
 
@@ -20,6 +21,6 @@ enum ChatVaultAccess {
     /// A PIN typed on a locked chat's screen, as the vault in `directory` takes it.
     static func typed(_ pin: String, for directory: URL) -> MainKeyAccess {
         guard case .hardware = (try? AccountHome.protection(directory: directory)) ?? .none else { return .pin(pin) }
-        return .hardware(TPMMainKeyProtector(pin: Array(pin.precomposedStringWithCanonicalMapping.utf8)))
+        return .hardware(TPMMainKeyProtector(pin: pin.nfcBytes))
     }
 }

@@ -34,7 +34,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let handle = try #require(FileHandle(forWritingAtPath: path))
         defer { try? handle.close() }
-        try spool.release(to: handle)
+        try spool.release(to: handle.fileDescriptor)
         return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 

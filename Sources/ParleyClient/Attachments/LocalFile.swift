@@ -39,7 +39,7 @@ enum LocalFile {
                 throw .attachment(.output("cannot write to \(destination.path)"))
             }
             defer { try? output.close() }
-            do throws(SealedScratch.Failure) { try handedOver.release(to: output) } catch { throw .attachment(.output(error.description)) }
+            do throws(SealedScratch.Failure) { try handedOver.release(to: output.fileDescriptor) } catch { throw .attachment(.output(error.description)) }
         }
     }
 
@@ -47,7 +47,7 @@ enum LocalFile {
     static func releaseOnItsOwnThread(_ scratch: SealedScratch, into output: FileHandle) async throws(ClientError) {
         nonisolated(unsafe) let handedOver = scratch
         try await OwnThread.run { () throws(ClientError) in
-            do throws(SealedScratch.Failure) { try handedOver.release(to: output) } catch { throw .attachment(.output(error.description)) }
+            do throws(SealedScratch.Failure) { try handedOver.release(to: output.fileDescriptor) } catch { throw .attachment(.output(error.description)) }
         }
     }
 }

@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Apple's ECIES for P-256, byte-compatible with `SecKeyCreateEncryptedData`.
 ///

@@ -1,6 +1,10 @@
 import CSodium
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Derives the X25519 (Diffie–Hellman) form of an Ed25519 identity key.
 ///

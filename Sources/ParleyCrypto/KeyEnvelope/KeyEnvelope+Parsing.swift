@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import _CryptoExtras
 
 extension KeyEnvelope {
@@ -46,7 +50,7 @@ extension KeyEnvelope {
     static func deriveKey(
         password: String, salt: [UInt8], iterations: UInt32
     ) throws(KeyEnvelopeError) -> SymmetricKey {
-        let normalized = Array(password.precomposedStringWithCanonicalMapping.utf8)
+        let normalized = password.nfcBytes
         do {
             return try KDF.Insecure.PBKDF2.deriveKey(
                 from: normalized, salt: salt, using: .sha256, outputByteCount: 32,

@@ -1,6 +1,10 @@
 import Crypto
 import _CryptoExtras
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The key both devices derive from the code and an ephemeral X25519 exchange, and the boxes sealed
 /// under it (FORMATS.md §14). One channel per pairing; forget it when the pairing ends.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the keys box carries: the account's identity and login seeds (FORMATS.md §14).
 public struct PairingKeys: Sendable, Equatable {

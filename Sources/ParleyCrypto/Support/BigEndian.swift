@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension FixedWidthInteger {
     /// The integer's bytes in network (big-endian) order.

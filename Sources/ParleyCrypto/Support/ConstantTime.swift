@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Comparison of secrets that takes the same time wherever the first difference is.
 public enum ConstantTime {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A wall clock in milliseconds since the Unix epoch — the one the server and the client read, injected so
 /// tests can move time (ParleyServer's `ManualServerClock`).

@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One party's 30-digit displayable fingerprint, computed exactly as Signal computes it.
 ///

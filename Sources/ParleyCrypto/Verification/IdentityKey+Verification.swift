@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Fingerprint {
     /// Computes the fingerprint of an Ed25519 identity key through its X25519 form.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension VerificationPayload {
     /// What every verification QR code's text starts with (FORMATS.md §15).
@@ -10,8 +14,7 @@ extension VerificationPayload {
     /// over unchanged, and a person can read what it is.
     public var qrText: String {
         Self.qrTextPrefix + Data(encoded()).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+            .replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")
     }
 
     /// Reads a scanned QR code's text; anything `qrText` could not have produced is refused.
@@ -23,7 +26,7 @@ extension VerificationPayload {
         guard !body.isEmpty, body.count <= 400, body.allSatisfy(alphabet.contains), body.count % 4 != 1 else {
             throw .notAVerificationCode
         }
-        var standard = body.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var standard = String(body).replacing("-", with: "+").replacing("_", with: "/")
         standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
         guard let bytes = Data(base64Encoded: standard) else { throw .notAVerificationCode }
         try self.init(decoding: bytes)

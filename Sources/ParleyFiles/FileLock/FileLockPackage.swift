@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 
 /// FileLock's package: four length-prefixed chunks (wrapped key, nonce, ciphertext, tag).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -86,6 +90,8 @@ public final class FileDescriptorOutput: ByteOutput {
             let count = posixWrite(descriptor, base, left)
             if count < 0 {
                 if errno == EINTR { continue }
+                // With SIGPIPE ignored (a parent that ignores it passes that on), a closed pipe is EPIPE here.
+                if errno == EPIPE { throw FileError.io("the output was closed by whatever was reading it (a pipe)") }
                 throw FileError.io("write failed: \(String(cString: strerror(errno)))")
             }
             left -= count

@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 
 /// The key files of `parley file keygen`: the secret sealed in an ECP1 envelope, the public key as PEM.

@@ -1,11 +1,19 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reading inputs and writing outputs the careful way: `-` is stdin/stdout, and an
 /// existing file is never replaced unless the user said `force`.
 public enum FileIO {
     /// Reads all of `path`, or standard input for `-`.
     public static func read(_ path: String) throws(FilePathError) -> Data {
-        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        if path == "-" {
+            do { return Data(try FileDescriptorInput(descriptor: 0).readAll()) } catch {
+                throw FilePathError("standard input cannot be read")
+            }
+        }
         guard FileManager.default.fileExists(atPath: path) else {
             throw FilePathError("\(path): no such file")
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -62,9 +66,9 @@ public final class SealedScratch {
         finished = true
     }
 
-    /// Copies everything written to `destination` (standard output, a device or a pipe), each chunk opened and checked
+    /// Copies everything written to the open descriptor `destination` (standard output, a device or a pipe), each chunk opened and checked
     /// before any of it goes out. Once only.
-    public func release(to destination: FileHandle) throws(Failure) {
+    public func release(to destination: Int32) throws(Failure) {
         precondition(!released, "a scratch file released twice")
         released = true
         try finish()
@@ -81,7 +85,7 @@ public final class SealedScratch {
             guard let opened else { throw Self.altered }
             try plain.withUnsafeBytes { plain in
                 Result { () throws(Failure) in
-                    try Self.writeAll(UnsafeRawBufferPointer(rebasing: plain[0..<opened]), to: destination.fileDescriptor, what: "the output")
+                    try Self.writeAll(UnsafeRawBufferPointer(rebasing: plain[0..<opened]), to: destination, what: "the output")
                 }
             }.get()
             number += 1

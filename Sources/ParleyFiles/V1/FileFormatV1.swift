@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Constants and key schedule of Parley file format v1 (docs/FORMATS.md §10).
 public enum FileFormatV1 {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads Parley v1 files from a stream, in constant memory: one reused 64 KiB buffer.
 public enum FileOpener {

@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 import _CryptoExtras
 
@@ -116,7 +120,7 @@ extension Stanza {
 
     /// scrypt of the NFC-normalised UTF-8 passphrase.
     static func passphraseKey(_ passphrase: String, salt: [UInt8], logN: UInt8, lanes: UInt8) throws -> SymmetricKey {
-        let normalized = Array(passphrase.precomposedStringWithCanonicalMapping.utf8)
+        let normalized = passphrase.nfcBytes
         // swift-crypto passes the passphrase's base address to BoringSSL unchecked: never empty.
         guard !normalized.isEmpty, normalized.count <= 1024 else {
             throw FileError.invalidKey("a passphrase must be 1 to 1024 bytes of UTF-8")

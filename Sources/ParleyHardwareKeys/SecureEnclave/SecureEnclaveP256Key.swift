@@ -1,6 +1,10 @@
 #if canImport(CryptoKit) && !os(Linux)
 import CryptoKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 import Security
 

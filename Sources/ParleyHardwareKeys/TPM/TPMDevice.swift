@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A TPM 2.0 reached through the TSS's TCTI loader: `device:/dev/tpmrm0` (the kernel's resource manager) on a
 /// real machine, `swtpm:host=…,port=…` for a software TPM. `PARLEY_TPM_TCTI` chooses, when set.

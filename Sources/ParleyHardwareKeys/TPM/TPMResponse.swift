@@ -31,7 +31,8 @@ enum TPMResponse {
 
     /// The TSS's wording of `rc`.
     static func text(_ rc: TSS2_RC) -> String {
-        guard let text = Tss2_RC_Decode(rc) else { return String(format: "0x%08x", rc) }
+        guard let text = Tss2_RC_Decode(rc) else { let hex = String(rc, radix: 16)
+            return "0x" + String(repeating: "0", count: max(0, 8 - hex.count)) + hex }
         return String(cString: text)
     }
 }

@@ -1,5 +1,9 @@
 import CTSS2
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 
 /// One conversation with a TPM through the TSS's ESAPI: opened on a TCTI ("device:/dev/tpmrm0",

@@ -20,7 +20,7 @@ public final class PrivateSpool {
     /// each chunk opened and checked before any of it goes out; nothing may be written to the spool afterwards.
     public func release(to destination: FileHandle = .standardOutput) throws {
         // A failed copy is not the message's fault: said as a file failure, not as bad data.
-        do { try scratch.release(to: destination) } catch { throw PGPFiles.Failure(description: error.description) }
+        do { try scratch.release(to: destination.fileDescriptor) } catch { throw PGPFiles.Failure(description: error.description) }
     }
 
     /// Writes the last (short) chunk: nothing more may be written; `release` does it if it was not done.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 
 /// Holds the unlocked MainKey in memory and drops it after `idleTimeout` seconds without use (sliding), on `lock()`,

@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import _CryptoExtras
 
 /// PIN rules and the scrypt key-encryption key a PIN gives.
@@ -17,7 +21,7 @@ enum PIN {
 
     /// The NFC-normalised UTF-8 bytes of `pin`, so one PIN typed on two keyboards is the same PIN.
     static func normalized(_ pin: String) throws(VaultError) -> [UInt8] {
-        let nfc = pin.precomposedStringWithCanonicalMapping
+        let nfc = pin.nfc
         let bytes = Array(nfc.utf8)
         guard nfc.count >= minimumLength, bytes.count <= maximumBytes else { throw .weakPIN }
         return bytes

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How to open a MainKey file: with its PIN (nil for mode none), or with the hardware protector that wrapped it.
 public enum MainKeyAccess: Sendable {

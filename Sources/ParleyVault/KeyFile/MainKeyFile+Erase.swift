@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension MainKeyFile {
     /// Erases an account's local data for good: the MainKey file first (after that every other file in the

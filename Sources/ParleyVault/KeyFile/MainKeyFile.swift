@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 
 /// The file `DIR/mainkey` that keeps the MainKey (0600 permissions, atomic writes: temp + fsync + rename + dir fsync).

@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 
 /// The parsed MainKey file (docs/FORMATS.md "MainKey file"): pure encoding and decoding, no I/O.
