@@ -1,19 +1,20 @@
-import CParleyOpenSSL
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Seals and opens single payload chunks: AES-256-GCM, nonce = 11-byte counter || last flag.
 ///
-/// The cipher is libcrypto's (EVP, through CParleyOpenSSL), working in a buffer the caller reuses for every chunk:
-/// swift-crypto's `AES.GCM.seal` returns a new sealed box per call and assembles it by appending to a `Data`, and
-/// that copying was 44 % of the CPU of sealing 1 GiB (docs/PERFORMANCE.md). The key is still derived and held by
-/// swift-crypto; the bytes are those of the known-answer vectors either way.
+/// The cipher works in a buffer the caller reuses for every chunk (`AESGCMContext`); the key is derived by
+/// swift-crypto and its schedule made once per file.
 struct PayloadCipher {
-    private let key: SymmetricKey
+    private let context: AESGCMContext
 
     /// The cipher of the file whose key and payload nonce are given.
     init(fileKey: [UInt8], payloadNonce: [UInt8]) {
-        key = FileFormatV1.payloadKey(fileKey: fileKey, payloadNonce: payloadNonce)
+        context = AESGCMContext(key: FileFormatV1.payloadKey(fileKey: fileKey, payloadNonce: payloadNonce))
     }
 
     /// `counter` as 11 big-endian bytes, then `01` for the last chunk or `00` otherwise.
@@ -29,16 +30,7 @@ struct PayloadCipher {
         _ chunk: UnsafeRawBufferPointer, counter: UInt64, last: Bool, scratch: UnsafeMutableRawBufferPointer,
         to output: ByteOutput
     ) throws {
-        let sealedCount = chunk.count + FileFormatV1.tagLength
-        precondition(scratch.count >= sealedCount, "the scratch buffer is smaller than a sealed chunk")
-        let out = scratch.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let sealed = key.withUnsafeBytes { key in
-            parley_aes_256_gcm(
-                1, key.baseAddress!.assumingMemoryBound(to: UInt8.self), Self.nonce(counter: counter, last: last),
-                chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), chunk.count, out, out + chunk.count)
-        }
-        // Encrypting with a valid key and nonce does not fail short of libcrypto running out of memory.
-        guard sealed == 1 else { throw FileError.io("encryption failed (out of memory?)") }
+        let sealedCount = context.seal(chunk, nonce: Self.nonce(counter: counter, last: last), into: scratch)
         try output.write(UnsafeRawBufferPointer(rebasing: scratch[0..<sealedCount]))
     }
 
@@ -47,17 +39,12 @@ struct PayloadCipher {
     func open(
         _ sealed: UnsafeRawBufferPointer, counter: UInt64, last: Bool, scratch: UnsafeMutableRawBufferPointer
     ) throws -> UnsafeRawBufferPointer {
-        let split = sealed.count - FileFormatV1.tagLength
-        precondition(split >= 0 && scratch.count >= split, "the scratch buffer is smaller than a chunk")
-        var tag = Array(UnsafeRawBufferPointer(rebasing: sealed[split...]))
-        let opened = key.withUnsafeBytes { key in
-            parley_aes_256_gcm(
-                0, key.baseAddress!.assumingMemoryBound(to: UInt8.self), Self.nonce(counter: counter, last: last),
-                sealed.baseAddress?.assumingMemoryBound(to: UInt8.self), split,
-                scratch.baseAddress!.assumingMemoryBound(to: UInt8.self), &tag)
+        precondition(sealed.count < FileFormatV1.tagLength || scratch.count >= sealed.count - FileFormatV1.tagLength,
+                     "the scratch buffer is smaller than a chunk")
+        guard let opened = context.open(sealed, nonce: Self.nonce(counter: counter, last: last), into: scratch) else {
+            throw FileError.cannotDecrypt
         }
-        guard opened == 1 else { throw FileError.cannotDecrypt }
-        return UnsafeRawBufferPointer(rebasing: scratch[0..<split])
+        return UnsafeRawBufferPointer(rebasing: scratch[0..<opened])
     }
 }
 
