@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "ParleyImage", targets: ["ParleyImage"]),
         .library(name: "ParleyPeerDialects", targets: ["ParleyPeerDialects"]),
         .executable(name: "parley", targets: ["parley"]),
+        .executable(name: "parley-file", targets: ["parley-file"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -82,7 +83,6 @@ let package = Package(
         .target(
             name: "ParleyFiles",
             dependencies: [
-                "CParleyOpenSSL",
                 "ParleyCrypto",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -217,10 +217,40 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio"),
             ]
         ),
-        // The full-screen chat and the terminal it draws on (raw mode, keys, layout, inert remote text).
+        // What reaches a terminal: remote text made inert, writes to standard output and error that survive a closed
+        // pipe, hidden password prompts, progress lines. FoundationEssentials only, for `parley-file`.
+        .target(name: "ParleyTerminal", dependencies: ["ParleyCrypto"]),
+        // The full-screen chat and the terminal it draws on (raw mode, keys, layout).
         .target(
             name: "ParleyChatUI",
-            dependencies: ["ParleyClient", "ParleyHardwareKeys", "ParleyVault"]
+            dependencies: ["ParleyClient", "ParleyHardwareKeys", "ParleyTerminal", "ParleyVault"]
+        ),
+        // `parley file`'s commands (keygen, seal, open, inspect, wrap, unwrap), shared by `parley` and `parley-file`.
+        .target(
+            name: "ParleyFileCommands",
+            dependencies: [
+                "ParleyCrypto",
+                "ParleyFiles",
+                "ParleyHardwareKeys",
+                "ParleyTerminal",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // `parley-file`: the file commands as a program of their own. It links FoundationEssentials and the Swift
+        // libraries statically and nothing of Foundation, ICU, the server or the chat, so a seal of any size runs in
+        // about 15 MiB against `parley file`'s 45 (docs/PERFORMANCE.md, "A program for files alone"); lld, because
+        // it does not repeat glibc's link-time notes about FoundationEssentials' own `mktemp`.
+        .executableTarget(
+            name: "parley-file",
+            dependencies: ["ParleyFileCommands", "ParleyTerminal", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            linkerSettings: [
+                .linkedLibrary("_FoundationCollections", .when(platforms: [.linux])),
+                .linkedLibrary("_FoundationCShims", .when(platforms: [.linux])),
+                .unsafeFlags(
+                    ["-static-stdlib", "-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xclang-linker", "-no-pie"],
+                    .when(platforms: [.linux])),
+            ]
         ),
         // `parley demo`: the narrated tour with an embedded server and three people.
         .target(
@@ -264,6 +294,7 @@ let package = Package(
                 "ParleyBench",
                 "ParleyChatUI",
                 "ParleyDemo",
+                "ParleyFileCommands",
                 "ParleyFiles",
                 "ParleyHardwareKeys",
                 "ParleyPGP",
@@ -273,6 +304,7 @@ let package = Package(
                 "ParleyLocationFeeds",
                 "ParleyQR",
                 "ParleyClient",
+                "ParleyTerminal",
                 "ParleyVault",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -374,7 +406,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ParleyCLITests",
-            dependencies: ["parley", "ParleyChatUI", "ParleyServer", "ParleyImage", "ParleyTestSupport"]
+            dependencies: ["parley", "ParleyChatUI", "ParleyServer", "ParleyImage", "ParleyTerminal", "ParleyTestSupport"]
         ),
         .testTarget(
             name: "ParleyMailTests",
@@ -390,7 +422,8 @@ let package = Package(
             ],
             resources: [.copy("Vectors")]
         ),
-        .testTarget(name: "ParleyChatUITests", dependencies: ["ParleyChatUI", "ParleyClient"]),
+        .testTarget(name: "ParleyChatUITests", dependencies: ["ParleyChatUI", "ParleyClient", "ParleyTerminal"]),
+        .testTarget(name: "ParleyTerminalTests", dependencies: ["ParleyTerminal"]),
         .testTarget(name: "ParleyLocationFeedsTests", dependencies: ["ParleyLocationFeeds", "ParleyLocation", "ParleyTestSupport"]),
         .testTarget(name: "ParleyServerSettingsTests", dependencies: ["ParleyServerSettings"]),
         .testTarget(name: "ParleyPeerDialectsTests", dependencies: ["ParleyPeerDialects"]),

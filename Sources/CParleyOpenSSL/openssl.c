@@ -65,11 +65,6 @@ int parley_aes_ocb(int encrypt, const uint8_t *key, size_t key_len, const uint8_
     return aead(ocb_cipher(key_len), 1, encrypt, key, nonce, nonce_len, ad, ad_len, in, in_len, out, tag);
 }
 
-int parley_aes_256_gcm(int encrypt, const uint8_t key[32], const uint8_t nonce[12], const uint8_t *in, size_t in_len,
-                       uint8_t *out, uint8_t tag[16]) {
-    return aead(EVP_aes_256_gcm(), 0, encrypt, key, nonce, 12, NULL, 0, in, in_len, out, tag);
-}
-
 int parley_aes_ctr(const uint8_t *key, size_t key_len, const uint8_t iv[16], const uint8_t *in, size_t in_len, uint8_t *out) {
     const EVP_CIPHER *cipher = ctr_cipher(key_len);
     if (cipher == NULL || in_len > INT32_MAX) return 0;

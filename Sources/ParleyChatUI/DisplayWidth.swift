@@ -1,3 +1,5 @@
+import ParleyTerminal
+
 /// How many terminal cells text takes, and how to cut and pad it to a width.
 ///
 /// Terminals lay out by cells, not characters: CJK ideographs and emoji take two, combining marks none.

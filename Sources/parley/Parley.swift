@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import ParleyChatUI
+import ParleyFileCommands
+import ParleyTerminal
 import ParleyPGP
 import ParleyServer
 import ParleyServerSettings
@@ -14,7 +16,7 @@ struct Parley: AsyncParsableCommand {
         version: ParleyVersion.current,
         subcommands: [
             Demo.self, Account.self, Chat.self, Send.self, Read.self, Conversations.self, Group.self, React.self, Pin.self, Delete.self,
-            Forward.self, Download.self, Search.self, Requests.self, Block.self, Unblock.self, Blocked.self, ProfileCommand.self, Contacts.self, Devices.self, Verify.self, Server.self, Envelope.self, File.self, Location.self, SOP.self, PGP.self, Mail.self, Bench.self,
+            Forward.self, Download.self, Search.self, Requests.self, Block.self, Unblock.self, Blocked.self, ProfileCommand.self, Contacts.self, Devices.self, Verify.self, Server.self, Envelope.self, FileCommand.self, Location.self, SOP.self, PGP.self, Mail.self, Bench.self,
         ]
     )
 

@@ -9,12 +9,13 @@ extension ParleyBinary {
         let stderr: String
     }
 
-    /// Runs `parley` with binary standard input and output (sealed files, ECIES blobs).
+    /// Runs `parley` (or another of the built programs: `parley-file`) with binary standard input and output
+    /// (sealed files, ECIES blobs).
     static func runBinary(
-        _ arguments: [String], stdin: Data, environment: [String: String] = [:]
+        _ arguments: [String], stdin: Data, environment: [String: String] = [:], program: String = "parley"
     ) throws -> BinaryResult {
         let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent("parley")
+        process.executableURL = productsDirectory.appendingPathComponent(program)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         // No test reaches the network: Web Key Directory lookups (docs/MAIL.md §6.2) find no host unless a test

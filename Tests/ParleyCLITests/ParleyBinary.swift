@@ -16,12 +16,12 @@ enum ParleyBinary {
         return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     }
 
-    /// Runs `parley` with `arguments`, feeding `stdin` as text, and waits for it to exit.
+    /// Runs `parley` (or `program`) with `arguments`, feeding `stdin` as text, and waits for it to exit.
     static func run(
-        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]
+        _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:], program: String = "parley"
     ) throws -> Result {
         PoolWatch.start()
-        let result = try runBinary(arguments, stdin: Data((stdin ?? "").utf8), environment: environment)
+        let result = try runBinary(arguments, stdin: Data((stdin ?? "").utf8), environment: environment, program: program)
         return Result(status: result.status, stdout: String(decoding: result.stdout, as: UTF8.self), stderr: result.stderr)
     }
 }

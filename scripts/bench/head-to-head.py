@@ -4,12 +4,17 @@
 Usage: scripts/bench/head-to-head.py PARLEY [--file-mib 1024] [--pgp-mib 100] [--runs 3] [--only files|pgp]
                                            [--baseline OTHER_PARLEY]
 
+PARLEY (and OTHER_PARLEY) may be the `parley-file` program instead of `parley`: its rows run `parley-file seal` where
+`parley`'s run `parley file seal`, and it has no OpenPGP rows (give `--only files`). `parley-file` beside `parley`
+as the baseline compares the two programs, and age, in one interleaved run.
+
 Each row is one operation done by Parley and by its peer on the same input, to /dev/null and to a file: `parley file
 seal`/`open` (X25519) beside `age -r`/`age -d`, `parley pgp encrypt`/`decrypt` (Cv25519, no compression) beside
 `gpg -e`/`gpg -d`. Within each round the two run one after the other, the order alternating between rounds, so a
 change in the machine's load hits both alike. Wall time is the median of the runs with the range beside it; peak
 memory is the child's largest resident set (wait4's ru_maxrss). Parley syncs a file it writes before renaming it into
-place; age and gpg do not sync. Every output is compared with the input. Needs age, gnupg and time
+place; age and gpg do not sync (the disk is synced before every run, so no tool pays for the one before). Every
+output is compared with the input. Needs age, gnupg and time
 (scripts/bench/compare installs them); prints a Markdown table with the load average.
 """
 import argparse
@@ -60,6 +65,10 @@ def main():
     parley = os.path.abspath(options.parley)
     baseline = os.path.abspath(options.baseline) if options.baseline else None
 
+    def file_command(program, *arguments):
+        """`parley file ARGUMENTS`, or `parley-file ARGUMENTS`."""
+        return [program] + ([] if os.path.basename(program) == "parley-file" else ["file"]) + list(arguments)
+
     work = tempfile.mkdtemp(prefix="parley-head-to-head.", dir=os.environ.get("TMPDIR", "/var/tmp"))
     env = dict(os.environ, GNUPGHOME=os.path.join(work, "gnupg"), PARLEY_PASSWORD="bench password",
                PARLEY_PGP_PASSPHRASE="bench pass phrase")
@@ -77,11 +86,11 @@ def main():
             for _ in range(mib):
                 out.write(os.urandom(1 << 20))
     if files:
-        setup(parley, "file", "keygen", "--kind", "x25519", "-o", "x.ecp1", "--public", "x.pem", "--iterations", "210000")
+        setup(*file_command(parley, "keygen", "--kind", "x25519", "-o", "x.ecp1", "--public", "x.pem", "--iterations", "210000"))
         setup("age-keygen", "-o", "age.key")
         recipient = subprocess.run(["age-keygen", "-y", "age.key"], cwd=work, check=True, capture_output=True, text=True).stdout.strip()
         # The inputs of the opening rows, made once by each tool.
-        setup(parley, "file", "seal", "-r", "x.pem", "plain", "-o", "p.prly")
+        setup(*file_command(parley, "seal", "-r", "x.pem", "plain", "-o", "p.prly"))
         setup("age", "-r", recipient, "-o", "a.age", "plain")
     else:
         recipient = None
@@ -95,32 +104,35 @@ def main():
 
     file_bytes, pgp_bytes = options.file_mib << 20, options.pgp_mib << 20
     rows = [
-        # name, bytes, output file (None: standard output to /dev/null), the input it must equal, Parley's command, the peer's
+        # name, bytes, output file (None: standard output to /dev/null), the input it must equal, Parley's command (a
+        # function of the program), the peer's
         ("seal, to /dev/null", file_bytes, None, None,
-         [parley, "file", "seal", "-r", "x.pem", "plain", "-o", "-"], ["age", "-r", recipient, "plain"]),
+         lambda program: file_command(program, "seal", "-r", "x.pem", "plain", "-o", "-"), ["age", "-r", recipient, "plain"]),
         ("seal, to a file", file_bytes, "sealed", None,
-         [parley, "file", "seal", "-r", "x.pem", "plain", "-o", "sealed"], ["age", "-r", recipient, "-o", "sealed", "plain"]),
+         lambda program: file_command(program, "seal", "-r", "x.pem", "plain", "-o", "sealed"),
+         ["age", "-r", recipient, "-o", "sealed", "plain"]),
         ("open, to /dev/null", file_bytes, None, None,
-         [parley, "file", "open", "-i", "x.ecp1", "p.prly", "-o", "-"], ["age", "-d", "-i", "age.key", "a.age"]),
+         lambda program: file_command(program, "open", "-i", "x.ecp1", "p.prly", "-o", "-"), ["age", "-d", "-i", "age.key", "a.age"]),
         ("open, to a file", file_bytes, "opened", "plain",
-         [parley, "file", "open", "-i", "x.ecp1", "p.prly", "-o", "opened"], ["age", "-d", "-i", "age.key", "-o", "opened", "a.age"]),
+         lambda program: file_command(program, "open", "-i", "x.ecp1", "p.prly", "-o", "opened"),
+         ["age", "-d", "-i", "age.key", "-o", "opened", "a.age"]),
         ("pgp encrypt, to /dev/null", pgp_bytes, None, None,
-         [parley, "pgp", "encrypt", "--keyring", "keyring", "-r", "bench@parley.invalid", "-o", "-", "pgp-plain"],
+         lambda program: [program, "pgp", "encrypt", "--keyring", "keyring", "-r", "bench@parley.invalid", "-o", "-", "pgp-plain"],
          gpg + ["--compress-algo", "none", "-e", "-r", "bench@parley.invalid", "-o", "-", "pgp-plain"]),
         ("pgp encrypt, to a file", pgp_bytes, "encrypted", None,
-         [parley, "pgp", "encrypt", "--keyring", "keyring", "-r", "bench@parley.invalid", "-o", "encrypted", "pgp-plain"],
+         lambda program: [program, "pgp", "encrypt", "--keyring", "keyring", "-r", "bench@parley.invalid", "-o", "encrypted", "pgp-plain"],
          gpg + ["--compress-algo", "none", "-e", "-r", "bench@parley.invalid", "-o", "encrypted", "pgp-plain"]),
         ("pgp decrypt (gpg's message), to /dev/null", pgp_bytes, None, None,
-         [parley, "pgp", "decrypt", "--keyring", "keyring", "-o", "-", "g.gpg"], gpg + ["-d", "-o", "-", "g.gpg"]),
+         lambda program: [program, "pgp", "decrypt", "--keyring", "keyring", "-o", "-", "g.gpg"], gpg + ["-d", "-o", "-", "g.gpg"]),
         ("pgp decrypt (gpg's message), to a file", pgp_bytes, "decrypted", "pgp-plain",
-         [parley, "pgp", "decrypt", "--keyring", "keyring", "-o", "decrypted", "g.gpg"], gpg + ["-d", "-o", "decrypted", "g.gpg"]),
+         lambda program: [program, "pgp", "decrypt", "--keyring", "keyring", "-o", "decrypted", "g.gpg"],
+         gpg + ["-d", "-o", "decrypted", "g.gpg"]),
     ]
     if options.only:
         rows = [row for row in rows if row[0].startswith("pgp") == (options.only == "pgp")]
     # Each tool as a column: Parley, then the older build when given, then the peer. The order rotates every round.
     def commands(row):
-        ours = row[4]
-        tools = [ours] + ([[baseline] + ours[1:]] if baseline else []) + [row[5]]
+        tools = [row[4](parley)] + ([row[4](baseline)] if baseline else []) + [row[5]]
         return tools
     load = open("/proc/loadavg").read().split()[:3]
     columns = 3 if baseline else 2
@@ -135,6 +147,9 @@ def main():
                     path = os.path.join(work, output)
                     if os.path.exists(path):
                         os.remove(path)
+                # What the previous tool left unwritten (age and gpg do not sync) goes to the disk now, not while the
+                # next one runs: otherwise whoever follows age pays for its writes.
+                os.sync()
                 seconds, rss = timed(command, work, env)
                 results[name][0][which].append(seconds)
                 results[name][1][which].append(rss)

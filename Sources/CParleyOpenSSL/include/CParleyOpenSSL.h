@@ -1,7 +1,6 @@
 // Thin wrappers over OpenSSL's libcrypto (Debian libssl-dev) EVP interface, for what swift-crypto lacks: the AES
 // modes OCB (RFC 7253, EVP_aes_*_ocb) and the CTR and CMAC pieces EAX is built from (openssl.c), Ed448 and
-// X448 (RFC 8032, RFC 7748) for RFC 9580's algorithms 28 and 26 (curve448.c), and AES-256-GCM into a caller's
-// buffer, which swift-crypto's API cannot do (it builds a new sealed box per call; the file format's chunks).
+// X448 (RFC 8032, RFC 7748) for RFC 9580's algorithms 28 and 26 (curve448.c).
 // Each call is one-shot over memory and returns 1 on success, 0 on failure (a bad tag or signature included).
 #ifndef CPARLEY_OPENSSL_H
 #define CPARLEY_OPENSSL_H
@@ -11,11 +10,6 @@
 /// AES-OCB with a 16-byte tag. encrypt=1: `in` → `out` and writes `tag`; encrypt=0: checks `tag`.
 int parley_aes_ocb(int encrypt, const uint8_t *key, size_t key_len, const uint8_t *nonce, size_t nonce_len,
                    const uint8_t *ad, size_t ad_len, const uint8_t *in, size_t in_len, uint8_t *out, uint8_t *tag);
-
-/// AES-256-GCM with a 12-byte nonce, no associated data and a 16-byte tag. encrypt=1: `in` → `out` (as long) and
-/// writes `tag`; encrypt=0: `in` → `out` and checks `tag` (0, and `out` not to be used, when it does not match).
-int parley_aes_256_gcm(int encrypt, const uint8_t key[32], const uint8_t nonce[12], const uint8_t *in, size_t in_len,
-                       uint8_t *out, uint8_t tag[16]);
 
 /// AES-CTR with a 16-byte initial counter block (big-endian increment of the whole block).
 int parley_aes_ctr(const uint8_t *key, size_t key_len, const uint8_t iv[16], const uint8_t *in, size_t in_len, uint8_t *out);

@@ -1,4 +1,5 @@
 import ParleyClient
+import ParleyTerminal
 
 /// The rows `conversations` lists: each conversation with its name and, for a direct one, the other person's
 /// trust status (docs/CLIENT.md §9).

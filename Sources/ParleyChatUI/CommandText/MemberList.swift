@@ -1,4 +1,5 @@
 import ParleyClient
+import ParleyTerminal
 
 /// A group's member as `group members` lists them.
 public struct MemberRow: Encodable, Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import ParleyClient
+import ParleyTerminal
 
 /// One message as a line of text.
 public enum MessageLine {

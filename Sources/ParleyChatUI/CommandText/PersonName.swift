@@ -1,4 +1,5 @@
 import ParleyClient
+import ParleyTerminal
 
 /// How the command line names a person, the same way in every command (issue 21 item 5): their display
 /// name; with their e-mail when another contact has the same name; their e-mail when no name is known yet;

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ParleyTerminal
 
 /// An upload's progress on standard error: at a terminal one line rewritten in place; into a file or a pipe
 /// one line per tenth of the file, so the log of a 20 MiB upload holds ten lines rather than eight hundred.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyChatUI
+import ParleyTerminal
 
 extension Parley {
     /// `parley chat`: the full-screen terminal client.

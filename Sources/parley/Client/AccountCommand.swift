@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyClient
+import ParleyTerminal
 
 extension Parley {
     /// `parley account …`: create, confirm and look after an account.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyClient
+import ParleyTerminal
 
 extension Parley.Account {
     /// `parley account delete`: the account is removed from the server and this device's copy is erased.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyClient
 import ParleyVault
+import ParleyTerminal
 
 extension Parley.Account {
     /// `parley account lock`: the running parley process of this account drops its key now.

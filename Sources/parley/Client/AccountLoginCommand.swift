@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyClient
+import ParleyTerminal
 
 extension Parley.Account {
     /// `parley account login`: back into an account after losing every device, with the e-mailed code and the

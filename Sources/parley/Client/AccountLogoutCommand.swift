@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyClient
+import ParleyTerminal
 
 extension Parley.Account {
     /// `parley account logout`: this device leaves the account and its local data is erased.

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import ParleyClient
+import ParleyCrypto
 import ParleyHardwareKeys
 import ParleyVault
+import ParleyTerminal
 
 extension Parley.Account {
     /// `parley account set-protection`: keep the MainKey sealed to the TPM, under a PIN, or in a plain file.
@@ -37,7 +39,7 @@ extension Parley.Account {
             case .hardware:
                 var tpmPIN: [UInt8]?
                 if pin {
-                    let typed = Array(try VaultAccess.newPIN(prompt: "New TPM PIN: ").precomposedStringWithCanonicalMapping.utf8)
+                    let typed = try VaultAccess.newPIN(prompt: "New TPM PIN: ").nfcBytes
                     guard (4...32).contains(typed.count) else { throw CommandFailure("a TPM PIN must be 4 to 32 bytes") }
                     tpmPIN = typed
                 }

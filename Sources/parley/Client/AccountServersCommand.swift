@@ -1,5 +1,6 @@
 import ArgumentParser
 import ParleyClient
+import ParleyTerminal
 
 extension Parley.Account {
     /// `parley account servers [HOST:PORT,…]`: show or change where this device connects.

@@ -1,5 +1,6 @@
 import Foundation
 import ParleyClient
+import ParleyTerminal
 
 /// Commands that can do their work from this device when the server cannot be reached (docs/CLIENT.md §6):
 /// `send` queues in the outbox, `read --conversation` and `conversations` show the local history.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyClient
 import ParleyVault
+import ParleyTerminal
 
 /// Options every account command shares.
 struct ClientOptions: ParsableArguments {

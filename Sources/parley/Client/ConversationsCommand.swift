@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyChatUI
 import ParleyClient
+import ParleyTerminal
 
 extension Parley {
     /// `parley conversations …`: the list (the default), deleting one, its pinned messages.

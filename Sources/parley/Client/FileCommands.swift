@@ -3,6 +3,7 @@ import Foundation
 import ParleyChatUI
 import ParleyClient
 import ParleyFiles
+import ParleyTerminal
 
 /// The `--file` options of `parley send`.
 struct FileSendOptions: ParsableArguments {

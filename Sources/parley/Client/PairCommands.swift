@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyClient
 import ParleyQR
+import ParleyTerminal
 
 extension Parley.Account {
     /// `parley account pair`: this device joins an account that is signed in elsewhere.

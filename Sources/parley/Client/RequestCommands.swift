@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyChatUI
 import ParleyClient
+import ParleyTerminal
 
 extension Parley {
     /// `parley requests …`: direct conversations strangers started with you, and your answer to each.

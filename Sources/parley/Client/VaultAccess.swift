@@ -3,6 +3,7 @@ import ParleyChatUI
 import ParleyClient
 import ParleyHardwareKeys
 import ParleyVault
+import ParleyTerminal
 
 /// What unlocks an account's vault, asked of the person only when needed: a PIN vault's PIN, or for a vault
 /// sealed to the TPM, the TPM (PARLEY_TPM_TCTI) and the TPM key's PIN when it has one.

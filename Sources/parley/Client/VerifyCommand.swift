@@ -5,6 +5,7 @@ import ParleyClient
 import ParleyCrypto
 import ParleyFiles
 import ParleyQR
+import ParleyTerminal
 
 extension Parley {
     /// `parley verify …`: safety numbers, verification QR codes, key changes.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyDemo
+import ParleyTerminal
 
 extension Parley {
     /// `parley demo`: a narrated tour of Parley with an embedded server and three people.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyCrypto
 import ParleyFiles
+import ParleyTerminal
 
 extension Parley.Envelope {
     /// `parley envelope open`: writes the secret held by an ECP1 envelope.

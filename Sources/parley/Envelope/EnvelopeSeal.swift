@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyCrypto
 import ParleyFiles
+import ParleyTerminal
 
 extension Parley.Envelope {
     /// `parley envelope seal`: writes an ECP1 envelope holding the input.

@@ -2,6 +2,7 @@ import Foundation
 import ParleyClient
 import ParleyLocation
 import ParleyLocationFeeds
+import ParleyTerminal
 
 extension ClientOptions {
     /// Whether the command was pointed at an account (`--home` or `--account`): location commands then talk

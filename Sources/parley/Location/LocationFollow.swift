@@ -5,6 +5,7 @@ import ParleyLocation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 import ParleyLocationFeeds
+import ParleyTerminal
 #endif
 
 extension Parley.Location {

@@ -1,6 +1,7 @@
 import Foundation
 import ParleyFiles
 import ParleyLocation
+import ParleyTerminal
 
 /// The v2 key file: the key as base64url on one line, readable by the owner only.
 enum LocationKeyFile {

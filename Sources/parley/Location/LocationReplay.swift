@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyFiles
 import ParleyLocation
+import ParleyTerminal
 
 extension Parley.Location {
     /// `parley location replay`: the track points of a GPX file as waypoints.

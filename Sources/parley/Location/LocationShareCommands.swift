@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyClient
+import ParleyTerminal
 
 extension Parley.Location {
     /// `parley location share EMAIL`.

@@ -3,6 +3,7 @@ import Foundation
 import ParleyClient
 import ParleyFiles
 import ParleyLocation
+import ParleyTerminal
 
 extension Parley.Location {
     /// `parley location show [EMAIL]`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyMail
+import ParleyTerminal
 
 extension Parley.Mail {
     /// `parley mail account add|list`.

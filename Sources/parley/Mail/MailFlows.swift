@@ -1,5 +1,6 @@
 import ParleyMail
 import ParleyPGP
+import ParleyTerminal
 
 /// ParleyMail's flows as the commands call them: the pass phrase from `PassphraseOnce` (a file, the
 /// environment or a prompt), now, and what is said on the terminal.

@@ -4,6 +4,7 @@ import ParleyMail
 import ParleyMailFormats
 import ParleyPGP
 import ParleyCrypto
+import ParleyTerminal
 
 extension Parley.Mail {
     /// `parley mail keys`: the correspondents' keys Parley learned (Autocrypt, gossip, Web Key Directory).

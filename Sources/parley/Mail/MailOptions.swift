@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyClient
 import ParleyMail
+import ParleyTerminal
 
 /// Which home and which mail account a `parley mail` command works on.
 struct MailOptions: ParsableArguments {

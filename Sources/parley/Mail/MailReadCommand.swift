@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyClient
+import ParleyTerminal
 import ParleyMail
 import ParleyPGP
 #if canImport(Glibc)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyMail
 import ParleyPGP
+import ParleyTerminal
 
 extension Parley.Mail {
     /// `parley mail reply N`: answers a stored message in its thread; the original is marked answered.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyMail
 import ParleyPGP
+import ParleyTerminal
 
 extension Parley.Mail {
     /// `parley mail save N --attachment K -o FILE`: one attachment of a stored message, decrypted.

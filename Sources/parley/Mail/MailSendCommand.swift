@@ -3,6 +3,7 @@ import Foundation
 import ParleyMail
 import ParleyMailFormats
 import ParleyPGP
+import ParleyTerminal
 
 extension Parley.Mail {
     /// `parley mail send`: encrypted and signed when every recipient has a key, else only with --plain.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyMail
+import ParleyTerminal
 
 extension Parley.Mail {
     /// `parley mail sync`: fetches what is new, refreshes flags, drops what the server deleted.

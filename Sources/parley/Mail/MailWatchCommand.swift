@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyMail
 import ParleyPGP
+import ParleyTerminal
 
 extension Parley.Mail {
     /// `parley mail watch`: stays connected (IMAP IDLE) and prints new mail as it arrives, decrypted.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyClient
+import ParleyTerminal
 import ParleyPGP
 #if canImport(Glibc)
 import Glibc

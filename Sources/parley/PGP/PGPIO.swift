@@ -2,6 +2,7 @@ import Foundation
 import ParleyChatUI
 import ParleyFiles
 import ParleyPGP
+import ParleyTerminal
 
 /// Files and standard streams for `parley pgp`: '-' is standard input or output.
 enum PGPIO {

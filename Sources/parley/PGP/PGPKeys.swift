@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyPGP
 import ParleyCrypto
+import ParleyTerminal
 
 extension Parley.PGP {
     /// `parley pgp keys`: generate, import, list, export and re-protect keys in the keyring.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyPGP
+import ParleyTerminal
 
 extension Parley.PGP {
     /// `parley pgp read-mail FILE.eml`: what FlowCrypt's reader shows — text, decrypted text, signature

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyPGP
+import ParleyTerminal
 
 extension Parley.PGP {
     /// `parley pgp sign`: a detached, armored signature over a file of any size.

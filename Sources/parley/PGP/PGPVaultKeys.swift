@@ -1,6 +1,7 @@
 import ParleyClient
 import ParleyPGP
 import ParleyCrypto
+import ParleyTerminal
 
 /// `parley pgp` keys inside a Parley account's vault: one sealed record per fingerprint holding the
 /// armored certificate, its secret parts (if any) still protected by their pass phrase.

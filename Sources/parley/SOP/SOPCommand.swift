@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyChatUI
 import ParleyPGP
+import ParleyTerminal
 
 extension Parley {
     /// `parley sop`: the Stateless OpenPGP command line (draft-dkg-openpgp-stateless-cli), so any

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyChatUI
 import ParleyServer
+import ParleyTerminal
 
 extension Parley.Server.Admin {
     /// `parley server admin accounts …`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyServer
+import ParleyTerminal
 
 extension RegistrationMode: ExpressibleByArgument {}
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyCrypto
 import ParleyServer
+import ParleyTerminal
 
 extension Parley.Server.Admin.Invites {
     /// `parley server admin invites create`.

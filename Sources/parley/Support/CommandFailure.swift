@@ -1,17 +1,11 @@
 import ParleyChatUI
+import ParleyTerminal
 import ParleyFiles
 import ParleyLocationFeeds
 import ParleyMail
 import ParleyPGP
 import ParleyServer
 import ParleyServerSettings
-
-/// A failure that is not a usage mistake: printed as "Error: …" without the usage block.
-struct CommandFailure: Error, CustomStringConvertible {
-    let description: String
-    /// Shown on a terminal, and often quoting the server or a file: controls in it are made visible.
-    init(_ description: String) { self.description = TerminalText.visible(description) }
-}
 
 extension CommandFailure {
     /// `error` as the command line shows it: a library's failure written for the user (a gpsd or tracker

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTerminal
 
 /// A destructive command's confirmation: the person types the account's e-mail at a terminal, or passes --yes.
 enum Confirmation {

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTerminal
 
 /// Reads a key or a link that carries one from a file, standard input (`-`) or the environment — the
 /// places other users of the machine cannot see, unlike the command line (`ps`, shell history).

@@ -1,4 +1,5 @@
 import Foundation
+import ParleyTerminal
 
 /// A message's text from standard input (`parley send -`): UTF-8, at most `limit` bytes, without the line breaks
 /// that end it (`echo hello | parley send --to … -` sends "hello").

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyClient
+import ParleyTerminal
 
 /// How long to wait for a tracker server, shared by every command that talks to one.
 struct BPTTimeoutOption: ParsableArguments {

@@ -2,6 +2,7 @@ import Foundation
 import ParleyClient
 import ParleyLocation
 import ParleyLocationFeeds
+import ParleyTerminal
 
 /// Posting positions to the tracker server of this account's tracker key (`post`/`replay --bpt`), through
 /// ParleyLocationFeeds' `BPTPoster`, on the route the vault remembers (a new one, remembered, when there is none).

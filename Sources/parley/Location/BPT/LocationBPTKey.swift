@@ -3,6 +3,7 @@ import Foundation
 import ParleyClient
 import ParleyLocation
 import ParleyLocationFeeds
+import ParleyTerminal
 
 extension Parley.Location {
     /// `parley location bpt-key`: this account's Berry Picker Tracker identity, kept in the vault.

@@ -1,14 +1,23 @@
 import ArgumentParser
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-import ParleyChatUI
+#endif
 import ParleyCrypto
 import ParleyFiles
+import ParleyTerminal
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-extension Parley.File {
+extension FileCommand {
     /// `parley file wrap`: raw Apple ECIES encryption, standard input to standard output.
-    struct Wrap: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+    public struct Wrap: AsyncParsableCommand {
+        public static let configuration = CommandConfiguration(
             commandName: "wrap",
             abstract: "Encrypt standard input with Apple ECIES (SecKeyCreateEncryptedData-compatible) to a P-256 key.")
 
@@ -18,7 +27,9 @@ extension Parley.File {
         @Option(help: "cofactor (eciesEncryptionCofactorX963SHA256AESGCM) or variable-iv (…VariableIVX963SHA256AESGCM).")
         var variant: ECIESVariant = .cofactor
 
-        func run() async throws {
+        public init() {}
+
+        public func run() async throws {
             let key = try P256KeyImport.publicKey(from: try FileIO.read(to))
             let blob = try AppleECIES.seal(try FileIO.read("-"), to: key, variant: variant.variant)
             StandardStreams.write(blob, to: STDOUT_FILENO)
@@ -26,8 +37,8 @@ extension Parley.File {
     }
 
     /// `parley file unwrap`: raw Apple ECIES decryption, standard input to standard output.
-    struct Unwrap: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+    public struct Unwrap: AsyncParsableCommand {
+        public static let configuration = CommandConfiguration(
             commandName: "unwrap",
             abstract: "Decrypt an Apple ECIES blob (SecKeyCreateEncryptedData output) from standard input.")
 
@@ -37,7 +48,9 @@ extension Parley.File {
         @Option(help: "cofactor (eciesEncryptionCofactorX963SHA256AESGCM) or variable-iv (…VariableIVX963SHA256AESGCM).")
         var variant: ECIESVariant = .cofactor
 
-        func run() async throws {
+        public init() {}
+
+        public func run() async throws {
             // Standard input carries the blob, so an envelope's password comes from PARLEY_PASSWORD.
             let privateKey: any P256KeyAgreementSecret
             switch try FileKeys.identity(path: key, passwordFromStandardInput: false) {

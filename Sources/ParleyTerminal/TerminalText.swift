@@ -101,6 +101,6 @@ public enum TerminalText {
     /// `visible`, with each line after the first indented, so a multi-line message cannot pass its own lines
     /// off as other messages.
     public static func indentedLines(_ text: some StringProtocol, indent: String = "    ") -> String {
-        visible(text).replacingOccurrences(of: "\n", with: "\n" + indent)
+        visible(text).replacing("\n", with: "\n" + indent)
     }
 }

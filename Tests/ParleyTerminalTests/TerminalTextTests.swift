@@ -1,5 +1,5 @@
 import Foundation
-@testable import ParleyChatUI
+@testable import ParleyTerminal
 import Testing
 
 /// The one escaper between remote text and the terminal (`TerminalText`), value in, value out.

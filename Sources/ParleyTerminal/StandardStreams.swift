@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Writes to standard output and standard error without Foundation's `FileHandle.write`, which traps on a
 /// failed write: `parley read | head -1` closed the pipe and the process died with a backtrace. Here a reader that
@@ -11,7 +15,7 @@ public enum StandardStreams {
         var written = 0
         while written < bytes.count {
             let result = bytes.withUnsafeBytes { buffer in
-                Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                systemWrite(descriptor, buffer.baseAddress! + written, buffer.count - written)
             }
             if result >= 0 {
                 written += result
@@ -28,7 +32,7 @@ public enum StandardStreams {
                 let reason = String(cString: strerror(errno))
                 if descriptor != STDERR_FILENO {
                     let line = "parley: could not write the output (\(reason))\n"
-                    _ = line.utf8CString.withUnsafeBufferPointer { Glibc.write(STDERR_FILENO, $0.baseAddress!, $0.count - 1) }
+                    _ = line.utf8CString.withUnsafeBufferPointer { systemWrite(STDERR_FILENO, $0.baseAddress!, $0.count - 1) }
                 }
                 exit(1)
             }
@@ -41,3 +45,9 @@ public enum StandardStreams {
     /// Writes `text` as UTF-8 to standard error.
     public static func err(_ text: String) { write(Array(text.utf8), to: STDERR_FILENO) }
 }
+
+#if canImport(Glibc)
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+private let systemWrite = Darwin.write
+#endif

@@ -1,5 +1,3 @@
-import Foundation
-import ParleyChatUI
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,7 +5,7 @@ import Darwin
 #endif
 
 /// Prints progress of a long operation on standard error, only when a person is watching a terminal.
-final class ProgressReporter {
+public final class ProgressReporter {
     private let verb: String
     private let total: UInt64?
     private var nextReport: UInt64 = 0
@@ -15,7 +13,7 @@ final class ProgressReporter {
     private var printed = false
 
     /// Reports nothing unless standard error is a terminal and the input is large or of unknown size.
-    static func make(verb: String, total: UInt64?) -> ((UInt64) -> Void)? {
+    public static func make(verb: String, total: UInt64?) -> ((UInt64) -> Void)? {
         guard isatty(STDERR_FILENO) == 1, (total ?? .max) >= 64 << 20 else { return nil }
         let reporter = ProgressReporter(verb: verb, total: total)
         return { reporter.update($0) }

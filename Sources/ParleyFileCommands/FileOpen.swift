@@ -1,12 +1,17 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 import ParleyFiles
+import ParleyTerminal
 
-extension Parley.File {
+extension FileCommand {
     /// `parley file open`: decrypt a Parley v1 file or a FileLock package.
-    struct Open: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+    public struct Open: AsyncParsableCommand {
+        public static let configuration = CommandConfiguration(
             commandName: "open",
             abstract: "Decrypt a Parley v1 file or a FileLock package with a private key or the passphrase.",
             discussion: """
@@ -29,11 +34,13 @@ extension Parley.File {
         @Flag(help: "Replace the output file if it exists.")
         var force = false
 
-        func validate() throws {
+        public init() {}
+
+        public func validate() throws {
             try FileKeys.checkStandardInput(passwordStdin: passwordStdin, input: input, needsSecret: true)
         }
 
-        func run() async throws {
+        public func run() async throws {
             if output != "-" { try OutputPlace.check(output, force: force) }
             let source = try StreamInput.stream(input)
             defer { source.close() }

@@ -1,12 +1,17 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 import ParleyFiles
+import ParleyTerminal
 
-extension Parley.File {
+extension FileCommand {
     /// `parley file seal`: encrypt a file for recipients and/or a passphrase.
-    struct Seal: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+    public struct Seal: AsyncParsableCommand {
+        public static let configuration = CommandConfiguration(
             commandName: "seal",
             abstract: "Encrypt a file for one or more public keys and/or a passphrase.")
 
@@ -37,7 +42,9 @@ extension Parley.File {
         @Flag(help: "Replace the output file if it exists.")
         var force = false
 
-        func validate() throws {
+        public init() {}
+
+        public func validate() throws {
             try FileKeys.checkStandardInput(passwordStdin: passwordStdin, input: input, needsSecret: passphrase)
             if recipients.isEmpty, !passphrase {
                 throw ValidationError("give at least one -r PUBLIC_KEY or --passphrase")
@@ -52,7 +59,7 @@ extension Parley.File {
             }
         }
 
-        func run() async throws {
+        public func run() async throws {
             var list = try recipients.map(FileKeys.recipient(path:))
             if passphrase {
                 let secret = try SecretInput.password(prompt: "Passphrase: ", fromStandardInput: passwordStdin)

@@ -1,13 +1,18 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 import ParleyFiles
+import ParleyTerminal
 import ParleyHardwareKeys
 
-extension Parley.File {
+extension FileCommand {
     /// `parley file keygen`: a key pair for receiving files.
-    struct Keygen: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+    public struct Keygen: AsyncParsableCommand {
+        public static let configuration = CommandConfiguration(
             commandName: "keygen",
             abstract: "Make a key pair: the private key sealed under a password (ECP1), the public key as PEM.")
 
@@ -37,12 +42,14 @@ extension Parley.File {
         @Flag(help: "With --hardware: protect the key with a PIN the TPM checks (PARLEY_PIN, standard input or the terminal); the TPM locks out guessing.")
         var pin = false
 
-        func validate() throws {
+        public init() {}
+
+        public func validate() throws {
             if hardware, kind != .p256, kind != .x25519 { throw ValidationError("--hardware makes a P-256 key; leave out --kind or say p256") }
             if pin, !hardware { throw ValidationError("--pin goes with --hardware (a software key is sealed under its password)") }
         }
 
-        func run() async throws {
+        public func run() async throws {
             let output = output ?? (hardware ? "private_key.phk" : "private_key.ecp1")
             for path in [output, publicOutput] { try OutputPlace.check(path, force: force) }
             if hardware { return try makeHardwareKey(output: output) }
@@ -51,8 +58,8 @@ extension Parley.File {
             let envelope = try KeyEnvelope.seal(try FileKeyFile.secret(of: identity), password: password, iterations: iterations)
             try FileIO.write(Data(envelope.bytes), to: output, force: force, private: true)
             try FileIO.write(Data(try FileKeyFile.publicKeyPEM(of: identity).utf8), to: publicOutput, force: force, private: false)
-            print("private key: \(output) (\(kind.rawValue), sealed under your password)")
-            print("public key:  \(publicOutput) (give this to people who send you files)")
+            Console.out("private key: \(output) (\(kind.rawValue), sealed under your password)")
+            Console.out("public key:  \(publicOutput) (give this to people who send you files)")
         }
 
         private func makeHardwareKey(output: String) throws {
@@ -67,8 +74,8 @@ extension Parley.File {
             }
             try FileIO.write(Data(key.blob.bytes), to: output, force: force, private: true)
             try FileIO.write(Data(try FileKeyFile.publicKeyPEM(of: .p256Held(key)).utf8), to: publicOutput, force: force, private: false)
-            print("private key: \(output) (p256, held by the TPM at \(device.tcti)\(pin == nil ? "" : ", PIN-protected"); useless on any other machine)")
-            print("public key:  \(publicOutput) (give this to people who send you files)")
+            Console.out("private key: \(output) (p256, held by the TPM at \(device.tcti)\(pin == nil ? "" : ", PIN-protected"); useless on any other machine)")
+            Console.out("public key:  \(publicOutput) (give this to people who send you files)")
         }
     }
 }

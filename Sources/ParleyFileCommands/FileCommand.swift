@@ -1,22 +1,34 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 import ParleyFiles
+import ParleyTerminal
 import ParleyHardwareKeys
 
-extension Parley {
-    /// `parley file`: encrypt files for keys and passphrases (Parley v1, FileLock, Apple ECIES).
-    struct File: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "file",
-            abstract: "Encrypt and decrypt files: Parley v1 (streaming, many recipients), FileLock packages, Apple ECIES.",
-            discussion: """
-                Passwords and passphrases come from a prompt, from --password-stdin, or from PARLEY_PASSWORD; \
-                never from a command-line argument. Formats: docs/FORMATS.md §8–10.
-                """,
-            subcommands: [Keygen.self, Seal.self, Open.self, Inspect.self, Wrap.self, Unwrap.self]
-        )
-    }
+/// `parley file` (and the program `parley-file`): encrypt files for keys and passphrases (Parley v1, FileLock, Apple
+/// ECIES).
+public struct FileCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "file",
+        abstract: "Encrypt and decrypt files: Parley v1 (streaming, many recipients), FileLock packages, Apple ECIES.",
+        discussion: FileCommand.discussion,
+        subcommands: subcommands
+    )
+
+    /// What `parley file --help` and `parley-file --help` say below the summary.
+    public static let discussion = """
+        Passwords and passphrases come from a prompt, from --password-stdin, or from PARLEY_PASSWORD; \
+        never from a command-line argument. Formats: docs/FORMATS.md §8–10.
+        """
+
+    /// The operations, the same under `parley file` and `parley-file`.
+    public static let subcommands: [any ParsableCommand.Type] = [Keygen.self, Seal.self, Open.self, Inspect.self, Wrap.self, Unwrap.self]
+
+    public init() {}
 }
 
 /// Key loading shared by the file subcommands.
