@@ -20,7 +20,7 @@ import Testing
         let pipe = Pipe()
         try pipe.fileHandleForReading.close()  // nobody reads: the copy fails with EPIPE
         signal(SIGPIPE, SIG_IGN)
-        #expect(throws: PGPFiles.Failure.self) { try spool.release(to: pipe.fileHandleForWriting) }
+        #expect(throws: PGPFiles.Failure.self) { try spool.release(to: pipe.fileHandleForWriting.fileDescriptor) }
     }
 
     static func releasing(_ body: (PGPOutput) throws -> Void) throws -> [UInt8] {
@@ -29,7 +29,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let handle = try #require(FileHandle(forWritingAtPath: path))
         defer { try? handle.close() }
-        try PrivateSpool.releasing(to: handle, body)
+        try PrivateSpool.releasing(to: handle.fileDescriptor, body)
         return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 }

@@ -21,7 +21,7 @@ public struct PEM: Sendable, Equatable {
 
     /// Parses the first PEM block in `text`; nil when there is none or its body is not base64.
     public init?(parsing text: String) {
-        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingSpaces() }
         guard let begin = lines.firstIndex(where: { $0.hasPrefix("-----BEGIN ") && $0.hasSuffix("-----") }) else {
             return nil
         }
@@ -45,12 +45,5 @@ public struct PEM: Sendable, Equatable {
         }
         lines.append("-----END \(label)-----")
         return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-extension Substring {
-    /// The line without the spaces and tabs around it (`split` has taken the line breaks already).
-    fileprivate func trimmingWhitespace() -> String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import ParleyCrypto
 
 /// Several armored blocks one after another, as keyrings and SOP's CERTS inputs are often written
 /// (`cat alice.asc bob.asc`).
@@ -11,7 +16,7 @@ extension Armor {
         }
         var segments: [[Substring]] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.trimmingCharacters(in: .whitespaces).hasPrefix("-----BEGIN PGP ") {
+            if line.trimmingSpaces().hasPrefix("-----BEGIN PGP ") {
                 segments.append([line])
             } else if !segments.isEmpty {
                 segments[segments.count - 1].append(line)

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import ParleyCrypto
 
 /// OpenPGP ASCII armor (RFC 4880 §6): base64 between BEGIN/END lines, with an optional CRC-24.
 public enum Armor {
@@ -49,10 +54,10 @@ public enum Armor {
     /// A CRC line that is present must match.
     /// With `alone`, nothing but blank lines may follow the END line (one message, as decryption wants it).
     public static func decode(_ text: String, alone: Bool = false) throws -> (kind: Kind, data: [UInt8]) {
-        let lines = text.replacingOccurrences(of: "\r\n", with: "\n")
-            .replacingOccurrences(of: "\r", with: "\n")
+        let lines = text.replacingEvery("\r\n", with: "\n")
+            .replacingEvery("\r", with: "\n")
             .split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.trimmingSpaces() }
         guard let beginIndex = lines.firstIndex(where: { $0.hasPrefix("-----BEGIN PGP ") && $0.hasSuffix("-----") }) else {
             throw PGPError.badArmor("no BEGIN PGP line")
         }

@@ -1,6 +1,10 @@
 import CParleyOpenSSL
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 
 /// The AEAD modes of RFC 9580 §9.6 over AES, each from a maintained library: OCB from OpenSSL's EVP, GCM from

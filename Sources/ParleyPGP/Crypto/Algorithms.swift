@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Public-key algorithm identifiers (RFC 4880 §9.1, RFC 6637, RFC 9580 §9.1).
 public enum PublicKeyAlgorithm: UInt8, Sendable {

@@ -1,5 +1,9 @@
 import CParleyGcrypt
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Full-block AES-CFB over a stream: chunks of whole blocks chain through the last ciphertext block,
 /// and only the final call may hold a partial block — the same bytes `OpenPGPCFB` makes in one go.

@@ -1,5 +1,9 @@
 import CParleyOpenSSL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Ed448 (RFC 8032) and X448 (RFC 7748), the keys of RFC 9580's algorithms 28 and 26, shaped like swift-crypto's
 /// `Curve25519`. OpenSSL's libcrypto does every curve operation (CParleyOpenSSL, curve448.c); these types only hold

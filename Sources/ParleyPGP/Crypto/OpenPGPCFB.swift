@@ -1,6 +1,10 @@
 import Crypto
 import _CryptoExtras
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// AES in the full-block CFB mode OpenPGP uses, built on swift-crypto's `AES._CFB`.
 ///

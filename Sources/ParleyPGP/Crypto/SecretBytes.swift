@@ -1,5 +1,9 @@
 import CParleyOpenSSL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Secret bytes held in memory of their own and overwritten (OPENSSL_cleanse) when the last reference goes, the way
 /// swift-crypto treats its own keys. For the Ed448 and X448 secrets, which live outside swift-crypto.

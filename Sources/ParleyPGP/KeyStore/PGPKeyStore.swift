@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import ParleyCrypto
 
 /// Where `parley pgp` keeps keys: a standalone keyring directory (`PGPKeyring`) or the vault of a
 /// Parley account (`PGPVaultKeys`, in the `parley` target since it needs ParleyClient). Secret keys are stored pass-phrase protected in both.
@@ -20,13 +25,13 @@ public protocol PGPKeyStore {
 extension PGPKeyStore {
     /// Certificates matching `query`: a fingerprint, a key ID (16 hex digits, any subkey), or part of a user ID.
     public func find(_ query: String, in certificates: [Certificate]) throws -> [Certificate] {
-        let hex = query.uppercased().replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "0X", with: "")
+        let hex = query.uppercased().replacingEvery(" ", with: "").replacingEvery("0X", with: "")
         let matches = certificates.filter { certificate in
             // A key ID is the fingerprint's last 8 bytes, so its hex is the fingerprint hex's last 16 digits.
             if certificate.allKeys.contains(where: { $0.fingerprintHex == hex || String($0.fingerprintHex.suffix(16)) == hex }) {
                 return true
             }
-            return certificate.userIDs.contains { $0.string.localizedCaseInsensitiveContains(query) }
+            return certificate.userIDs.contains { $0.string.lowercased().contains(query.lowercased()) }
         }
         guard !matches.isEmpty else {
             throw PGPKeyStoreError("no key in \(location) matches \"\(query)\": see `parley pgp keys list`, or import it with `parley pgp keys import`")

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A standalone keyring directory: `public/FPR.asc` for every certificate and `secret/FPR.asc` for
 /// secret keys, always stored pass-phrase protected (S2K, as gpg exports them). Directories 0700, files 0600.

@@ -1,12 +1,15 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 
 extension Certificate {
     /// How `parley pgp keys list` shows the key: `sec` (the secret is held) or `pub`, the fingerprint, the
     /// primary key's algorithm, its creation day and `[revoked]`/`[expired]` at `now`; then one line per user ID.
     public func listing(secret: Bool, now: UInt32) -> [String] {
-        let created = ISO8601DateFormatter.string(from: Date(timeIntervalSince1970: TimeInterval(primaryKey.created)),
-                                                  timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+        let created = UTCTime(Date(timeIntervalSince1970: TimeInterval(primaryKey.created))).dayText
         var state = ""
         if isRevoked(at: now) { state = " [revoked]" } else if !isUsable(at: now) { state = " [expired]" }
         let head = "\(secret ? "sec" : "pub")  \(Hex.upper(fingerprint))  \(primaryKey.algorithmName)  \(created)\(state)"

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import ParleyCrypto
 
 /// Whether a user ID is vouched for by an authority (`sop validate-userid`).
 extension Certificate {
@@ -42,7 +47,7 @@ extension Certificate {
             let address = userID[userID.index(after: open)..<close]
             return address.contains("@") ? String(address) : nil
         }
-        let bare = userID.trimmingCharacters(in: .whitespaces)
+        let bare = userID.trimmingSpaces()
         return bare.contains("@") && !bare.contains(" ") ? bare : nil
     }
 }

@@ -1,5 +1,9 @@
 import _CryptoExtras
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// RSA key generation on request: an RSA certify+sign primary with an RSA encryption subkey, as
 /// `gpg --quick-gen-key … rsaN` makes.

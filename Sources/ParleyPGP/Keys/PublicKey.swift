@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 
 /// A v4 (RFC 4880 §5.5.2) or v6 (RFC 9580 §5.5.2.3) public key or subkey packet: algorithm parameters,

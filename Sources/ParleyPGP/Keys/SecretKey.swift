@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 
 /// A v4 or v6 secret key or subkey packet (RFC 9580 §5.5.3), possibly still locked by a pass phrase.

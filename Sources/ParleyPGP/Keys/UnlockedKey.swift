@@ -1,6 +1,10 @@
 import Crypto
 import _CryptoExtras
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A secret key whose secret part is in the clear, ready to sign or decrypt. Kept in memory only.
 public struct UnlockedKey: Sendable {

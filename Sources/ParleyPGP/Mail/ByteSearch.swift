@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Finding ASCII text in raw bytes (a whole mail, up to tens of MiB) without decoding them as a string first;
 /// the mail reader and the mail store's summaries both search this way (Foundation's generic `firstRange` took

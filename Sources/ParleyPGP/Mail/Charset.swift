@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import ParleyCrypto
 
 /// The character sets mail text is decoded from: UTF-8, US-ASCII, ISO-8859-1 and Windows-1252.
 /// Anything else is reported as an unsupported charset, never guessed.
@@ -12,7 +17,7 @@ public enum Charset {
     /// Decodes `bytes` in `charset`, or nil when the charset is not supported. Invalid sequences
     /// become U+FFFD rather than failing: a wrongly labelled mail should still be readable.
     public static func decode(_ bytes: [UInt8], charset: String) -> String? {
-        switch charset.lowercased().trimmingCharacters(in: .whitespaces) {
+        switch charset.lowercased().trimmingSpaces() {
         case "utf-8", "utf8":
             return String(decoding: bytes, as: UTF8.self)
         case "us-ascii", "ascii":

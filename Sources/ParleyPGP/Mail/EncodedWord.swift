@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// RFC 2047 encoded words in header text (`=?utf-8?B?…?=`, `=?iso-8859-1?Q?…?=`).
 public enum EncodedWord {
@@ -8,7 +12,7 @@ public enum EncodedWord {
         var out = ""
         var rest = Substring(text)
         var previousWasEncoded = false
-        while let start = rest.range(of: "=?") {
+        while let start = rest.firstTextRange(of: "=?") {
             let before = rest[..<start.lowerBound]
             guard let word = parseWord(rest[start.lowerBound...]) else {
                 out += before + "=?"
@@ -33,7 +37,7 @@ public enum EncodedWord {
         let afterCharset = body[body.index(after: q1)...]
         guard let q2 = afterCharset.firstIndex(of: "?") else { return nil }
         let encodedText = afterCharset[afterCharset.index(after: q2)...]
-        guard let end = encodedText.range(of: "?=") else { return nil }
+        guard let end = encodedText.firstTextRange(of: "?=") else { return nil }
         // RFC 2231 allows a language after the charset: charset*lang.
         let charset = body[..<q1].split(separator: "*").first.map(String.init) ?? ""
         let encoding = afterCharset[..<q2].uppercased()

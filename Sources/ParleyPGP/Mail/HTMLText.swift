@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import ParleyCrypto
 
 /// Renders an HTML mail body as safe plain text. Nothing is ever fetched: there is no network code
 /// here at all. Scripts, styles and the head are dropped, images become their alt text, links are
@@ -22,7 +27,7 @@ public enum HTMLText {
             let tagText = scalars[open...]
             if tagText.hasPrefix("<!--") {
                 // Comments end at -->, or run to the end of the document.
-                guard let end = tagText.range(of: "-->") else { scalars = ""; break }
+                guard let end = tagText.firstTextRange(of: "-->") else { scalars = ""; break }
                 scalars = tagText[end.upperBound...]
                 continue
             }
@@ -31,7 +36,7 @@ public enum HTMLText {
             scalars = tagText[tagText.index(after: close)...]
             if !tag.closing, dropped.contains(tag.name) {
                 // Skip to the matching close tag (case-insensitive); unclosed means the rest is dropped.
-                if let end = scalars.range(of: "</\(tag.name)", options: .caseInsensitive) {
+                if let end = scalars.firstTextRange(of: "</\(tag.name)", ignoringASCIICase: true) {
                     let after = scalars[end.upperBound...]
                     scalars = after.firstIndex(of: ">").map { after[after.index(after: $0)...] } ?? ""
                 } else {
@@ -46,7 +51,7 @@ public enum HTMLText {
                 if !tag.closing, let href = tag.attributes["href"] {
                     link = (href, out.utf8.count)
                 } else if tag.closing, let current = link {
-                    let text = String(decoding: out.utf8.dropFirst(current.textOffset), as: UTF8.self).trimmingCharacters(in: .whitespaces)
+                    let text = String(decoding: out.utf8.dropFirst(current.textOffset), as: UTF8.self).trimmingSpaces()
                     if text != current.href { out += " <\(current.href)>" }
                     link = nil
                 }
@@ -117,7 +122,7 @@ public enum HTMLText {
         let attributes: [String: String]
 
         init(_ text: Substring) {
-            var body = text.trimmingCharacters(in: .whitespacesAndNewlines)[...]
+            var body = text.trimmingSpacesAndNewlines()[...]
             closing = body.hasPrefix("/")
             if closing { body = body.dropFirst() }
             if body.hasSuffix("/") { body = body.dropLast() }

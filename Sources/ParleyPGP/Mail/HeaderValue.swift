@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import ParleyCrypto
 
 /// A structured header value such as Content-Type or Content-Disposition: a lowercased token
 /// (`text/plain`, `attachment`) and parameters (RFC 2045 §5.1, with RFC 2231 continuations and charsets).
@@ -11,16 +16,16 @@ public struct HeaderValue: Sendable, Equatable {
     /// Parses `raw`; unreadable parameters are skipped, never fatal.
     public init(_ raw: String) {
         var pieces = HeaderValue.split(raw)
-        value = pieces.isEmpty ? "" : pieces.removeFirst().trimmingCharacters(in: .whitespaces).lowercased()
+        value = pieces.isEmpty ? "" : pieces.removeFirst().trimmingSpaces().lowercased()
         var plain: [String: String] = [:]
         var continued: [String: [(Int, String, Bool)]] = [:]
         for piece in pieces {
             guard let equals = piece.firstIndex(of: "=") else { continue }
-            var name = piece[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-            var text = piece[piece.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            var name = piece[..<equals].trimmingSpaces().lowercased()
+            var text = piece[piece.index(after: equals)...].trimmingSpaces()
             if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") {
-                text = String(text.dropFirst().dropLast()).replacingOccurrences(of: "\\\"", with: "\"")
-                    .replacingOccurrences(of: "\\\\", with: "\\")
+                text = String(text.dropFirst().dropLast()).replacingEvery("\\\"", with: "\"")
+                    .replacingEvery("\\\\", with: "\\")
             }
             let extended = name.hasSuffix("*")
             if extended { name.removeLast() }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import ParleyCrypto
 
 /// Armored OpenPGP blocks inside the text of a mail (the way mail clients without PGP/MIME send):
 /// `BEGIN PGP MESSAGE` is decrypted, `BEGIN PGP SIGNED MESSAGE` is verified, and the text around
@@ -14,14 +19,14 @@ enum InlinePGP {
         var blocks: [MailBlock] = []
         var rest = Substring(text)
         func addText(_ piece: Substring) {
-            let trimmed = piece.trimmingCharacters(in: .newlines)
-            guard !trimmed.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+            let trimmed = piece.trimmingNewlines()
+            guard !trimmed.trimmingSpaces().isEmpty else { return }
             blocks.append(context.encrypted ? .decryptedText(trimmed, signature: context.signature)
                                             : .plainText(trimmed, signature: context.signature))
         }
         while let begin = nextBegin(in: rest) {
             let endMarker = begin.signed ? signatureEnd : messageEnd
-            guard let end = rest[begin.range.upperBound...].range(of: endMarker) else { break }
+            guard let end = rest[begin.range.upperBound...].firstTextRange(of: endMarker) else { break }
             addText(rest[..<begin.range.lowerBound])
             let armored = String(rest[begin.range.lowerBound..<end.upperBound])
             blocks.append(begin.signed ? cleartext(armored, keys: keys, context: context) : message(armored, keys: keys, context: context))
@@ -34,11 +39,11 @@ enum InlinePGP {
     /// The first BEGIN line at the start of a line, and whether it opens a cleartext-signed message.
     private static func nextBegin(in text: Substring) -> (range: Range<Substring.Index>, signed: Bool)? {
         var search = text[...]
-        while let found = search.range(of: "-----BEGIN PGP ") {
+        while let found = search.firstTextRange(of: "-----BEGIN PGP ") {
             let atLineStart = found.lowerBound == text.startIndex || text[text.index(before: found.lowerBound)] == "\n"
             if atLineStart {
                 let line = text[found.lowerBound...].prefix { $0 != "\n" && $0 != "\r" }
-                let label = line.trimmingCharacters(in: .whitespaces)
+                let label = line.trimmingSpaces()
                 if label == messageBegin { return (found.lowerBound..<line.endIndex, false) }
                 if label == signedBegin { return (found.lowerBound..<line.endIndex, true) }
             }
@@ -51,7 +56,7 @@ enum InlinePGP {
         do {
             let result = try keys.decrypt(Array(armored.utf8))
             let signature = SignatureStatus.of(result.verifications, verifiers: keys.verifiers)
-            let text = MailReader.displayText(String(decoding: result.literal.data, as: UTF8.self)).trimmingCharacters(in: .newlines)
+            let text = MailReader.displayText(String(decoding: result.literal.data, as: UTF8.self)).trimmingNewlines()
             // A message that was signed but not encrypted is plain text with a signature.
             if result.sessionKey == nil, !context.encrypted { return .plainText(text, signature: signature) }
             return .decryptedText(text, signature: signature == .none ? context.signature : signature)

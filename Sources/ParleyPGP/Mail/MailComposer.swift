@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 
 /// Writes an encrypted (optionally signed) PGP/MIME message (RFC 3156 §4) as .eml bytes: the text and
@@ -66,7 +70,7 @@ public struct MailComposer: Sendable {
         encryptor.passwords = passwords
         encryptor.signers = signer.map { [$0] } ?? []
         let armored = Armor.encode(try encryptor.encrypt(Array(inner.utf8)), as: .message)
-            .replacingOccurrences(of: "\n", with: "\r\n")
+            .replacingEvery("\n", with: "\r\n")
 
         var out = headerFields(messageID: Self.token(&random))
         out += "Content-Type: multipart/encrypted; protocol=\"application/pgp-encrypted\"; boundary=\"\(outerBoundary)\"\r\n\r\n"
@@ -156,7 +160,7 @@ public struct MailComposer: Sendable {
 
     /// A Message-ID's inside (no brackets), reduced to the characters RFC 5322's msg-id allows.
     static func messageID(_ value: String) -> String {
-        value.trimmingCharacters(in: CharacterSet(charactersIn: "<> \t")).filter { $0.isASCII && !$0.isWhitespace && $0 != "<" && $0 != ">" && !$0.isNewline }
+        value.trimmingScalars { "<> \t".unicodeScalars.contains($0) }.filter { $0.isASCII && !$0.isWhitespace && $0 != "<" && $0 != ">" && !$0.isNewline }
     }
 
     /// A media type reduced to its token characters (a caller's string never breaks the header).
@@ -169,21 +173,17 @@ public struct MailComposer: Sendable {
     static func parameter(_ name: String, _ value: String) -> String {
         let value = header(value)
         if value.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) {
-            return "\(name)=\"\(value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\""
+            return "\(name)=\"\(value.replacingEvery("\\", with: "\\\\").replacingEvery("\"", with: "\\\""))\""
         }
         let encoded = value.utf8.map { byte -> String in
             let character = Character(Unicode.Scalar(byte))
-            return byte < 0x80 && (character.isLetter || character.isNumber || ".-_".contains(character)) ? String(character) : String(format: "%%%02X", byte)
+            return byte < 0x80 && (character.isLetter || character.isNumber || ".-_".contains(character)) ? String(character) : "%" + Hex.upper([byte])
         }.joined()
         return "\(name)*=utf-8''\(encoded)"
     }
 
     /// An RFC 5322 date in UTC, e.g. `Sun, 22 Nov 2026 13:18:48 +0000`.
     static func rfc5322Date(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss '+0000'"
-        return formatter.string(from: date)
+        UTCTime(date).rfc5322
     }
 }

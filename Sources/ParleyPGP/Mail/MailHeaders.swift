@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import ParleyCrypto
 
 /// The header fields of a message or body part (RFC 5322 §2.2), unfolded, in order.
 public struct MailHeaders: Sendable, Equatable {
@@ -10,12 +15,12 @@ public struct MailHeaders: Sendable, Equatable {
 
     /// The first field named `name` (case-insensitive), raw.
     public subscript(name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        fields.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
     /// Every field named `name` (case-insensitive), raw, in order (`Autocrypt`, `Autocrypt-Gossip`, `Received`…).
     public func values(_ name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        fields.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
     }
 
     /// The first field named `name` with RFC 2047 encoded words decoded (Subject, From, To…).
@@ -35,7 +40,7 @@ public struct MailHeaders: Sendable, Equatable {
 
     /// The Content-Transfer-Encoding, lowercased, defaulting to 7bit.
     public var transferEncoding: String {
-        (self["Content-Transfer-Encoding"] ?? "7bit").trimmingCharacters(in: .whitespaces).lowercased()
+        (self["Content-Transfer-Encoding"] ?? "7bit").trimmingSpaces().lowercased()
     }
 
     public static func == (lhs: MailHeaders, rhs: MailHeaders) -> Bool {

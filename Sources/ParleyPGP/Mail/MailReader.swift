@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import ParleyCrypto
 
 /// Reads an .eml message into blocks the way FlowCrypt's `parseDecryptMsg` does: PGP/MIME
 /// (RFC 3156 multipart/encrypted and multipart/signed), inline armored messages and cleartext
@@ -140,7 +145,7 @@ public struct MailReader {
 
     /// Line endings as LF for display.
     static func displayText(_ text: String) -> String {
-        text.replacingOccurrences(of: "\r\n", with: "\n")
+        text.replacingEvery("\r\n", with: "\n")
     }
 
     /// An attachment: decrypted when it is an OpenPGP message (.pgp, .gpg, .asc or PGP media types).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension MailTranscript {
     /// An attachment would replace a file: nothing is overwritten.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 
 /// A read message as text, the way `parley pgp read-mail` and `parley mail read` show it: headers, then each

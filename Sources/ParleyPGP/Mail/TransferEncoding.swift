@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Content-Transfer-Encoding (RFC 2045 §6): base64, quoted-printable, and the identity encodings.
 public enum TransferEncoding {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// CRC-24 (RFC 4880 §6.1) computed a chunk at a time with a table, for armor of any length.
 struct CRC24Stream {

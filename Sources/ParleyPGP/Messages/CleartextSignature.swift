@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The cleartext signature framework (RFC 4880 §7): readable text, dash-escaped, followed by an
 /// armored text-mode signature over its canonical form.

@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// RFC 6637 ECDH: the KDF over the shared secret and AES key wrap of the session key.
 enum ECDHKeyWrap {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -34,12 +38,12 @@ public enum PGPFiles {
 
     /// Runs `body` with the file at `path` open for reading.
     public static func withInput<T>(_ path: String, _ body: (PGPInput) throws -> T) throws -> T {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw Failure(description: FileManager.default.fileExists(atPath: path)
-                          ? "\(path) cannot be read: check its permissions" : "\(path) does not exist: check the path")
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw Failure(description: errno == ENOENT ? "\(path) does not exist: check the path" : "\(path) cannot be read: check its permissions")
         }
-        defer { try? handle.close() }
-        return try body(PGPFileInput(handle))
+        defer { close(descriptor) }
+        return try body(PGPFileInput(descriptor: descriptor))
     }
 
     /// Runs `body` writing into a temporary file beside `path`, renamed to `path` only when `body` returns.
@@ -50,16 +54,18 @@ public enum PGPFiles {
         }
         let target = URL(fileURLWithPath: path)
         let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).partial")
-        guard manager.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: mode]),
-              let handle = FileHandle(forWritingAtPath: temporary.path) else {
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
+        guard descriptor >= 0 else {
             throw Failure(description: "cannot write in \(target.deletingLastPathComponent().path): check the directory exists and is writable")
         }
         do {
             // Write-back starts as the file grows, so the fsync that makes the result durable before it
             // gets its name waits for the last few MiB only (it took 65-80 ms for 100 MiB at the end).
-            let result = try body(PGPFileOutput(handle, writeBackEvery: 8 << 20))
-            try handle.synchronize()
-            try handle.close()
+            let result = try body(PGPFileOutput(descriptor: descriptor, writeBackEvery: 8 << 20))
+            guard fsync(descriptor) == 0 else {
+                throw Failure(description: "\(path) could not be written to the disk: \(String(cString: strerror(errno)))")
+            }
+            close(descriptor)
             if replace {
                 guard rename(temporary.path, path) == 0 else { throw Failure(description: "\(path) cannot be replaced: check its permissions") }
             } else {
@@ -70,8 +76,8 @@ public enum PGPFiles {
             }
             return result
         } catch {
-            try? handle.close()
-            try? manager.removeItem(at: temporary)
+            close(descriptor)
+            unlink(temporary.path)
             throw error
         }
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -69,13 +73,13 @@ public final class PGPMemoryOutput: PGPOutput {
     }
 }
 
-/// A file handle read as a stream.
+/// An open file read as a stream.
 public final class PGPFileInput: PGPInput {
-    private let handle: FileHandle
+    private let descriptor: Int32
 
-    /// A stream over `handle` (not closed by this object).
-    public init(_ handle: FileHandle) {
-        self.handle = handle
+    /// A stream over the open file `descriptor` (not closed by this object).
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
     }
 
     /// Up to `count` bytes from the file, read straight into the returned array (no `Data` in between).
@@ -83,7 +87,6 @@ public final class PGPFileInput: PGPInput {
         // Callers ask for a chunk; the cap keeps an odd huge request from allocating that much.
         let count = min(count, 1 << 20)
         guard count > 0 else { return [] }
-        let descriptor = handle.fileDescriptor
         return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             initialized = 0
             // A pipe returns what it has; keep reading until `count` or the end, as `FileHandle.read` does,
@@ -102,18 +105,18 @@ public final class PGPFileInput: PGPInput {
     }
 }
 
-/// A file handle written as a stream.
+/// An open file written as a stream.
 public final class PGPFileOutput: PGPOutput {
-    private let handle: FileHandle
+    private let descriptor: Int32
     private let writeBackEvery: Int?
     private var written = 0
     private var writtenBack = 0
 
-    /// A stream into `handle` (not closed by this object). With `writeBackEvery`, each time that many
-    /// more bytes were written the system is asked to start writing them to disk and not keep them
+    /// A stream into the open file `descriptor` (not closed by this object). With `writeBackEvery`, each time that
+    /// many more bytes were written the system is asked to start writing them to disk and not keep them
     /// cached (`posix_fadvise` DONTNEED), so a final `fsync` finds little left to wait for.
-    public init(_ handle: FileHandle, writeBackEvery: Int? = nil) {
-        self.handle = handle
+    public init(descriptor: Int32, writeBackEvery: Int? = nil) {
+        self.descriptor = descriptor
         self.writeBackEvery = writeBackEvery
     }
 
@@ -124,7 +127,6 @@ public final class PGPFileOutput: PGPOutput {
 
     /// Writes `bytes` to the file with write(2) directly, retrying short writes.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
-        let descriptor = handle.fileDescriptor
         var offset = 0
         while offset < bytes.count {
             let wrote = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

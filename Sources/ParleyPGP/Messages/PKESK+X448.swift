@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// X448 session keys (RFC 9580 §5.1.7): an ephemeral X448 key, HKDF-SHA512 over ephemeral ‖ recipient ‖ shared
 /// secret with info "OpenPGP X448" and no salt, and AES-256 key wrap of the bare session key (no checksum, no

@@ -1,6 +1,10 @@
 import Crypto
 import _CryptoExtras
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A public-key encrypted session key packet: version 3 (RFC 4880 §5.1, RFC 6637 §10) naming the recipient by
 /// key ID, or version 6 (RFC 9580 §5.1.2) naming it by fingerprint and leaving the cipher to the SEIPD v2 packet.

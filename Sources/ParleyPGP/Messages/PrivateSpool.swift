@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ParleyFiles
 
 /// A scratch file for output that may reach standard output only after a check at its end (the MDC of a decrypted
@@ -18,9 +27,9 @@ public final class PrivateSpool {
 
     /// Copies everything written to `destination` (standard output, or a device or pipe named as the output),
     /// each chunk opened and checked before any of it goes out; nothing may be written to the spool afterwards.
-    public func release(to destination: FileHandle = .standardOutput) throws {
+    public func release(to destination: Int32 = STDOUT_FILENO) throws {
         // A failed copy is not the message's fault: said as a file failure, not as bad data.
-        do { try scratch.release(to: destination.fileDescriptor) } catch { throw PGPFiles.Failure(description: error.description) }
+        do { try scratch.release(to: destination) } catch { throw PGPFiles.Failure(description: error.description) }
     }
 
     /// Writes the last (short) chunk: nothing more may be written; `release` does it if it was not done.
@@ -29,7 +38,7 @@ public final class PrivateSpool {
     }
 
     /// Runs `body` writing into a new spool, then releases it to standard output only when `body` returned.
-    public static func releasing<T>(to destination: FileHandle = .standardOutput, _ body: (PGPOutput) throws -> T) throws -> T {
+    public static func releasing<T>(to destination: Int32 = STDOUT_FILENO, _ body: (PGPOutput) throws -> T) throws -> T {
         let spool = try PrivateSpool()
         let result = try body(spool.output)
         try spool.release(to: destination)

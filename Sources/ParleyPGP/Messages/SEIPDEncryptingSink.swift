@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Encrypts a SEIPD v1 body as a stream: random prefix, the data, then the MDC, in full-block CFB.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 
 /// A message's symmetric session key and cipher.
@@ -56,7 +60,7 @@ public struct SessionKey: Sendable, Equatable {
 
     /// Parses the `ALGO:HEX` form SOP uses.
     public init(sopString: String) throws {
-        let parts = sopString.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ":", maxSplits: 1)
+        let parts = sopString.trimmingSpacesAndNewlines().split(separator: ":", maxSplits: 1)
         guard parts.count == 2, let algorithm = UInt8(parts[0]), parts[1].count % 2 == 0 else {
             throw PGPError.malformed("session key is not ALGO:HEX")
         }

@@ -1,6 +1,10 @@
 import Crypto
 import _CryptoExtras
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An incremental hash that keeps swift-crypto's typed digest, which the RSA and ECDSA APIs need,
 /// so a signature over a stream of any length is made or checked without holding the data.

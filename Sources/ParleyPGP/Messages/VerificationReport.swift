@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 
 /// How `parley pgp` reports signatures: one line per signature, naming a good signer by its first user ID and
@@ -12,7 +16,7 @@ public enum VerificationReport {
         if verification.isGood, let signer {
             let name = signer.userIDs.first?.string ?? Hex.upper(signer.fingerprint)
             let date = Date(timeIntervalSince1970: TimeInterval(verification.signature.creationTime ?? 0))
-            return "Good signature from \(name) (\(Hex.upper(signer.fingerprint))), made \(ISO8601DateFormatter().string(from: date))"
+            return "Good signature from \(name) (\(Hex.upper(signer.fingerprint))), made \(UTCTime(date).iso8601)"
         }
         let keyID = verification.signature.issuerKeyID.map { Hex.upper($0) } ?? "unknown key"
         let why = verification.failure.map { "\($0)" } ?? "not checked"

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 
 /// SOP's inputs named on the command line: a file, `@ENV:NAME` (an environment variable) or `@FD:N` (an open
@@ -12,10 +16,15 @@ public enum SOPInputs {
             return Array(value.utf8)
         }
         if name.hasPrefix("@FD:"), let fd = Int32(name.dropFirst(4)) {
-            return [UInt8](FileHandle(fileDescriptor: fd).readDataToEndOfFile())
+            do { return try readAll(descriptor: fd) } catch { throw SOPFailure(.missingInput, "\(name): cannot be read") }
         }
         guard let data = FileManager.default.contents(atPath: name) else { throw SOPFailure(.missingInput, "\(name): cannot be read") }
         return [UInt8](data)
+    }
+
+    /// Everything the open file `descriptor` (standard input, an `@FD:`) has left.
+    public static func readAll(descriptor: Int32) throws -> [UInt8] {
+        try PGPFileInput(descriptor: descriptor).readAll(limit: .max)
     }
 
     /// A password input, with trailing whitespace removed as SOP requires.

@@ -1,4 +1,13 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where SOP's streamed output goes: straight out for output that is right as soon as it is made (encrypting,
 /// signing), or held in a `PrivateSpool` until its end was checked (a decrypted message's MDC, a signature, a
@@ -6,18 +15,18 @@ import Foundation
 /// of any size takes constant memory.
 public enum SOPStreams {
     /// Standard input, read a chunk at a time.
-    public static var standardInput: PGPInput { PGPFileInput(FileHandle.standardInput) }
+    public static var standardInput: PGPInput { PGPFileInput(descriptor: STDIN_FILENO) }
 
     /// Runs `body` writing straight to `destination`; OpenPGP errors become SOP's by `classify`.
-    public static func direct<T>(to destination: FileHandle = .standardOutput, classify: (PGPError) -> SOPFailure = { SOPFailure($0) },
+    public static func direct<T>(to destination: Int32 = STDOUT_FILENO, classify: (PGPError) -> SOPFailure = { SOPFailure($0) },
                                  _ body: (PGPOutput) throws -> T) throws -> T {
-        try SOPFailure.mapping(classify) { try body(PGPFileOutput(destination)) }
+        try SOPFailure.mapping(classify) { try body(PGPFileOutput(descriptor: destination)) }
     }
 
     /// Runs `body` writing into a private, unlinked scratch file, and copies that to `destination` only when
     /// `body` returned and `check` accepted its result. OpenPGP errors become SOP's by `classify` (decryption's
     /// by default; for armor every error is bad data).
-    public static func checked<T>(to destination: FileHandle = .standardOutput, _ body: (PGPOutput) throws -> T,
+    public static func checked<T>(to destination: Int32 = STDOUT_FILENO, _ body: (PGPOutput) throws -> T,
                                   check: (T) throws -> Void = { _ in },
                                   classify: (PGPError) -> SOPFailure = { SOPFailure($0) }) throws -> T {
         try SOPFailure.mapping(classify) {

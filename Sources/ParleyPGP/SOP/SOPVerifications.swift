@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyCrypto
 
 /// SOP's verification lines and the time bounds that filter them.
@@ -7,10 +11,8 @@ public enum SOPVerifications {
     public static func line(_ verification: Verification) -> String? {
         guard verification.isGood, let key = verification.signingKeyFingerprint, let cert = verification.certificateFingerprint else { return nil }
         let date = Date(timeIntervalSince1970: TimeInterval(verification.signature.creationTime ?? 0))
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
         let mode = verification.signature.type == .text ? "text" : "binary"
-        return "\(formatter.string(from: date)) \(Hex.upper(key)) \(Hex.upper(cert)) mode:\(mode)"
+        return "\(UTCTime(date).iso8601) \(Hex.upper(key)) \(Hex.upper(cert)) mode:\(mode)"
     }
 
     /// The lines of the good verifications, each ending in a newline (a `--verifications-out` file).
@@ -23,11 +25,7 @@ public enum SOPVerifications {
     public static func time(_ value: String?, now: UInt32) throws -> UInt32? {
         guard let value, value != "-" else { return nil }
         if value == "now" { return now }
-        let formatter = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate]] {
-            formatter.formatOptions = options
-            if let date = formatter.date(from: value) { return UInt32(clamping: Int64(date.timeIntervalSince1970)) }
-        }
+        if let date = UTCTime.parse(value) { return UInt32(clamping: Int64(date.timeIntervalSince1970)) }
         throw SOPFailure(.unsupportedOption, "cannot read the time \(value)")
     }
 

@@ -1,6 +1,10 @@
 import Crypto
 import _CryptoExtras
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Making v4 signatures with an unlocked key.
 extension Signature {

@@ -1,6 +1,10 @@
 import Crypto
 import _CryptoExtras
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Signature verification for RSA (PKCS#1 v1.5), legacy EdDSA and ECDSA P-256.
 extension Signature {

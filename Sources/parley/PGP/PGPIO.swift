@@ -24,7 +24,7 @@ enum PGPIO {
 
     /// Runs `body` with `path` open as a stream.
     static func withInput<T>(_ path: String, _ body: (PGPInput) throws -> T) throws -> T {
-        if path == "-" { return try body(PGPFileInput(FileHandle.standardInput)) }
+        if path == "-" { return try body(PGPFileInput(descriptor: STDIN_FILENO)) }
         return try PGPFailure.run { try PGPFiles.withInput(path, body) }
     }
 
@@ -42,19 +42,19 @@ enum PGPIO {
     /// (temporary file, then rename); standard output, a pipe or a device gets the bytes as `release` says.
     static func withOutput<T>(_ path: String, replace: Bool, mode: Int, release: Release = .afterCheck,
                               _ body: (PGPOutput) throws -> T) throws -> T {
-        if path == "-" { return try PGPFailure.run { try write(to: .standardOutput, release, body) } }
+        if path == "-" { return try PGPFailure.run { try write(to: STDOUT_FILENO, release, body) } }
         try OutputPlace.check(path, force: replace)
         guard OutputPlace(path) == .device else { return try PGPFailure.run { try PGPFiles.atomically(path, replace: replace, mode: mode, body) } }
         // A device or named pipe is written in place.
         guard let device = FileHandle(forWritingAtPath: path) else { throw CommandFailure("\(path): cannot be written (check its permissions)") }
         defer { try? device.close() }
-        return try PGPFailure.run { try write(to: device, release, body) }
+        return try PGPFailure.run { try write(to: device.fileDescriptor, release, body) }
     }
 
-    private static func write<T>(to handle: FileHandle, _ release: Release, _ body: (PGPOutput) throws -> T) throws -> T {
+    private static func write<T>(to descriptor: Int32, _ release: Release, _ body: (PGPOutput) throws -> T) throws -> T {
         switch release {
-        case .afterCheck: try PrivateSpool.releasing(to: handle, body)
-        case .asMade: try body(PGPFileOutput(handle))
+        case .afterCheck: try PrivateSpool.releasing(to: descriptor, body)
+        case .asMade: try body(PGPFileOutput(descriptor: descriptor))
         }
     }
 
