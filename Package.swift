@@ -3,6 +3,16 @@
 // Targets depend only downward: CLI → chat UI/bench → Client/Server → Wire/Protocol → Crypto (docs/ARCHITECTURE.md).
 import PackageDescription
 
+/// How `parley-file` and `parley-sop` link on Linux: the Swift libraries and FoundationEssentials statically (with the
+/// two libraries FoundationEssentials needs, which SwiftPM names only for `--static-swift-stdlib` builds), no PIE and
+/// no exported symbol table, so the loader relocates and the runtime touches less; lld, because it does not repeat
+/// glibc's link-time note about FoundationEssentials' own `mktemp`. docs/PERFORMANCE.md, "A program for files alone".
+let leanProgram: [LinkerSetting] = [
+    .linkedLibrary("_FoundationCollections", .when(platforms: [.linux])),
+    .linkedLibrary("_FoundationCShims", .when(platforms: [.linux])),
+    .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xclang-linker", "-no-pie"], .when(platforms: [.linux])),
+]
+
 let package = Package(
     name: "Parley",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -25,6 +35,7 @@ let package = Package(
         .library(name: "ParleyPeerDialects", targets: ["ParleyPeerDialects"]),
         .executable(name: "parley", targets: ["parley"]),
         .executable(name: "parley-file", targets: ["parley-file"]),
+        .executable(name: "parley-sop", targets: ["parley-sop"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -237,20 +248,23 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // `parley-file`: the file commands as a program of their own. It links FoundationEssentials and the Swift
-        // libraries statically and nothing of Foundation, ICU, the server or the chat, so a seal of any size runs in
-        // about 15 MiB against `parley file`'s 45 (docs/PERFORMANCE.md, "A program for files alone"); lld, because
-        // it does not repeat glibc's link-time notes about FoundationEssentials' own `mktemp`.
+        // `parley-file`: the file commands as a program of their own, nothing of Foundation, ICU, the server or the
+        // chat linked in, so a seal of any size runs in about 15 MiB against `parley file`'s 45 (`leanProgram`).
         .executableTarget(
             name: "parley-file",
             dependencies: ["ParleyFileCommands", "ParleyTerminal", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            linkerSettings: [
-                .linkedLibrary("_FoundationCollections", .when(platforms: [.linux])),
-                .linkedLibrary("_FoundationCShims", .when(platforms: [.linux])),
-                .unsafeFlags(
-                    ["-static-stdlib", "-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xclang-linker", "-no-pie"],
-                    .when(platforms: [.linux])),
-            ]
+            linkerSettings: leanProgram
+        ),
+        // `parley sop`'s commands, shared by `parley` and `parley-sop`.
+        .target(
+            name: "ParleySOPCommands",
+            dependencies: ["ParleyPGP", "ParleyTerminal", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // `parley-sop`: the Stateless OpenPGP command line as a program of its own, linked as `parley-file` is.
+        .executableTarget(
+            name: "parley-sop",
+            dependencies: ["ParleySOPCommands", "ParleyTerminal", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            linkerSettings: leanProgram
         ),
         // `parley demo`: the narrated tour with an embedded server and three people.
         .target(
@@ -296,6 +310,7 @@ let package = Package(
                 "ParleyDemo",
                 "ParleyFileCommands",
                 "ParleyFiles",
+                "ParleySOPCommands",
                 "ParleyHardwareKeys",
                 "ParleyPGP",
                 "ParleyMail",

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ParleyChatUI
 import ParleyFileCommands
+import ParleySOPCommands
 import ParleyTerminal
 import ParleyPGP
 import ParleyServer
@@ -16,7 +17,7 @@ struct Parley: AsyncParsableCommand {
         version: ParleyVersion.current,
         subcommands: [
             Demo.self, Account.self, Chat.self, Send.self, Read.self, Conversations.self, Group.self, React.self, Pin.self, Delete.self,
-            Forward.self, Download.self, Search.self, Requests.self, Block.self, Unblock.self, Blocked.self, ProfileCommand.self, Contacts.self, Devices.self, Verify.self, Server.self, Envelope.self, FileCommand.self, Location.self, SOP.self, PGP.self, Mail.self, Bench.self,
+            Forward.self, Download.self, Search.self, Requests.self, Block.self, Unblock.self, Blocked.self, ProfileCommand.self, Contacts.self, Devices.self, Verify.self, Server.self, Envelope.self, FileCommand.self, Location.self, SOPCommand.self, PGP.self, Mail.self, Bench.self,
         ]
     )
 
@@ -33,13 +34,8 @@ struct Parley: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            if let failure = error as? SOPFailure {
-                // A `parley sop` operation failed: SOP's exit code for its kind (draft-dkg-openpgp-stateless-cli §7).
-                FileHandle.standardError.write(Data("parley sop: \(failure.message)\n".utf8))
-                exit(withError: ExitCode(SOPIO.code(failure.kind)))
-            }
-            if let (code, message) = SOPUsage.failure(for: error) {
-                FileHandle.standardError.write(Data((message + "\n").utf8))
+            if let (code, message) = SOPUsage.exit(for: error, sopRoot: SOPCommand.self, name: "parley sop") {
+                StandardStreams.err(TerminalText.visible(message) + "\n")
                 exit(withError: ExitCode(code))
             }
             let shown = CommandFailure.shown(error)

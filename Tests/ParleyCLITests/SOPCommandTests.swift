@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// `parley sop` against itself and against Sequoia's `sqop` (installed by scripts/test from
-/// scripts/test-tools.txt; the tests fail, not skip, without it).
+/// scripts/test-tools.txt; the tests fail, not skip, without it). The exit codes and the interoperation with sqop are
+/// checked for the program `parley-sop` too, which runs the same commands on its own.
 @Suite("parley sop", .serialized, .offThePool)
 struct SOPCommandTests {
     let directory: URL
@@ -20,10 +21,17 @@ struct SOPCommandTests {
 
     func read(_ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path(name))) }
 
-    /// Runs `parley sop …`; returns status and stdout.
-    func parley(_ arguments: [String], stdin: Data = Data()) throws -> (Int32, Data) {
-        let result = try ParleyBinary.runBinary(["sop"] + arguments, stdin: stdin)
+    /// Runs `parley sop …` (or `parley-sop …` when `program` says so); returns status and stdout.
+    func parley(_ arguments: [String], stdin: Data = Data(), program: String = "parley") throws -> (Int32, Data) {
+        let result = try Self.run(arguments, stdin: stdin, program: program)
         return (result.status, result.stdout)
+    }
+
+    /// `parley sop ARGUMENTS`, or `parley-sop ARGUMENTS`.
+    static func run(_ arguments: [String], stdin: Data, program: String) throws -> ParleyBinary.BinaryResult {
+        program == "parley-sop"
+            ? try ParleyBinary.runBinary(arguments, stdin: stdin, program: program)
+            : try ParleyBinary.runBinary(["sop"] + arguments, stdin: stdin)
     }
 
     /// Runs `sqop …` the same way.
@@ -42,11 +50,11 @@ struct SOPCommandTests {
         return (process.terminationStatus, data)
     }
 
-    func parleyKey(_ name: String) throws {
-        let (status, key) = try parley(["generate-key", "\(name) <\(name)@example.org>"])
+    func parleyKey(_ name: String, program: String = "parley") throws {
+        let (status, key) = try parley(["generate-key", "\(name) <\(name)@example.org>"], program: program)
         #expect(status == 0)
         try write("\(name).key", key)
-        let (certStatus, cert) = try parley(["extract-cert"], stdin: key)
+        let (certStatus, cert) = try parley(["extract-cert"], stdin: key, program: program)
         #expect(certStatus == 0)
         #expect(String(decoding: cert, as: UTF8.self).hasPrefix("-----BEGIN PGP PUBLIC KEY BLOCK-----"))
         try write("\(name).cert", cert)
@@ -91,28 +99,33 @@ struct SOPCommandTests {
         #expect(try parley(["decrypt", path("alice.key")], stdin: Data("garbage".utf8)).0 != 0)
     }
 
-    @Test("decrypt reads exactly one encrypted message: not encrypted exits 29, anything after it 41, and stdout stays empty")
-    func strictDecrypt() throws {
-        try parleyKey("alice")
-        let (_, encrypted) = try parley(["encrypt", path("alice.cert")], stdin: message)
-        let (_, binary) = try parley(["dearmor"], stdin: encrypted)
-        let (_, signed) = try parley(["inline-sign", path("alice.key")], stdin: message)
-        let notEncrypted = try parley(["decrypt", path("alice.key")], stdin: signed)
+    @Test("decrypt reads exactly one encrypted message: not encrypted exits 29, anything after it 41, and stdout stays empty",
+          arguments: ["parley", "parley-sop"])
+    func strictDecrypt(program: String) throws {
+        try parleyKey("alice", program: program)
+        let (_, encrypted) = try parley(["encrypt", path("alice.cert")], stdin: message, program: program)
+        let (_, binary) = try parley(["dearmor"], stdin: encrypted, program: program)
+        let (_, signed) = try parley(["inline-sign", path("alice.key")], stdin: message, program: program)
+        let notEncrypted = try parley(["decrypt", path("alice.key")], stdin: signed, program: program)
         #expect(notEncrypted.0 == 29 && notEncrypted.1.isEmpty)
         for (what, input) in [("a second copy", encrypted + encrypted), ("text after the armor", encrypted + Data("P.S.\n".utf8)),
                               ("stray bytes", binary + Data(repeating: 0xA5, count: 100)), ("a second binary copy", binary + binary)] {
-            let (status, out) = try parley(["decrypt", path("alice.key")], stdin: input)
+            let (status, out) = try parley(["decrypt", path("alice.key")], stdin: input, program: program)
             #expect(status == 41, "\(what): exit \(status)")
             #expect(out.isEmpty, "\(what): plaintext on stdout")
         }
+        let garbage = Data((0..<4096).map { _ in UInt8.random(in: 0...255) })
+        #expect(try parley(["decrypt", path("alice.key")], stdin: garbage, program: program).0 != 0)
+        #expect(try parley(["decrypt", path("alice.key")], stdin: encrypted.prefix(encrypted.count / 2), program: program).0 != 0)
         // The one message still decrypts.
-        let (status, plain) = try parley(["decrypt", path("alice.key")], stdin: encrypted)
+        let (status, plain) = try parley(["decrypt", path("alice.key")], stdin: encrypted, program: program)
         #expect(status == 0 && plain == message)
     }
 
-    @Test("command-line mistakes exit 37 (unsupported option), 69 (unknown subcommand) or 19 (missing argument), printing nothing on stdout")
-    func usageErrorsUseSOPExitCodes() throws {
-        try parleyKey("alice")
+    @Test("command-line mistakes exit 37 (unsupported option), 69 (unknown subcommand) or 19 (missing argument), printing nothing on stdout",
+          arguments: ["parley", "parley-sop"])
+    func usageErrorsUseSOPExitCodes(program: String) throws {
+        try parleyKey("alice", program: program)
         let cases: [(arguments: [String], code: Int32)] = [
             (["sign", "--no-such-option"], 37),
             (["sign", "--no-such-option", path("alice.key")], 37),
@@ -128,12 +141,12 @@ struct SOPCommandTests {
             (["verify", path("alice.cert")], 19),  // no SIGNATURES and CERTS
         ]
         for (arguments, code) in cases {
-            let result = try ParleyBinary.runBinary(["sop"] + arguments, stdin: message)
-            #expect(result.status == code, "sop \(arguments.joined(separator: " ")): \(result.stderr)")
-            #expect(result.stdout.isEmpty, "sop \(arguments.joined(separator: " "))")
-            #expect(!result.stderr.isEmpty, "sop \(arguments.joined(separator: " ")) says why")
+            let result = try Self.run(arguments, stdin: message, program: program)
+            #expect(result.status == code, "\(program) sop \(arguments.joined(separator: " ")): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(program) sop \(arguments.joined(separator: " "))")
+            #expect(!result.stderr.isEmpty, "\(program) sop \(arguments.joined(separator: " ")) says why")
         }
-        #expect(try ParleyBinary.runBinary(["sop", "frobnicate"], stdin: Data()).stderr.contains("no subcommand 'frobnicate'"))
+        #expect(try Self.run(["frobnicate"], stdin: Data(), program: program).stderr.contains("no subcommand 'frobnicate'"))
         // Other commands keep ArgumentParser's usage exit code.
         #expect(try ParleyBinary.runBinary(["pgp", "verify", "--no-such-option"], stdin: Data()).status == 64)
         #expect(try ParleyBinary.runBinary(["frobnicate"], stdin: Data()).status == 64)
@@ -160,9 +173,9 @@ struct SOPCommandTests {
         #expect(try parley(["sign", "--with-key-password", path("pw"), path("locked.key")], stdin: message).0 == 0)
     }
 
-    @Test("sqop → parley and parley → sqop: encrypt, sign, verify, password")
-    func sqopInterop() throws {
-        try parleyKey("alice")
+    @Test("sqop → parley and parley → sqop: encrypt, sign, verify, password", arguments: ["parley", "parley-sop"])
+    func sqopInterop(program: String) throws {
+        try parleyKey("alice", program: program)
         let (_, bobKey) = try sqop(["generate-key", "Bob <bob@example.org>"])
         try write("bob.key", bobKey)
         let (_, bobCert) = try sqop(["extract-cert"], stdin: bobKey)
@@ -171,30 +184,30 @@ struct SOPCommandTests {
         // sqop → parley
         let (sqEncStatus, toAlice) = try sqop(["encrypt", "--sign-with", path("bob.key"), path("alice.cert")], stdin: message)
         #expect(sqEncStatus == 0)
-        let (decStatus, plain) = try parley(["decrypt", "--verify-with", path("bob.cert"), "--verifications-out", path("v"), path("alice.key")], stdin: toAlice)
+        let (decStatus, plain) = try parley(["decrypt", "--verify-with", path("bob.cert"), "--verifications-out", path("v"), path("alice.key")], stdin: toAlice, program: program)
         #expect(decStatus == 0)
         #expect(plain == message)
         #expect(!(try read("v")).isEmpty)
         let (_, bobSig) = try sqop(["sign", path("bob.key")], stdin: message)
         try write("bob.sig", bobSig)
-        #expect(try parley(["verify", path("bob.sig"), path("bob.cert")], stdin: message).0 == 0)
+        #expect(try parley(["verify", path("bob.sig"), path("bob.cert")], stdin: message, program: program).0 == 0)
 
         // parley → sqop
-        let (_, toBob) = try parley(["encrypt", "--sign-with", path("alice.key"), path("bob.cert")], stdin: message)
+        let (_, toBob) = try parley(["encrypt", "--sign-with", path("alice.key"), path("bob.cert")], stdin: message, program: program)
         let (sqDecStatus, sqPlain) = try sqop(["decrypt", "--verify-with", path("alice.cert"), "--verifications-out", path("sv"), path("bob.key")], stdin: toBob)
         #expect(sqDecStatus == 0)
         #expect(sqPlain == message)
         #expect(!(try read("sv")).isEmpty)
-        let (_, aliceSig) = try parley(["sign", path("alice.key")], stdin: message)
+        let (_, aliceSig) = try parley(["sign", path("alice.key")], stdin: message, program: program)
         try write("alice.sig", aliceSig)
         #expect(try sqop(["verify", path("alice.sig"), path("alice.cert")], stdin: message).0 == 0)
 
         // Passwords both ways.
         try write("pw", Data("shared secret words".utf8))
-        let (_, parleyPw) = try parley(["encrypt", "--with-password", path("pw")], stdin: message)
+        let (_, parleyPw) = try parley(["encrypt", "--with-password", path("pw")], stdin: message, program: program)
         #expect(try sqop(["decrypt", "--with-password", path("pw")], stdin: parleyPw).1 == message)
         let (_, sqopPw) = try sqop(["encrypt", "--with-password", path("pw")], stdin: message)
-        #expect(try parley(["decrypt", "--with-password", path("pw")], stdin: sqopPw).1 == message)
+        #expect(try parley(["decrypt", "--with-password", path("pw")], stdin: sqopPw, program: program).1 == message)
     }
 
     @Test("inline-sign, inline-verify and inline-detach, with sqop on the other side")

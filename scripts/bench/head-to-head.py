@@ -6,7 +6,9 @@ Usage: scripts/bench/head-to-head.py PARLEY [--file-mib 1024] [--pgp-mib 100] [-
 
 PARLEY (and OTHER_PARLEY) may be the `parley-file` program instead of `parley`: its rows run `parley-file seal` where
 `parley`'s run `parley file seal`, and it has no OpenPGP rows (give `--only files`). `parley-file` beside `parley`
-as the baseline compares the two programs, and age, in one interleaved run.
+as the baseline compares the two programs, and age, in one interleaved run. `--only sop` runs `sop encrypt` and
+`sop decrypt` (the same gpg key, its certificate and its secret key as files) beside gpg, for `parley-sop` or
+`parley sop`.
 
 Each row is one operation done by Parley and by its peer on the same input, to /dev/null and to a file: `parley file
 seal`/`open` (X25519) beside `age -r`/`age -d`, `parley pgp encrypt`/`decrypt` (Cv25519, no compression) beside
@@ -58,7 +60,7 @@ def main():
     parser.add_argument("parley")
     parser.add_argument("--file-mib", type=int, default=1024)
     parser.add_argument("--pgp-mib", type=int, default=100)
-    parser.add_argument("--only", choices=["files", "pgp"], help="only the file rows or only the OpenPGP rows")
+    parser.add_argument("--only", choices=["files", "pgp", "sop"], help="only the file rows, the OpenPGP rows or the SOP rows")
     parser.add_argument("--baseline", help="another parley binary (an older build), run beside PARLEY in every round")
     parser.add_argument("--runs", type=int, default=3)
     options = parser.parse_args()
@@ -69,6 +71,13 @@ def main():
         """`parley file ARGUMENTS`, or `parley-file ARGUMENTS`."""
         return [program] + ([] if os.path.basename(program) == "parley-file" else ["file"]) + list(arguments)
 
+    def sop_command(program, arguments, stdin, stdout=None):
+        """`parley sop ARGUMENTS < STDIN [> STDOUT]`, or `parley-sop …`, through a shell that execs it (its peak is the
+        program's; the shell's own is smaller)."""
+        words = [program] + ([] if os.path.basename(program) == "parley-sop" else ["sop"]) + arguments
+        line = "exec " + " ".join(words) + f" < {stdin}" + (f" > {stdout}" if stdout else "")
+        return ["sh", "-c", line]
+
     work = tempfile.mkdtemp(prefix="parley-head-to-head.", dir=os.environ.get("TMPDIR", "/var/tmp"))
     env = dict(os.environ, GNUPGHOME=os.path.join(work, "gnupg"), PARLEY_PASSWORD="bench password",
                PARLEY_PGP_PASSPHRASE="bench pass phrase")
@@ -77,7 +86,7 @@ def main():
     def setup(*command, **kwargs):
         subprocess.run(command, cwd=work, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kwargs)
 
-    files, pgp = options.only != "pgp", options.only != "files"
+    files, pgp = options.only in (None, "files"), options.only in (None, "pgp", "sop")
     print(f"making the random files and keys…", file=sys.stderr)
     for name, mib, wanted in (("plain", options.file_mib, files), ("pgp-plain", options.pgp_mib, pgp)):
         if not wanted:
@@ -99,7 +108,10 @@ def main():
         setup(*gpg, "--quick-gen-key", "bench@parley.invalid", "future-default", "default", "never")
         with open(os.path.join(work, "key.sec.asc"), "wb") as key:
             subprocess.run(gpg + ["--armor", "--export-secret-keys", "bench@parley.invalid"], cwd=work, env=env, check=True, stdout=key)
-        setup(parley, "pgp", "keys", "import", "--keyring", "keyring", "key.sec.asc")
+        with open(os.path.join(work, "cert.asc"), "wb") as cert:
+            subprocess.run(gpg + ["--armor", "--export", "bench@parley.invalid"], cwd=work, env=env, check=True, stdout=cert)
+        if options.only != "sop":
+            setup(parley, "pgp", "keys", "import", "--keyring", "keyring", "key.sec.asc")
         setup(*gpg, "--compress-algo", "none", "-e", "-r", "bench@parley.invalid", "-o", "g.gpg", "pgp-plain")
 
     file_bytes, pgp_bytes = options.file_mib << 20, options.pgp_mib << 20
@@ -128,8 +140,23 @@ def main():
          lambda program: [program, "pgp", "decrypt", "--keyring", "keyring", "-o", "decrypted", "g.gpg"],
          gpg + ["-d", "-o", "decrypted", "g.gpg"]),
     ]
-    if options.only:
-        rows = [row for row in rows if row[0].startswith("pgp") == (options.only == "pgp")]
+    unlock = ["--with-key-password", "@ENV:PARLEY_PGP_PASSPHRASE", "key.sec.asc"]
+    rows += [
+        ("sop encrypt, to /dev/null", pgp_bytes, None, None,
+         lambda program: sop_command(program, ["encrypt", "--no-armor", "cert.asc"], "pgp-plain"),
+         gpg + ["--compress-algo", "none", "-e", "-r", "bench@parley.invalid", "-o", "-", "pgp-plain"]),
+        ("sop encrypt, to a file", pgp_bytes, "encrypted", None,
+         lambda program: sop_command(program, ["encrypt", "--no-armor", "cert.asc"], "pgp-plain", "encrypted"),
+         gpg + ["--compress-algo", "none", "-e", "-r", "bench@parley.invalid", "-o", "encrypted", "pgp-plain"]),
+        ("sop decrypt (gpg's message), to /dev/null", pgp_bytes, None, None,
+         lambda program: sop_command(program, ["decrypt"] + unlock, "g.gpg"), gpg + ["-d", "-o", "-", "g.gpg"]),
+        ("sop decrypt (gpg's message), to a file", pgp_bytes, "decrypted", "pgp-plain",
+         lambda program: sop_command(program, ["decrypt"] + unlock, "g.gpg", "decrypted"), gpg + ["-d", "-o", "decrypted", "g.gpg"]),
+    ]
+    def kind(name):
+        return "pgp" if name.startswith("pgp") else "sop" if name.startswith("sop") else "files"
+    wanted = {options.only} if options.only else {"files", "pgp"}
+    rows = [row for row in rows if kind(row[0]) in wanted]
     # Each tool as a column: Parley, then the older build when given, then the peer. The order rotates every round.
     def commands(row):
         tools = [row[4](parley)] + ([row[4](baseline)] if baseline else []) + [row[5]]

@@ -1,13 +1,15 @@
 import ArgumentParser
 import ParleyPGP
 
-extension Parley.SOP {
+extension SOPCommand {
     /// `sop list-profiles`: the profiles ParleyPGP's `SOPProfiles` offers a subcommand.
-    struct ListProfiles: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list-profiles", abstract: "List the profiles a subcommand offers (the first is its default).")
+    public struct ListProfiles: ParsableCommand {
+        public static let configuration = CommandConfiguration(commandName: "list-profiles", abstract: "List the profiles a subcommand offers (the first is its default).")
         @Argument(help: "generate-key or encrypt.") var subcommand: String
 
-        func run() throws {
+        public init() {}
+
+        public func run() throws {
             for profile in try SOPProfiles.profiles(of: subcommand) { print("\(profile.name): \(profile.description)") }
         }
     }

@@ -1,17 +1,23 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyPGP
 
-extension Parley.SOP {
+extension SOPCommand {
     /// `sop inline-sign`: a signed message, or cleartext-signed text.
-    struct InlineSign: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "inline-sign", abstract: "Make an inline-signed message from standard input.")
+    public struct InlineSign: ParsableCommand {
+        public static let configuration = CommandConfiguration(commandName: "inline-sign", abstract: "Make an inline-signed message from standard input.")
         @Flag(name: .customLong("no-armor"), help: "Binary output (not with --as=clearsigned).") var noArmor = false
         @Option(name: .customLong("as"), help: "binary, text or clearsigned.") var mode = "binary"
         @Option(name: .customLong("with-key-password"), help: "File holding a key pass phrase.") var keyPasswords: [String] = []
         @Argument(help: "Secret key files.") var keys: [String] = []
 
-        func run() throws {
+        public init() {}
+
+        public func run() throws {
             guard !keys.isEmpty else { throw SOPFailure(.missingArgument, "give at least one secret key") }
             guard ["binary", "text", "clearsigned"].contains(mode) else { throw SOPFailure(.unsupportedOption, "--as=\(mode)") }
             let passphrases = try keyPasswords.map(SOPIO.password)
@@ -38,12 +44,14 @@ extension Parley.SOP {
     }
 
     /// `sop inline-verify`: prints the signed data when at least one signature is good.
-    struct InlineVerify: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "inline-verify", abstract: "Verify an inline-signed message.")
+    public struct InlineVerify: ParsableCommand {
+        public static let configuration = CommandConfiguration(commandName: "inline-verify", abstract: "Verify an inline-signed message.")
         @Option(name: .customLong("verifications-out"), help: "File to write verification lines to.") var verificationsOut: String?
         @Argument(help: "Certificate files.") var certs: [String] = []
 
-        func run() throws {
+        public init() {}
+
+        public func run() throws {
             guard !certs.isEmpty else { throw SOPFailure(.missingArgument, "give at least one certificate") }
             let certificates = try SOPInputs.certificates(certs)
             // Streamed into a private scratch file; the signed data reaches stdout only when a signature is good.
@@ -61,12 +69,14 @@ extension Parley.SOP {
     }
 
     /// `sop inline-detach`: splits an inline-signed message into data and detached signatures.
-    struct InlineDetach: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "inline-detach", abstract: "Split signatures from an inline-signed message.")
+    public struct InlineDetach: ParsableCommand {
+        public static let configuration = CommandConfiguration(commandName: "inline-detach", abstract: "Split signatures from an inline-signed message.")
         @Flag(name: .customLong("no-armor"), help: "Binary signatures.") var noArmor = false
         @Option(name: .customLong("signatures-out"), help: "File to write the signatures to.") var signaturesOut: String?
 
-        func run() throws {
+        public init() {}
+
+        public func run() throws {
             guard let signaturesOut else { throw SOPFailure(.missingArgument, "--signatures-out is required") }
             // The data streams into a private spool and reaches stdout, with the signatures in their file,
             // only once the whole message was read: a cut or garbled message leaves neither.

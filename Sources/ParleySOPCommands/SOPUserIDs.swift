@@ -1,17 +1,19 @@
 import ArgumentParser
 import ParleyPGP
 
-extension Parley.SOP {
+extension SOPCommand {
     /// `sop certify-userid`: certifications by KEYS over user IDs of the certificates on standard input.
-    struct CertifyUserID: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "certify-userid", abstract: "Certify user IDs of the certificates on standard input.")
+    public struct CertifyUserID: ParsableCommand {
+        public static let configuration = CommandConfiguration(commandName: "certify-userid", abstract: "Certify user IDs of the certificates on standard input.")
         @Flag(name: .customLong("no-armor"), help: "Binary output.") var noArmor = false
         @Option(name: .customLong("userid"), help: "A user ID to certify (repeatable).") var userIDs: [String] = []
         @Option(name: .customLong("with-key-password"), help: "File holding a key pass phrase.") var keyPasswords: [String] = []
         @Flag(name: .customLong("no-require-self-sig"), help: "Certify a user ID even when the certificate does not bind it itself.") var noRequireSelfSig = false
         @Argument(help: "Secret key files of the certifiers.") var keys: [String] = []
 
-        func run() throws {
+        public init() {}
+
+        public func run() throws {
             guard !userIDs.isEmpty else { throw SOPFailure(.missingArgument, "give at least one --userid") }
             guard !keys.isEmpty else { throw SOPFailure(.missingArgument, "give at least one secret key") }
             let passphrases = try keyPasswords.map(SOPIO.password)
@@ -25,14 +27,16 @@ extension Parley.SOP {
 
     /// `sop validate-userid`: exit 0 when every certificate on standard input has the user ID certified
     /// by one of the authorities, else 107.
-    struct ValidateUserID: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "validate-userid", abstract: "Check that authorities certified a user ID on the certificates on standard input.")
+    public struct ValidateUserID: ParsableCommand {
+        public static let configuration = CommandConfiguration(commandName: "validate-userid", abstract: "Check that authorities certified a user ID on the certificates on standard input.")
         @Flag(name: .customLong("addr-spec-only"), help: "USERID is an e-mail address, compared with each user ID's address.") var addrSpecOnly = false
         @Option(name: .customLong("validate-at"), help: "Judge validity at this time (ISO 8601 or now; default now).") var validateAt: String?
         @Argument(help: "The user ID.") var userID: String
         @Argument(help: "Authority certificate files.") var authorities: [String] = []
 
-        func run() throws {
+        public init() {}
+
+        public func run() throws {
             guard !authorities.isEmpty else { throw SOPFailure(.missingArgument, "give at least one authority certificate") }
             let now = SOPIO.now
             let time = try SOPVerifications.time(validateAt, now: now) ?? now

@@ -1,30 +1,44 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
-import ParleyChatUI
+#endif
 import ParleyPGP
 import ParleyTerminal
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-extension Parley {
-    /// `parley sop`: the Stateless OpenPGP command line (draft-dkg-openpgp-stateless-cli), so any
-    /// OpenPGP interoperability harness can drive ParleyPGP. Every subcommand of draft 16; docs/PGP.md.
-    struct SOP: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "sop",
-            abstract: "Stateless OpenPGP (SOP) interface to ParleyPGP.",
-            subcommands: [Version.self, GenerateKey.self, ExtractCert.self, Sign.self, Verify.self,
-                          Encrypt.self, Decrypt.self, ArmorCommand.self, Dearmor.self,
-                          InlineSign.self, InlineVerify.self, InlineDetach.self, ListProfiles.self,
-                          ChangeKeyPassword.self, RevokeKey.self, UpdateKey.self, MergeCerts.self,
-                          CertifyUserID.self, ValidateUserID.self]
-        )
-    }
+/// `parley sop` (and the program `parley-sop`): the Stateless OpenPGP command line
+/// (draft-dkg-openpgp-stateless-cli), so any OpenPGP interoperability harness can drive ParleyPGP. Every subcommand
+/// of draft 16; docs/PGP.md.
+public struct SOPCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "sop",
+        abstract: "Stateless OpenPGP (SOP) interface to ParleyPGP.",
+        subcommands: subcommands
+    )
+
+    /// The operations, the same under `parley sop` and `parley-sop`.
+    public static let subcommands: [any ParsableCommand.Type] = [
+        Version.self, GenerateKey.self, ExtractCert.self, Sign.self, Verify.self,
+        Encrypt.self, Decrypt.self, ArmorCommand.self, Dearmor.self,
+        InlineSign.self, InlineVerify.self, InlineDetach.self, ListProfiles.self,
+        ChangeKeyPassword.self, RevokeKey.self, UpdateKey.self, MergeCerts.self,
+        CertifyUserID.self, ValidateUserID.self,
+    ]
+
+    public init() {}
 }
 
 /// SOP's exit codes (draft-dkg-openpgp-stateless-cli §7) for the library's error kinds, and the standard
 /// streams every subcommand shares. The rules (inputs, profiles, verification lines) are ParleyPGP's `SOP…` types.
-enum SOPIO {
+public enum SOPIO {
     /// The exit code of `kind`.
-    static func code(_ kind: SOPFailure.Kind) -> Int32 {
+    public static func code(_ kind: SOPFailure.Kind) -> Int32 {
         switch kind {
         case .noSignature: 3
         case .certCannotEncrypt: 17
@@ -45,8 +59,8 @@ enum SOPIO {
     }
 
     /// Reads standard input completely.
-    static func standardInput() -> [UInt8] {
-        [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+    static func standardInput() throws -> [UInt8] {
+        do { return try SOPInputs.readAll(descriptor: STDIN_FILENO) } catch { throw SOPFailure(.missingInput, "standard input cannot be read") }
     }
 
     /// Writes to standard output.
@@ -61,14 +75,16 @@ enum SOPIO {
     static func password(_ name: String) throws -> [UInt8] { try SOPInputs.password(name) }
 }
 
-extension Parley.SOP {
+extension SOPCommand {
     /// `sop version`.
-    struct Version: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "version", abstract: "Print the implementation's name and version.")
+    public struct Version: ParsableCommand {
+        public static let configuration = CommandConfiguration(commandName: "version", abstract: "Print the implementation's name and version.")
         @Flag(help: "Name and version of the OpenPGP backend.") var backend = false
         @Flag(help: "Several lines of detail.") var extended = false
 
-        func run() throws {
+        public init() {}
+
+        public func run() throws {
             if backend {
                 print("ParleyPGP \(ParleyVersion.current) (swift-crypto)")
             } else if extended {
@@ -80,20 +96,24 @@ extension Parley.SOP {
     }
 
     /// `sop armor`.
-    struct ArmorCommand: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "armor", abstract: "Add ASCII armor to standard input.")
+    public struct ArmorCommand: ParsableCommand {
+        public static let configuration = CommandConfiguration(commandName: "armor", abstract: "Add ASCII armor to standard input.")
 
-        func run() throws {
+        public init() {}
+
+        public func run() throws {
             // Streamed; the packet framing is checked to the end before anything reaches stdout.
             try SOPStreams.checked({ try Armor.encode(from: SOPStreams.standardInput, to: $0) }, classify: SOPFailure.badData)
         }
     }
 
     /// `sop dearmor`.
-    struct Dearmor: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "dearmor", abstract: "Remove ASCII armor from standard input.")
+    public struct Dearmor: ParsableCommand {
+        public static let configuration = CommandConfiguration(commandName: "dearmor", abstract: "Remove ASCII armor from standard input.")
 
-        func run() throws {
+        public init() {}
+
+        public func run() throws {
             // Streamed; the CRC-24 and END line are checked before anything reaches stdout.
             try SOPStreams.checked({ try Armor.decode(from: SOPStreams.standardInput, to: $0) }, classify: SOPFailure.badData)
         }

@@ -1,11 +1,15 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ParleyPGP
 
-extension Parley.SOP {
+extension SOPCommand {
     /// `sop encrypt`.
-    struct Encrypt: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "encrypt", abstract: "Encrypt standard input to certificates and/or passwords.")
+    public struct Encrypt: ParsableCommand {
+        public static let configuration = CommandConfiguration(commandName: "encrypt", abstract: "Encrypt standard input to certificates and/or passwords.")
         @Flag(name: .customLong("no-armor"), help: "Binary output.") var noArmor = false
         @Option(name: .customLong("as"), help: "binary or text.") var mode = "binary"
         @Option(help: "rfc4880 or rfc9580 (without it: as each recipient's key calls for; see list-profiles).") var profile = "default"
@@ -14,7 +18,9 @@ extension Parley.SOP {
         @Option(name: .customLong("with-key-password"), help: "File holding a key pass phrase.") var keyPasswords: [String] = []
         @Argument(help: "Certificate files.") var certs: [String] = []
 
-        func run() throws {
+        public init() {}
+
+        public func run() throws {
             guard !certs.isEmpty || !passwords.isEmpty else { throw SOPFailure(.missingArgument, "give certificates or --with-password") }
             guard mode == "binary" || mode == "text" else { throw SOPFailure(.unsupportedOption, "--as=\(mode)") }
             var encryptor = Encryptor(now: SOPIO.now)
@@ -32,8 +38,8 @@ extension Parley.SOP {
     }
 
     /// `sop decrypt`.
-    struct Decrypt: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "decrypt", abstract: "Decrypt standard input with secret keys and/or passwords.")
+    public struct Decrypt: ParsableCommand {
+        public static let configuration = CommandConfiguration(commandName: "decrypt", abstract: "Decrypt standard input with secret keys and/or passwords.")
         @Option(name: .customLong("with-password"), help: "File holding a password.") var passwords: [String] = []
         @Option(name: .customLong("with-key-password"), help: "File holding a key pass phrase.") var keyPasswords: [String] = []
         @Option(name: .customLong("with-session-key"), help: "File holding a session key (ALGO:HEX).") var sessionKeys: [String] = []
@@ -42,7 +48,9 @@ extension Parley.SOP {
         @Option(name: .customLong("session-key-out"), help: "File to write the session key to.") var sessionKeyOut: String?
         @Argument(help: "Secret key files.") var keys: [String] = []
 
-        func run() throws {
+        public init() {}
+
+        public func run() throws {
             guard !keys.isEmpty || !passwords.isEmpty || !sessionKeys.isEmpty else {
                 throw SOPFailure(.missingArgument, "give secret keys, --with-password or --with-session-key")
             }
