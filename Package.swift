@@ -184,7 +184,8 @@ let package = Package(
         // libargon2, for RFC 9580's Argon2 S2K (pass phrases, locked v6 keys).
         .systemLibrary(name: "CArgon2", path: "Sources/CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         // OpenSSL's libcrypto through EVP, for AES-OCB and the AES-CTR and CMAC that EAX is made of (SEIPD v2).
-        .target(name: "CParleyOpenSSL", linkerSettings: [.linkedLibrary("crypto")]),
+        // On Linux libcrypto is loaded on first use (libcrypto.h says why), elsewhere linked.
+        .target(name: "CParleyOpenSSL", linkerSettings: [.linkedLibrary("crypto", .when(platforms: [.macOS, .iOS]))]),
         .target(name: "CParleyMalloc"),
         // libgcrypt (GnuPG's cipher library), for AES-CFB in OpenPGP's SEIPD v1: eight blocks at a time where it can.
         .target(name: "CParleyGcrypt", linkerSettings: [.linkedLibrary("gcrypt")]),

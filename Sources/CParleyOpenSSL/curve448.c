@@ -1,8 +1,8 @@
 // See include/CParleyOpenSSL.h. Ed448 (RFC 8032) and X448 (RFC 7748) through OpenSSL's EVP_PKEY interface: the
 // curve arithmetic, clamping and point decoding are OpenSSL's own; this file only moves raw bytes in and out.
 #include "CParleyOpenSSL.h"
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
+#include "libcrypto.h"
+#include <string.h>
 
 enum { ED448_KEY = 57, ED448_SIG = 114, X448_KEY = 56 };
 
@@ -10,7 +10,12 @@ enum { ED448_KEY = 57, ED448_SIG = 114, X448_KEY = 56 };
 static const uint8_t empty_message[1] = {0};
 
 void parley_cleanse(void *bytes, size_t length) {
+    // glibc's explicit_bzero, not libcrypto's OPENSSL_cleanse, so that clearing memory never loads libcrypto.
+#if defined(__linux__)
+    if (bytes != NULL && length > 0) explicit_bzero(bytes, length);
+#else
     if (bytes != NULL && length > 0) OPENSSL_cleanse(bytes, length);
+#endif
 }
 
 // The raw public key of a raw private key of `type`. OpenSSL frees (and clears) its copy of the private key.
@@ -25,10 +30,12 @@ static int public_from_private(int type, const uint8_t *private_key, size_t leng
 }
 
 int parley_ed448_public_key(const uint8_t private_key[57], uint8_t public_key[57]) {
+    if (!parley_libcrypto_load()) return 0;
     return public_from_private(EVP_PKEY_ED448, private_key, ED448_KEY, public_key);
 }
 
 int parley_ed448_sign(const uint8_t private_key[57], const uint8_t *message, size_t message_len, uint8_t signature[114]) {
+    if (!parley_libcrypto_load()) return 0;
     EVP_PKEY *key = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED448, NULL, private_key, ED448_KEY);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     int ok = 0;
@@ -46,6 +53,7 @@ done:
 }
 
 int parley_ed448_verify(const uint8_t public_key[57], const uint8_t *message, size_t message_len, const uint8_t signature[114]) {
+    if (!parley_libcrypto_load()) return 0;
     EVP_PKEY *key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED448, NULL, public_key, ED448_KEY);
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
     int ok = 0;
@@ -60,10 +68,12 @@ done:
 }
 
 int parley_x448_public_key(const uint8_t private_key[56], uint8_t public_key[56]) {
+    if (!parley_libcrypto_load()) return 0;
     return public_from_private(EVP_PKEY_X448, private_key, X448_KEY, public_key);
 }
 
 int parley_x448_shared_secret(const uint8_t private_key[56], const uint8_t peer_public_key[56], uint8_t shared[56]) {
+    if (!parley_libcrypto_load()) return 0;
     EVP_PKEY *key = EVP_PKEY_new_raw_private_key(EVP_PKEY_X448, NULL, private_key, X448_KEY);
     EVP_PKEY *peer = EVP_PKEY_new_raw_public_key(EVP_PKEY_X448, NULL, peer_public_key, X448_KEY);
     EVP_PKEY_CTX *ctx = key == NULL ? NULL : EVP_PKEY_CTX_new_from_pkey(NULL, key, NULL);

@@ -1,8 +1,6 @@
 // See include/CParleyOpenSSL.h. Only EVP calls: the cipher arithmetic is OpenSSL's own.
 #include "CParleyOpenSSL.h"
-#include <openssl/evp.h>
-#include <openssl/params.h>
-#include <openssl/core_names.h>
+#include "libcrypto.h"
 
 static const EVP_CIPHER *ocb_cipher(size_t key_len) {
     switch (key_len) {
@@ -61,11 +59,13 @@ done:
 
 int parley_aes_ocb(int encrypt, const uint8_t *key, size_t key_len, const uint8_t *nonce, size_t nonce_len,
                    const uint8_t *ad, size_t ad_len, const uint8_t *in, size_t in_len, uint8_t *out, uint8_t *tag) {
+    if (!parley_libcrypto_load()) return 0;
     if (nonce_len < 1 || nonce_len > 15) return 0;
     return aead(ocb_cipher(key_len), 1, encrypt, key, nonce, nonce_len, ad, ad_len, in, in_len, out, tag);
 }
 
 int parley_aes_ctr(const uint8_t *key, size_t key_len, const uint8_t iv[16], const uint8_t *in, size_t in_len, uint8_t *out) {
+    if (!parley_libcrypto_load()) return 0;
     const EVP_CIPHER *cipher = ctr_cipher(key_len);
     if (cipher == NULL || in_len > INT32_MAX) return 0;
     EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
@@ -82,6 +82,7 @@ done:
 
 int parley_aes_cmac(const uint8_t *key, size_t key_len, const uint8_t prefix[16], const uint8_t *data, size_t data_len,
                     uint8_t mac[16]) {
+    if (!parley_libcrypto_load()) return 0;
     const char *name = cbc_name(key_len);
     if (name == NULL) return 0;
     EVP_MAC *algorithm = EVP_MAC_fetch(NULL, "CMAC", NULL);
