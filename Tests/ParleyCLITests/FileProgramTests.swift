@@ -124,4 +124,26 @@ struct FileProgramTests {
         let said = statuses.first == "1" && cut.stderr.contains("Error: the output was closed by whatever was reading it")
         #expect(quiet || said, "\(cut.statuses): \(cut.stderr)")
     }
+
+    /// Their 15 MiB depend on it: one `import Foundation` in ParleyFiles, ParleyPGP or the libraries under them would
+    /// link all of Foundation and ICU into the lean programs again (`parley` itself refers to Foundation hundreds of
+    /// times, which shows the check can see it).
+    @Test("parley-file and parley-sop link none of Foundation (FoundationEssentials only)", arguments: ["parley-file", "parley-sop"])
+    func noFoundation(program: String) throws {
+        func foundationSymbols(_ name: String) throws -> Int {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/nm")
+            process.arguments = [ParleyBinary.productsDirectory.appendingPathComponent(name).path]
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try ProcessLaunch.start(process)
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "nm \(name)")
+            return text.split(separator: "\n").filter { $0.contains("$s10Foundation") }.count
+        }
+        #expect(try foundationSymbols("parley") > 0, "the check finds Foundation where it is")
+        #expect(try foundationSymbols(program) == 0)
+    }
 }
