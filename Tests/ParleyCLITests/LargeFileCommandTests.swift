@@ -17,7 +17,9 @@ struct LargeFileCommandTests {
         try await CLIAccounts.register("bob", home: bob, server: server)
         var generator = SystemRandomNumberGenerator()
         let source = root.appendingPathComponent("survey.bin")
-        var bytes = [UInt8](repeating: 0, count: 30 << 20)
+        // 30.049 MiB: "30.0 MiB" as a file, "30.1 MiB" encrypted (a 16-byte tag a piece and the header), so the
+        // progress line shows which it counts.
+        var bytes = [UInt8](repeating: 0, count: 31_508_952)
         for index in stride(from: 0, to: bytes.count, by: 8) {
             withUnsafeBytes(of: generator.next() as UInt64) { bytes.replaceSubrange(index..<index + 8, with: $0) }
         }
@@ -29,6 +31,8 @@ struct LargeFileCommandTests {
         // Into a pipe, progress is a line per tenth of the file, not one per chunk.
         let progress = sent.stderr.split(separator: "\n").filter { $0.hasPrefix("uploading ") }
         #expect((2...11).contains(progress.count), "\(progress.count) progress lines")
+        // Counted in the file's own bytes, not the encrypted ones.
+        #expect(progress.last?.hasSuffix("30.0 MiB of 30.0 MiB (100%)") == true, "\(progress.last ?? "")")
         try await CLIAccounts.accept(request: 1, home: bob)
         let read = try await ParleyBinary.runDetached(["read", "--home", bob.path])
         #expect(read.stdout.contains("survey.bin (30.0 MiB"), "\(read.stdout)")

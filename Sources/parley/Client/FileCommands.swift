@@ -20,10 +20,12 @@ struct FileSendOptions: ParsableArguments {
         options.maximumSize = maxSize * 1024 * 1024
         options.caption = caption
         let name = URL(fileURLWithPath: path).lastPathComponent
-        let progress = UploadProgress(name: name)
+        let size = (try? FileManager.default.attributesOfItem(atPath: (path as NSString).expandingTildeInPath)[.size] as? NSNumber)?.int64Value
+        let progress = UploadProgress(name: name, fileSize: size)
         options.progress = { report in
             if let offset = report.resumedAt {
-                progress.say("resuming \(name) at \(FileLabel.size(offset)), what the server already holds of it")
+                let held = FileLabel.size(progress.inFileBytes(offset, of: report.total))
+                progress.say("resuming \(name) at \(held), what the server already holds of it")
             } else {
                 progress.report(done: report.done, total: report.total)
             }
