@@ -13,6 +13,11 @@ import Testing
         #expect(ClientError.server(.invalid("members[0]", "must not contain spaces")).description == "the server refused: the address must not contain spaces")
         #expect(ClientError.server(.invalid("members[12]", "is you; you are a member already")).description
                 == "the server refused: the address is you; you are a member already")
+        // The other fields a person types or picks on the command line.
+        #expect(ClientError.server(.invalid("code", "is not 6 digits")).description == "the server refused: the code is not 6 digits")
+        #expect(ClientError.server(.invalid("invite", "is too long")).description == "the server refused: the invitation code is too long")
+        #expect(ClientError.server(.invalid("emoji", "is not one emoji")).description == "the server refused: the reaction is not one emoji")
+        #expect(ClientError.server(.invalid("name", "must not be empty")).description == "the server refused: the device name must not be empty")
     }
 
     @Test func otherRefusalsAreUnchanged() {

@@ -99,6 +99,10 @@ extension ClientError {
         "email": "the e-mail address", "display_name": "the name", "device_name": "the device name", "username": "the username",
         // One of the addresses a conversation is started with (`members[N]`).
         "members": "the address",
+        // A device renamed (`rename_device`), a confirmation or invitation code typed in, a reaction chosen, the size of
+        // a file sent.
+        "name": "the device name", "code": "the code", "invite": "the invitation code", "emoji": "the reaction",
+        "size": "the file's size",
     ]
 
     /// The server's message, with a field it names in the wire's words said in the person's.
