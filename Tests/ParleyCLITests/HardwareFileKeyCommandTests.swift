@@ -26,6 +26,11 @@ struct HardwareFileKeyCommandTests {
             let opened = try ParleyBinary.run(["file", "open", "-i", path("key.phk"), path("report.\(format)"), "-o", path("opened.\(format)")], environment: environment)
             #expect(opened.status == 0, "\(format): \(opened.stderr)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: path("opened.\(format)"))) == secret)
+            // parley-file, linked statically, reaches the same TPM through the TSS's loadable TCTI modules.
+            let lean = try ParleyBinary.run(["open", "-i", path("key.phk"), path("report.\(format)"), "-o", path("lean.\(format)")],
+                                            environment: environment, program: "parley-file")
+            #expect(lean.status == 0, "parley-file, \(format): \(lean.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path("lean.\(format)"))) == secret)
         }
 
         // Another machine's TPM cannot use the blob: a clear error, and nothing written.
