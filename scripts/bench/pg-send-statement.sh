@@ -6,7 +6,8 @@
 #
 # Usage: scripts/bench/pg-send-statement.sh [SECONDS] [ROUNDS]      (defaults 10 and 3, interleaved)
 # BATCH=N (default 10) sends per transaction in the grouped runs; CLIENTS="1 8" the pgbench clients of the single
-# runs. Grouped runs use one client: random conversations locked inside one transaction would deadlock between
+# runs; PLANS="auto force_generic_plan" runs each line under each `plan_cache_mode` (default: auto, PostgreSQL's own
+# choice), interleaved. Grouped runs use one client: random conversations locked inside one transaction would deadlock between
 # clients (a real grouping would lock every clock row of the batch in id order first).
 # Needs the Debian package postgresql (installed here if missing) and python3; a throwaway cluster runs as the
 # `postgres` user on a unix socket in a temporary directory and is removed at the end. Set PARLEY to use a built
@@ -17,6 +18,7 @@ seconds="${1:-10}"
 rounds="${2:-3}"
 batch="${BATCH:-10}"
 clients="${CLIENTS:-1 8}"
+plans="${PLANS:-auto}"
 
 dpkg-query -W -f='${Status}' postgresql 2>/dev/null | grep -q "install ok installed" || {
     apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
@@ -95,20 +97,23 @@ cpu() {
     echo $((total + ${fields[13]} + ${fields[14]}))
 }
 ticks="$(getconf CLK_TCK)"
-# run SCRIPT CLIENTS PER_TRANSACTION: one line of the table.
+# run SCRIPT CLIENTS PER_TRANSACTION PLAN_MODE: one line of the table.
 run() {
     local before after out transactions load
     load="$(cut -d' ' -f1-3 /proc/loadavg)"
     before="$(cpu)"
-    out="$("$pg_bin/pgbench" -h "$work/socket" -U postgres -n -M prepared -c "$2" -j 2 -T "$seconds" -f "$work/$1" parley 2>&1)"
+    out="$(PGOPTIONS="-c plan_cache_mode=$4" "$pg_bin/pgbench" -h "$work/socket" -U postgres -n -M prepared -c "$2" -j 2 \
+        -T "$seconds" -f "$work/$1" parley 2>&1)"
     sleep 0.5
     after="$(cpu)"
     transactions="$(echo "$out" | awk '/number of transactions actually processed/ {print $NF}' | cut -d/ -f1)"
-    python3 -c "print(f'| $1 | $2 | $3 | {int($transactions) * $3 / $seconds:,.0f} | {($after - $before) * 1000 / $ticks / (int($transactions) * $3):.3f} | $load |')"
+    python3 -c "print(f'| $1 | $4 | $2 | $3 | {int($transactions) * $3 / $seconds:,.0f} | {($after - $before) * 1000 / $ticks / (int($transactions) * $3):.3f} | $load |')"
 }
-echo "| script | clients | sends per transaction | sends/s | PostgreSQL CPU ms per send | load before |"
-echo "|---|---:|---:|---:|---:|---|"
+echo "| script | plan_cache_mode | clients | sends per transaction | sends/s | PostgreSQL CPU ms per send | load before |"
+echo "|---|---|---:|---:|---:|---:|---|"
 for round in $(seq 1 "$rounds"); do
-    for n in $clients; do run one.sql "$n" 1; done
-    run batch.sql 1 "$batch"
+    for plan in $plans; do
+        for n in $clients; do run one.sql "$n" 1 "$plan"; done
+        run batch.sql 1 "$batch" "$plan"
+    done
 done
