@@ -123,10 +123,7 @@ extension PostgresStore {
     }
 
     public func blockPartners(of accountID: Int64) async throws -> Set<Int64> {
-        try await read { db, log in
-            Set(try await db.column(
-                "SELECT blocked_id FROM blocks WHERE blocker_id = \(accountID) UNION SELECT blocker_id FROM blocks WHERE blocked_id = \(accountID)",
-                log, as: Int64.self))
-        }
+        let partners = PostgresStatements.BlockPartners(accountID: accountID)
+        return try await read { db, log in Set(try await db.rows(partners, log)) }
     }
 }
