@@ -231,7 +231,7 @@ let package = Package(
         ),
         // What reaches a terminal: remote text made inert, writes to standard output and error that survive a closed
         // pipe, hidden password prompts, progress lines. FoundationEssentials only, for `parley-file`.
-        .target(name: "ParleyTerminal", dependencies: ["ParleyCrypto"]),
+        .target(name: "ParleyTerminal", dependencies: ["ParleyCrypto", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The full-screen chat and the terminal it draws on (raw mode, keys, layout).
         .target(
             name: "ParleyChatUI",

@@ -29,9 +29,9 @@ static const char *cbc_name(size_t key_len) {
     }
 }
 
-// One AEAD call over memory: `in` to `out` (the same length), the 16-byte tag written (encrypt) or checked
-// (decrypt). OCB needs its tag length before the key; GCM takes a tag only when decrypting.
-static int aead(const EVP_CIPHER *cipher, int tag_length_first, int encrypt, const uint8_t *key, const uint8_t *nonce,
+// One OCB call over memory: `in` to `out` (the same length), the 16-byte tag written (encrypt) or checked
+// (decrypt). OCB takes its tag length (and, decrypting, the tag) before the key.
+static int ocb(const EVP_CIPHER *cipher, int encrypt, const uint8_t *key, const uint8_t *nonce,
                 size_t nonce_len, const uint8_t *ad, size_t ad_len, const uint8_t *in, size_t in_len, uint8_t *out,
                 uint8_t *tag) {
     if (cipher == NULL || in_len > INT32_MAX || ad_len > INT32_MAX) return 0;
@@ -40,8 +40,7 @@ static int aead(const EVP_CIPHER *cipher, int tag_length_first, int encrypt, con
     int ok = 0, len = 0;
     if (EVP_CipherInit_ex(ctx, cipher, NULL, NULL, NULL, encrypt) != 1) goto done;
     if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN, (int)nonce_len, NULL) != 1) goto done;
-    if ((tag_length_first || !encrypt)
-        && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, encrypt ? NULL : (void *)tag) != 1) goto done;
+    if (EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, 16, encrypt ? NULL : (void *)tag) != 1) goto done;
     if (EVP_CipherInit_ex(ctx, NULL, NULL, key, nonce, encrypt) != 1) goto done;
     if (ad_len > 0 && EVP_CipherUpdate(ctx, NULL, &len, ad, (int)ad_len) != 1) goto done;
     int written = 0;
@@ -61,7 +60,7 @@ int parley_aes_ocb(int encrypt, const uint8_t *key, size_t key_len, const uint8_
                    const uint8_t *ad, size_t ad_len, const uint8_t *in, size_t in_len, uint8_t *out, uint8_t *tag) {
     if (!parley_libcrypto_load()) return 0;
     if (nonce_len < 1 || nonce_len > 15) return 0;
-    return aead(ocb_cipher(key_len), 1, encrypt, key, nonce, nonce_len, ad, ad_len, in, in_len, out, tag);
+    return ocb(ocb_cipher(key_len), encrypt, key, nonce, nonce_len, ad, ad_len, in, in_len, out, tag);
 }
 
 int parley_aes_ctr(const uint8_t *key, size_t key_len, const uint8_t iv[16], const uint8_t *in, size_t in_len, uint8_t *out) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ParleyPGP
+import ParleyTerminal
 
 /// SOP's exit codes for command-line mistakes (draft-dkg-openpgp-stateless-cli §7): 37 for an option
 /// `parley sop` does not support, 69 for an unknown subcommand, 19 for a missing argument.
@@ -14,12 +15,20 @@ public enum SOPUsage {
     /// Parse errors that mean a required argument, or an option's value, is missing.
     static let missingArgument: Set<String> = ["noValue", "missingValueForOption"]
 
+    /// Ends the program with SOP's code when `error` is an operation's `SOPFailure` or a SOP parse mistake, its
+    /// message on standard error with controls made visible; returns for anything else, which the program reports as
+    /// usual. `sopRoot` is the command whose subcommands are SOP's (`SOPCommand` under `parley`, `parley-sop`
+    /// itself), `name` how messages call the program.
+    public static func exitIfSOP(_ error: any Error, sopRoot: ParsableCommand.Type, name: String) {
+        guard let (code, message) = exit(for: error, sopRoot: sopRoot, name: name) else { return }
+        StandardStreams.err(TerminalText.visible(message) + "\n")
+        SOPCommand.exit(withError: ExitCode(code))
+    }
+
     /// What a SOP program prints and the code it exits with for `error`: an operation's `SOPFailure` (its kind's
-    /// code) or a SOP parse mistake (`failure(for:…)`); nil for anything else, which the program reports as usual.
-    /// `sopRoot` is the command whose subcommands are SOP's (`SOPCommand` under `parley`, `parley-sop` itself),
-    /// `name` how messages call the program.
-    public static func exit(for error: any Error, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
-                            sopRoot: ParsableCommand.Type, name: String) -> (code: Int32, message: String)? {
+    /// code) or a SOP parse mistake (`failure(for:…)`); nil for anything else.
+    static func exit(for error: any Error, arguments: [String] = Array(CommandLine.arguments.dropFirst()),
+                     sopRoot: ParsableCommand.Type, name: String) -> (code: Int32, message: String)? {
         if let failure = error as? SOPFailure {
             // An operation failed: SOP's exit code for its kind (draft-dkg-openpgp-stateless-cli §7).
             return (SOPIO.code(failure.kind), "\(name): \(failure.message)")

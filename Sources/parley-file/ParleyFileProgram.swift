@@ -26,10 +26,7 @@ struct ParleyFileProgram: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            let code = exitCode(for: error)
-            guard code != .success else { exit(withError: error) }
-            StandardStreams.err(TerminalText.visible(fullMessage(for: error)) + "\n")
-            exit(withError: ExitCode(code.rawValue))
+            exitShowing(error)
         }
     }
 }

@@ -21,14 +21,8 @@ struct ParleySOPProgram: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch {
-            if let (code, message) = SOPUsage.exit(for: error, sopRoot: ParleySOPProgram.self, name: "parley-sop") {
-                StandardStreams.err(TerminalText.visible(message) + "\n")
-                exit(withError: ExitCode(code))
-            }
-            let code = exitCode(for: error)
-            guard code != .success else { exit(withError: error) }
-            StandardStreams.err(TerminalText.visible(fullMessage(for: error)) + "\n")
-            exit(withError: ExitCode(code.rawValue))
+            SOPUsage.exitIfSOP(error, sopRoot: ParleySOPProgram.self, name: "parley-sop")
+            exitShowing(error)
         }
     }
 }

@@ -34,19 +34,8 @@ struct Parley: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            if let (code, message) = SOPUsage.exit(for: error, sopRoot: SOPCommand.self, name: "parley sop") {
-                StandardStreams.err(TerminalText.visible(message) + "\n")
-                exit(withError: ExitCode(code))
-            }
-            let shown = CommandFailure.shown(error)
-            if exitCode(for: shown) != .success {
-                // ArgumentParser quotes what was typed ("The value '…' is invalid", "Unknown option '…'"), and a
-                // script may pass a value that came from someone else: controls in it are made visible, as in
-                // every other message.
-                FileHandle.standardError.write(Data((TerminalText.visible(fullMessage(for: shown)) + "\n").utf8))
-                exit(withError: ExitCode(exitCode(for: shown).rawValue))
-            }
-            exit(withError: shown)
+            SOPUsage.exitIfSOP(error, sopRoot: SOPCommand.self, name: "parley sop")
+            exitShowing(CommandFailure.shown(error))
         }
     }
 }
