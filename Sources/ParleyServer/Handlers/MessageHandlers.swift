@@ -126,13 +126,10 @@ enum MessageHandlers {
             try await context.store.confirmDelivery(accountID: caller.accountID, deviceID: caller.deviceID, messageIDs: ids, now: context.clock.now())
         }
         ServerMetrics.delivered(confirmed.count)
-        let told = confirmed.filter { $0.1 != caller.accountID }
-        guard !told.isEmpty else { return API.ConfirmDelivery.Response(confirmed: confirmed.count) }
-        // Not across a block, either way: a delivery tells the sender the device was there (presence).
-        let partners = try await StoreCall.call(context) { try await context.store.blockPartners(of: caller.accountID) }
-        for (messageID, senderID) in told where !partners.contains(senderID) {
+        for delivery in confirmed where delivery.tellsSender {
             context.notifications.notify(
-                accountID: senderID, .messageDelivered(.init(messageID: messageID, accountID: caller.accountID, deviceID: caller.deviceID)))
+                accountID: delivery.senderID,
+                .messageDelivered(.init(messageID: delivery.messageID, accountID: caller.accountID, deviceID: caller.deviceID)))
         }
         return API.ConfirmDelivery.Response(confirmed: confirmed.count)
     }

@@ -82,9 +82,25 @@ public protocol MessageStore: Sendable {
     /// The conversation a message belongs to, if the message exists.
     func conversationID(ofMessage messageID: Int64) async throws -> Int64?
 
-    /// Deletes this device's envelopes (the device has them now); returns (message id, sender id) for those
-    /// newly confirmed.
-    func confirmDelivery(accountID: Int64, deviceID: UInt32, messageIDs: [Int64], now: Int64) async throws -> [(Int64, Int64)]
+    /// Deletes this device's envelopes (the device has them now); returns those newly confirmed, in the caller's
+    /// order, each once.
+    func confirmDelivery(accountID: Int64, deviceID: UInt32, messageIDs: [Int64], now: Int64) async throws -> [ConfirmedDelivery]
+}
+
+/// A device's envelope of a message, confirmed: whose message it was, and whether its sender may hear of it.
+public struct ConfirmedDelivery: Sendable, Equatable {
+    public var messageID: Int64
+    public var senderID: Int64
+    /// False for the account's own messages (its other devices need no tick) and across a block either way: a tick
+    /// tells the sender the device was there (presence). Decided in the statement that confirms, so a delivery
+    /// costs the database one round trip.
+    public var tellsSender: Bool
+
+    public init(messageID: Int64, senderID: Int64, tellsSender: Bool) {
+        self.messageID = messageID
+        self.senderID = senderID
+        self.tellsSender = tellsSender
+    }
 }
 
 extension MessageStore {

@@ -86,4 +86,35 @@ struct DeliveryRecordConformanceTests {
             #expect(try await store.blockPartners(of: ann) == [carl])
         }
     }
+
+    @Test("a confirmation tells the sender unless it is the account's own message or a block stands either way",
+          arguments: StoreBackend.allCases)
+    func whoIsTold(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let p = try await MessageConformanceTests.pair(store)
+            let carl = try await Sample.activeAccount(store, "carl@example.org")
+            func send(_ from: Int64, _ id: String) async throws -> Int64 {
+                try await store.insertMessage(Sample.message(p.conversation, from: from, to: [(p.bob, 1), (p.ann, 2)], clientID: id), now: 10).id
+            }
+            func told(_ account: Int64, _ device: UInt32, _ ids: [Int64]) async throws -> [Bool] {
+                try await store.confirmDelivery(accountID: account, deviceID: device, messageIDs: ids, now: 20).map(\.tellsSender)
+            }
+            #expect(try await told(p.bob, 1, [try await send(p.ann, "t1")]) == [true])
+            let own = try await send(p.ann, "t2")
+            #expect(try await told(p.ann, 2, [own]) == [false], "her own copy")
+            // Someone else's block changes nothing between these two.
+            _ = try await store.block(carl, by: p.bob, limit: 100, now: 11)
+            #expect(try await told(p.bob, 1, [try await send(p.ann, "t3")]) == [true])
+            // Sent before the block (after it, nothing of hers reaches him), fetched after it.
+            let before = try await send(p.ann, "t4")
+            _ = try await store.block(p.ann, by: p.bob, limit: 100, now: 12)
+            #expect(try await told(p.bob, 1, [before]) == [false], "bob blocked her")
+            try await store.unblock(p.ann, by: p.bob)
+            _ = try await store.block(p.bob, by: p.ann, limit: 100, now: 13)
+            let both = [try await send(p.ann, "t5"), try await send(p.ann, "t6")]
+            #expect(try await told(p.bob, 1, both) == [false, false], "she blocked him")
+            try await store.unblock(p.bob, by: p.ann)
+            #expect(try await told(p.bob, 1, [try await send(p.ann, "t7")]) == [true], "told again after the unblock")
+        }
+    }
 }

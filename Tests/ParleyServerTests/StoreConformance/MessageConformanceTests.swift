@@ -155,7 +155,7 @@ struct MessageConformanceTests {
             let first = try await store.insertMessage(Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1)], clientID: "a1"), now: 10)
             let second = try await store.insertMessage(Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1)], clientID: "a2"), now: 11)
             let confirmed = try await store.confirmDelivery(accountID: p.bob, deviceID: 1, messageIDs: [second.id, first.id, 999_999], now: 20)
-            #expect(confirmed.map(\.0) == [second.id, first.id] && confirmed.allSatisfy { $0.1 == p.ann })
+            #expect(confirmed.map(\.messageID) == [second.id, first.id] && confirmed.allSatisfy { $0.senderID == p.ann && $0.tellsSender })
             #expect(try await store.confirmDelivery(accountID: p.bob, deviceID: 1, messageIDs: [first.id], now: 21).isEmpty)
             // Delivered means gone from the device's queue: the ciphertext is dropped, a third one is still there.
             let third = try await store.insertMessage(Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1)], clientID: "a3"), now: 12)

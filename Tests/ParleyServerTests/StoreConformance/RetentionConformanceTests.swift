@@ -94,10 +94,10 @@ struct RetentionConformanceTests {
             let message = try await store.insertMessage(
                 Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1), (p.ann, 2)], clientID: "d1"), now: 10)
             #expect(try await store.retainedRowCounts()["envelopes"] == 2)
-            #expect(try await store.confirmDelivery(accountID: p.bob, deviceID: 1, messageIDs: [message.id], now: 20).map(\.0) == [message.id])
+            #expect(try await store.confirmDelivery(accountID: p.bob, deviceID: 1, messageIDs: [message.id], now: 20).map(\.messageID) == [message.id])
             #expect(try await store.retainedRowCounts()["envelopes"] == 1, "bob's row is gone")
             #expect(try await store.confirmDelivery(accountID: p.bob, deviceID: 1, messageIDs: [message.id], now: 21).isEmpty, "confirmed once")
-            #expect(try await store.confirmDelivery(accountID: p.ann, deviceID: 2, messageIDs: [message.id], now: 22).map(\.1) == [p.ann])
+            #expect(try await store.confirmDelivery(accountID: p.ann, deviceID: 2, messageIDs: [message.id], now: 22).map(\.senderID) == [p.ann])
             #expect(try await store.retainedRowCounts()["envelopes"] == 0, "ann's second device's row is gone too")
             #expect(try await store.messages(accountID: p.ann, deviceID: 2, afterTimestamp: 0, limit: 10).isEmpty)
             #expect(try await store.messages(accountID: p.ann, deviceID: 1, afterTimestamp: 0, limit: 10).isEmpty)

@@ -143,10 +143,11 @@ enum PostgresStatements {
     }
 
     /// Deletes a device's envelopes of the given messages (it has them now); returns each message that had one,
-    /// with its sender.
+    /// with its sender and whether the sender may be told (not the account's own, no block either way).
     struct ConfirmEnvelopes: PostgresPreparedStatement {
-        static let name = "parley_confirm_envelopes_v2"
-        // The accounts that confirmed are kept (`deliveries`) in the same statement, for a sender not connected now.
+        static let name = "parley_confirm_envelopes_v3"
+        // The accounts that confirmed are kept (`deliveries`) in the same statement, for a sender not connected now;
+        // the block check rides along too, so a delivery is one round trip (docs/PERFORMANCE.md, "PostgreSQL again").
         static let sql = """
             WITH gone AS (
                 DELETE FROM envelopes e USING messages m
@@ -157,10 +158,13 @@ enum PostgresStatements {
                 SELECT message_id, $1 FROM gone WHERE sender_id <> $1
                 ON CONFLICT DO NOTHING
             )
-            SELECT message_id, sender_id FROM gone
+            SELECT g.message_id, g.sender_id, g.sender_id <> $1 AND NOT EXISTS (
+                SELECT 1 FROM blocks b
+                WHERE (b.blocker_id = $1 AND b.blocked_id = g.sender_id) OR (b.blocker_id = g.sender_id AND b.blocked_id = $1)
+            ) FROM gone g
             """
         static let bindingDataTypes: [PostgresDataType] = [.int8, .int8, .int8Array]
-        typealias Row = (Int64, Int64)
+        typealias Row = (Int64, Int64, Bool)
 
         var accountID: Int64
         var deviceID: UInt32

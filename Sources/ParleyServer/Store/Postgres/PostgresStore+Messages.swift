@@ -63,12 +63,14 @@ extension PostgresStore {
         }
     }
 
-    public func confirmDelivery(accountID: Int64, deviceID: UInt32, messageIDs: [Int64], now: Int64) async throws -> [(Int64, Int64)] {
+    public func confirmDelivery(accountID: Int64, deviceID: UInt32, messageIDs: [Int64], now: Int64) async throws -> [ConfirmedDelivery] {
         guard !messageIDs.isEmpty else { return [] }
         let confirm = PostgresStatements.ConfirmEnvelopes(accountID: accountID, deviceID: deviceID, messageIDs: messageIDs)
         let deleted = try await autocommitted("delivery") { db, log in try await db.rows(confirm, log) }
         // In the caller's order, each once, like SQLite: only envelopes not yet confirmed count.
-        var senders = Dictionary(deleted.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
-        return messageIDs.compactMap { id in senders.removeValue(forKey: id).map { (id, $0) } }
+        var confirmed = Dictionary(deleted.map { ($0.0, $0) }, uniquingKeysWith: { first, _ in first })
+        return messageIDs.compactMap { id in
+            confirmed.removeValue(forKey: id).map { ConfirmedDelivery(messageID: $0.0, senderID: $0.1, tellsSender: $0.2) }
+        }
     }
 }

@@ -90,22 +90,30 @@ extension SQLiteStore {
         }
     }
 
-    public func confirmDelivery(accountID: Int64, deviceID: UInt32, messageIDs: [Int64], now: Int64) async throws -> [(Int64, Int64)] {
+    public func confirmDelivery(accountID: Int64, deviceID: UInt32, messageIDs: [Int64], now: Int64) async throws -> [ConfirmedDelivery] {
         try await groupWrite("delivery") { db in
-            var confirmed: [(Int64, Int64)] = []
+            var confirmed: [ConfirmedDelivery] = []
             // Prepared once per connection: with the `envelopes_release` trigger compiled into it, preparing the
             // DELETE for every id was most of a delivery's cost on the writer.
             let delete = try db.cachedStatement(sql: "DELETE FROM envelopes WHERE account_id = ? AND device_id = ? AND message_id = ?")
             let sender = try db.cachedStatement(sql: "SELECT sender_id FROM messages WHERE id = ?")
             let noted = try db.cachedStatement(sql: "INSERT OR IGNORE INTO deliveries (message_id, account_id) VALUES (?, ?)")
+            let blocked = try db.cachedStatement(sql: """
+                SELECT EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?1 AND blocked_id = ?2)
+                    OR EXISTS (SELECT 1 FROM blocks WHERE blocker_id = ?2 AND blocked_id = ?1)
+                """)
             for id in messageIDs {
                 // The row goes at once (with `secure_delete`, SQLite overwrites it).
                 try delete.execute(arguments: [accountID, Int64(deviceID), id])
-                if db.changesCount > 0, let senderID = try Int64.fetchOne(sender, arguments: [id]) {
-                    confirmed.append((id, senderID))
-                    // What the sender learns later if it is not connected now (its own copies need no tick).
-                    if senderID != accountID { try noted.execute(arguments: [id, accountID]) }
+                guard db.changesCount > 0, let senderID = try Int64.fetchOne(sender, arguments: [id]) else { continue }
+                guard senderID != accountID else {
+                    confirmed.append(ConfirmedDelivery(messageID: id, senderID: senderID, tellsSender: false))
+                    continue
                 }
+                // What the sender learns later if it is not connected now (its own copies need no tick).
+                try noted.execute(arguments: [id, accountID])
+                let across = try Bool.fetchOne(blocked, arguments: [accountID, senderID]) ?? false
+                confirmed.append(ConfirmedDelivery(messageID: id, senderID: senderID, tellsSender: !across))
             }
             return confirmed
         }
