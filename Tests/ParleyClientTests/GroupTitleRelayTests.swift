@@ -85,6 +85,42 @@ struct GroupTitleRelayTests {
         try await harness.stop()
     }
 
+    @Test("when the creator leaves, the heir signs the title again; a member whose record still names the old creator checks it against the server's")
+    func theHeirSignsTheTitleAgain() async throws {
+        let harness = try await ClientHarness.start()
+        let ann = try await harness.person("ann")
+        let bob = try await harness.person("bob")
+        let carl = try await harness.person("carl")
+        let group = try await ann.groups.create(title: "Trip", inviting: ["carl@example.org", "bob@example.org"])
+        _ = try await carl.groups.accept(group.id)
+        _ = try await bob.groups.accept(group.id)
+        for member in [bob, carl] {
+            try await eventually("each member has ann's title") {
+                _ = try await member.sync()
+                return try await kept(member, group.id)?.title == "Trip"
+            }
+        }
+        // Bob is away while ann hands the group to carl (who joined first), so his record still names ann.
+        await bob.disconnect()
+        try await ann.groups.leave(group.id)
+        let carlsKey = await carl.identityKey
+        try await eventually("carl, the heir, signs the title again") {
+            _ = try await carl.sync()
+            return try await kept(carl, group.id).map { $0.proof.holds(title: "Trip", conversationID: group.id, identityKey: carlsKey) } == true
+        }
+        try await bob.connect()
+        try await eventually("bob takes carl's proof, although his record named ann when it came") {
+            _ = try await bob.sync()
+            return try await kept(bob, group.id).map { $0.proof.holds(title: "Trip", conversationID: group.id, identityKey: carlsKey) } == true
+        }
+        let carlsID = await carl.accountID
+        #expect(try await bob.conversations().first { $0.id == group.id }?.creatorID == carlsID)
+        let lines = try bob.history.messages(in: group.id).filter { $0.kind == "group_title" }
+        #expect(lines.count == 1, "signed again is not news: \(lines.map(\.text))")
+        for client in [ann, bob, carl] { await client.disconnect() }
+        try await harness.stop()
+    }
+
     @Test("a forged, altered, older or repeated copy from a member renames nothing")
     func copiesThatDoNotHoldChangeNothing() async throws {
         let harness = try await ClientHarness.start()

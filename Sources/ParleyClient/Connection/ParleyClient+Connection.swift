@@ -57,9 +57,11 @@ extension ParleyClient: ConnectionOwner {
         // Members who joined while this device was away learn the group's title now, from its creator or from a
         // member chosen to pass it on (docs/CLIENT.md §8.1) — also on a connect whose caller syncs itself (`read`).
         // A title that cannot go out now (a newcomer without keys on the server) waits for the next connect; it
-        // does not keep the person from their messages.
+        // does not keep the person from their messages. A group this account took over from a creator who left
+        // (API.md §5) has its title signed again first, so the members pass on a proof its new creator made.
         do {
             try await conversationBook.refreshUnlessPaced()
+            try await groupTitles.signAgain()
             try await groupTitles.shareWithNewMembers()
         } catch {
             switch error {

@@ -140,11 +140,12 @@ struct ConversationBook: Sendable {
         let id = item.conversationID
         let old = try stored(id)
         let title: String? = if let known = old?.title { known } else { try pendingTitle(id) }
-        let conversation = Conversation(
+        var conversation = Conversation(
             id: id, kind: item.kind.rawValue, members: item.members, creatorID: item.creatorID,
             title: title, unread: item.unread, favourite: old?.favourite ?? false,
             lastMessageAt: item.lastMessageAt,
             isRequest: item.request == .pending ? true : nil)
+        conversation.formerCreators = Self.formerCreators(old, now: item.creatorID)
         if let old, conversation.kind == "group", !Set(old.members).isSubset(of: Set(conversation.members)) {
             update.shrunkGroups.append(id)
         }
@@ -185,6 +186,13 @@ struct ConversationBook: Sendable {
     }
 
     /// Stores an update, in one transaction.
+    /// The creators before `creator`: those `old` knew, and its creator if that is not `creator` any more.
+    static func formerCreators(_ old: Conversation?, now creator: Int64) -> [Int64]? {
+        guard let old else { return nil }
+        guard old.creatorID != creator else { return old.formerCreators }
+        return (old.formerCreators ?? []).filter { $0 != old.creatorID } + [old.creatorID]
+    }
+
     func apply(_ update: Update) throws(ClientError) {
         try dependencies.database.write { writer in
             for var conversation in update.changed {
@@ -194,6 +202,7 @@ struct ConversationBook: Sendable {
                    let current = try? JSONDecoder().decode(Conversation.self, from: Data(bytes)) {
                     conversation.title = current.title ?? conversation.title
                     conversation.favourite = current.favourite
+                    conversation.formerCreators = Self.formerCreators(current, now: conversation.creatorID) ?? conversation.formerCreators
                 }
                 try writer.put(Namespace.conversation, String(conversation.id), Array(try JSONEncoder().encode(conversation)))
             }

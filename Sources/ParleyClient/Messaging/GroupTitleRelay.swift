@@ -43,7 +43,14 @@ struct GroupTitleRelay: Sendable {
         for (conversationID, signed) in waiting {
             guard let conversation = try? database.read({ try Self.conversation(conversationID, in: $0) }) else { continue }
             guard let key = await creatorKey(conversation.creatorID) else { continue }
-            let holds = signed.proof.holds(title: signed.title, conversationID: conversationID, identityKey: key ?? [])
+            var holds = signed.proof.holds(title: signed.title, conversationID: conversationID, identityKey: key ?? [])
+            // The group may have passed to an heir since this device last read it (its creator left, API.md §5):
+            // a copy that the recorded creator did not sign is checked once more against the creator the server
+            // names now. The device reads the new creator into its own record at its next conversation refresh.
+            if !holds, let heir = await currentCreator(conversationID), heir != conversation.creatorID {
+                guard let heirKey = await creatorKey(heir) else { continue }
+                holds = signed.proof.holds(title: signed.title, conversationID: conversationID, identityKey: heirKey ?? [])
+            }
             do {
                 let taken = try database.write { writer throws -> Bool in
                     let current = try SignedTitle.current(of: conversationID, in: writer.reader)
@@ -82,6 +89,11 @@ struct GroupTitleRelay: Sendable {
         } catch {
             return nil
         }
+    }
+
+    /// Who the server says holds the group's creator rights now; nil when it cannot be asked or names none.
+    private func currentCreator(_ conversationID: Int64) async -> Int64? {
+        try? await dependencies.server.call(API.GetConversation.self, .init(conversationID: conversationID)).creatorID
     }
 
     private static func conversation(_ id: Int64, in reader: ClientDatabase.Reader) throws -> Conversation? {

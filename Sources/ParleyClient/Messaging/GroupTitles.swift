@@ -44,8 +44,10 @@ struct GroupTitles: Sendable {
         try database.write { try SignedTitle.setHolders(Set(members), of: conversationID, in: $0) }
     }
 
-    /// Signs the title of each group this account created again (after a key rotation) and sends it to every
-    /// member; a member who has that title already takes the new proof without a line in the conversation.
+    /// Signs the title of each group this account is the creator of again, where the kept proof is not this
+    /// account's current key's — after a key rotation, or in a group taken over from a creator who left — and sends
+    /// it to every member; a member who has that title already takes the new proof without a line in the
+    /// conversation. Where the proofs hold (the usual case) it sends nothing.
     func signAgain() async throws(ClientError) {
         let me = try await account.confirmedAccountID()
         let groups = try titledGroups().filter { $0.creatorID == me }

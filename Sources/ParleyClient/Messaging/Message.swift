@@ -74,8 +74,11 @@ public struct Conversation: Codable, Sendable, Equatable, Identifiable {
     public let kind: String
     /// Active member account ids (self included).
     public var members: [Int64]
-    /// The creator.
+    /// The creator: who renames a group, removes its members and deletes it.
     public var creatorID: Int64
+    /// The group's earlier creators this device saw hand it on by leaving (docs/API.md §5), oldest first. A title one
+    /// of them sent arriving after they left was sent while they were the creator, and counts as the creator's word.
+    public var formerCreators: [Int64]?
     /// The group title (end-to-end encrypted; nil for direct conversations).
     public var title: String?
     /// Unread messages (the server's count, which stops at `Conversation.unreadCountLimit`: that many means more).
@@ -100,6 +103,12 @@ public struct Conversation: Codable, Sendable, Equatable, Identifiable {
         self.favourite = favourite
         self.lastMessageAt = lastMessageAt
         self.isRequest = isRequest
+    }
+
+    /// Whether a message from `sender` was sent while they held the group's creator rights: they held them once and
+    /// are not a member now (rights pass only when their holder leaves, and a departed account sends nothing more).
+    func sentByFormerCreator(_ sender: Int64) -> Bool {
+        formerCreators?.contains(sender) == true && !members.contains(sender)
     }
 }
 

@@ -63,6 +63,8 @@ struct ServerNotices: Sendable {
             try update(target) { if !$0.deliveredTo.contains(delivery.accountID) { $0.deliveredTo.append(delivery.accountID) } }
         case .memberRemoved(let removal):
             try await account.groupShrank(removal.conversationID)
+            // The creator may have left, handing the group to this account: its title is signed again (§8.1).
+            try await GroupTitles(dependencies: dependencies).signAgain()
         case .memberAdded(let member):
             // The creator sends the title to whoever just joined (and only to them).
             try await GroupTitles(dependencies: dependencies).memberJoined(member.conversationID)

@@ -207,10 +207,12 @@ extension SessionOwner {
             message.kind = "text"
             return
         }
-        if let proof = content.titleProof, conversation?.creatorID != message.senderID {
+        // The creator's word: from the creator, or from one who was the creator when they sent it (§8).
+        let fromCreator = conversation.map { $0.creatorID == message.senderID || $0.sentByFormerCreator(message.senderID) } ?? false
+        if let proof = content.titleProof, !fromCreator {
             message.kind = SignedTitle.relayKind
             try SignedTitle.stashRelayed(SignedTitle(title: title, proof: proof), of: message.conversationID, in: writer)
-        } else if conversation == nil || conversation?.creatorID == message.senderID {
+        } else if conversation == nil || fromCreator {
             // The title this device has, signed again (after the creator's key rotation): a new proof, not news.
             let unchanged = conversation?.title == title && content.titleProof != nil
             try ConversationBook.setTitle(content.text, of: message.conversationID, in: writer)

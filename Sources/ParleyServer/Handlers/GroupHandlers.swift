@@ -3,7 +3,8 @@ import ParleyWire
 
 /// Group management: invitations, membership, deletion. (Titles travel end to end: docs/CLIENT.md §8.)
 ///
-/// Any active member may invite; only the creator renames, removes members or deletes a group.
+/// Any active member may invite; only the creator renames, removes members or deletes a group. A creator who leaves
+/// hands those rights on (`GroupDeparture`).
 /// Either person may delete a direct conversation.
 enum GroupHandlers {
     /// Refuses to invite `invitee` to another group `creatorID` made while they have
@@ -100,7 +101,13 @@ enum GroupHandlers {
         router.add(API.LeaveGroup.self) { request, environment, context throws(WireError) in
             let caller = environment.account
             let group = try await activeGroup(request.conversationID, caller, context)
-            try await changeMembership(group.id, caller.accountID, to: .left, context)
+            let before = try await StoreCall.call(context) { try await context.store.activeMemberIDs(conversationID: group.id) }
+            // A creator's rights pass to the heir before anyone hears of it: each member reads the group again on
+            // `member_removed` and finds the new creator there.
+            _ = try await StoreCall.call(context) {
+                try await context.store.leaveGroup(conversationID: group.id, accountID: caller.accountID, now: context.clock.now())
+            }
+            tellMembershipChanged(group.id, caller.accountID, .left, to: Set(before + [caller.accountID]), context)
             return NoFields()
         }
         router.add(API.DeleteConversation.self) { request, environment, context throws(WireError) in
@@ -138,7 +145,14 @@ enum GroupHandlers {
         try await StoreCall.call(context) {
             try await context.store.setMemberStatus(conversationID: conversationID, accountID: accountID, status: status, now: context.clock.now())
         }
-        for member in Set(before + [accountID]) {
+        tellMembershipChanged(conversationID, accountID, status, to: Set(before + [accountID]), context)
+    }
+
+    /// `member_removed` for `accountID` (who left, was removed) to each of `members`.
+    static func tellMembershipChanged(
+        _ conversationID: Int64, _ accountID: Int64, _ status: MemberStatus, to members: Set<Int64>, _ context: ServerContext
+    ) {
+        for member in members {
             context.notifications.notify(accountID: member, .memberRemoved(.init(conversationID: conversationID, accountID: accountID, reason: status.rawValue)))
         }
     }

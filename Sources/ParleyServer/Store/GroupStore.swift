@@ -3,6 +3,11 @@ public protocol GroupStore: Sendable {
     /// Sets an account's member status, inserting the row if needed.
     func setMemberStatus(conversationID: Int64, accountID: Int64, status: MemberStatus, now: Int64) async throws
 
+    /// Marks the account as having left the group. When it made the group, the right to rename it, remove members and
+    /// delete it passes in the same transaction to the heir (`GroupDeparture`); with nobody to take it, the group is
+    /// deleted as by `deleteConversation`.
+    func leaveGroup(conversationID: Int64, accountID: Int64, now: Int64) async throws -> GroupDeparture
+
     /// Marks the account invited to the group unless its members and invitees fill `seats` already; false then.
     /// Counting and inviting are one transaction, so invitations at once cannot pass the limit together.
     func invite(conversationID: Int64, accountID: Int64, seats: Int, now: Int64) async throws -> Bool
@@ -34,6 +39,17 @@ public protocol GroupStore: Sendable {
 
     /// Whether `a` and `b` are contacts (`contactIDs(accountID: a).contains(b)`): one row of the `contacts` table.
     func areContacts(_ a: Int64, _ b: Int64) async throws -> Bool
+}
+
+/// What leaving a group did to it.
+public enum GroupDeparture: Sendable, Equatable {
+    /// Someone other than its creator left.
+    case left
+    /// Its creator left and `heir` holds the creator's rights now: the member who joined first (active members before
+    /// those still invited; between equals, the lower account id). The rule account deletion follows too.
+    case handedOver(heir: Int64)
+    /// Its creator left and nobody was in it or invited to it: it is deleted.
+    case deleted
 }
 
 /// A message's metadata without any ciphertext.

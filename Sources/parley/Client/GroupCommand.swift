@@ -120,7 +120,8 @@ extension Parley.Group {
     }
 
     struct Leave: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "leave", abstract: "Leave a group.")
+        static let configuration = CommandConfiguration(
+            commandName: "leave", abstract: "Leave a group; if you made it, whoever joined first takes over renaming, removing and deleting.")
         @OptionGroup var options: ClientOptions
         @Argument(help: "The group id.") var group: Int64
 

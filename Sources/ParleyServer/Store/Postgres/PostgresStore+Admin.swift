@@ -115,13 +115,8 @@ extension PostgresStore {
             try await db.run("DELETE FROM envelopes WHERE account_id = \(id)", log)
             try await db.run("DELETE FROM members WHERE account_id = \(id)", log)
             for group in groupIDs {
-                // Its groups' creator rights pass on; a group nobody is left in goes.
-                let heir = try await db.scalar(
-                    """
-                    SELECT account_id FROM members WHERE conversation_id = \(group)
-                    ORDER BY CASE status WHEN 'active' THEN 0 WHEN 'invited' THEN 1 ELSE 2 END, joined_at, account_id LIMIT 1
-                    """, log, as: Int64.self)
-                if let heir {
+                // Its groups' creator rights pass on (`GroupDeparture.handedOver`); a group nobody is in or invited to goes.
+                if let heir = try await Self.groupHeir(db, log, group) {
                     try await db.run("UPDATE conversations SET creator_id = \(heir) WHERE id = \(group) AND creator_id = \(id)", log)
                 } else {
                     try await db.run("DELETE FROM conversations WHERE id = \(group)", log)

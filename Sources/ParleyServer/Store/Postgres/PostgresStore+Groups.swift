@@ -14,6 +14,36 @@ extension PostgresStore {
         }
     }
 
+    public func leaveGroup(conversationID: Int64, accountID: Int64, now: Int64) async throws -> GroupDeparture {
+        try await transaction("membership") { db, log in
+            // The conversation's row is the lock: two of its members leaving at once wait for each other here, so
+            // the second sees the first gone and the rights never pass to someone who left.
+            let creator = try await db.scalar(
+                "SELECT creator_id FROM conversations WHERE id = \(conversationID) FOR UPDATE", log, as: Int64.self)
+            try await db.run(
+                """
+                UPDATE members SET status = 'left', joined_at = \(now)
+                WHERE conversation_id = \(conversationID) AND account_id = \(accountID)
+                """, log)
+            guard creator == accountID else { return .left }
+            if let heir = try await Self.groupHeir(db, log, conversationID) {
+                try await db.run("UPDATE conversations SET creator_id = \(heir) WHERE id = \(conversationID)", log)
+                return .handedOver(heir: heir)
+            }
+            try await Self.markDeleted(db, log, conversationID, now: now)
+            return .deleted
+        }
+    }
+
+    /// Who takes a group's creator rights (see SQLiteStore's).
+    static func groupHeir(_ db: PostgresConnection, _ log: Logger, _ conversationID: Int64) async throws -> Int64? {
+        try await db.scalar(
+            """
+            SELECT account_id FROM members WHERE conversation_id = \(conversationID) AND status IN ('active', 'invited')
+            ORDER BY CASE status WHEN 'active' THEN 0 ELSE 1 END, joined_at, account_id LIMIT 1
+            """, log, as: Int64.self)
+    }
+
     public func invite(conversationID: Int64, accountID: Int64, seats: Int, now: Int64) async throws -> Bool {
         try await transaction("membership") { db, log in
             // The conversation's row is the lock: two invitations to one group wait for each other here.
@@ -83,13 +113,15 @@ extension PostgresStore {
     }
 
     public func deleteConversation(conversationID: Int64, now: Int64) async throws {
-        try await transaction("conversation") { db, log in
-            try await db.run("UPDATE conversations SET deleted_at = \(now) WHERE id = \(conversationID)", log)
-            // Nobody can read a deleted group's picture (see SQLiteStore+Groups.swift).
-            try await db.run("DELETE FROM avatars WHERE owner_kind = 'group' AND owner_id = \(conversationID)", log)
-            try await db.run(
-                "DELETE FROM envelopes WHERE message_id IN (SELECT id FROM messages WHERE conversation_id = \(conversationID))", log)
-        }
+        try await transaction("conversation") { db, log in try await Self.markDeleted(db, log, conversationID, now: now) }
+    }
+
+    static func markDeleted(_ db: PostgresConnection, _ log: Logger, _ conversationID: Int64, now: Int64) async throws {
+        try await db.run("UPDATE conversations SET deleted_at = \(now) WHERE id = \(conversationID)", log)
+        // Nobody can read a deleted group's picture (see SQLiteStore+Groups.swift).
+        try await db.run("DELETE FROM avatars WHERE owner_kind = 'group' AND owner_id = \(conversationID)", log)
+        try await db.run(
+            "DELETE FROM envelopes WHERE message_id IN (SELECT id FROM messages WHERE conversation_id = \(conversationID))", log)
     }
 
     public func contactIDs(accountID: Int64) async throws -> [Int64] {

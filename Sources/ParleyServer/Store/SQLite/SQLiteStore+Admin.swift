@@ -110,15 +110,8 @@ extension SQLiteStore {
             try db.execute(sql: "DELETE FROM envelopes WHERE account_id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM members WHERE account_id = ?", arguments: [id])
             for group in groupIDs {
-                // Its groups' creator rights pass on; a group nobody is left in goes.
-                let heir = try Int64.fetchOne(
-                    db,
-                    sql: """
-                        SELECT account_id FROM members WHERE conversation_id = ?
-                        ORDER BY CASE status WHEN 'active' THEN 0 WHEN 'invited' THEN 1 ELSE 2 END, joined_at, account_id LIMIT 1
-                        """,
-                    arguments: [group])
-                if let heir {
+                // Its groups' creator rights pass on (`GroupDeparture.handedOver`); a group nobody is in or invited to goes.
+                if let heir = try Self.groupHeir(db, group) {
                     try db.execute(sql: "UPDATE conversations SET creator_id = ? WHERE id = ? AND creator_id = ?", arguments: [heir, group, id])
                 } else {
                     try db.execute(sql: "DELETE FROM conversations WHERE id = ?", arguments: [group])

@@ -13,6 +13,33 @@ extension SQLiteStore {
         }
     }
 
+    public func leaveGroup(conversationID: Int64, accountID: Int64, now: Int64) async throws -> GroupDeparture {
+        try await write("membership") { db in
+            try db.execute(
+                sql: "UPDATE members SET status = 'left', joined_at = ? WHERE conversation_id = ? AND account_id = ?",
+                arguments: [now, conversationID, accountID])
+            let creator = try Int64.fetchOne(db, sql: "SELECT creator_id FROM conversations WHERE id = ?", arguments: [conversationID])
+            guard creator == accountID else { return .left }
+            if let heir = try Self.groupHeir(db, conversationID) {
+                try db.execute(sql: "UPDATE conversations SET creator_id = ? WHERE id = ?", arguments: [heir, conversationID])
+                return .handedOver(heir: heir)
+            }
+            try Self.markDeleted(db, conversationID, now: now)
+            return .deleted
+        }
+    }
+
+    /// Who takes a group's creator rights (`GroupDeparture.handedOver`); nil when nobody is in it or invited to it.
+    static func groupHeir(_ db: Database, _ conversationID: Int64) throws -> Int64? {
+        try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT account_id FROM members WHERE conversation_id = ? AND status IN ('active', 'invited')
+                ORDER BY CASE status WHEN 'active' THEN 0 ELSE 1 END, joined_at, account_id LIMIT 1
+                """,
+            arguments: [conversationID])
+    }
+
     public func invite(conversationID: Int64, accountID: Int64, seats: Int, now: Int64) async throws -> Bool {
         try await write("membership") { db in
             let taken = try Int.fetchOne(
@@ -86,14 +113,16 @@ extension SQLiteStore {
     }
 
     public func deleteConversation(conversationID: Int64, now: Int64) async throws {
-        try await write("conversation") { db in
-            try db.execute(sql: "UPDATE conversations SET deleted_at = ? WHERE id = ?", arguments: [now, conversationID])
-            // Nobody can read a deleted group's picture: kept, it would be up to 256 KiB the sender never gets back.
-            try db.execute(sql: "DELETE FROM avatars WHERE owner_kind = 'group' AND owner_id = ?", arguments: [conversationID])
-            try db.execute(
-                sql: "DELETE FROM envelopes WHERE message_id IN (SELECT id FROM messages WHERE conversation_id = ?)",
-                arguments: [conversationID])
-        }
+        try await write("conversation") { db in try Self.markDeleted(db, conversationID, now: now) }
+    }
+
+    static func markDeleted(_ db: Database, _ conversationID: Int64, now: Int64) throws {
+        try db.execute(sql: "UPDATE conversations SET deleted_at = ? WHERE id = ?", arguments: [now, conversationID])
+        // Nobody can read a deleted group's picture: kept, it would be up to 256 KiB the sender never gets back.
+        try db.execute(sql: "DELETE FROM avatars WHERE owner_kind = 'group' AND owner_id = ?", arguments: [conversationID])
+        try db.execute(
+            sql: "DELETE FROM envelopes WHERE message_id IN (SELECT id FROM messages WHERE conversation_id = ?)",
+            arguments: [conversationID])
     }
 
     public func contactIDs(accountID: Int64) async throws -> [Int64] {
