@@ -117,11 +117,12 @@ struct ChatState: Sendable {
     }
 
     /// How far one of our messages got: read by someone, delivered to someone, or stored. A read mark is a
-    /// server time: it covers the messages sent at or before it.
+    /// server time: it covers the messages sent at or before it, of those its reader has — not one withheld from
+    /// them while they blocked us, whose mark reaches us once the block is lifted.
     func tick(for message: Message) -> ChatScreen.Tick? {
         guard let me, let progress = message.progress(me: me) else { return nil }
         let marks = readUpTo[message.conversationID] ?? [:]
-        if marks.contains(where: { $0.key != me && $0.value >= message.timestamp }) { return .read }
+        if marks.contains(where: { $0.key != me && $0.value >= message.timestamp && message.deliveredTo.contains($0.key) }) { return .read }
         return progress
     }
 }

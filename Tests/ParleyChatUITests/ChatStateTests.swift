@@ -101,19 +101,22 @@ struct ChatStateTests {
     @Test func ticksGoSentDeliveredRead() {
         var state = state()
         let sentAt: Int64 = 1_800_000_000_000
-        let mine = message(20, in: 1, from: 1, "hello", at: sentAt)
-        #expect(state.tick(for: mine) == .sent)
+        #expect(state.tick(for: message(20, in: 1, from: 1, "hello", at: sentAt)) == .sent)
+        let mine = message(20, in: 1, from: 1, "hello", at: sentAt, deliveredTo: [2])
         #expect(state.tick(for: message(20, in: 1, from: 1, "hello", at: sentAt, deliveredTo: [1])) == .sent)   // our own other device
         #expect(state.tick(for: message(20, in: 1, from: 1, "hello", at: sentAt, deliveredTo: [2])) == .delivered)
         state.markRead(conversation: 1, account: 2, upTo: sentAt - 1)
-        #expect(state.tick(for: mine) == .sent, "read up to just before it")
+        #expect(state.tick(for: mine) == .delivered, "read up to just before it")
+        // Someone whose mark passes it but who never had it (withheld while they blocked us) did not read it.
+        state.markRead(conversation: 1, account: 3, upTo: sentAt + 100)
+        #expect(state.tick(for: mine) == .delivered)
         state.markRead(conversation: 1, account: 2, upTo: sentAt)
         state.markRead(conversation: 1, account: 2, upTo: 5)   // a read mark never moves back
         #expect(state.tick(for: mine) == .read)
-        let later = message(21, in: 1, from: 1, "later", at: sentAt + 10)
-        #expect(state.tick(for: later) == .sent, "sent after the mark")
+        let later = message(21, in: 1, from: 1, "later", at: sentAt + 200, deliveredTo: [2, 3])
+        #expect(state.tick(for: later) == .delivered, "sent after the marks")
         // What this device learnt before the screen opened (`get_message_state`) counts as well.
-        var learnt = later
+        var learnt = message(22, in: 1, from: 1, "later", at: sentAt + 200)
         learnt.readBy = [2]
         #expect(state.tick(for: learnt) == .read)
         learnt.readBy = [1]

@@ -150,6 +150,37 @@ struct MessageStateTests {
         try await people.server.stop()
     }
 
+    /// A message withheld from someone who blocked its sender never reached them: once the block is lifted, their read
+    /// mark past it does not say they read it (before, `read_by` named them).
+    @Test func aMessageWithheldDuringABlockIsNotReadAfterIt() async throws {
+        let people = try await TwoPeople.start()
+        let three = try await people.groupWithCarol()
+        func send(_ id: String) async throws -> Int {
+            let envelopes: [[String: Any]] = [people.bobID, three.id].map {
+                ["account_id": $0, "device_id": 1, "ciphertext": Data(id.utf8).base64EncodedString()]
+            }
+            let sent = try await people.annSocket.call("send_message", ["conversation_id": three.group, "client_message_id": id, "envelopes": envelopes])
+            return try #require(sent["message_id"] as? Int, "\(sent)")
+        }
+        func readBy(_ id: Int) async throws -> [Int]? {
+            let answer = try await people.annSocket.call("get_message_state", ["message_ids": [id]])
+            return (answer["messages"] as? [[String: Any]])?.first?["read_by"] as? [Int]
+        }
+        #expect(try await three.socket.call("block_account", ["email": people.ann.email]).ok)
+        let withheld = try await send("w1")
+        people.server.clock.advance(milliseconds: 1_000)
+        #expect(try await three.socket.call("unblock_account", ["email": people.ann.email]).ok)
+        let after = try await send("a1")
+        let waiting = try await three.socket.call("get_messages", ["after_ts": 0])
+        #expect((waiting["messages"] as? [[String: Any]])?.compactMap { $0["message_id"] as? Int } == [after], "\(waiting)")
+        #expect(try await three.socket.call("confirm_delivery", ["message_ids": [after]])["confirmed"] as? Int == 1)
+        #expect(try await three.socket.call("mark_conversation_read", ["conversation_id": three.group]).ok)
+        #expect(try await people.bobSocket.call("mark_conversation_read", ["conversation_id": three.group]).ok)
+        #expect(try await readBy(withheld) == [people.bobID], "carol never had it")
+        #expect(try await readBy(after) == [people.bobID, three.id].sorted())
+        try await people.server.stop()
+    }
+
     /// Nothing someone sends reaches those who blocked them or whom they blocked, in a group too: a reaction
     /// neither, live or in `get_message_state`; the others see it.
     @Test func aReactionDoesNotCrossABlock() async throws {

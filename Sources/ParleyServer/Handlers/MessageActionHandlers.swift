@@ -133,7 +133,12 @@ enum MessageActionHandlers {
                 }
                 state.deliveredTo = try await StoreCall.call(context) { try await context.store.deliveredTo(messageID: id) }
                     .filter { !(partners ?? []).contains($0) }
-                state.readBy = (marks[conversation] ?? []).filter { $0.accountID != caller.accountID && $0.covers(message.timestamp) }.map(\.accountID)
+                // Only those it was stored for: a mark past a message withheld from its reader (sent while they blocked
+                // the sender, or after they declined a request) says nothing of it, also once the block is lifted.
+                let storedFor = Set(try await StoreCall.call(context) { try await context.store.storedFor(messageID: id) })
+                state.readBy = (marks[conversation] ?? [])
+                    .filter { $0.accountID != caller.accountID && $0.covers(message.timestamp) && storedFor.contains($0.accountID) }
+                    .map(\.accountID)
             }
             states.append(state)
         }

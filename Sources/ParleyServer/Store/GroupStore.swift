@@ -94,6 +94,11 @@ public protocol MessageActionStore: Sendable {
     /// The accounts, other than its sender, that a device of confirmed the message (in account order).
     func deliveredTo(messageID: Int64) async throws -> [Int64]
 
+    /// The accounts, other than its sender, the message was stored for: those a device of which confirmed it and those
+    /// with an envelope still waiting — not those it was withheld from (a block, a declined request), in account
+    /// order. A read mark counts for a message only where it was stored for the reader (`get_message_state`).
+    func storedFor(messageID: Int64) async throws -> [Int64]
+
     /// Read marks of the conversation's active members with no request open (those who have not accepted one
     /// read without telling), in account order.
     func readMarks(conversationID: Int64) async throws -> [ReadMark]

@@ -117,4 +117,25 @@ struct DeliveryRecordConformanceTests {
             #expect(try await told(p.bob, 1, [try await send(p.ann, "t7")]) == [true], "told again after the unblock")
         }
     }
+
+    @Test("a message is stored for those who confirmed it or still have it waiting, never its sender or one it was withheld from",
+          arguments: StoreBackend.allCases)
+    func storedFor(_ backend: StoreBackend) async throws {
+        try await backend.withStore { store in
+            let p = try await MessageConformanceTests.pair(store)
+            let message = try await store.insertMessage(
+                Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1), (p.bob, 2), (p.ann, 2)], clientID: "s1"), now: 10)
+            #expect(try await store.storedFor(messageID: message.id) == [p.bob], "waiting, and not her own copy")
+            _ = try await store.confirmDelivery(accountID: p.bob, deviceID: 1, messageIDs: [message.id], now: 11)
+            _ = try await store.confirmDelivery(accountID: p.bob, deviceID: 2, messageIDs: [message.id], now: 11)
+            #expect(try await store.storedFor(messageID: message.id) == [p.bob], "confirmed")
+            _ = try await store.block(p.ann, by: p.bob, limit: 100, now: 12)
+            let withheld = try await store.insertMessage(
+                Sample.message(p.conversation, from: p.ann, to: [(p.bob, 1), (p.bob, 2), (p.ann, 2)], clientID: "s2"), now: 13)
+            #expect(try await store.storedFor(messageID: withheld.id).isEmpty)
+            try await store.unblock(p.ann, by: p.bob)
+            #expect(try await store.storedFor(messageID: withheld.id).isEmpty, "lifting the block brings nothing back")
+            #expect(try await store.storedFor(messageID: 999_999).isEmpty)
+        }
+    }
 }

@@ -57,6 +57,18 @@ extension PostgresStore {
         }
     }
 
+    public func storedFor(messageID: Int64) async throws -> [Int64] {
+        try await read { db, log in
+            try await db.column(
+                """
+                SELECT account_id FROM deliveries WHERE message_id = \(messageID)
+                UNION SELECT e.account_id FROM envelopes e JOIN messages m ON m.id = e.message_id
+                    WHERE e.message_id = \(messageID) AND e.account_id <> m.sender_id
+                ORDER BY 1
+                """, log, as: Int64.self)
+        }
+    }
+
     public func readMarks(conversationID: Int64) async throws -> [ReadMark] {
         try await read { db, log in
             try await db.rows(

@@ -57,6 +57,20 @@ extension SQLiteStore {
         }
     }
 
+    public func storedFor(messageID: Int64) async throws -> [Int64] {
+        try await read { db in
+            try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT account_id FROM deliveries WHERE message_id = ?1
+                    UNION SELECT e.account_id FROM envelopes e JOIN messages m ON m.id = e.message_id
+                        WHERE e.message_id = ?1 AND e.account_id <> m.sender_id
+                    ORDER BY 1
+                    """,
+                arguments: [messageID])
+        }
+    }
+
     public func readMarks(conversationID: Int64) async throws -> [ReadMark] {
         try await read { db in
             try Row.fetchAll(
