@@ -54,6 +54,14 @@ for description, node, events in [
     payload, structured = batch(node, events)
     valid.append({"description": description, "payload": payload, "node": node, "events": structured})
 
+# A node's word about itself (§2.1): no events, "p" with the notice.
+peer = [
+    {"description": "a hello", "payload": dumps({"v": 1, "n": "node-b", "e": [], "p": {"k": "hello"}}),
+     "node": "node-b", "kind": "hello", "target": None},
+    {"description": "an answer to node-b's hello", "payload": dumps({"v": 1, "n": "node-a", "e": [], "p": {"k": "heard", "t": "node-b"}}),
+     "node": "node-a", "kind": "heard", "target": "node-b"},
+]
+
 invalid = [
     {"description": "not JSON", "payload": "garbage"},
     {"description": "truncated", "payload": valid[0]["payload"][:-5]},
@@ -65,11 +73,16 @@ invalid = [
     {"description": "notification without a name", "payload": dumps({"v": 1, "n": "x", "e": [{"a": 1, "k": "n", "f": {}}]})},
     {"description": "account not an integer", "payload": dumps({"v": 1, "n": "x", "e": [{"a": "1", "k": "c"}]})},
     {"description": "device out of range", "payload": dumps({"v": 1, "n": "x", "e": [{"a": 1, "d": 4294967296, "k": "c"}]})},
+    {"description": "peer notice of an unknown kind", "payload": dumps({"v": 1, "n": "x", "e": [], "p": {"k": "bye"}})},
+    {"description": "an answer naming no node", "payload": dumps({"v": 1, "n": "x", "e": [], "p": {"k": "heard"}})},
+    {"description": "a hello naming a node", "payload": dumps({"v": 1, "n": "x", "e": [], "p": {"k": "hello", "t": "y"}})},
+    {"description": "peer notice not an object", "payload": dumps({"v": 1, "n": "x", "e": [], "p": "hello"})},
+    {"description": "answer's node not a string", "payload": dumps({"v": 1, "n": "x", "e": [], "p": {"k": "heard", "t": 7}})},
     {"description": "8000 bytes or more (PostgreSQL would never deliver it)",
      "payload": dumps({"v": 1, "n": "x" * 8000, "e": []})},
 ]
 
 with open(OUT, "w", encoding="utf-8") as f:
-    json.dump({"valid": valid, "invalid": invalid}, f, indent=2, ensure_ascii=False)
+    json.dump({"valid": valid, "peer": peer, "invalid": invalid}, f, indent=2, ensure_ascii=False)
     f.write("\n")
-print(f"wrote {len(valid)} valid and {len(invalid)} invalid vectors to {os.path.relpath(OUT)}")
+print(f"wrote {len(valid)} valid, {len(peer)} peer and {len(invalid)} invalid vectors to {os.path.relpath(OUT)}")

@@ -6,6 +6,7 @@ import Synchronization
 extension PostgresBackplane: ClusterRelay {
     /// Queues an event for the other nodes.
     public func relay(_ event: ClusterEvent) {
+        guard hasPeers else { return }
         let dropped = pending.withLock { pending -> Int in
             pending.append(event)
             let excess = pending.count - Self.pendingLimit
@@ -37,6 +38,19 @@ extension PostgresBackplane: ClusterRelay {
             }
             ServerMetrics.clusterPublished(sent: sent, notifies: notifies, dropped: events.count - sent)
             if tooLarge > 0 { logger.warning("cluster events too large to send were dropped", metadata: ["count": "\(tooLarge)"]) }
+        }
+    }
+
+    /// Sends what this node says of itself (docs/SCALING.md §2.1); a failure is logged: the heartbeat's reading of
+    /// `cluster_nodes` finds the nodes anyway, within `heartbeatSeconds`.
+    func sendPeerNotice(_ notice: ClusterBatch.PeerNotice) async {
+        let payload = ClusterBatch.payload(node: nodeID, notice)
+        do {
+            try await store.client.withConnection { connection in
+                try await connection.run("SELECT pg_notify(\(Self.channel), \(payload))", self.logger)
+            }
+        } catch {
+            logger.warning("could not send a cluster peer notice", metadata: ["error": "\(PostgresStore.reason(error))"])
         }
     }
 
@@ -72,7 +86,19 @@ extension PostgresBackplane: ClusterRelay {
             logger.warning("ignored an unreadable cluster event payload", metadata: ["bytes": "\(payload.utf8.count)"])
             return
         }
-        guard batch.node != nodeID, let hub = hub.withLock({ $0 }) else { return }
+        guard batch.node != nodeID else { return }
+        switch batch.peer {
+        case .hello?:
+            // From now on this node relays to the newcomer; then it says so, and the newcomer starts serving.
+            notePeers([batch.node])
+            Task { await self.sendPeerNotice(.heard(node: batch.node)) }
+        case .heard(let target)?:
+            notePeers([batch.node])
+            if target == nodeID { answered.withLock { _ = $0.insert(batch.node) } }
+        case nil:
+            break
+        }
+        guard let hub = hub.withLock({ $0 }) else { return }
         ServerMetrics.clusterReceived(events: batch.events.count)
         batch.events.forEach(hub.deliver)
     }

@@ -34,6 +34,14 @@ public final class PostgresBackplane: Sendable {
     let wakeups: AsyncStream<Void>
     let hub = Mutex<NotificationHub?>(nil)
     private let tasks = Mutex<[Task<Void, Never>]>([])
+    /// The other nodes this node relays events to, with when it last knew each alive (server clock, ms): their
+    /// fresh heartbeats, read at every heartbeat, and their hellos (docs/SCALING.md §2.1). With none, an event
+    /// stays on this node: a lone node sends no `NOTIFY` (0.1 ms of the database's CPU a message otherwise).
+    let peers = Mutex<[String: Int64]>([:])
+    /// The nodes that answered this node's hello.
+    let answered = Mutex<Set<String>>([])
+    /// How long a node starting waits for the others to answer its hello before it serves anyway.
+    static let helloWait: Duration = .seconds(2)
 
     /// A backplane for a node using `store`; `start()` it before serving.
     public init(store: PostgresStore, url: PostgresURL, clock: any WallClock, logger: Logger, nodeID: String? = nil) {
@@ -45,10 +53,41 @@ public final class PostgresBackplane: Sendable {
         (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Announces the node and starts listening; returns once `LISTEN` is in place, so no event sent
-    /// after this returns is missed.
+    /// Announces the node and starts listening; returns once `LISTEN` is in place and every other node alive
+    /// answered its hello (or `helloWait` passed), so no event sent after this returns is missed: each node
+    /// relays to this one before it answers.
     public func start() async throws {
         try await heartbeat()
+        try await startTasks()
+        let expected = Set(peers.withLock { $0.keys })
+        await sendPeerNotice(.hello)
+        let deadline = ContinuousClock.now + Self.helloWait
+        while !expected.isSubset(of: answered.withLock({ $0 })), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        let silent = expected.subtracting(answered.withLock { $0 })
+        if !silent.isEmpty {
+            // An older node, or one killed within the last seconds: older nodes relay everything anyway, and every
+            // node finds this one in `cluster_nodes` at its next heartbeat.
+            logger.notice("some cluster nodes did not answer this node's hello", metadata: ["nodes": "\(silent.sorted())"])
+        }
+    }
+
+    /// Whether another node may hold connections an event is for.
+    var hasPeers: Bool { peers.withLock { !$0.isEmpty } }
+
+    /// Records `nodes` as alive now, and forgets those not heard of for twice the stale time.
+    func notePeers(_ nodes: some Sequence<String>) {
+        let now = clock.now()
+        let me = nodeID
+        peers.withLock { peers in
+            for node in nodes where node != me { peers[node] = now }
+            peers = peers.filter { now - $0.value <= 2 * Self.staleSeconds * 1000 }
+        }
+    }
+
+    /// Starts listening, sending and beating; returns once `LISTEN` is in place.
+    private func startTasks() async throws {
         let ready = ReadySignal()
         try await ready.wait {
             let listener = Task { await self.listen(ready: ready) }
@@ -88,7 +127,8 @@ public final class PostgresBackplane: Sendable {
         }
     }
 
-    /// Records that this node is alive, and sweeps nodes long gone and idle rate buckets.
+    /// Records that this node is alive, sweeps nodes long gone and idle rate buckets, and reads which other
+    /// nodes are alive (`peers`).
     func heartbeat() async throws {
         let now = clock.now()
         let node = nodeID
@@ -104,5 +144,11 @@ public final class PostgresBackplane: Sendable {
             try await connection.run("DELETE FROM cluster_nodes WHERE heartbeat_at < \(gone)", logger)
             try await connection.run("DELETE FROM rate_buckets WHERE updated_at < \(idle)", logger)
         }
+        let fresh = now - Self.staleSeconds * 1000
+        let alive = try await store.read { connection, logger in
+            try await connection.column(
+                "SELECT node_id FROM cluster_nodes WHERE heartbeat_at >= \(fresh) AND node_id <> \(node)", logger, as: String.self)
+        }
+        notePeers(alive)
     }
 }

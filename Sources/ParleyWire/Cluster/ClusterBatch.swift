@@ -2,7 +2,7 @@ import Foundation
 
 /// Events one node sends in one `NOTIFY`: a versioned JSON object, `{"v":1,"n":NODE,"e":[EVENT,…]}`
 /// (docs/SCALING.md §2), at most `maximumBytes` long because PostgreSQL refuses payloads of 8000
-/// bytes or more.
+/// bytes or more. A node's word about itself (`PeerNotice`, §2.1) travels in the same object, with no events.
 public struct ClusterBatch: Sendable, Equatable, Decodable {
     /// The payload format this code writes and reads.
     public static let version = 1
@@ -13,15 +13,31 @@ public struct ClusterBatch: Sendable, Equatable, Decodable {
     public var node: String
     /// The events, in the order they were raised.
     public var events: [ClusterEvent]
+    /// What the sending node says of itself, if anything (docs/SCALING.md §2.1).
+    public var peer: PeerNotice?
+
+    /// What a node says of itself to the others: that it listens now and wants events (`hello`), or that it heard
+    /// another node's hello and relays to it from now on (`heard`).
+    public enum PeerNotice: Sendable, Equatable {
+        case hello
+        case heard(node: String)
+    }
 
     /// A batch from `node`.
-    public init(node: String, events: [ClusterEvent]) {
+    public init(node: String, events: [ClusterEvent], peer: PeerNotice? = nil) {
         self.node = node
         self.events = events
+        self.peer = peer
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version = "v", node = "n", events = "e"  // written by `assemble`, in this sorted order
+        case version = "v", node = "n", events = "e", peer = "p"  // written by `assemble`, in this sorted order
+    }
+
+    /// `"p"`'s object: `{"k":"hello"}` or `{"k":"heard","t":NODE}`.
+    private struct PeerWire: Decodable {
+        let k: String
+        let t: String?
     }
 
     public init(from decoder: any Decoder) throws {
@@ -32,6 +48,24 @@ public struct ClusterBatch: Sendable, Equatable, Decodable {
         }
         node = try container.decode(String.self, forKey: .node)
         events = try container.decode([ClusterEvent].self, forKey: .events)
+        guard let wire = try container.decodeIfPresent(PeerWire.self, forKey: .peer) else {
+            peer = nil
+            return
+        }
+        switch (wire.k, wire.t) {
+        case ("hello", nil): peer = .hello
+        case ("heard", let target?): peer = .heard(node: target)
+        default: throw DecodingError.dataCorruptedError(forKey: .peer, in: container, debugDescription: "not a peer notice of this version")
+        }
+    }
+
+    /// The payload of `node`'s `notice`: no events, `"p"` between `"n"` and `"v"` in the sorted order.
+    public static func payload(node: String, _ notice: PeerNotice) -> String {
+        let peer = switch notice {
+        case .hello: "{\"k\":\"hello\"}"
+        case .heard(let target): "{\"k\":\"heard\",\"t\":" + quoted(target) + "}"
+        }
+        return "{\"e\":[],\"n\":" + quoted(node) + ",\"p\":" + peer + ",\"v\":\(version)}"
     }
 
     /// The payload text.
@@ -86,7 +120,13 @@ public struct ClusterBatch: Sendable, Equatable, Decodable {
 
     /// The batch object around already encoded events, keys in sorted order like the events'.
     private static func assemble(node: String, _ parts: [String]) -> String {
-        let quotedNode = String(decoding: (try? JSONEncoder().encode(node)) ?? Data("\"\"".utf8), as: UTF8.self)
-        return "{\"e\":[" + parts.joined(separator: ",") + "],\"n\":" + quotedNode + ",\"v\":\(version)}"
+        "{\"e\":[" + parts.joined(separator: ",") + "],\"n\":" + quoted(node) + ",\"v\":\(version)}"
+    }
+
+    /// A JSON string, as the events' encoder writes it.
+    private static func quoted(_ text: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
     }
 }

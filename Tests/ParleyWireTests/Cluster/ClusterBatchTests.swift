@@ -21,11 +21,19 @@ struct ClusterBatchTests {
             let node: String
             let events: [Event]
         }
+        struct Peer: Decodable {
+            let description: String
+            let payload: String
+            let node: String
+            let kind: String
+            let target: String?
+        }
         struct Invalid: Decodable {
             let description: String
             let payload: String
         }
         let valid: [Valid]
+        let peer: [Peer]
         let invalid: [Invalid]
     }
 
@@ -50,9 +58,19 @@ struct ClusterBatchTests {
         }
     }
 
+    @Test("peer notices parse to a batch with no events, and encode to the vector's exact bytes")
+    func peerVectors() throws {
+        #expect(Self.vectors.peer.count == 2)
+        for vector in Self.vectors.peer {
+            let notice: ClusterBatch.PeerNotice = try #require(vector.kind == "hello" ? .hello : vector.target.map { .heard(node: $0) })
+            #expect(ClusterBatch.parse(vector.payload) == ClusterBatch(node: vector.node, events: [], peer: notice), "\(vector.description)")
+            #expect(ClusterBatch.payload(node: vector.node, notice) == vector.payload, "\(vector.description)")
+        }
+    }
+
     @Test("invalid vectors are refused without a crash")
     func invalidVectors() {
-        #expect(Self.vectors.invalid.count >= 10)
+        #expect(Self.vectors.invalid.count >= 15)
         for vector in Self.vectors.invalid {
             #expect(ClusterBatch.parse(vector.payload) == nil, "\(vector.description)")
         }
