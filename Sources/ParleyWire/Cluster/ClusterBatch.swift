@@ -61,17 +61,21 @@ public struct ClusterBatch: Sendable, Equatable, Decodable {
 
     /// The payload of `node`'s `notice`: no events, `"p"` between `"n"` and `"v"` in the sorted order.
     public static func payload(node: String, _ notice: PeerNotice) -> String {
-        let peer = switch notice {
+        assemble(node: node, [], peer: notice)
+    }
+
+    /// `"p"`'s object, keys sorted.
+    private static func encoded(_ notice: PeerNotice) -> String {
+        switch notice {
         case .hello: "{\"k\":\"hello\"}"
         case .heard(let target): "{\"k\":\"heard\",\"t\":" + quoted(target) + "}"
         }
-        return "{\"e\":[],\"n\":" + quoted(node) + ",\"p\":" + peer + ",\"v\":\(version)}"
     }
 
     /// The payload text.
     public func payload() throws -> String {
         let parts = try events.map { try Self.encoded($0) }
-        return Self.assemble(node: node, parts)
+        return Self.assemble(node: node, parts, peer: peer)
     }
 
     /// Reads a payload; nil for anything that is not a batch of this version (logged by the caller, never fatal).
@@ -119,8 +123,9 @@ public struct ClusterBatch: Sendable, Equatable, Decodable {
     }
 
     /// The batch object around already encoded events, keys in sorted order like the events'.
-    private static func assemble(node: String, _ parts: [String]) -> String {
-        "{\"e\":[" + parts.joined(separator: ",") + "],\"n\":" + quoted(node) + ",\"v\":\(version)}"
+    private static func assemble(node: String, _ parts: [String], peer: PeerNotice? = nil) -> String {
+        "{\"e\":[" + parts.joined(separator: ",") + "],\"n\":" + quoted(node) + (peer.map { ",\"p\":" + encoded($0) } ?? "")
+            + ",\"v\":\(version)}"
     }
 
     /// A JSON string, as the events' encoder writes it.

@@ -65,6 +65,7 @@ struct ClusterBatchTests {
             let notice: ClusterBatch.PeerNotice = try #require(vector.kind == "hello" ? .hello : vector.target.map { .heard(node: $0) })
             #expect(ClusterBatch.parse(vector.payload) == ClusterBatch(node: vector.node, events: [], peer: notice), "\(vector.description)")
             #expect(ClusterBatch.payload(node: vector.node, notice) == vector.payload, "\(vector.description)")
+            #expect(try ClusterBatch(node: vector.node, events: [], peer: notice).payload() == vector.payload, "\(vector.description)")
         }
     }
 
