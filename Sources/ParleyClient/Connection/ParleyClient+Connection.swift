@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ParleyWire
 
 /// The account's side of its connection: what the user asks (connect, disconnect, check), and what the
@@ -62,12 +63,21 @@ extension ParleyClient: ConnectionOwner {
         do {
             try await conversationBook.refreshUnlessPaced()
             try await groupTitles.signAgain()
+        } catch {
+            try Self.endIfDisconnected(error, logger)
+        }
+        do {
             try await groupTitles.shareWithNewMembers()
         } catch {
-            switch error {
-            case .notConnected, .disconnected, .timeout: throw error
-            default: logger.debug("could not share group titles", metadata: ["error": "\(error)"])
-            }
+            try Self.endIfDisconnected(error, logger)
+        }
+    }
+
+    /// Rethrows a lost connection; anything else a best-effort step after a connect met is logged.
+    private static func endIfDisconnected(_ error: ClientError, _ logger: Logger) throws(ClientError) {
+        switch error {
+        case .notConnected, .disconnected, .timeout: throw error
+        default: logger.debug("could not share group titles", metadata: ["error": "\(error)"])
         }
     }
 

@@ -47,15 +47,23 @@ struct GroupTitles: Sendable {
     /// Signs the title of each group this account is the creator of again, where the kept proof is not this
     /// account's current key's — after a key rotation, or in a group taken over from a creator who left — and sends
     /// it to every member; a member who has that title already takes the new proof without a line in the
-    /// conversation. Where the proofs hold (the usual case) it sends nothing.
+    /// conversation. Where the proofs hold (the usual case) it sends nothing. A group whose title cannot go out now
+    /// does not keep the others from theirs (a lost connection ends it all).
     func signAgain() async throws(ClientError) {
         let me = try await account.confirmedAccountID()
         let groups = try titledGroups().filter { $0.creatorID == me }
         for group in groups {
             guard let title = group.title, try await currentProof(of: group.id, title: title) == nil else { continue }
-            let signed = try await sign(title, of: group.id)
-            let content = MessageContent(id: dependencies.random.clientMessageID(), type: "group_title", text: title, titleProof: signed.proof)
-            try await account.deliverNow(content, kind: "group_title", to: group.id)
+            do {
+                let signed = try await sign(title, of: group.id)
+                let content = MessageContent(id: dependencies.random.clientMessageID(), type: "group_title", text: title, titleProof: signed.proof)
+                try await account.deliverNow(content, kind: "group_title", to: group.id)
+            } catch {
+                switch error {
+                case .notConnected, .disconnected, .timeout: throw error
+                default: continue
+                }
+            }
         }
     }
 
