@@ -4,8 +4,8 @@ public protocol GroupStore: Sendable {
     func setMemberStatus(conversationID: Int64, accountID: Int64, status: MemberStatus, now: Int64) async throws
 
     /// Marks the account as having left the group. When it made the group, the right to rename it, remove members and
-    /// delete it passes in the same transaction to the heir (`GroupDeparture`); with nobody to take it, the group is
-    /// deleted as by `deleteConversation`.
+    /// delete it passes in the same transaction to the heir (`GroupDeparture`); with no member to take it, the group
+    /// is deleted as by `deleteConversation`.
     func leaveGroup(conversationID: Int64, accountID: Int64, now: Int64) async throws -> GroupDeparture
 
     /// Marks the account invited to the group unless its members and invitees fill `seats` already; false then.
@@ -45,10 +45,11 @@ public protocol GroupStore: Sendable {
 public enum GroupDeparture: Sendable, Equatable {
     /// Someone other than its creator left.
     case left
-    /// Its creator left and `heir` holds the creator's rights now: the member who joined first (active members before
-    /// those still invited; between equals, the lower account id). The rule account deletion follows too.
+    /// Its creator left and `heir` holds the creator's rights now: the active member who joined first (between equals,
+    /// the lower account id). The rule account deletion follows too.
     case handedOver(heir: Int64)
-    /// Its creator left and nobody was in it or invited to it: it is deleted.
+    /// Its creator left and no member is left in it: it is deleted, and its unanswered invitations with it (nobody
+    /// would be there to meet whoever accepted).
     case deleted
 }
 

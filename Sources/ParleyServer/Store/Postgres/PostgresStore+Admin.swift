@@ -115,7 +115,7 @@ extension PostgresStore {
             try await db.run("DELETE FROM envelopes WHERE account_id = \(id)", log)
             try await db.run("DELETE FROM members WHERE account_id = \(id)", log)
             for group in groupIDs {
-                // Its groups' creator rights pass on (`GroupDeparture.handedOver`); a group nobody is in or invited to goes.
+                // Its groups' creator rights pass on (`GroupDeparture.handedOver`); a group no member is left in goes.
                 if let heir = try await Self.groupHeir(db, log, group) {
                     try await db.run("UPDATE conversations SET creator_id = \(heir) WHERE id = \(group) AND creator_id = \(id)", log)
                 } else {

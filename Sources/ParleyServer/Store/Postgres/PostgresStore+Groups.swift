@@ -39,8 +39,8 @@ extension PostgresStore {
     static func groupHeir(_ db: PostgresConnection, _ log: Logger, _ conversationID: Int64) async throws -> Int64? {
         try await db.scalar(
             """
-            SELECT account_id FROM members WHERE conversation_id = \(conversationID) AND status IN ('active', 'invited')
-            ORDER BY CASE status WHEN 'active' THEN 0 ELSE 1 END, joined_at, account_id LIMIT 1
+            SELECT account_id FROM members WHERE conversation_id = \(conversationID) AND status = 'active'
+            ORDER BY joined_at, account_id LIMIT 1
             """, log, as: Int64.self)
     }
 

@@ -110,7 +110,7 @@ extension SQLiteStore {
             try db.execute(sql: "DELETE FROM envelopes WHERE account_id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM members WHERE account_id = ?", arguments: [id])
             for group in groupIDs {
-                // Its groups' creator rights pass on (`GroupDeparture.handedOver`); a group nobody is in or invited to goes.
+                // Its groups' creator rights pass on (`GroupDeparture.handedOver`); a group no member is left in goes.
                 if let heir = try Self.groupHeir(db, group) {
                     try db.execute(sql: "UPDATE conversations SET creator_id = ? WHERE id = ? AND creator_id = ?", arguments: [heir, group, id])
                 } else {

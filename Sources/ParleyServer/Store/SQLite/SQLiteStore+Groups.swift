@@ -29,13 +29,13 @@ extension SQLiteStore {
         }
     }
 
-    /// Who takes a group's creator rights (`GroupDeparture.handedOver`); nil when nobody is in it or invited to it.
+    /// Who takes a group's creator rights (`GroupDeparture.handedOver`); nil when no active member is left.
     static func groupHeir(_ db: Database, _ conversationID: Int64) throws -> Int64? {
         try Int64.fetchOne(
             db,
             sql: """
-                SELECT account_id FROM members WHERE conversation_id = ? AND status IN ('active', 'invited')
-                ORDER BY CASE status WHEN 'active' THEN 0 ELSE 1 END, joined_at, account_id LIMIT 1
+                SELECT account_id FROM members WHERE conversation_id = ? AND status = 'active'
+                ORDER BY joined_at, account_id LIMIT 1
                 """,
             arguments: [conversationID])
     }
