@@ -70,6 +70,8 @@ struct ContactsWalk {
     struct Member {
         var status: MemberStatus
         var request: RequestState?
+        /// When the status last changed (the store's `joined_at`): who inherits a group goes by it.
+        var joinedAt: Int64 = 0
     }
 
     struct Conversation {
@@ -77,6 +79,8 @@ struct ContactsWalk {
         var live = true
         var deletedAt: Int64?
         var members: [Int64: Member] = [:]
+        /// A group's creator (nil for a direct conversation).
+        var creator: Int64?
     }
 
     struct Model {
@@ -163,8 +167,8 @@ struct ContactsWalk {
         let creator = anyAccount()
         let invited = Array(Set((0..<next(5)).map { _ in anyAccount() }).subtracting([creator])).sorted()
         let record = try await store.createConversation(kind: .group, creatorID: creator, memberIDs: invited, now: now).conversation
-        var conversation = Conversation(direct: nil, members: [creator: Member(status: .active)])
-        for person in invited { conversation.members[person] = Member(status: .invited) }
+        var conversation = Conversation(direct: nil, members: [creator: Member(status: .active, joinedAt: now)], creator: creator)
+        for person in invited { conversation.members[person] = Member(status: .invited, joinedAt: now) }
         model.conversations[record.id] = conversation
         return "group \(record.id) by \(creator) inviting \(invited)"
     }
@@ -182,6 +186,7 @@ struct ContactsWalk {
         let status = statuses[next(statuses.count)]
         try await store.setMemberStatus(conversationID: id, accountID: account, status: status, now: now)
         model.conversations[id]!.members[account, default: Member(status: status)].status = status
+        model.conversations[id]!.members[account]!.joinedAt = now
         return "status \(status.rawValue) of \(account) in \(id)"
     }
 
@@ -190,7 +195,7 @@ struct ContactsWalk {
         let account = anyAccount()
         guard model.conversations[id]!.members[account] == nil else { return "nothing" }
         #expect(try await store.invite(conversationID: id, accountID: account, seats: 256, now: now))
-        model.conversations[id]!.members[account] = Member(status: .invited)
+        model.conversations[id]!.members[account] = Member(status: .invited, joinedAt: now)
         return "invite"
     }
 
@@ -272,10 +277,20 @@ struct ContactsWalk {
         #expect(try await store.deleteAccount(id: account) != nil)
         model.accounts.removeAll { $0 == account }
         model.blocks = model.blocks.filter { !$0.contains(account) }
-        // Its direct conversations go with it; it leaves every group, and a group nobody is left in goes.
+        // Its direct conversations go with it; it leaves every group. A group it was in or made passes to the active
+        // member who joined first, if it made it; with no active member left, it goes (`GroupDeparture`).
+        let touched = model.conversations.filter { $0.value.direct == nil && ($0.value.members[account] != nil || $0.value.creator == account) }.keys
         model.conversations = model.conversations.filter { $0.value.direct?.contains(account) != true }
         for id in model.conversations.keys { model.conversations[id]!.members[account] = nil }
-        model.conversations = model.conversations.filter { $0.value.direct != nil || !$0.value.members.isEmpty }
+        for id in touched {
+            let heir = model.conversations[id]!.members.filter { $0.value.status == .active }
+                .min { ($0.value.joinedAt, $0.key) < ($1.value.joinedAt, $1.key) }?.key
+            guard let heir else {
+                model.conversations[id] = nil
+                continue
+            }
+            if model.conversations[id]!.creator == account { model.conversations[id]!.creator = heir }
+        }
         return "account \(account) deleted"
     }
 }
