@@ -60,6 +60,31 @@ struct GroupTests {
         try await harness.stop()
     }
 
+    /// The server tells every device of the account that left, and that notice can come before the leaving device's
+    /// own answer: neither device then tells the person they are "no longer a member" of the group they just left.
+    @Test func leavingIsNotNewsToTheAccountThatLeft() async throws {
+        let harness = try await ClientHarness.start()
+        let ann = try await harness.person("ann")
+        let bob = try await harness.person("bob")
+        let group = try await ann.groups.create(title: "Trip", inviting: ["bob@example.org"])
+        _ = try await bob.groups.accept(group.id)
+        let (phone, _) = try await DevicePairingClientTests.pair(bob, name: "phone", home: harness.home("bob-phone"), harness: harness)
+        try await phone.connect()
+        try await eventually("bob's laptop lists the group") { try await bob.conversations().contains { $0.id == group.id } }
+
+        try await phone.groups.leave(group.id)
+        // Read as stored (a refresh of its own could still find the group gone before the notice came).
+        try await eventually("the laptop drops the group when it hears that bob left") { try await bob.conversationBook.stored(group.id) == nil }
+        // Before, the laptop's refresh on that notice found the group gone and said "no longer a member".
+        #expect(try await !bob.conversations().contains { $0.id == group.id })
+        for device in [bob, phone] {
+            let notices = try device.history.messages(in: group.id).filter { $0.isNotice }.map(\.text)
+            #expect(!notices.contains { $0.contains("no longer a member") }, "\(notices)")
+        }
+        for client in [ann, bob, phone] { await client.disconnect() }
+        try await harness.stop()
+    }
+
     @Test("the title reaches members who accept while the creator is away, and members added later; nobody else sees a repeat")
     func titleReachesEveryoneWhoJoins() async throws {
         let harness = try await ClientHarness.start()

@@ -185,7 +185,6 @@ struct ConversationBook: Sendable {
         }
     }
 
-    /// Stores an update, in one transaction.
     /// The creators before `creator`: those `old` knew, and its creator if that is not `creator` any more.
     static func formerCreators(_ old: Conversation?, now creator: Int64) -> [Int64]? {
         guard let old else { return nil }
@@ -193,6 +192,7 @@ struct ConversationBook: Sendable {
         return (old.formerCreators ?? []).filter { $0 != old.creatorID } + [old.creatorID]
     }
 
+    /// Stores an update, in one transaction.
     func apply(_ update: Update) throws(ClientError) {
         try dependencies.database.write { writer in
             for var conversation in update.changed {

@@ -62,6 +62,13 @@ struct ServerNotices: Sendable {
             let target = try SentLog(dependencies: dependencies).originalOfResend(delivery.messageID) ?? delivery.messageID
             try update(target) { if !$0.deliveredTo.contains(delivery.accountID) { $0.deliveredTo.append(delivery.accountID) } }
         case .memberRemoved(let removal):
+            if removal.reason == "left", removal.accountID == (try? await account.confirmedAccountID()) {
+                // This account left (this device's `groups.leave`, whose answer may come after this, or another
+                // device's): off the list with no notice, as `leave` does — a refresh must not find it gone and tell
+                // the person who just left that they are no longer a member.
+                try ConversationBook(dependencies: dependencies).unlist(removal.conversationID)
+                return
+            }
             try await account.groupShrank(removal.conversationID)
             // The creator may have left, handing the group to this account: its title is signed again (§8.1).
             try await GroupTitles(dependencies: dependencies).signAgain()
