@@ -62,7 +62,7 @@ extension ParleyClient: ConnectionOwner {
         // (API.md §5) has its title signed again first, so the members pass on a proof its new creator made.
         do {
             try await conversationBook.refreshUnlessPaced()
-            try await groupTitles.signAgain()
+            try await groupTitles.signAgain(takenOverOnly: true)
         } catch {
             try Self.endIfDisconnected(error, logger)
         }

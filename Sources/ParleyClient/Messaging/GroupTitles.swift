@@ -48,10 +48,12 @@ struct GroupTitles: Sendable {
     /// account's current key's — after a key rotation, or in a group taken over from a creator who left — and sends
     /// it to every member; a member who has that title already takes the new proof without a line in the
     /// conversation. Where the proofs hold (the usual case) it sends nothing. A group whose title cannot go out now
-    /// does not keep the others from theirs (a lost connection ends it all).
-    func signAgain() async throws(ClientError) {
+    /// does not keep the others from theirs (a lost connection ends it all). `takenOverOnly` (at every connect and
+    /// `member_removed`) looks only at groups this device saw pass to this account, so the usual connect checks no
+    /// proofs at all.
+    func signAgain(takenOverOnly: Bool = false) async throws(ClientError) {
         let me = try await account.confirmedAccountID()
-        let groups = try titledGroups().filter { $0.creatorID == me }
+        let groups = try titledGroups().filter { $0.creatorID == me && (!takenOverOnly || $0.formerCreators?.isEmpty == false) }
         for group in groups {
             guard let title = group.title, try await currentProof(of: group.id, title: title) == nil else { continue }
             do {

@@ -71,7 +71,7 @@ struct ServerNotices: Sendable {
             }
             try await account.groupShrank(removal.conversationID)
             // The creator may have left, handing the group to this account: its title is signed again (§8.1).
-            try await GroupTitles(dependencies: dependencies).signAgain()
+            try await GroupTitles(dependencies: dependencies).signAgain(takenOverOnly: true)
         case .memberAdded(let member):
             // The creator sends the title to whoever just joined (and only to them).
             try await GroupTitles(dependencies: dependencies).memberJoined(member.conversationID)
