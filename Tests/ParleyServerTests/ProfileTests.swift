@@ -1,4 +1,5 @@
 import Foundation
+@testable import ParleyServer
 import Testing
 
 @Suite("Profiles and avatars", .serialized)
@@ -74,6 +75,29 @@ struct ProfileTests {
         #expect(try await people.annSocket.call("get_profile")["display_name"] as? String == "Ann")
         #expect((try await people.annSocket.call("get_profile")["fields"] as? [String: Any])?.isEmpty == true)
         #expect(try await people.annSocket.call("get_profile", ["account_id": 99_999]).errorCode == "not_found")
+        try await people.server.stop()
+    }
+
+    @Test("the e-mail field shows the account's own address and cannot name another's")
+    func emailFieldIsTheAccountsOwn() async throws {
+        let people = try await TwoPeople.start()
+        _ = try await people.directConversation()
+        // Bob claims ann's address: refused, and nothing of the request is stored.
+        let claim = try await people.bobSocket.call("update_profile", [
+            "display_name": "Ann", "fields": ["email": ["value": "ann@example.org", "visibility": "everyone"]],
+        ])
+        #expect(claim.errorCode == "invalid_field")
+        #expect((claim.errorMessage ?? "").contains("bob@example.org"))
+        #expect(try await people.bobSocket.call("get_profile")["display_name"] as? String == "Bob")
+        #expect((try await people.annSocket.call("get_profile", ["account_id": people.bobID])["fields"] as? [String: String])?.isEmpty == true)
+        // His own address, in any case and with spaces around it, is shown as the account has it.
+        #expect(try await people.bobSocket.call("update_profile", ["fields": ["email": ["value": " Bob@Example.ORG ", "visibility": "contacts"]]]).ok)
+        #expect(try await people.annSocket.call("get_profile", ["account_id": people.bobID])["fields"] as? [String: String] == ["email": "bob@example.org"])
+        // A value stored before this rule is never served: the field shows the account's address.
+        try await people.server.opened.store.setProfileFields(accountID: Int64(people.bobID), [
+            ProfileField(name: "email", value: "ann@example.org", visibility: .everyone),
+        ])
+        #expect(try await people.annSocket.call("get_profile", ["account_id": people.bobID])["fields"] as? [String: String] == ["email": "bob@example.org"])
         try await people.server.stop()
     }
 

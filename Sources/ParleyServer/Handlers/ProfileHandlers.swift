@@ -71,10 +71,12 @@ enum ProfileHandlers {
             case .nobody: relation == .owner
             }
             guard allowed else { continue }
+            // The address is the account's own, whatever an older server stored: the field only says who sees it.
+            let value = field.name == "email" ? account.email : field.value
             if relation == .owner {
-                profile.own[field.name] = API.OwnField(value: field.value, visibility: field.visibility)
+                profile.own[field.name] = API.OwnField(value: value, visibility: field.visibility)
             } else {
-                profile.shown[field.name] = field.value
+                profile.shown[field.name] = value
             }
         }
         return profile
@@ -91,6 +93,9 @@ enum ProfileHandlers {
         let updates = request.profileFields.sorted { $0.key < $1.key }.map { name, field in
             ProfileField(name: name, value: field.value, visibility: field.visibility)
         }
+        if let email = request.profileFields["email"]?.value, !email.isEmpty {
+            try await checkOwnAddress(email, caller, context)
+        }
         if let username = request.profileFields["username"]?.value, !username.isEmpty {
             // As `change_username` checks: a username names one account.
             let holder = try await StoreCall.call(context) { try await context.store.accountID(username: username) }
@@ -105,6 +110,17 @@ enum ProfileHandlers {
         guard let contacts = try? await context.store.contactIDs(accountID: caller.accountID) else { return }
         for contact in contacts {
             context.notifications.notify(accountID: contact, .profileUpdated(.init(accountID: caller.accountID)))
+        }
+    }
+
+    /// The `email` field shows the address the account registered with, never another: others' devices take it as
+    /// the account's address (a contact's name, a member list, a key-change warning), as `find_account` would say.
+    static func checkOwnAddress(_ given: String, _ caller: Caller, _ context: ServerContext) async throws(WireError) {
+        let account = try await StoreCall.call(context) { try await context.store.account(id: caller.accountID) }
+        guard let account else { throw WireError(.notFound, "no such account") }
+        let normalized = (try? IdentityText.email(given, field: "fields.email")) ?? given
+        guard normalized == account.email else {
+            throw .invalid("fields.email", "must be the address this account registered with, \(account.email); the field shows it to others and cannot name another")
         }
     }
 

@@ -66,7 +66,7 @@ extension Parley.ProfileCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: "Change your display name or fields.",
-            discussion: "Fields: --field NAME=VALUE[:everyone|contacts|nobody] for username, email, phone, location; an empty VALUE removes it.")
+            discussion: "Fields: --field NAME=VALUE[:everyone|contacts|nobody] for username, email (your account's own address: who may see it), phone, location; an empty VALUE removes it.")
         @OptionGroup var options: ClientOptions
         @Option(help: "Your display name.") var name: String?
         @Option(help: ArgumentHelp("NAME=VALUE[:VISIBILITY] (repeat).", valueName: "field")) var field: [String] = []
