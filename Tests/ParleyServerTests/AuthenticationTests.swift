@@ -41,7 +41,7 @@ struct AuthenticationTests {
         try await server.stop()
     }
 
-    @Test("wrong codes count down, and the fifth wrong code cancels the registration")
+    @Test("wrong codes slow their source, not the owner: a stranger elsewhere cannot spend the code")
     func wrongCodes() async throws {
         let server = try await TestServer.start()
         let socket = try server.connect()
@@ -49,13 +49,42 @@ struct AuthenticationTests {
         #expect(try await socket.call("register", ann.registerFields).ok)
         let code = try #require(try server.latestCode(for: ann.email))
         let wrong = code == "00000000" ? "11111111" : "00000000"
-        for attempt in 1...5 {
-            let response = try await socket.call("register_confirm", ["email": ann.email, "code": wrong])
+        // A stranger's guesses: four free, then a wait that every further try from there meets.
+        let stranger = try server.connect(from: "127.0.0.2")
+        for attempt in 1...6 {
+            let response = try await stranger.call("register_confirm", ["email": ann.email, "code": wrong])
             #expect(response.errorCode == "authentication_failed")
-            if attempt < 5 { #expect(response.errorMessage?.contains("\(5 - attempt) attempts left") == true) }
+            let wait = response.errorDetails?["retry_after"] as? Int
+            switch attempt {
+            case ...4: #expect(wait == nil && response.errorMessage?.hasPrefix("wrong code: check it") == true, "\(response)")
+            case 5: #expect(wait == 2, "\(response)")
+            default: #expect(wait != nil && response.errorMessage?.hasPrefix("too many wrong codes from here") == true, "\(response)")
+            }
         }
+        // Even the right code waits there, and the owner, elsewhere, is not slowed: her code still works.
+        #expect(try await stranger.call("register_confirm", ["email": ann.email, "code": code]).errorCode == "authentication_failed")
+        #expect(try await socket.call("register_confirm", ["email": ann.email, "code": wrong]).errorMessage?.hasPrefix("wrong code") == true)
+        #expect(try await socket.call("register_confirm", ["email": ann.email, "code": code])["account_id"] != nil)
+        try await server.stop()
+    }
+
+    @Test("fifty wrong codes from many sources together cancel a registration")
+    func manySourcesCancel() async throws {
+        let server = try await TestServer.start()
+        let ann = TestAccount("ann@example.org")
+        #expect(try await server.connect().call("register", ann.registerFields).ok)
+        let code = try #require(try server.latestCode(for: ann.email))
+        let wrong = code == "00000000" ? "11111111" : "00000000"
+        var answers: [[String: Any]] = []
+        for source in 1...13 {
+            let socket = try server.connect(from: "127.0.1.\(source)")
+            // Four from each source, the free ones: nobody is slowed, and the fiftieth cancels.
+            for _ in 0..<4 where answers.count < 50 { answers.append(try await socket.call("register_confirm", ["email": ann.email, "code": wrong])) }
+        }
+        #expect(answers.dropLast().allSatisfy { $0.errorMessage?.hasPrefix("wrong code: check it") == true })
+        #expect(answers.last?.errorMessage?.hasPrefix("too many wrong codes; register again") == true, "\(answers.last ?? [:])")
         // Cancelled: the old code is now as wrong as any (an address with no registration answers like that too).
-        #expect(try await socket.call("register_confirm", ["email": ann.email, "code": code]).errorCode == "authentication_failed")
+        #expect(try await server.connect(from: "127.0.2.1").call("register_confirm", ["email": ann.email, "code": code]).errorCode == "authentication_failed")
         try await server.stop()
     }
 

@@ -34,7 +34,7 @@ struct RecoveryTests {
 
         let wrong = try await socket.call("recovery_finish", ["email": people.ann.email, "code": code == "11111111" ? "22222222" : "11111111"])
         #expect(wrong.errorCode == "authentication_failed")
-        #expect((wrong["error"] as? [String: Any]).flatMap { $0["details"] as? [String: Any] }?["attempts_left"] as? Int == 4, "\(wrong)")
+        #expect(wrong.errorMessage?.hasPrefix("wrong code: check it") == true, "\(wrong)")
         let finished = try await socket.call("recovery_finish", ["email": people.ann.email, "code": code])
         #expect(finished["key_envelope"] as? String == envelope)
         #expect(finished["account_id"] as? Int == people.annID)
@@ -52,7 +52,7 @@ struct RecoveryTests {
         try await people.server.stop()
     }
 
-    @Test("five wrong codes cancel the recovery; garbage, oversize and missing fields are refused")
+    @Test("a stranger's wrong codes slow the stranger; fifty from everywhere cancel the recovery; garbage, oversize and missing fields are refused")
     func wrongCodesAndGarbage() async throws {
         let people = try await TwoPeople.start()
         _ = try await Self.storeEnvelope(people)
@@ -60,13 +60,23 @@ struct RecoveryTests {
         #expect(try await socket.call("recovery_start", ["email": people.ann.email])["status"] as? String == "code_sent")
         let code = try #require(try people.server.latestCode(for: people.ann.email))
         let wrongCode = code == "99999999" ? "88888888" : "99999999"
-        for left in [4, 3, 2, 1] {
-            let answer = try await socket.call("recovery_finish", ["email": people.ann.email, "code": wrongCode])
+        let stranger = try people.server.connect(from: "127.0.0.2")
+        for attempt in 1...5 {
+            let answer = try await stranger.call("recovery_finish", ["email": people.ann.email, "code": wrongCode])
             #expect(answer.errorCode == "authentication_failed")
-            #expect(((answer["error"] as? [String: Any])?["message"] as? String)?.contains("\(left) attempts left") == true, "\(answer)")
+            // Four free slips, then the stranger waits.
+            #expect((answer.errorDetails?["retry_after"] != nil) == (attempt == 5), "\(answer)")
         }
-        let last = try await socket.call("recovery_finish", ["email": people.ann.email, "code": wrongCode])
-        #expect(((last["error"] as? [String: Any])?["message"] as? String)?.contains("too many wrong codes") == true, "\(last)")
+        #expect(try await stranger.call("recovery_finish", ["email": people.ann.email, "code": code]).errorMessage?
+            .hasPrefix("too many wrong codes from here") == true)
+        // The owner, elsewhere, still holds a good code.
+        #expect(try await socket.call("recovery_finish", ["email": people.ann.email, "code": code])["key_envelope"] != nil)
+        var answers: [[String: Any]] = []
+        for source in 1...12 {
+            let guesser = try people.server.connect(from: "127.0.1.\(source)")
+            for _ in 0..<4 where answers.count < 45 { answers.append(try await guesser.call("recovery_finish", ["email": people.ann.email, "code": wrongCode])) }
+        }
+        #expect(answers.last?.errorMessage?.contains("too many wrong codes; ask for a new one") == true, "\(answers.last ?? [:])")
         #expect(try await socket.call("recovery_finish", ["email": people.ann.email, "code": code]).errorCode == "not_found")
 
         for fields: [String: Any] in [

@@ -13,6 +13,8 @@ public struct LockoutPolicy: Sendable, Equatable {
 
     /// One stranger guessing at one account from one address: locked at once, 2 s, 4 s, … 300 s.
     public static let accountFromAddress = LockoutPolicy(freeFailures: 0, maximumSeconds: 300)
+    /// One source typing e-mailed codes for one address: a few honest slips are free, then 2 s, 4 s, … 300 s.
+    public static let codeFromAddress = LockoutPolicy(freeFailures: 4, maximumSeconds: 300)
     /// One address guessing at many accounts: a few honest slips are free.
     public static let address = LockoutPolicy(freeFailures: 10, maximumSeconds: 300)
     /// Many addresses guessing at one account: the slow last line, which must not hand strangers a way to

@@ -6,15 +6,14 @@ import ParleyWire
 /// `register`, `register_confirm`, `login_start`, `login_finish`.
 enum AuthHandlers {
     static let codeLifetime: Int64 = 15 * 60 * 1000
-    static let maximumWrongCodes = 5
     static let nonceLifetime: Int64 = 60 * 1000
 
     static func register(in router: inout RequestRouter) {
         router.add(API.Register.self) { request, environment, context throws(WireError) in
             try await Registration.register(request, environment, context)
         }
-        router.add(API.RegisterConfirm.self) { request, _, context throws(WireError) in
-            try await Registration.confirm(request, context)
+        router.add(API.RegisterConfirm.self) { request, environment, context throws(WireError) in
+            try await Registration.confirm(request, environment, context)
         }
         router.add(API.LoginStart.self) { request, environment, context throws(WireError) in
             try await Login.start(request, environment, context)

@@ -57,7 +57,7 @@ enum Recovery {
         }
     }
 
-    /// Checks the code (five tries, 15 minutes) and returns the account id, name, identity key and envelope.
+    /// Checks the code (15 minutes; wrong ones slow their source, `CodeCheck`) and returns the account id, name, identity key and envelope.
     /// The code stays good until a device joins with the keys (`add_device`): a person who mistypes the
     /// password tries again with the same code. (Handing the envelope out twice gives nothing a first copy
     /// did not: guessing the password offline needs only one.)
@@ -75,7 +75,7 @@ enum Recovery {
                 throw WireError(.notFound, "no recovery is waiting for this e-mail (ask for a code with recovery_start)")
             }
             try await CodeCheck.verify(pending, email: email, hash: codeHash(email: email, code: code), again: "ask for a new one",
-                                       context: context, now: now)
+                                       environment: environment, context: context, now: now)
             return API.RecoveryFinish.Response(
                 accountID: account.id, displayName: account.displayName, identityKey: account.identityKey, keyEnvelope: envelope)
         } catch let error as WireError {

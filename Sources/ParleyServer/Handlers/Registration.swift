@@ -69,7 +69,9 @@ enum Registration {
         return API.CodeSent(status: "verification_sent", expiresIn: AuthHandlers.codeLifetime / 1000)
     }
 
-    static func confirm(_ request: API.RegisterConfirm.Request, _ context: ServerContext) async throws(WireError) -> API.AccountDevice {
+    static func confirm(
+        _ request: API.RegisterConfirm.Request, _ environment: RequestEnvironment, _ context: ServerContext
+    ) async throws(WireError) -> API.AccountDevice {
         let email = try IdentityText.email(request.email)
         let code = request.code
         let now = context.clock.now()
@@ -80,9 +82,11 @@ enum Registration {
             // reveals no more than registering.
             let active = try await context.store.account(email: email)?.isActive == true
             guard !active, let pending = try await context.store.verification(email: email) else {
-                throw try await wrongCodeWithoutRegistration(email: email, context: context)
+                // Counted and slowed as a wrong code for a pending registration is.
+                try await CodeCheck.refuseIfGuessingTooFast(email: email, environment: environment, context: context, now: now)
+                throw try await CodeCheck.recordWrongCode(email: email, again: again, environment: environment, context: context, now: now)
             }
-            try await CodeCheck.verify(pending, email: email, hash: hash, again: again, context: context, now: now)
+            try await CodeCheck.verify(pending, email: email, hash: hash, again: again, environment: environment, context: context, now: now)
             try await Invitation.activate(email: email, context, now: now)
             guard let account = try await context.store.account(email: email) else {
                 throw WireError(.internal, "the account vanished during confirmation; register again")
@@ -99,20 +103,6 @@ enum Registration {
     static let again = "register again to get a new one"
     /// Said with every wrong code: the owner of an address that has an account gets a notice, not a code.
     static let noCodeHint = ". If no code reached you, this address may already have a Parley account: use it from a device that has it, or sign in on this one with 'parley account login'"
-
-    /// The answer `CodeCheck` gives a wrong code, counted in the lockout store (`confirm:EMAIL`) since there
-    /// is no pending registration to count in.
-    static func wrongCodeWithoutRegistration(email: String, context: ServerContext) async throws -> WireError {
-        let subject = "confirm:\(email)"
-        let failures = (try await context.store.lockout(subject: subject)?.failures ?? 0) + 1
-        if failures >= AuthHandlers.maximumWrongCodes {
-            try await context.store.clearLockout(subject: subject)
-            return WireError(.authenticationFailed, "too many wrong codes; \(again)")
-        }
-        try await context.store.saveLockout(subject: subject, LockoutRecord(failures: failures, lockedUntil: 0))
-        return WireError(.authenticationFailed, "wrong code (\(AuthHandlers.maximumWrongCodes - failures) attempts left)",
-                         details: ["attempts_left": .int(AuthHandlers.maximumWrongCodes - failures)])
-    }
 
     /// During a surge, `register` must carry a solved challenge; otherwise it gets one.
     static func requireProofOfWorkIfSurging(_ answer: API.ProofOfWorkAnswer?, _ context: ServerContext, now: Int64) async throws(WireError) {

@@ -162,5 +162,6 @@ final class LineSocket: @unchecked Sendable {
 extension Dictionary where Key == String, Value == Any {
     var ok: Bool { self["ok"] as? Bool == true }
     var errorCode: String? { (self["error"] as? [String: Any])?["code"] as? String }
+    var errorDetails: [String: Any]? { (self["error"] as? [String: Any])?["details"] as? [String: Any] }
     var errorMessage: String? { (self["error"] as? [String: Any])?["message"] as? String }
 }
