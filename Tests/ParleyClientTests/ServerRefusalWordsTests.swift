@@ -18,6 +18,15 @@ import Testing
         #expect(ClientError.server(.invalid("invite", "is too long")).description == "the server refused: the invitation code is too long")
         #expect(ClientError.server(.invalid("emoji", "is not one emoji")).description == "the server refused: the reaction is not one emoji")
         #expect(ClientError.server(.invalid("name", "must not be empty")).description == "the server refused: the device name must not be empty")
+        // A profile field inside the request's object, and the numbers typed to name something.
+        #expect(ClientError.server(.invalid("fields.username.value", "must be 3–32 characters")).description
+                == "the server refused: the username must be 3–32 characters")
+        #expect(ClientError.server(.invalid("fields.email", "must be the address this account registered with")).description
+                == "the server refused: the e-mail address must be the address this account registered with")
+        #expect(ClientError.server(.invalid("device_id", "must be between 1 and 4294967295")).description
+                == "the server refused: the device number must be between 1 and 4294967295")
+        #expect(ClientError.server(.invalid("message_id", "must be between 1 and 9223372036854775807")).description
+                == "the server refused: the message number must be between 1 and 9223372036854775807")
     }
 
     @Test func otherRefusalsAreUnchanged() {

@@ -63,11 +63,13 @@ struct WireRequestTests {
 
     @Test("typed field accessors name the field that is missing or mistyped")
     func fieldErrors() throws {
-        let request = try parse(#"{"type":"t","request_id":"r","n":"7","b":"xyz!","f":1.5,"big":-1,"s":"hi","k":"AAEC"}"#).get()
+        let request = try parse(#"{"type":"t","request_id":"r","n":"7","b":"xyz!","f":1.5,"big":-1,"huge":9223372036854775807,"s":"hi","k":"AAEC"}"#).get()
         #expect(throws: WireError.missing("absent")) { try request.body.string("absent") }
         #expect(throws: WireError.invalid("n", "must be a number, not string")) { try request.body.integer("n") }
         #expect(throws: WireError.invalid("f", "must be a whole number")) { try request.body.integer("f") }
         #expect(throws: WireError.self) { try request.body.integer("big") }
+        // Past what a double holds exactly it is still a whole number, and out of range (not "a fraction").
+        #expect(throws: WireError.invalid("huge", "must be between 0 and 9223372036854775807")) { try request.body.integer("huge") }
         #expect(throws: WireError.invalid("b", "must be standard base64")) { try request.body.bytes("b", maxBytes: 10) }
         #expect(throws: WireError.self) { try request.body.string("s", maxBytes: 1) }
         #expect(try request.body.bytes("k", maxBytes: 3) == [0, 1, 2])

@@ -103,6 +103,10 @@ extension ClientError {
         // a file sent.
         "name": "the device name", "code": "the code", "invite": "the invitation code", "emoji": "the reaction",
         "size": "the file's size",
+        // Numbers the person typed to name something (`parley delete 0`, `devices remove 0`).
+        "account_id": "the account number", "conversation_id": "the conversation number", "message_id": "the message number",
+        "device_id": "the device number", "route_id": "the route number", "file_id": "the file number",
+        "reply_to": "the message replied to",
     ]
 
     /// The server's message, with a field it names in the wire's words said in the person's.
@@ -114,8 +118,11 @@ extension ClientError {
         return words + error.message[error.message.index(after: end)...]
     }
 
-    /// A field's name without a list index (`members[0]` → `members`); any other name as it is.
+    /// A field's name without a list index (`members[0]` → `members`) or the object it sits in (`fields.username.value`
+    /// → `username`); any other name as it is.
     static func fieldName(_ path: String) -> String {
+        let parts = path.split(separator: ".").filter { $0 != "value" && $0 != "visibility" }
+        if parts.count > 1, let last = parts.last { return fieldName(String(last)) }
         guard path.hasSuffix("]"), let open = path.firstIndex(of: "["),
               !path[path.index(after: open)..<path.index(before: path.endIndex)].isEmpty,
               path[path.index(after: open)..<path.index(before: path.endIndex)].allSatisfy(\.isNumber)

@@ -89,7 +89,7 @@ enum GroupHandlers {
             let group = try await activeGroup(request.conversationID, caller, context)
             guard group.creatorID == caller.accountID else { throw WireError(.forbidden, "only the group's creator removes members") }
             let accountID = request.accountID
-            guard accountID != caller.accountID else { throw .invalid("account_id", "is you; use leave_group") }
+            guard accountID != caller.accountID else { throw .invalid("account_id", "is you; leave the group instead") }
             let status = try await StoreCall.call(context) { try await context.store.memberStatus(conversationID: group.id, accountID: accountID) }
             switch status {
             case .active: try await changeMembership(group.id, accountID, to: .removed, context)
@@ -114,7 +114,7 @@ enum GroupHandlers {
             let caller = environment.account
             let conversation = try await ConversationAccess.activeConversation(id: request.conversationID, caller, context)
             guard conversation.kind == .direct || conversation.creatorID == caller.accountID else {
-                throw WireError(.forbidden, "only the group's creator deletes it; use leave_group")
+                throw WireError(.forbidden, "only the group's creator deletes it; its members leave it instead")
             }
             let members = try await StoreCall.call(context) { try await context.store.activeMemberIDs(conversationID: conversation.id) }
             try await StoreCall.call(context) { try await context.store.deleteConversation(conversationID: conversation.id, now: context.clock.now()) }

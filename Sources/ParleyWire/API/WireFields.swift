@@ -99,8 +99,9 @@ public struct WireFields: Sendable, Equatable {
 
     private static func integer(_ value: JSONValue, _ name: String, in range: ClosedRange<Int64>) throws(WireError) -> Int64 {
         guard case .number(let number) = value else { throw .invalid(name, "must be a number, not \(value.typeName)") }
-        guard number.rounded() == number, let integer = Int64(exactly: number) else { throw .invalid(name, "must be a whole number") }
-        guard range.contains(integer) else { throw .invalid(name, "must be between \(range.lowerBound) and \(range.upperBound)") }
+        guard number.rounded() == number else { throw .invalid(name, "must be a whole number") }
+        // A whole number past Int64 (2^63 as a double, for one) is out of range, not a fraction.
+        guard let integer = Int64(exactly: number), range.contains(integer) else { throw .invalid(name, "must be between \(range.lowerBound) and \(range.upperBound)") }
         return integer
     }
 
