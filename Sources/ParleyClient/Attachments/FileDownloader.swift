@@ -7,8 +7,9 @@ import ParleyWire
 /// Saving a received file: streams the encrypted file from the server through the opener, checks the digest the
 /// sender put in the message and every chunk's authentication, and only then puts the plaintext in place.
 ///
-/// Memory stays at about one chunk; the plaintext goes to a temporary file beside the destination, removed on any
-/// failure, so a tampered or truncated download never leaves a partial file. For a device, a pipe or standard output
+/// Memory stays at about one chunk; the plaintext goes to a file without a name beside the destination
+/// (`AtomicOutput`), named only after every check, so neither a tampered or truncated download nor a killed process
+/// leaves a partial file. For a device, a pipe or standard output
 /// it waits in a sealed scratch file instead (never in the clear on the disk) and is written out after the checks.
 struct FileDownloader: Sendable {
     typealias Dependencies = HasServer & HasRandom & Sendable
@@ -22,31 +23,20 @@ struct FileDownloader: Sendable {
             try await LocalFile.releaseOnItsOwnThread(scratch, into: destination)
             return
         }
-        let temporary = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).parley-\(dependencies.random.clientMessageID().prefix(12))")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let output = try? FileHandle(forWritingTo: temporary)
-        else { throw .attachment(.output("cannot create a file in \(destination.deletingLastPathComponent().path)")) }
-        var closed = false, moved = false
-        defer {
-            if !closed { try? output.close() }
-            if !moved { try? FileManager.default.removeItem(at: temporary) }
-        }
-        try await fetch(attachment, options: options) { bytes throws(ClientError) in
-            do { try output.write(contentsOf: bytes) } catch { throw .attachment(.output("writing the downloaded file failed")) }
+        let output: AtomicOutput
+        do throws(FilePathError) { output = try AtomicOutput(path: destination.path, force: true, mode: 0o600) } catch {
+            throw .attachment(.output("cannot create a file in \(destination.deletingLastPathComponent().path)"))
         }
         do {
-            try output.synchronize()
-            closed = true
-            try output.close()
+            try await fetch(attachment, options: options) { bytes throws(ClientError) in
+                do { try bytes.withUnsafeBytes { try output.stream.write($0) } } catch { throw .attachment(.output("writing the downloaded file failed")) }
+            }
         } catch {
-            throw .attachment(.output("cannot write \(temporary.path)"))
+            output.discard()
+            throw error
         }
-        // rename(2) replaces the target atomically: readers see the old file or the whole new one.
-        guard rename(temporary.path, destination.path) == 0 else {
-            throw .attachment(.output("cannot move the file into place at \(destination.path)"))
-        }
-        moved = true
+        // Named only now, replacing the target atomically: readers see the old file or the whole new one.
+        do throws(FilePathError) { try output.commit() } catch { throw .attachment(.output(error.description)) }
     }
 
     /// Downloads `attachment` and writes it into `output` (standard output, a pipe) once every check passed.

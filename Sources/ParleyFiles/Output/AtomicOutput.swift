@@ -9,8 +9,9 @@ import Glibc
 import Darwin
 #endif
 
-/// A streamed output that appears at its path only when complete: written to a temporary file in
-/// the same directory and moved into place by `commit`, never replacing a file without `force`.
+/// A streamed output that appears at its path only when complete: written to a file without a name in the same
+/// directory (`UnnamedFile`, so a killed run leaves nothing), or where the system has none to a hidden temporary file,
+/// and given its name by `commit`, never replacing a file without `force`.
 /// A path that is not a regular file — `/dev/null`, a terminal, a named pipe — is written directly: it is a
 /// place bytes go, not a file to replace (renaming over it would have put a regular file where the device was).
 public final class AtomicOutput {
@@ -18,6 +19,8 @@ public final class AtomicOutput {
     public let stream: ByteOutput
     private let path: String
     private let temporary: String?
+    /// Whether the file being written has no name yet (`UnnamedFile`).
+    private let unnamed: Bool
     private let descriptor: Int32
     private let force: Bool
     /// Whether `path` is a device or pipe written in place (closed by `commit`, never renamed).
@@ -30,23 +33,36 @@ public final class AtomicOutput {
         if path == "-" {
             descriptor = STDOUT_FILENO
             temporary = nil
+            unnamed = false
         } else if OutputPlace(path) == .device {
             descriptor = open(path, O_WRONLY | O_CLOEXEC)
             guard descriptor >= 0 else { throw FilePathError("\(path): cannot be written (check its permissions)") }
             temporary = nil
+            unnamed = false
             direct = true
         } else {
             try OutputPlace.check(path, force: force)
-            let url = URL(fileURLWithPath: path)
-            let temp = url.deletingLastPathComponent()
-                .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial").path
-            descriptor = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-            guard descriptor >= 0 else {
-                throw FilePathError("\(path): cannot write here (check the directory exists and is writable)")
+            let temp = Self.temporaryPath(for: path)
+            if let file = UnnamedFile.open(in: URL(fileURLWithPath: path).deletingLastPathComponent().path, mode: mode) {
+                descriptor = file
+                unnamed = true
+            } else {
+                unnamed = false
+                descriptor = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+                guard descriptor >= 0 else {
+                    throw FilePathError("\(path): cannot write here (check the directory exists and is writable)")
+                }
             }
             temporary = temp
         }
         stream = temporary == nil ? FileDescriptorOutput(descriptor: descriptor) : WritebackOutput(descriptor: descriptor)
+    }
+
+    /// A hidden name beside `path` for the file while it is written (or, for an unnamed one, for the instant
+    /// between naming it and renaming it over a file `force` replaces).
+    private static func temporaryPath(for path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial").path
     }
 
     /// Moves the finished file into place. Without `force`, `link` fails if the path appeared meanwhile.
@@ -56,7 +72,28 @@ public final class AtomicOutput {
             return
         }
         guard let temporary else { return }
-        guard fsync(descriptor) == 0, close(descriptor) == 0 else {
+        guard fsync(descriptor) == 0 else {
+            discard()
+            throw FilePathError("\(path): could not be written completely (disk full?)")
+        }
+        if unnamed {
+            defer { close(descriptor) }
+            // Without force the file takes its name only if the name is free; with it, a hidden name first, then a
+            // rename over the old file, so readers see the old file or the whole new one.
+            let error = UnnamedFile.name(descriptor, force ? temporary : path)
+            guard error == 0 else {
+                throw FilePathError(
+                    error == EEXIST
+                        ? "\(path) already exists: choose another path or pass --force to replace it"
+                        : "\(path): cannot be created (check the directory is writable)")
+            }
+            guard !force || rename(temporary, path) == 0 else {
+                unlink(temporary)
+                throw FilePathError("\(path): cannot be replaced (check its permissions)")
+            }
+            return
+        }
+        guard close(descriptor) == 0 else {
             unlink(temporary)
             throw FilePathError("\(path): could not be written completely (disk full?)")
         }
@@ -83,7 +120,8 @@ public final class AtomicOutput {
         if direct { close(descriptor) }
         guard let temporary else { return }
         close(descriptor)
-        unlink(temporary)
+        // An unnamed file goes with its descriptor.
+        if !unnamed { unlink(temporary) }
     }
 
     /// Runs `body` with the stream, then commits, or discards on any error.
