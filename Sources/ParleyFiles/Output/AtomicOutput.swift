@@ -21,7 +21,8 @@ public final class AtomicOutput {
     private let temporary: String?
     /// Whether the file being written has no name yet (`UnnamedFile`).
     private let unnamed: Bool
-    private let descriptor: Int32
+    /// The open file the bytes go to, for a writer of its own (`stream` writes to it too); closed by `commit`/`discard`.
+    public let descriptor: Int32
     private let force: Bool
     /// Whether `path` is a device or pipe written in place (closed by `commit`, never renamed).
     private var direct = false

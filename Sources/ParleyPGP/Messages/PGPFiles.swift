@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ParleyFiles
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,8 +11,8 @@ import Darwin
 #endif
 
 /// Streamed decryption and encryption between files: output appears at its path only complete and,
-/// for decryption, only authenticated — it is written to a temporary file beside the target and
-/// renamed into place after the MDC matched, and deleted on any failure.
+/// for decryption, only authenticated — it is written to a file without a name beside the target (`AtomicOutput`),
+/// named after the MDC matched; a failure or a killed process leaves nothing.
 public enum PGPFiles {
     /// Why a file could not be read or written (the OpenPGP errors stay `PGPError`).
     public struct Failure: Error, Equatable, CustomStringConvertible {
@@ -46,39 +47,23 @@ public enum PGPFiles {
         return try body(PGPFileInput(descriptor: descriptor))
     }
 
-    /// Runs `body` writing into a temporary file beside `path`, renamed to `path` only when `body` returns.
+    /// Runs `body` writing into a file beside `path` that gets the name `path` only when `body` returns (`AtomicOutput`:
+    /// without a name meanwhile, so a killed process leaves nothing; an existing file is replaced only when `replace`).
     public static func atomically<T>(_ path: String, replace: Bool, mode: Int, _ body: (PGPOutput) throws -> T) throws -> T {
-        let manager = FileManager.default
-        if !replace, manager.fileExists(atPath: path) {
-            throw Failure(description: "\(path) already exists: choose another path or replace it explicitly")
+        let output: AtomicOutput
+        do throws(FilePathError) { output = try AtomicOutput(path: path, force: replace, mode: mode_t(mode)) } catch {
+            throw Failure(description: error.description)
         }
-        let target = URL(fileURLWithPath: path)
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).partial")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
-        guard descriptor >= 0 else {
-            throw Failure(description: "cannot write in \(target.deletingLastPathComponent().path): check the directory exists and is writable")
-        }
+        let result: T
         do {
             // Write-back starts as the file grows, so the fsync that makes the result durable before it
             // gets its name waits for the last few MiB only (it took 65-80 ms for 100 MiB at the end).
-            let result = try body(PGPFileOutput(descriptor: descriptor, writeBackEvery: 8 << 20))
-            guard fsync(descriptor) == 0 else {
-                throw Failure(description: "\(path) could not be written to the disk: \(String(cString: strerror(errno)))")
-            }
-            close(descriptor)
-            if replace {
-                guard rename(temporary.path, path) == 0 else { throw Failure(description: "\(path) cannot be replaced: check its permissions") }
-            } else {
-                // link fails if the path appeared meanwhile, so an existing file is never replaced.
-                let linked = link(temporary.path, path)
-                unlink(temporary.path)
-                guard linked == 0 else { throw Failure(description: "\(path) cannot be created: it exists now, or the directory is not writable") }
-            }
-            return result
+            result = try body(PGPFileOutput(descriptor: output.descriptor, writeBackEvery: 8 << 20))
         } catch {
-            close(descriptor)
-            unlink(temporary.path)
+            output.discard()
             throw error
         }
+        do throws(FilePathError) { try output.commit() } catch { throw Failure(description: error.description) }
+        return result
     }
 }
