@@ -67,10 +67,16 @@ struct PGPVaultCommandTests {
         #expect(relisted.stdout.contains("sec"), "a certificate replaced the secret key: \(relisted.stdout)")
 
         // --keyring still means a separate directory, which knows nothing of the vault's keys.
+        // Listing one that is not there says so, and makes nothing there (a mistyped path once became a keyring).
         let standalone = try await ParleyBinary.runDetached(["pgp", "keys", "list", "--keyring", path("keyring")])
-        #expect(standalone.status == 0, "\(standalone.stderr)")
+        #expect(standalone.status == 1)
         #expect(!standalone.stdout.contains(fingerprint))
-        #expect(standalone.stdout.contains("No keys in \(path("keyring"))"))
+        #expect(standalone.stderr.contains("there is no keyring at \(path("keyring")): check the path"), "\(standalone.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path("keyring")))
+        try FileManager.default.createDirectory(atPath: path("keyring"), withIntermediateDirectories: false)
+        let empty = try await ParleyBinary.runDetached(["pgp", "keys", "list", "--keyring", path("keyring")])
+        #expect(empty.status == 0, "\(empty.stderr)")
+        #expect(empty.stdout.contains("No keys in \(path("keyring"))"))
 
         // A wrong --account is refused with the reason, and changes nothing.
         let wrong = try await ParleyBinary.runDetached(["pgp", "keys", "list", "--home", home.path, "--account", "eve@example.org"])

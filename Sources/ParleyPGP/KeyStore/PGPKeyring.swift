@@ -3,6 +3,11 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A standalone keyring directory: `public/FPR.asc` for every certificate and `secret/FPR.asc` for
 /// secret keys, always stored pass-phrase protected (S2K, as gpg exports them). Directories 0700, files 0600.
@@ -13,9 +18,21 @@ public struct PGPKeyring: PGPKeyStore, Sendable {
     /// The directory, as messages name the keyring.
     public var location: String { directory }
 
-    /// Opens (creating) the keyring at `directory`.
+    /// The keyring at `directory`, made only when a key is first stored in it: reading a path that holds none (a typo)
+    /// creates nothing there.
     public init(directory: String) throws {
         self.directory = directory
+        var info = stat()
+        if stat(directory, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
+            throw PGPKeyStoreError("\(directory) is a file, not a keyring directory: pass --keyring DIR")
+        }
+    }
+
+    /// Whether the keyring's directory exists (a key was stored in it, or it was made by hand).
+    public var exists: Bool { FileManager.default.fileExists(atPath: directory) }
+
+    /// Makes the keyring's directories (0700) if they are missing.
+    private func create() throws {
         for sub in ["", "/public", "/secret"] {
             do {
                 try FileManager.default.createDirectory(atPath: directory + sub, withIntermediateDirectories: true,
@@ -48,6 +65,7 @@ public struct PGPKeyring: PGPKeyStore, Sendable {
     /// Stores `certificate` (and its secret parts, which must be protected). Returns whether it was new.
     @discardableResult
     public func store(_ certificate: Certificate) throws -> Bool {
+        try create()
         let fingerprint = certificate.primaryKey.fingerprintHex
         let publicPath = "\(directory)/public/\(fingerprint).asc"
         let isNew = !FileManager.default.fileExists(atPath: publicPath)

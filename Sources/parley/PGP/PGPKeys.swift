@@ -90,6 +90,10 @@ extension Parley.PGP.Keys {
 
         func run() async throws {
             let keyring = try options.openKeyring()
+            if let directory = keyring as? PGPKeyring, !directory.exists {
+                // A mistyped --keyring: said, and nothing made there.
+                throw CommandFailure("there is no keyring at \(directory.location): check the path, or make one there with `parley pgp keys generate --keyring \(directory.location)`")
+            }
             let secrets = Set(try keyring.secretKeys().map { Hex.upper($0.fingerprint) })
             let certificates = try keyring.certificates()
             guard !certificates.isEmpty else {
