@@ -16,9 +16,16 @@ struct ConversationCommandTests {
         #expect(try await run(["send", "--home", ann.path, "--to", "bob@example.org", "the plan"]).status == 0)
         #expect(try await run(["send", "--home", ann.path, "--to", "bob@example.org", "small talk"]).status == 0)
         #expect(try await run(["read", "--home", bob.path]).status == 0)
-        #expect(try await run(["pin", "--home", bob.path, "1"]).status == 0)
+        #expect(try await run(["pin", "--home", bob.path, "1"]).stdout.contains("Pinned."))
         let pins = try await run(["conversations", "pins", "--home", ann.path, "1"])
         #expect(pins.stdout.contains("the plan") && !pins.stdout.contains("small talk"), "\(pins.stdout) \(pins.stderr)")
+        // What did not change says so (a probe saw "Unpinned." for a message never pinned), and a conversation that is
+        // not there is not one without pins.
+        #expect(try await run(["pin", "--home", ann.path, "1"]).stdout.contains("Message 1 was already pinned."))
+        let notPinned = try await run(["pin", "--home", ann.path, "2", "--unpin"])
+        #expect(notPinned.status == 0 && notPinned.stdout.contains("Message 2 was not pinned; nothing changed."), "\(notPinned.stdout)")
+        let elsewhere = try await run(["conversations", "pins", "--home", ann.path, "99"])
+        #expect(elsewhere.status == 1 && elsewhere.stderr.contains("there is no conversation 99 on this device"), "\(elsewhere.stderr)")
         #expect(try await run(["conversations", "--home", ann.path]).stdout.contains("\tdirect\tbob\t"), "the list is still the default")
 
         // A group with a picture; bob declines it.

@@ -56,8 +56,15 @@ struct RequestCommandTests {
         let reopened = try await run(["read", "--home", bob.path])
         #expect(reopened.stdout.contains("an old friend") && !reopened.stdout.contains("still there?"), "\(reopened.stdout)")
 
-        // Naming nobody, or yourself.
-        #expect(try await run(["block", "--home", bob.path, "nobody@example.org"]).status == 0)
+        // Naming nobody, or yourself, or someone twice: each said as it is (a probe saw "Blocked nobody@example.org.").
+        let nobody = try await run(["block", "--home", bob.path, "nobody@example.org"])
+        #expect(nobody.status == 1 && nobody.stderr.contains("no one new was blocked: no Parley account has the address nobody@example.org"), "\(nobody.stderr)")
+        #expect(try await run(["block", "--home", bob.path, "999"]).stderr.contains("no Parley account is 999"))
+        #expect(try await run(["blocked", "--home", bob.path]).stdout.contains("You have blocked no one."))
+        #expect(try await run(["unblock", "--home", bob.path, "mallory@example.org"]).stdout.contains("is not on your block list"))
+        #expect(try await run(["block", "--home", bob.path, "mallory@example.org"]).stdout.contains("Blocked mallory@example.org."))
+        #expect(try await run(["block", "--home", bob.path, "mallory@example.org"]).stdout.contains("mallory@example.org was already blocked."))
+        #expect(try await run(["unblock", "--home", bob.path, "mallory@example.org"]).stdout.contains("Unblocked mallory@example.org"))
         let me = try await run(["block", "--home", bob.path, "bob@example.org"])
         #expect(me.status != 0 && me.stderr.contains("you cannot block yourself") && !me.stderr.contains("field"), "\(me.stderr)")
         try await scene.finish()

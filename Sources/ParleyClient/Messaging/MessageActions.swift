@@ -23,10 +23,20 @@ public struct MessageActions: Sendable {
         return present
     }
 
-    /// Pins or unpins a message for everyone in the conversation.
-    public func pin(_ messageID: Int64, _ pinned: Bool = true) async throws(ClientError) {
+    /// Pins or unpins a message for everyone in the conversation; false when it already was (or was not) pinned, as
+    /// the server's list of the conversation's pins says, and nothing changed.
+    @discardableResult
+    public func pin(_ messageID: Int64, _ pinned: Bool = true) async throws(ClientError) -> Bool {
+        if let conversation = try MessageHistory(dependencies: dependencies).message(messageID)?.conversationID {
+            let current = try await server.call(API.GetPinnedMessages.self, .init(conversationID: conversation)).messages.contains { $0.messageID == messageID }
+            guard current != pinned else {
+                try updated(messageID) { $0.pinned = pinned }
+                return false
+            }
+        }
         _ = try await server.call(API.PinMessage.self, .init(messageID: messageID, pinned: pinned))
         try updated(messageID) { $0.pinned = pinned }
+        return true
     }
 
     /// Deletes one of our messages for everyone (its ciphertexts are dropped on the server).

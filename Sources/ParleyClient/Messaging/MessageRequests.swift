@@ -67,17 +67,46 @@ public struct MessageRequests: Sendable {
         try await ConversationBook(dependencies: dependencies).refresh()
     }
 
+    /// What a block or an unblock changed, read from the block list before and after (the server answers alike whether
+    /// or not the account exists; the list shows whom it holds).
+    public enum BlockChange: Sendable, Equatable {
+        /// The person is on the list now, and was not before (or off it now, for an unblock).
+        case changed
+        /// The list already said so: blocked before a block, not on it before an unblock.
+        case already
+        /// No account has that id, so no one was blocked.
+        case noAccount
+        /// Nothing changed, and this device cannot tell why: no account has that address, or the account is blocked
+        /// already under an address this device does not know (the list names accounts, not addresses).
+        case unchanged
+    }
+
     /// Blocks someone by e-mail or account id: their messages never reach you, in any conversation; presence
-    /// ends both ways; a request from them is declined. They are not told. The answer is the same whether or
-    /// not such an account exists.
-    public func block(_ person: ParleyClient.Person) async throws(ClientError) {
+    /// ends both ways; a request from them is declined. They are not told.
+    @discardableResult
+    public func block(_ person: ParleyClient.Person) async throws(ClientError) -> BlockChange {
+        let before = try await blockedIDs()
         _ = try await server.call(API.BlockAccount.self, person.ref)
         try await ConversationBook(dependencies: dependencies).refresh()
+        if try await blockedIDs().subtracting(before).isEmpty == false { return .changed }
+        switch person {
+        case .account(let id): return before.contains(id) ? .already : .noAccount
+        case .email(let email):
+            for id in before where try contacts.contact(id)?.email?.lowercased() == email.lowercased() { return .already }
+            return .unchanged
+        }
     }
 
     /// Takes someone off your block list.
-    public func unblock(_ person: ParleyClient.Person) async throws(ClientError) {
+    @discardableResult
+    public func unblock(_ person: ParleyClient.Person) async throws(ClientError) -> BlockChange {
+        let before = try await blockedIDs()
         _ = try await server.call(API.UnblockAccount.self, person.ref)
+        return try await before.subtracting(blockedIDs()).isEmpty ? .already : .changed
+    }
+
+    private func blockedIDs() async throws(ClientError) -> Set<Int64> {
+        Set(try await server.call(API.ListBlocked.self).blocked.map(\.accountID))
     }
 
     /// Your block list, in the order you blocked them.

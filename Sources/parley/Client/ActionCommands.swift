@@ -24,8 +24,15 @@ extension Parley {
         @Flag(help: "Unpin instead.") var unpin = false
 
         func run() async throws {
-            try await options.withClient { client in try await client.messageActions.pin(message, !unpin) }
-            options.output(["pinned": !unpin]) { unpin ? "Unpinned." : "Pinned." }
+            let changed = try await options.withClient { client in try await client.messageActions.pin(message, !unpin) }
+            options.output(["pinned": !unpin, "changed": changed]) {
+                switch (unpin, changed) {
+                case (false, true): "Pinned."
+                case (true, true): "Unpinned."
+                case (false, false): "Message \(message) was already pinned."
+                case (true, false): "Message \(message) was not pinned; nothing changed."
+                }
+            }
         }
     }
 

@@ -93,8 +93,15 @@ extension Parley {
         @Argument(help: "Their e-mail, or their account id.") var person: String
 
         func run() async throws {
-            try await options.withClient { client in try await client.requests.block(ParleyClient.Person(typed: person)) }
-            options.output(["blocked": person]) { "Blocked \(person)." }
+            let change = try await options.withClient { client in try await client.requests.block(ParleyClient.Person(typed: person)) }
+            let shown = TerminalText.name(person)
+            switch change {
+            case .noAccount: throw CommandFailure("no Parley account is \(shown), so no one was blocked")
+            case .unchanged:
+                throw CommandFailure("no one new was blocked: no Parley account has the address \(shown), or you blocked it already ('parley blocked' lists whom)")
+            case .changed, .already:
+                options.output(["blocked": person]) { change == .already ? "\(shown) was already blocked." : "Blocked \(shown)." }
+            }
         }
     }
 
@@ -105,8 +112,13 @@ extension Parley {
         @Argument(help: "Their e-mail, or their account id (see 'parley blocked').") var person: String
 
         func run() async throws {
-            try await options.withClient { client in try await client.requests.unblock(ParleyClient.Person(typed: person)) }
-            options.output(["unblocked": person]) { "Unblocked \(person): their new messages reach you again (a declined request stays declined)." }
+            let change = try await options.withClient { client in try await client.requests.unblock(ParleyClient.Person(typed: person)) }
+            let shown = TerminalText.name(person)
+            options.output(["unblocked": person]) {
+                change == .changed
+                    ? "Unblocked \(shown): their new messages reach you again (a declined request stays declined)."
+                    : "\(shown) is not on your block list ('parley blocked' shows it); nothing changed."
+            }
         }
     }
 

@@ -19,8 +19,14 @@ struct PinnedMessagesTests {
         try await ann.messageActions.delete(gone.id)
         #expect(try await PinnedMessages.of(chat.id, client: bob).map(\.id) == [kept.id])
         #expect(try await PinnedMessages.of(chat.id, client: ann).map(\.id) == [kept.id])
-        // A conversation this device does not know has nothing pinned.
-        #expect(try await PinnedMessages.of(9_999_999, client: bob).isEmpty)
+        // A conversation this device does not know is said to be unknown, not one without pins.
+        await #expect(throws: ClientError.invalidInput("there is no conversation 9999999 on this device ('parley conversations' lists them)")) {
+            try await PinnedMessages.of(9_999_999, client: bob)
+        }
+        // Pinning again, or unpinning what is not pinned, changes nothing and says so.
+        #expect(try await ann.messageActions.pin(kept.id) == false)
+        #expect(try await bob.messageActions.pin(kept.id, false) == true)
+        #expect(try await bob.messageActions.pin(kept.id, false) == false)
         await ann.disconnect()
         await bob.disconnect()
         try await harness.stop()
