@@ -26,10 +26,12 @@ public enum AttachmentError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         switch self {
         case .tooLarge(let size, let limit):
-            "the file is \(size) bytes, over the limit of \(limit) bytes; nothing was uploaded (send a smaller file or raise the limit)"
+            "the file is \(Self.apart(size, from: limit)), over the limit of \(Self.apart(limit, from: size)); nothing was uploaded "
+                + "(send a smaller file, or raise the limit — `parley send --max-size MiB` — for a server that takes more)"
         case .overServerLimit(let size, let limit):
-            "the server takes files of at most \(Self.mebibytes(limit)) once encrypted, and this one is \(Self.mebibytes(size)) encrypted; "
-                + "nothing was uploaded (send a smaller file)"
+            "the server takes files of at most \(Self.apart(limit, from: size)) once encrypted, and this one is \(Self.apart(size, from: limit)) "
+                + "encrypted; nothing was uploaded (it takes a file of at most "
+                + "\(Self.mebibytes(AttachmentFormat.largestPlaintext(ciphertextAtMost: limit), decimals: 2)))"
         case .unreadable(let why): "cannot read the file to send: \(why)"
         case .noAttachment(let id): "message \(id) has no file attached"
         case .malformed(let why): "the encrypted file is malformed: \(why)"
@@ -42,9 +44,22 @@ public enum AttachmentError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
-    /// `bytes` in MiB with one decimal, rounded down (a limit is never shown as more than it is).
-    static func mebibytes(_ bytes: Int64) -> String {
-        let tenths = bytes * 10 / (1 << 20)
-        return "\(tenths / 10).\(tenths % 10) MiB"
+    /// `bytes` in MiB with `decimals` decimals, rounded down (a limit is never shown as more than it is).
+    static func mebibytes(_ bytes: Int64, decimals: Int = 1) -> String {
+        var scale: Int64 = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let parts = bytes * scale / (1 << 20)
+        guard decimals > 0 else { return "\(parts) MiB" }
+        let fraction = String(parts % scale)
+        return "\(parts / scale).\(String(repeating: "0", count: decimals - fraction.count))\(fraction) MiB"
+    }
+
+    /// `bytes` in MiB with as many decimals (one to three) as it takes to read differently from `other`: a file over a
+    /// limit is never said to be the limit's size ("at most 64.0 MiB … this one is 64.0 MiB").
+    static func apart(_ bytes: Int64, from other: Int64) -> String {
+        for decimals in 1...3 where mebibytes(bytes, decimals: decimals) != mebibytes(other, decimals: decimals) {
+            return mebibytes(bytes, decimals: decimals)
+        }
+        return "\(mebibytes(bytes, decimals: 3)) (\(bytes) bytes)"
     }
 }

@@ -25,6 +25,18 @@ enum AttachmentFormat {
         Int64(headerLength) + plaintextSize + Int64(tagLength) * chunkCount(plaintextSize: plaintextSize)
     }
 
+    /// The largest plaintext whose encrypted form is at most `ciphertextLimit` bytes (0 when even an empty file's is
+    /// larger): what a server's limit on encrypted files means for the file a person sends.
+    static func largestPlaintext(ciphertextAtMost ciphertextLimit: Int64) -> Int64 {
+        var low: Int64 = 0, high = max(0, ciphertextLimit)
+        guard ciphertextSize(plaintextSize: 0) <= ciphertextLimit else { return 0 }
+        while low < high {
+            let middle = low + (high - low + 1) / 2
+            if ciphertextSize(plaintextSize: middle) <= ciphertextLimit { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
     /// The header: magic, version, salt.
     static func header(salt: [UInt8]) -> [UInt8] {
         magic + [version] + salt

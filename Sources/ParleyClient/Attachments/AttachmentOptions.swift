@@ -1,8 +1,9 @@
 /// How `send(file:to:)` treats a file.
 public struct AttachmentOptions: Sendable {
-    /// The largest file accepted, in bytes; a larger one is refused before anything is uploaded.
-    /// The default stays under the server's 64 MiB per encrypted file (API §11).
-    public var maximumSize: Int64 = 60 * 1024 * 1024
+    /// The largest file a default server takes: 64 MiB once encrypted (API §11), 63.98 MiB before.
+    public static let defaultMaximumSize = AttachmentFormat.largestPlaintext(ciphertextAtMost: 64 << 20)
+    /// The largest file accepted, in bytes; a larger one is refused before anything is encrypted or uploaded.
+    public var maximumSize: Int64 = Self.defaultMaximumSize
     /// The thumbnail's longest side in pixels, for JPEG and PNG images.
     public var thumbnailSide = 160
     /// A caption sent with the file.
@@ -14,7 +15,7 @@ public struct AttachmentOptions: Sendable {
     /// Called after every chunk, and when a transfer resumes.
     public var progress: (@Sendable (TransferProgress) async -> Void)?
 
-    /// The defaults: 60 MiB cap, 160 px thumbnails.
+    /// The defaults: what a default server takes, 160 px thumbnails.
     public init() {}
 }
 

@@ -11,13 +11,17 @@ struct FileSendOptions: ParsableArguments {
                                valueName: "path"))
     var file: String?
 
-    @Option(help: ArgumentHelp("Refuse files larger than this many MiB before uploading anything.", valueName: "MiB"))
-    var maxSize: Int64 = 60
+    @Option(help: ArgumentHelp("Refuse files larger than this many MiB before uploading anything (default: the most a default server takes, 63.98 MiB).",
+                               valueName: "MiB"))
+    var maxSize: Int64?
 
     /// Sends `path` with an optional caption, printing progress to standard error.
     func send(_ path: String, caption: String?, to conversationID: Int64, client: ParleyClient) async throws -> SendOutcome {
         var options = AttachmentOptions()
-        options.maximumSize = maxSize * 1024 * 1024
+        if let maxSize {
+            guard (1...(1 << 30)).contains(maxSize) else { throw CommandFailure("--max-size: give a number of MiB from 1 to \(1 << 30)") }
+            options.maximumSize = maxSize * 1024 * 1024
+        }
         options.caption = caption
         let name = URL(fileURLWithPath: path).lastPathComponent
         let size = (try? FileManager.default.attributesOfItem(atPath: (path as NSString).expandingTildeInPath)[.size] as? NSNumber)?.int64Value
