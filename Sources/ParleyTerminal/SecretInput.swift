@@ -15,23 +15,25 @@ public enum SecretInput {
     /// Why no secret could be read.
     public struct Unavailable: Error, CustomStringConvertible {
         let what: String
+        var variable = "PARLEY_PASSWORD"
         public var description: String {
-            "no \(what) given: type it at the prompt, pipe it with --password-stdin, or set PARLEY_PASSWORD"
+            "no \(what) given: type it at the prompt, pipe it with --password-stdin, or set \(variable)"
         }
     }
 
-    /// Returns the password from `--password-stdin`, then `PARLEY_PASSWORD`, then a terminal prompt.
-    public static func password(prompt: String, fromStandardInput: Bool) throws -> String {
+    /// Returns the password from `--password-stdin` (its next line), then the environment variable `variable`, then a
+    /// terminal prompt.
+    public static func password(prompt: String, fromStandardInput: Bool, variable: String = "PARLEY_PASSWORD") throws -> String {
         if fromStandardInput {
             guard let line = readLine(strippingNewline: true), !line.isEmpty else {
-                throw Unavailable(what: "password on standard input")
+                throw Unavailable(what: "password on standard input", variable: variable)
             }
             return line
         }
-        if let value = ProcessInfo.processInfo.environment["PARLEY_PASSWORD"], !value.isEmpty {
+        if let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty {
             return value
         }
-        guard isatty(STDIN_FILENO) == 1 else { throw Unavailable(what: "password") }
+        guard isatty(STDIN_FILENO) == 1 else { throw Unavailable(what: "password", variable: variable) }
         return try readHidden(prompt: prompt)
     }
 

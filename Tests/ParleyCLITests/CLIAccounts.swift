@@ -53,8 +53,8 @@ struct CLIScene {
     func home(_ name: String) -> URL { homes[name] ?? root.appendingPathComponent(name) }
 
     /// Runs `parley ARGUMENTS` detached.
-    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> ParleyBinary.Result {
-        try await ParleyBinary.runDetached(arguments, environment: environment)
+    func run(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) async throws -> ParleyBinary.Result {
+        try await ParleyBinary.runDetached(arguments, stdin: stdin, environment: environment)
     }
 
     /// Stops the server and removes everything.

@@ -54,10 +54,18 @@ struct ResilienceTests {
         let harness = try await ClientHarness.start()
         let ann = try await harness.person("ann")
         #expect(try ann.registration.checkPassword("correct horse ann"))
-        try await ann.registration.changePassword(to: "a brand new passphrase", iterations: 210_000)
+        // Only with the current password (a probe changed it from an unlocked device knowing nothing), and to another.
+        await #expect(throws: ClientError.invalidInput("the current password is not right; nothing changed")) {
+            try await ann.registration.changePassword(from: "a wrong guess", to: "a brand new passphrase", iterations: 210_000)
+        }
+        await #expect(throws: ClientError.invalidInput("the new password is the one you have now; nothing changed")) {
+            try await ann.registration.changePassword(from: "correct horse ann", to: "correct horse ann", iterations: 210_000)
+        }
+        #expect(try ann.registration.checkPassword("correct horse ann"))
+        try await ann.registration.changePassword(from: "correct horse ann", to: "a brand new passphrase", iterations: 210_000)
         #expect(try ann.registration.checkPassword("a brand new passphrase"))
         #expect(try ann.registration.checkPassword("correct horse ann") == false)
-        await #expect(throws: ClientError.self) { try await ann.registration.changePassword(to: "short") }
+        await #expect(throws: ClientError.self) { try await ann.registration.changePassword(from: "a brand new passphrase", to: "short") }
         await ann.disconnect()
         try await harness.stop()
     }

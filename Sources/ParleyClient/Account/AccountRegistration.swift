@@ -129,8 +129,22 @@ public struct AccountRegistration: Sendable {
         }
     }
 
-    /// Changes the account password: a new envelope of the same keys, stored here and on the server.
-    public func changePassword(to password: String, iterations: UInt32 = KeyEnvelope.defaultIterations) async throws(ClientError) {
+    /// Re-wraps the key backup under `new` once `current` opens this device's copy of it: whoever finds the device
+    /// unlocked cannot take the password (and with it the account's recovery) without knowing the old one. A device
+    /// that holds no copy (one paired from another) cannot check, and says where to change it.
+    public func changePassword(from current: String, to new: String, iterations: UInt32 = KeyEnvelope.defaultIterations) async throws(ClientError) {
+        guard try database.read({ try $0.get(Namespace.account, "envelope") }) != nil else {
+            throw .invalidInput("this device holds no copy of the key backup to check your current password against (it was paired "
+                + "from another device); change the password on the device you registered or recovered the account with")
+        }
+        guard try checkPassword(current) else { throw .invalidInput("the current password is not right; nothing changed") }
+        guard current != new else { throw .invalidInput("the new password is the one you have now; nothing changed") }
+        try await changePassword(to: new, iterations: iterations)
+    }
+
+    /// Changes the account password: a new envelope of the same keys, stored here and on the server (unchecked: the
+    /// public way is `changePassword(from:to:)`).
+    func changePassword(to password: String, iterations: UInt32 = KeyEnvelope.defaultIterations) async throws(ClientError) {
         let envelope = try Self.envelope(of: keys.current, password: password, iterations: iterations)
         _ = try await connection.call(API.ChangePassword.self, .init(keyEnvelope: envelope.bytes))
         try database.write { try $0.put(Namespace.account, "envelope", envelope.bytes) }

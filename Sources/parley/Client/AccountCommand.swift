@@ -107,13 +107,16 @@ extension Parley.Account {
 
     /// `parley account change-password`.
     struct ChangePassword: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "change-password", abstract: "Re-wrap the key backup under a new password.")
+        static let configuration = CommandConfiguration(
+            commandName: "change-password", abstract: "Re-wrap the key backup under a new password (the current one first).",
+            discussion: "The current password: PARLEY_PASSWORD or a prompt; the new one: PARLEY_NEW_PASSWORD or a prompt. With --password-stdin, standard input's first line is the current password and its second the new one.")
         @OptionGroup var options: ClientOptions
-        @Flag(help: "Read the new password from standard input.") var passwordStdin = false
+        @Flag(help: "Read the current password, then the new one, from standard input (a line each).") var passwordStdin = false
 
         func run() async throws {
-            let password = try SecretInput.password(prompt: "New account password: ", fromStandardInput: passwordStdin)
-            try await options.withClient { client in try await client.registration.changePassword(to: password) }
+            let current = try SecretInput.password(prompt: "Current account password: ", fromStandardInput: passwordStdin)
+            let new = try SecretInput.password(prompt: "New account password: ", fromStandardInput: passwordStdin, variable: "PARLEY_NEW_PASSWORD")
+            try await options.withClient { client in try await client.registration.changePassword(from: current, to: new) }
             options.output(["changed": true]) { "Password changed." }
         }
     }
