@@ -164,6 +164,24 @@ struct AtomicOutputTests {
         #expect(try source.input.readAll().isEmpty)
     }
 
+    @Test("inputs that are not files are said as what they are: a directory, a path through a file, a device that never ends")
+    func inputsThatAreNotFiles() throws {
+        let directory = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(throws: FilePathError("\(directory.path) is a directory: name a file to read")) { _ = try FileIO.read(directory.path) }
+        #expect(throws: FilePathError("\(directory.path) is a directory: name a file to read")) { _ = try StreamInput.stream(directory.path) }
+        let file = directory.appendingPathComponent("in").path
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(throws: FilePathError("\(file)/key: a part of this path is a file, not a directory")) { _ = try FileIO.read(file + "/key") }
+        // A device reads as its bytes: /dev/null as nothing; one that never ends stops at the cap, in words.
+        #expect(try FileIO.read("/dev/null").isEmpty)
+        let endless = try StreamInput.stream("/dev/zero")
+        defer { endless.close() }
+        #expect(throws: FileError.io("it holds more than 1 MiB, the most read into memory here")) {
+            _ = try endless.input.readAll(maximumBytes: 1 << 20)
+        }
+    }
+
     @Test("reading a prefix of a cut input gives what there is; garbage is returned as is")
     func truncatedInput() throws {
         #expect(try MemoryInput([1, 2, 3]).readPrefix(10) == [1, 2, 3])

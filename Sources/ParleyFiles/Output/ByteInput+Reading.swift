@@ -6,13 +6,17 @@ extension ByteInput {
         return Array(bytes.prefix(filled))
     }
 
-    /// Reads everything that is left (for formats that cannot be streamed).
-    public func readAll() throws -> [UInt8] {
+    /// Reads everything that is left (for formats that cannot be streamed), refusing more than `maximumBytes`
+    /// (`FileError.io`): a device that never ends (`/dev/zero`) is not read into memory for ever.
+    public func readAll(maximumBytes: Int = .max) throws -> [UInt8] {
         var all: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = try buffer.withUnsafeMutableBytes { try read(into: $0) }
             if count == 0 { return all }
+            guard all.count + count <= maximumBytes else {
+                throw FileError.io("it holds more than \(maximumBytes >> 20) MiB, the most read into memory here")
+            }
             all += buffer.prefix(count)
         }
     }

@@ -7,20 +7,21 @@ import Foundation
 /// Reading inputs and writing outputs the careful way: `-` is stdin/stdout, and an
 /// existing file is never replaced unless the user said `force`.
 public enum FileIO {
-    /// Reads all of `path`, or standard input for `-`.
+    /// The most `read` takes into memory: inputs read whole are keys, envelopes, images and small packages.
+    public static let maximumReadBytes = 1 << 30
+
+    /// Reads all of `path`, or standard input for `-`, up to `maximumReadBytes`.
     public static func read(_ path: String) throws(FilePathError) -> Data {
         if path == "-" {
-            do { return Data(try FileDescriptorInput(descriptor: 0).readAll()) } catch {
-                throw FilePathError("standard input cannot be read")
+            do { return Data(try FileDescriptorInput(descriptor: 0).readAll(maximumBytes: maximumReadBytes)) } catch {
+                throw FilePathError("standard input cannot be read (\(error))")
             }
         }
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw FilePathError("\(path): no such file")
-        }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw FilePathError("\(path): cannot be read (check its permissions)")
+        // A file, a device or a pipe (`<(command)`) alike; a directory or a missing file said as such.
+        let (input, _, close) = try StreamInput.stream(path)
+        defer { close() }
+        do { return Data(try input.readAll(maximumBytes: maximumReadBytes)) } catch {
+            throw FilePathError("\(path): cannot be read (\(error))")
         }
     }
 
