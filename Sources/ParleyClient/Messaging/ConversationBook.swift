@@ -51,6 +51,9 @@ struct ConversationBook: Sendable {
 
     /// Opens (or finds) the direct conversation with `email`, and remembers them by it.
     func start(with email: String) async throws(ClientError) -> Conversation {
+        if !dependencies.email.isEmpty, email.trimmingCharacters(in: .whitespaces).lowercased() == dependencies.email.lowercased() {
+            throw .invalidInput("\(email) is your own address: a conversation is with someone else")
+        }
         let id: Int64
         do {
             id = try await dependencies.server.call(API.CreateConversation.self, .init(kind: .direct, members: [email.lowercased()])).conversationID

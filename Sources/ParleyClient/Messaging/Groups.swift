@@ -66,6 +66,9 @@ public struct Groups: Sendable {
     /// server. Returns their account id.
     @discardableResult
     public func remove(_ email: String, from conversationID: Int64) async throws(ClientError) -> Int64 {
+        if email.trimmingCharacters(in: .whitespaces).lowercased() == dependencies.email.lowercased() {
+            throw .invalidInput("\(email) is you: to leave the group, 'parley group leave \(conversationID)'")
+        }
         let member = try await account.resolveContact(email)
         try await remove(member, from: conversationID)
         return member
