@@ -93,9 +93,7 @@ extension Trust {
         of account: Int64, record: TrustRecord, conversation: Int64?, alsoWrite: (ClientDatabase.Writer) throws -> Void
     ) throws(ClientError) {
         let name = try contacts.name(account)
-        var conversations = try dependencies.database.read { try $0.all(Namespace.conversation) }
-            .compactMap { try? JSONDecoder().decode(Conversation.self, from: Data($0.value)) }
-            .filter { $0.members.contains(account) }.map(\.id)
+        var conversations = try conversations(with: account)
         if let conversation, !conversations.contains(conversation) { conversations.append(conversation) }
         let text = record.sendingBlocked
             ? "⚠ The identity key of \(name) changed after you verified it. Messages to and from them are held until you compare the new safety number ('parley verify \(name)') and accept it ('parley verify accept \(name)')."
@@ -112,6 +110,15 @@ extension Trust {
         }
         for entry in entries { dependencies.events.yield(.message(entry)) }
         dependencies.events.yield(.identityKeyChanged(accountID: account, sendingBlocked: record.sendingBlocked))
+    }
+}
+
+extension Trust {
+    /// The conversations this device has with `account`, where what happens to its key is told.
+    func conversations(with account: Int64) throws(ClientError) -> [Int64] {
+        try dependencies.database.read { try $0.all(Namespace.conversation) }
+            .compactMap { try? JSONDecoder().decode(Conversation.self, from: Data($0.value)) }
+            .filter { $0.members.contains(account) }.map(\.id)
     }
 }
 

@@ -82,14 +82,25 @@ public struct Trust: Sendable {
             throw .invalidInput("the identity key of \(email) has not changed; there is nothing to accept")
         }
         let pending = record.pendingKey
+        // The warning said messages are held until this: what follows it in each conversation says they no longer are,
+        // so a warning read after the accept does not read as still true.
+        let accepted = "You accepted the new identity key of \(try contacts.name(contact)): messages to and from them are no longer held."
+        let notice = record.sendingBlocked
+            ? try conversations(with: contact).map {
+                MessageHistory.LocalEntry(conversationID: $0, senderID: contact, kind: Message.keyChangeKind, text: accepted)
+            }
+            : []
         record = TrustRecord(status: .trusted, previousKey: record.previousKey, pendingKey: nil)
         let encoded = Array(try! JSONEncoder().encode(record))
-        try database.write { writer in
+        let now = dependencies.clock.now()
+        let entries: [Message] = try database.write { writer in
             try writer.delete(Namespace.verified, String(contact))
             // The registry takes the new key now, so the session that follows is not reported a second time.
             if let pending { try writer.put(Namespace.identity, String(contact), pending) }
             try writer.put(Namespace.trust, String(contact), encoded)
+            return try MessageHistory.storeLocal(notice, at: now, in: writer)
         }
+        for entry in entries { dependencies.events.yield(.message(entry)) }
         dependencies.events.yield(.trustChanged(accountID: contact, status: .trusted))
         try await dependencies.account.trustSettled(for: contact)
         return .trusted
