@@ -143,6 +143,13 @@ struct PGPCommandTests {
         let toPipe = try await pgp(["decrypt", "-o", "-", "--passphrase-file", path("pass"), path("altered.gpg")])
         #expect(toPipe.status != 0 && toPipe.stdout.isEmpty)
 
+        // A file that is no OpenPGP message is said to be one before any pass phrase is asked for.
+        let notPGP = try await pgp(["decrypt", "-o", path("text.out"), path("plain.bin")])
+        #expect(notPGP.status != 0 && notPGP.stderr.contains("is not an OpenPGP message") && !notPGP.stderr.contains("pass phrase"), "\(notPGP.stderr)")
+        try Data("hello\n".utf8).write(to: URL(fileURLWithPath: path("hello.txt")))
+        #expect(try await pgp(["decrypt", "-o", path("text.out"), path("hello.txt")]).stderr.contains("is not an OpenPGP message"))
+        #expect(!exists("text.out"))
+
         // No recipient, unknown recipient.
         let noRecipient = try await pgp(["encrypt", "-o", path("x.gpg"), path("plain.bin")])
         #expect(noRecipient.status != 0 && noRecipient.stderr.contains("give a recipient"))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ParleyPGP
+import ParleyTerminal
 
 extension Parley.PGP {
     /// `parley pgp encrypt`: to keyring recipients, certificate files and/or a password; streamed.
@@ -77,6 +78,13 @@ extension Parley.PGP {
         @Argument(help: "The encrypted message ('-' for standard input).") var input: String
 
         func run() async throws {
+            // Said before any pass phrase is asked for (a probe was asked for one to "decrypt" a text file).
+            if input != "-", let head = FileHandle(forReadingAtPath: input).map({ handle in
+                defer { try? handle.close() }
+                return [UInt8]((try? handle.read(upToCount: 4096)) ?? Data())
+            }), !Self.mayBeOpenPGP(head) {
+                throw CommandFailure("\(input) is not an OpenPGP message (neither binary packets nor a '-----BEGIN PGP MESSAGE-----' block)")
+            }
             let keyring = try options.openKeyring()
             var decryptor = Decryptor(now: PGPFailure.now)
             decryptor.decompressionLimit = Int.max  // streamed to disk, so size is not a memory risk
@@ -96,6 +104,15 @@ extension Parley.PGP {
             }
             if output != "-" { PGPIO.eprint("Decrypted \(result.byteCount) bytes to \(output).") }
             if !result.verifications.isEmpty { _ = PGPIO.report(result.verifications, certificates: decryptor.verifiers) }
+        }
+
+        /// Whether a message may start with `head`: a binary packet (its first byte has the high bit set), or an armor
+        /// block within it. Anything else is refused at once; what passes is checked in full by the decryptor.
+        static func mayBeOpenPGP(_ head: [UInt8]) -> Bool {
+            guard let first = head.first else { return false }
+            if first & 0x80 != 0 { return true }
+            let begin = Array("-----BEGIN PGP MESSAGE-----".utf8)
+            return head.count >= begin.count && (0...(head.count - begin.count)).contains { head[$0..<($0 + begin.count)].elementsEqual(begin) }
         }
     }
 }
