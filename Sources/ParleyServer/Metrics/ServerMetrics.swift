@@ -37,7 +37,8 @@ enum ServerMetrics {
         Timer(label: "parley_store_duration_seconds").record(duration: duration)
     }
 
-    /// One SQLite group commit of `writes` writes took `duration`, its disk flush included.
+    /// One group commit of `writes` writes took `duration` (SQLite: its disk flush included; PostgreSQL: a transaction of
+    /// sends and confirmations, `PostgresGroupCommit`).
     static func groupCommit(writes: Int, duration: Duration) {
         Timer(label: "parley_group_commit_seconds").record(duration: duration)
         Recorder(label: "parley_group_commit_writes").record(writes)

@@ -27,20 +27,32 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// Runs `body` with a fresh, empty, migrated PostgreSQL store (a new database), closed and dropped afterwards
     /// whether `body` throws or not.
     static func withPostgresStore(maximumConnections: Int = 8, _ body: (PostgresStore) async throws -> Void) async throws {
+        try await withPostgresStores(1, maximumConnections: maximumConnections) { stores in try await body(stores[0]) }
+    }
+
+    /// `withPostgresStore` with `count` stores on the one database, as `count` nodes of a cluster have.
+    static func withPostgresStores(
+        _ count: Int, maximumConnections: Int = 8, _ body: ([PostgresStore]) async throws -> Void
+    ) async throws {
         var logger = Logger(label: "parley.test-store")
         logger.logLevel = .critical
         let url = try await PostgresCluster.newDatabase()
-        // A generous call timeout: on a loaded 2-core machine a pool wait can pass the 15 s default.
-        let store = try await PostgresStore.connect(url, logger: logger, maximumConnections: maximumConnections, callTimeout: .seconds(120))
-        do {
-            try await body(store)
-        } catch {
-            await store.close()
+        var stores: [PostgresStore] = []
+        func closeAll() async {
+            for store in stores { await store.close() }
             await PostgresCluster.dropDatabase(url)
+        }
+        do {
+            for _ in 0..<count {
+                // A generous call timeout: on a loaded 2-core machine a pool wait can pass the 15 s default.
+                stores.append(try await PostgresStore.connect(url, logger: logger, maximumConnections: maximumConnections, callTimeout: .seconds(120)))
+            }
+            try await body(stores)
+        } catch {
+            await closeAll()
             throw error
         }
-        await store.close()
-        await PostgresCluster.dropDatabase(url)
+        await closeAll()
     }
 }
 

@@ -18,6 +18,8 @@ public final class PostgresStore: Store {
     /// connection without limit, so with the database gone every request (and a graceful shutdown, which
     /// finishes requests in flight) would wait forever; this turns that into an `unavailable` answer.
     let callTimeout: Duration
+    /// Sends and delivery confirmations that arrive together share a transaction (`PostgresGroupCommit`).
+    let groupCommit = PostgresGroupCommit()
     private let runner: Task<Void, Never>
 
     /// The default `callTimeout` (`parley server --database-timeout`).
