@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 
@@ -85,6 +86,28 @@ struct GroupTests {
         // Bob blocked Ann: he is not invited, and she is not told.
         let invitations = try #require(try await people.bobSocket.call("list_invitations")["invitations"] as? [[String: Any]])
         #expect(invitations.isEmpty)
+        try await people.server.stop()
+    }
+
+    @Test("a member removed, or gone, in the middle of an upload cannot finish it, and no member can download it")
+    func anUploadEndsWithMembership() async throws {
+        let three = try await Three.start()
+        let people = three.people
+        let payload = Data((0..<3_000).map { UInt8($0 % 251) })
+        let digest = Data(SHA256.hash(data: payload)).base64EncodedString()
+        let started = try await three.carolSocket.call("upload_start", ["conversation_id": three.group, "size": payload.count, "sha256": digest])
+        let fileID = try #require(started["file_id"] as? Int)
+        #expect(try await people.annSocket.call("remove_member", ["conversation_id": three.group, "account_id": three.carolID]).ok)
+        let late = try await three.carolSocket.call("upload_file", ["file_id": fileID, "offset": 0, "chunk": payload.base64EncodedString()])
+        #expect(late.errorCode == "not_found" && late.errorMessage == "no such upload", "\(late)")
+        #expect(try await people.bobSocket.call("download_file", ["file_id": fileID]).errorCode == "not_found")
+        // The same for one who left on their own, and the rest of the group still uploads.
+        let bobs = try await people.bobSocket.call("upload_start", ["conversation_id": three.group, "size": payload.count, "sha256": digest])
+        let bobFile = try #require(bobs["file_id"] as? Int)
+        let annFile = try #require(try await people.annSocket.call("upload_start", ["conversation_id": three.group, "size": payload.count, "sha256": digest])["file_id"] as? Int)
+        #expect(try await people.bobSocket.call("leave_group", ["conversation_id": three.group]).ok)
+        #expect(try await people.bobSocket.call("upload_file", ["file_id": bobFile, "offset": 0, "chunk": payload.base64EncodedString()]).errorCode == "not_found")
+        #expect(try await people.annSocket.call("upload_file", ["file_id": annFile, "offset": 0, "chunk": payload.base64EncodedString()])["complete"] as? Bool == true)
         try await people.server.stop()
     }
 

@@ -34,6 +34,13 @@ enum FileHandlers {
         }
         router.add(API.UploadFile.self) { request, environment, context throws(WireError) in
             let file = try await ownFile(request.fileID, environment.account, context)
+            // Only while the uploader is still in the conversation: one removed (or gone) mid-upload must not finish a
+            // file its members can then download (found by an outside probe). Answered as for no upload at all.
+            do {
+                _ = try await ConversationAccess.activeConversation(id: file.conversationID, environment.account, context)
+            } catch {
+                throw WireError(.notFound, "no such upload")
+            }
             let chunk = request.chunk
             guard !file.complete else { throw WireError(.conflict, "the upload is already complete") }
             guard request.offset == file.received else {
