@@ -32,6 +32,28 @@ struct EnumerationTests {
         try await people.server.stop()
     }
 
+    @Test("recovery_start answers alike, its minute's limit included, for an account with a key envelope, one without, and nobody")
+    func recoveryAnswersAlike() async throws {
+        let people = try await TwoPeople.start()
+        _ = try await RecoveryTests.storeEnvelope(people)
+        let stranger = try people.server.connect(from: "127.0.0.2")
+        var answers: [String: [NSDictionary]] = [:]
+        for email in [people.ann.email, people.bob.email, "nobody@example.org"] {
+            answers[email] = [
+                Self.comparable(try await stranger.call("recovery_start", ["email": email])),
+                Self.comparable(try await stranger.call("recovery_start", ["email": email])),
+            ]
+        }
+        // The first of each is sent (or said to be), the second meets the limit: the same pair for all three.
+        #expect(answers[people.ann.email] == answers[people.bob.email] && answers[people.bob.email] == answers["nobody@example.org"], "\(answers)")
+        #expect((answers["nobody@example.org"]?[1]["error"] as? [String: Any])?["code"] as? String == "rate_limited")
+        // After the minute, asking again works for everyone alike.
+        people.server.clock.advance(milliseconds: 61_000)
+        #expect(try await stranger.call("recovery_start", ["email": "nobody@example.org"])["status"] as? String == "code_sent")
+        #expect(try await stranger.call("recovery_start", ["email": people.ann.email])["status"] as? String == "code_sent")
+        try await people.server.stop()
+    }
+
     @Test("reading someone's routes answers alike for no such account and one that shares nothing")
     func routesAnswerAlike() async throws {
         let people = try await TwoPeople.start()

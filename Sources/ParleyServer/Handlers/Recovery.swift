@@ -31,14 +31,16 @@ enum Recovery {
         let answer = API.CodeSent(status: "code_sent", expiresIn: AuthHandlers.codeLifetime / 1000)
         do {
             try await LoginLockouts.refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
+            // One request a minute per address, whoever has it or not: the mailbox is not a target for flooding, and
+            // a limit only accounts met told a stranger which addresses have one (found by an outside probe).
+            let asked = "recovery-asked:\(email)"
+            if let seconds = LockoutPolicy.secondsRemaining(try await context.store.lockout(subject: asked), now: now) {
+                throw WireError(.rateLimited, "a code was asked for less than a minute ago; use it, or ask again in \(seconds) s",
+                                details: ["retry_after": .int(seconds)])
+            }
+            try await context.store.saveLockout(subject: asked, LockoutRecord(failures: 1, lockedUntil: now + 60_000))
             guard let account = try await context.store.account(email: email), account.isActive, account.keyEnvelope != nil else {
                 return answer
-            }
-            // One code a minute per account: the mailbox is not a target for flooding.
-            if let pending = try await context.store.verification(email: email),
-               pending.expiresAt - AuthHandlers.codeLifetime > now - 60_000 {
-                throw WireError(.rateLimited, "a code was sent less than a minute ago; use it, or ask again in a minute",
-                                details: ["retry_after": .int(60)])
             }
             let code = Registration.verificationCode(context.random)
             try await context.store.saveRecoveryCode(email: email, VerificationRecord(
