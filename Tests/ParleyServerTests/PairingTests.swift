@@ -97,17 +97,28 @@ struct PairingRelayTests {
         try await server.stop()
     }
 
-    @Test("at most five open pairings per e-mail, and pairings expire after 15 minutes")
+    @Test("four pairings per e-mail from one address and twenty from all, so a stranger cannot take every slot; pairings expire after 15 minutes")
     func limits() async throws {
         let server = try await TestServer.start()
-        let socket = try server.connect()
-        var first: (id: Int, token: String)?
-        for _ in 0..<5 { let made = try await Self.create(socket); first = first ?? made }
-        #expect(try await socket.call("pairing_start", ["email": "ann@example.org", "device_name": "phone", "ephemeral_key": Self.key()]).errorCode == "rate_limited")
-        #expect(try await socket.call("pairing_start", ["email": "bob@example.org", "device_name": "phone", "ephemeral_key": Self.key()]).ok)
+        let stranger = try server.connect(from: "127.0.0.2")
+        let first = try await Self.create(stranger)
+        for _ in 0..<3 { _ = try await Self.create(stranger) }
+        // A stranger, who needs no login to start a pairing for someone's address, holds four of its slots from here.
+        let third = try await stranger.call("pairing_start", ["email": "ann@example.org", "device_name": "phone", "ephemeral_key": Self.key()])
+        #expect(third.errorCode == "rate_limited" && third.errorMessage?.hasPrefix("too many pairings started from here") == true, "\(third)")
+        #expect(third.errorDetails?["retry_after"] as? Int == 900)
+        #expect(try await stranger.call("pairing_start", ["email": "bob@example.org", "device_name": "phone", "ephemeral_key": Self.key()]).ok)
+        // The owner, elsewhere, still pairs; all sources together stop at twenty.
+        for source in 3...6 {
+            let socket = try server.connect(from: "127.0.0.\(source)")
+            for _ in 0..<4 { _ = try await Self.create(socket) }
+        }
+        let full = try await server.connect(from: "127.0.0.7").call("pairing_start", ["email": "ann@example.org", "device_name": "phone", "ephemeral_key": Self.key()])
+        #expect(full.errorCode == "rate_limited" && full.errorMessage?.hasPrefix("too many open pairings for this account") == true, "\(full)")
         server.clock.advance(milliseconds: 15 * 60 * 1000 + 1)
-        #expect(try await socket.call("pairing_wait", ["pair_id": first!.id, "token": first!.token]).errorCode == "not_found")
-        #expect(try await socket.call("pairing_start", ["email": "ann@example.org", "device_name": "phone", "ephemeral_key": Self.key()]).ok)
+        let later = try server.connect(from: "127.0.0.2")
+        #expect(try await later.call("pairing_wait", ["pair_id": first.id, "token": first.token]).errorCode == "not_found")
+        #expect(try await later.call("pairing_start", ["email": "ann@example.org", "device_name": "phone", "ephemeral_key": Self.key()]).ok)
         try await server.stop()
     }
 

@@ -7,11 +7,17 @@ import ParleyWire
 /// public keys or ciphertext, and admits the new device by its token.
 enum PairingHandlers {
     static let lifetime: Int64 = 15 * 60 * 1000
-    static let maximumOpenPerEmail = 5
+    /// Open pairings one account may have, from all sources together.
+    static let maximumOpenPerEmail = 20
+    /// Pairings one source address may start for one account in `lifetime`: a stranger who starts pairings for someone
+    /// else's address (no login is needed to start one) holds a few of the account's slots, not all of them.
+    static let maximumPerSource: Int64 = 4
     static let maximumHistoryBytes = API.maximumPairingHistoryBytes
 
     static func register(in router: inout RequestRouter) {
-        router.add(API.PairingStart.self) { request, _, context throws(WireError) in try await create(request, context) }
+        router.add(API.PairingStart.self) { request, environment, context throws(WireError) in
+            try await create(request, from: environment.remoteAddress, context)
+        }
         router.add(API.PairingWait.self) { request, _, context throws(WireError) in try await status(request, context) }
         router.add(API.PairingLookup.self) { request, environment, context throws(WireError) in
             let pairing = try await ownPairing(request.pairID, environment.account, context)
@@ -47,12 +53,31 @@ enum PairingHandlers {
         }
     }
 
-    static func create(_ request: API.PairingStart.Request, _ context: ServerContext) async throws(WireError) -> API.PairingStart.Response {
+    /// Counts a pairing started for `email` from `address` (lockout store, `pairing:EMAIL ADDRESS`: the count, and
+    /// when its window of `lifetime` ends); refuses one more than `maximumPerSource` in a window.
+    static func countFromSource(email: String, address: String, now: Int64, _ context: ServerContext) async throws(WireError) {
+        let subject = "pairing:\(email) \(address)"
+        try await StoreCall.call(context) { () async throws in
+            let window = try await context.store.lockout(subject: subject).flatMap { $0.lockedUntil > now ? $0 : nil }
+            let started = Int64(window?.failures ?? 0)
+            guard started < maximumPerSource else {
+                let minutes = max(1, ((window?.lockedUntil ?? now) - now + 59_999) / 60_000)
+                throw WireError(.rateLimited, "too many pairings started from here for this account; finish one or wait \(minutes) min",
+                                details: ["retry_after": .int(((window?.lockedUntil ?? now) - now + 999) / 1000)])
+            }
+            try await context.store.saveLockout(subject: subject, LockoutRecord(failures: Int(started) + 1, lockedUntil: window?.lockedUntil ?? now + lifetime))
+        }
+    }
+
+    static func create(
+        _ request: API.PairingStart.Request, from address: String, _ context: ServerContext
+    ) async throws(WireError) -> API.PairingStart.Response {
         let email = try IdentityText.email(request.email)
         let name = try DeviceHandlers.deviceName(request.deviceName, field: "device_name")
         let key = request.ephemeralKey
         let token = context.random.bytes(32)
         let now = context.clock.now()
+        try await countFromSource(email: email, address: address, now: now, context)
         // A random id: collisions with a live pairing are retried, never shared.
         for _ in 0..<8 {
             let id = context.random.bytes(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
