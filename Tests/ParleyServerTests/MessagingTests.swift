@@ -262,6 +262,34 @@ struct PreKeyTests {
         try await people.server.stop()
     }
 
+    @Test("one account takes at most ten of another's one-time prekeys a day; bundles past that come without one", arguments: StoreBackend.allCases)
+    func oneRequesterCannotDrainThem(_ backend: StoreBackend) async throws {
+        let people = try await TwoPeople.start(backend: backend)
+        let fresh = (100..<130).map { ["id": $0, "key": Data(repeating: UInt8($0 % 256), count: 32).base64EncodedString()] }
+        #expect(try await people.bobSocket.call("ensure_prekeys", ["one_time_prekeys": fresh])["count"] as? Int == 35)
+        var withKey = 0
+        for _ in 0..<14 {
+            let bundle = try await people.annSocket.call("get_key_bundle", ["account_id": people.bobID])
+            let device = try #require((bundle["devices"] as? [[String: Any]])?.first)
+            #expect(device["spk"] as? String != nil && device["pqspk"] as? String != nil)
+            if device["opk_id"] != nil { withKey += 1 }
+        }
+        // Ten taken by ann (found by an outside probe: any account emptied another's in seconds), the rest kept.
+        #expect(withKey == 10)
+        #expect(try await people.bobSocket.call("get_prekey_count")["count"] as? Int == 25)
+        // Someone else still gets one; a day later ann does again.
+        let carol = TestAccount("carol@example.org")
+        let carolSocket = try people.server.connect()
+        try await people.server.createAccount(carol, on: carolSocket)
+        _ = try await people.server.login(carol, on: carolSocket)
+        let carols = try await carolSocket.call("get_key_bundle", ["email": people.bob.email])
+        #expect((carols["devices"] as? [[String: Any]])?.first?["opk_id"] != nil)
+        people.server.clock.advance(milliseconds: 24 * 60 * 60 * 1000 + 1)
+        let later = try await people.annSocket.call("get_key_bundle", ["account_id": people.bobID])
+        #expect((later["devices"] as? [[String: Any]])?.first?["opk_id"] != nil)
+        try await people.server.stop()
+    }
+
     @Test("ensure_prekeys adds keys, refuses duplicates and bad signatures")
     func replenish() async throws {
         let people = try await TwoPeople.start()

@@ -5,8 +5,8 @@ import ParleyWire
 /// `get_key_bundle`, `get_identity_keys`, `ensure_prekeys`, `get_prekey_count`.
 enum KeyHandlers {
     static func register(in router: inout RequestRouter) {
-        router.add(API.GetKeyBundle.self) { request, _, context throws(WireError) in
-            try await keyBundle(request, context)
+        router.add(API.GetKeyBundle.self) { request, environment, context throws(WireError) in
+            try await keyBundle(request, for: environment.account.accountID, context)
         }
         router.add(API.GetIdentityKeys.self) { request, environment, context throws(WireError) in
             try await identityKeys(request, environment.account, context)
@@ -23,7 +23,27 @@ enum KeyHandlers {
         }
     }
 
-    static func keyBundle(_ request: API.GetKeyBundle.Request, _ context: ServerContext) async throws(WireError) -> API.GetKeyBundle.Response {
+    /// Bundles one account may take with one-time prekeys from another in `oneTimeWindow`; past them, bundles come
+    /// without one (PQXDH starts a session without it), so nobody can empty another account's one-time prekeys by
+    /// asking for bundles over and over (found by an outside probe: five in seconds, a thousand in twenty).
+    static let oneTimePerRequester: Int64 = 10
+    static let oneTimeWindow: Int64 = 24 * 60 * 60 * 1000
+
+    /// Whether `requester` may take one-time prekeys of `target` now, counting this time (lockout store, `opk:A B`).
+    static func mayTakeOneTime(_ requester: Int64, of target: Int64, _ context: ServerContext) async throws -> Bool {
+        guard requester != target else { return true }
+        let subject = "opk:\(requester) \(target)"
+        let now = context.clock.now()
+        let window = try await context.store.lockout(subject: subject).flatMap { $0.lockedUntil > now ? $0 : nil }
+        let taken = Int64(window?.failures ?? 0)
+        guard taken < oneTimePerRequester else { return false }
+        try await context.store.saveLockout(subject: subject, LockoutRecord(failures: Int(taken) + 1, lockedUntil: window?.lockedUntil ?? now + oneTimeWindow))
+        return true
+    }
+
+    static func keyBundle(
+        _ request: API.GetKeyBundle.Request, for requester: Int64, _ context: ServerContext
+    ) async throws(WireError) -> API.GetKeyBundle.Response {
         // By e-mail (starting a conversation) or by account id (a member of a group whose e-mail the
         // caller may not know, or a device the server reported missing in `stale_devices`).
         let accountID = request.accountID
@@ -31,7 +51,8 @@ enum KeyHandlers {
         let (account, bundles) = try await StoreCall.call(context) { () async throws -> (AccountRecord?, [KeyBundle]) in
             let found = if let accountID { try await context.store.account(id: accountID) } else { try await context.store.account(email: email!) }
             guard let account = found, account.isActive else { return (nil, []) }
-            return (account, try await context.store.takeKeyBundles(accountID: account.id))
+            let oneTime = try await mayTakeOneTime(requester, of: account.id, context)
+            return (account, try await context.store.takeKeyBundles(accountID: account.id, takingOneTime: oneTime))
         }
         guard let account else { throw WireError(.notFound, "no such account") }
         return API.GetKeyBundle.Response(accountID: account.id, identityKey: account.identityKey, devices: bundles.map(wire))

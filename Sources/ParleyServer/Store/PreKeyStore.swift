@@ -14,8 +14,9 @@ public struct KeyBundle: Sendable, Equatable {
 
 /// Published prekeys per device.
 public protocol PreKeyStore: Sendable {
-    /// One bundle per device of the account, each taking (and deleting) one one-time prekey if any remain.
-    func takeKeyBundles(accountID: Int64) async throws -> [KeyBundle]
+    /// One bundle per device of the account, each taking (and deleting) one one-time prekey if any remain and
+    /// `takingOneTime` (otherwise without one: PQXDH needs none).
+    func takeKeyBundles(accountID: Int64, takingOneTime: Bool) async throws -> [KeyBundle]
 
     /// Adds one-time prekeys and, if given, replaces the signed and post-quantum prekeys, unless the device
     /// would then hold more than `maximumOneTime` one-time prekeys: then nothing changes.
@@ -44,5 +45,12 @@ extension PreKeyStore {
         oneTime: [(id: UInt32, publicKey: [UInt8])]
     ) async throws -> PreKeyAddition {
         try await addPreKeys(accountID: accountID, deviceID: deviceID, signed: signed, pq: pq, oneTime: oneTime, maximumOneTime: .max)
+    }
+}
+
+extension PreKeyStore {
+    /// One bundle per device of the account, each taking (and deleting) one one-time prekey if any remain.
+    public func takeKeyBundles(accountID: Int64) async throws -> [KeyBundle] {
+        try await takeKeyBundles(accountID: accountID, takingOneTime: true)
     }
 }

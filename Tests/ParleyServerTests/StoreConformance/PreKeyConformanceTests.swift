@@ -9,6 +9,10 @@ struct PreKeyConformanceTests {
     func consumption(_ backend: StoreBackend) async throws {
         try await backend.withStore { store in
             let id = try await Sample.activeAccount(store, "ann@example.org")
+            // A bundle without a one-time prekey takes none.
+            let without = try #require(try await store.takeKeyBundles(accountID: id, takingOneTime: false).first)
+            #expect(without.oneTimePreKey == nil && without.signedPreKey == Sample.preKeys().signedPreKey)
+            #expect(try await store.oneTimePreKeyCount(accountID: id, deviceID: 1) == 3)
             var taken: [UInt32?] = []
             for _ in 0..<4 { taken.append(try await store.takeKeyBundles(accountID: id).first?.oneTimePreKey?.id) }
             #expect(taken == [1, 2, 3, nil])

@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 
 extension PostgresStore {
-    public func takeKeyBundles(accountID: Int64) async throws -> [KeyBundle] {
+    public func takeKeyBundles(accountID: Int64, takingOneTime: Bool) async throws -> [KeyBundle] {
         try await transaction("key bundle") { db, log in
             let devices = try await db.column(
                 "SELECT device_id FROM devices WHERE account_id = \(accountID) ORDER BY device_id", log, as: Int64.self)
@@ -19,7 +19,7 @@ extension PostgresStore {
                 guard let spk = try key("spk"), let pq = try key("pq") else { continue }
                 // Claim one key in one statement; SKIP LOCKED lets a concurrent claimer take the next
                 // key instead of waiting and then finding this one gone. Each key goes to exactly one caller.
-                let claimed = try await db.row(
+                let claimed = !takingOneTime ? nil : try await db.row(
                     """
                     DELETE FROM one_time_prekeys WHERE (account_id, device_id, key_id) = (
                         SELECT account_id, device_id, key_id FROM one_time_prekeys

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    public func takeKeyBundles(accountID: Int64) async throws -> [KeyBundle] {
+    public func takeKeyBundles(accountID: Int64, takingOneTime: Bool) async throws -> [KeyBundle] {
         try await write("key bundle") { db in
             let devices = try Int64.fetchAll(db, sql: "SELECT device_id FROM devices WHERE account_id = ? ORDER BY device_id", arguments: [accountID])
             return try devices.compactMap { device -> KeyBundle? in
@@ -17,7 +17,7 @@ extension SQLiteStore {
                 }
                 guard let spk = key("spk"), let pq = key("pq") else { return nil }
                 var oneTime: (UInt32, [UInt8])?
-                if let row = try Row.fetchOne(
+                if takingOneTime, let row = try Row.fetchOne(
                     db, sql: "SELECT * FROM one_time_prekeys WHERE account_id = ? AND device_id = ? ORDER BY key_id LIMIT 1",
                     arguments: [accountID, device])
                 {
