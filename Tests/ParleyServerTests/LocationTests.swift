@@ -69,6 +69,30 @@ struct LocationTests {
         try await people.server.stop()
     }
 
+    @Test("a person who blocked someone is not reached by their waypoints, nor shown them among those followed")
+    func aBlockerIsNotReached() async throws {
+        let people = try await TwoPeople.start()
+        let ann = people.annSocket, bob = people.bobSocket
+        // Anyone may make anyone a follower (found by an outside probe: a stranger pushed notifications and data on
+        // someone who had blocked them).
+        #expect(try await bob.call("block_account", ["email": people.ann.email]).ok)
+        #expect(try await ann.call("allow_follower", ["email": people.bob.email])["added"] as? Bool == true)
+        let route = try #require(try await ann.call("start_route")["route_id"] as? Int)
+        let key = LocationKey.random()
+        let posted = try await ann.call("post_waypoints", ["route_id": route, "waypoints": [try sealed(61.0, ts: 1_800_000_000_000, owner: people.annID, route: route, key: key)]])
+        #expect(posted["stored"] as? Int == 1)
+        #expect(try await bob.call("list_following")["owner_ids"] as? [Int] == [])
+        // A ping's answer comes after any notification sent before it: none was.
+        #expect(try await bob.call("ping").ok)
+        #expect(!bob.notifications.contains { $0["event"] as? String == "new_waypoints" })
+        // Unblocked, the relation stands and the next waypoints reach him.
+        #expect(try await bob.call("unblock_account", ["email": people.ann.email]).ok)
+        #expect(try await bob.call("list_following")["owner_ids"] as? [Int] == [people.annID])
+        _ = try await ann.call("post_waypoints", ["route_id": route, "waypoints": [try sealed(61.1, ts: 1_800_000_001_000, owner: people.annID, route: route, key: key)]])
+        #expect(try await bob.nextNotification(named: "new_waypoints")["owner_id"] as? Int == people.annID)
+        try await people.server.stop()
+    }
+
     @Test("revoking a follower stops their reads, and after the key is rotated they cannot decrypt new waypoints")
     func revocation() async throws {
         let people = try await TwoPeople.start()

@@ -30,7 +30,12 @@ enum LocationFollowerHandlers {
             return API.ListFollowers.Response(followers: followers.map { API.Follower(accountID: $0.accountID, since: $0.since) })
         }
         router.add(API.ListFollowing.self) { _, environment, context throws(WireError) in
-            let owners = try await StoreCall.call(context) { try await context.store.following(followerID: environment.account.accountID) }
+            let me = environment.account.accountID
+            // Not the routes of someone this account blocked (or who blocked it): they are not pushed on it either.
+            let owners = try await StoreCall.call(context) { () async throws -> [Int64] in
+                let blocks = try await context.store.blockPartners(of: me)
+                return try await context.store.following(followerID: me).filter { !blocks.contains($0) }
+            }
             return API.ListFollowing.Response(ownerIDs: owners)
         }
     }

@@ -99,12 +99,17 @@ enum LocationHandlers {
         return owner
     }
 
-    /// Sends `new_waypoints` to the online devices of everyone allowed to follow `ownerID`.
+    /// Sends `new_waypoints` to the online devices of everyone allowed to follow `ownerID`, except those who blocked the
+    /// owner (or whom the owner blocked): anyone may make anyone a follower, and a blocked person must not reach the
+    /// blocker this way (found by an outside probe).
     static func notifyFollowers(of ownerID: Int64, _ context: ServerContext, _ news: ServerEvent.NewWaypoints) async throws(WireError) {
-        let followers = try await StoreCall.call(context) { try await context.store.followers(ownerID: ownerID) }
-        let online = await context.presence.online(followers.map(\.accountID))
-        for follower in followers where online.contains(follower.accountID) {
-            context.notifications.notify(accountID: follower.accountID, .newWaypoints(news))
+        let (followers, blocks) = try await StoreCall.call(context) { () async throws -> ([Int64], Set<Int64>) in
+            (try await context.store.followers(ownerID: ownerID).map(\.accountID), try await context.store.blockPartners(of: ownerID))
+        }
+        let reachable = followers.filter { !blocks.contains($0) }
+        let online = await context.presence.online(reachable)
+        for follower in reachable where online.contains(follower) {
+            context.notifications.notify(accountID: follower, .newWaypoints(news))
         }
     }
 
