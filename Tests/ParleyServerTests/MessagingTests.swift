@@ -240,6 +240,32 @@ struct MessagingTests {
     }
 }
 
+@Suite("Client message ids", .serialized)
+struct ClientMessageIDTests {
+    @Test("a client id names one message: reused in another conversation it is a conflict, not the other message; empty is refused")
+    func oneIDOneMessage() async throws {
+        let people = try await TwoPeople.start()
+        let direct = try await people.directConversation()
+        let (carol, _, carolID, group) = try await people.groupWithCarol()
+        _ = carol
+        let envelopes = { (text: String) -> [[String: Any]] in
+            [people.bobID, carolID].map { ["account_id": $0, "device_id": 1, "ciphertext": Data(text.utf8).base64EncodedString()] }
+        }
+        let first = try await people.annSocket.call("send_message", ["conversation_id": group, "client_message_id": "dup", "envelopes": envelopes("g")])
+        let id = try #require(first["message_id"] as? Int)
+        // The same id in the same conversation is a retry: the same message, stored once.
+        #expect(try await people.annSocket.call("send_message", ["conversation_id": group, "client_message_id": "dup", "envelopes": envelopes("g")])["message_id"] as? Int == id)
+        // In another conversation it is not that message (found by an outside probe: the answer named it, and nothing was sent).
+        let elsewhere = try await people.annSocket.call("send_message", [
+            "conversation_id": direct, "client_message_id": "dup", "envelopes": people.envelopesFromAnn("d"),
+        ])
+        #expect(elsewhere.errorCode == "conflict" && elsewhere.errorMessage?.contains("another message of yours") == true, "\(elsewhere)")
+        let empty = try await people.annSocket.call("send_message", ["conversation_id": direct, "client_message_id": "", "envelopes": people.envelopesFromAnn("e")])
+        #expect(empty.errorCode == "invalid_field", "\(empty)")
+        try await people.server.stop()
+    }
+}
+
 @Suite("Prekeys", .serialized)
 struct PreKeyTests {
     @Test("each key bundle fetch consumes one one-time prekey; bundles still work when none are left")

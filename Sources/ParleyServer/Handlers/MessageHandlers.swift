@@ -44,6 +44,14 @@ enum MessageHandlers {
         switch insertion {
         case .stored(let message):
             stored = message
+            if !message.created {
+                // A retry finds its message by (sender, client id): one of another conversation is not this message
+                // (found by an outside probe: the answer named the other conversation's message, and nothing was sent).
+                let found = try await StoreCall.call(context) { try await context.store.conversationID(ofMessage: message.id) }
+                guard found == conversationID else {
+                    throw WireError(.conflict, "client_message_id is already the id of another message of yours; give each message its own")
+                }
+            }
         case .refused(let memberDevices):
             guard memberDevices.contains(where: { $0.accountID == caller.accountID }) else { throw WireError(.notFound, "no such conversation") }
             let required = target == nil ? message.requiredDevices(memberDevices) : []

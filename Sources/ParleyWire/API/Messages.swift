@@ -69,6 +69,7 @@ extension API {
             public init(from fields: WireFields) throws(WireError) {
                 conversationID = try fields.integer("conversation_id")
                 clientMessageID = try fields.string("client_message_id", maxBytes: 64)
+                guard !clientMessageID.isEmpty else { throw .invalid("client_message_id", "must not be empty") }
                 kind = try fields.optionalString("kind", maxBytes: 16) ?? "text"
                 replyTo = try fields.optionalInteger("reply_to")
                 envelopes = try fields.list("envelopes", maxCount: SendMessage.maximumEnvelopes)
