@@ -246,8 +246,7 @@ struct ClientMessageIDTests {
     func oneIDOneMessage() async throws {
         let people = try await TwoPeople.start()
         let direct = try await people.directConversation()
-        let (carol, _, carolID, group) = try await people.groupWithCarol()
-        _ = carol
+        let (_, _, carolID, group) = try await people.groupWithCarol()
         let envelopes = { (text: String) -> [[String: Any]] in
             [people.bobID, carolID].map { ["account_id": $0, "device_id": 1, "ciphertext": Data(text.utf8).base64EncodedString()] }
         }
