@@ -100,7 +100,9 @@ public struct WireFields: Sendable, Equatable {
     private static func integer(_ value: JSONValue, _ name: String, in range: ClosedRange<Int64>) throws(WireError) -> Int64 {
         guard case .number(let number) = value else { throw .invalid(name, "must be a number, not \(value.typeName)") }
         guard number.rounded() == number else { throw .invalid(name, "must be a whole number") }
-        // A whole number past Int64 (2^63 as a double, for one) is out of range, not a fraction.
+        // JSON numbers are doubles: past 2^53 a whole number is no longer carried exactly (9223372036854775807 arrives as
+        // 2^63), so it is said to be too large rather than out of a range it seems to be in.
+        guard abs(number) <= 9_007_199_254_740_991 else { throw .invalid(name, "is too large to be carried exactly (at most 9007199254740991)") }
         guard let integer = Int64(exactly: number), range.contains(integer) else { throw .invalid(name, "must be between \(range.lowerBound) and \(range.upperBound)") }
         return integer
     }
