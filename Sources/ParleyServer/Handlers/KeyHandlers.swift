@@ -26,19 +26,15 @@ enum KeyHandlers {
     /// Bundles one account may take with one-time prekeys from another in `oneTimeWindow`; past them, bundles come
     /// without one (PQXDH starts a session without it), so nobody can empty another account's one-time prekeys by
     /// asking for bundles over and over (found by an outside probe: five in seconds, a thousand in twenty).
-    static let oneTimePerRequester: Int64 = 10
+    static let oneTimePerRequester = 10
     static let oneTimeWindow: Int64 = 24 * 60 * 60 * 1000
 
-    /// Whether `requester` may take one-time prekeys of `target` now, counting this time (lockout store, `opk:A B`).
+    /// Whether `requester` may take one-time prekeys of `target` now, counting this time (`WindowedCount`, `opk:A B`).
     static func mayTakeOneTime(_ requester: Int64, of target: Int64, _ context: ServerContext) async throws -> Bool {
         guard requester != target else { return true }
-        let subject = "opk:\(requester) \(target)"
-        let now = context.clock.now()
-        let window = try await context.store.lockout(subject: subject).flatMap { $0.lockedUntil > now ? $0 : nil }
-        let taken = Int64(window?.failures ?? 0)
-        guard taken < oneTimePerRequester else { return false }
-        try await context.store.saveLockout(subject: subject, LockoutRecord(failures: Int(taken) + 1, lockedUntil: window?.lockedUntil ?? now + oneTimeWindow))
-        return true
+        let wait = try await WindowedCount.take(
+            "opk:\(requester) \(target)", limit: oneTimePerRequester, window: oneTimeWindow, now: context.clock.now(), context.store)
+        return wait == nil
     }
 
     static func keyBundle(

@@ -11,7 +11,7 @@ enum PairingHandlers {
     static let maximumOpenPerEmail = 20
     /// Pairings one source address may start for one account in `lifetime`: a stranger who starts pairings for someone
     /// else's address (no login is needed to start one) holds a few of the account's slots, not all of them.
-    static let maximumPerSource: Int64 = 4
+    static let maximumPerSource = 4
     static let maximumHistoryBytes = API.maximumPairingHistoryBytes
 
     static func register(in router: inout RequestRouter) {
@@ -53,20 +53,15 @@ enum PairingHandlers {
         }
     }
 
-    /// Counts a pairing started for `email` from `address` (lockout store, `pairing:EMAIL ADDRESS`: the count, and
-    /// when its window of `lifetime` ends); refuses one more than `maximumPerSource` in a window.
+    /// Counts a pairing started for `email` from `address` (`WindowedCount`, `pairing:EMAIL ADDRESS`); refuses one more
+    /// than `maximumPerSource` in `lifetime`.
     static func countFromSource(email: String, address: String, now: Int64, _ context: ServerContext) async throws(WireError) {
-        let subject = "pairing:\(email) \(address)"
-        try await StoreCall.call(context) { () async throws in
-            let window = try await context.store.lockout(subject: subject).flatMap { $0.lockedUntil > now ? $0 : nil }
-            let started = Int64(window?.failures ?? 0)
-            guard started < maximumPerSource else {
-                let minutes = max(1, ((window?.lockedUntil ?? now) - now + 59_999) / 60_000)
-                throw WireError(.rateLimited, "too many pairings started from here for this account; finish one or wait \(minutes) min",
-                                details: ["retry_after": .int(((window?.lockedUntil ?? now) - now + 999) / 1000)])
-            }
-            try await context.store.saveLockout(subject: subject, LockoutRecord(failures: Int(started) + 1, lockedUntil: window?.lockedUntil ?? now + lifetime))
+        let wait = try await StoreCall.call(context) {
+            try await WindowedCount.take("pairing:\(email) \(address)", limit: maximumPerSource, window: lifetime, now: now, context.store)
         }
+        guard let wait else { return }
+        throw WireError(.rateLimited, "too many pairings started from here for this account; finish one or wait \(max(1, (wait + 59_999) / 60_000)) min",
+                        details: ["retry_after": .int(WindowedCount.seconds(wait))])
     }
 
     static func create(

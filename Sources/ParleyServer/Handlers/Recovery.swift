@@ -33,12 +33,11 @@ enum Recovery {
             try await LoginLockouts.refuseIfLockedOut(email: email, environment: environment, context: context, now: now)
             // One request a minute per address, whoever has it or not: the mailbox is not a target for flooding, and
             // a limit only accounts met told a stranger which addresses have one (found by an outside probe).
-            let asked = "recovery-asked:\(email)"
-            if let seconds = LockoutPolicy.secondsRemaining(try await context.store.lockout(subject: asked), now: now) {
+            if let wait = try await WindowedCount.take("recovery-asked:\(email)", limit: 1, window: 60_000, now: now, context.store) {
+                let seconds = WindowedCount.seconds(wait)
                 throw WireError(.rateLimited, "a code was asked for less than a minute ago; use it, or ask again in \(seconds) s",
                                 details: ["retry_after": .int(seconds)])
             }
-            try await context.store.saveLockout(subject: asked, LockoutRecord(failures: 1, lockedUntil: now + 60_000))
             guard let account = try await context.store.account(email: email), account.isActive, account.keyEnvelope != nil else {
                 return answer
             }
